@@ -1,0 +1,51 @@
+/**
+ * The core of one algorithm: its per-key state kept in typed-array columns indexed by a
+ * slot number (one slot per live key), and the arithmetic that decides on it.
+ *
+ * A meter is pure: no clock, no I/O, no allocation per decision. The limiter hands it the
+ * key's time, which never moves backwards for a slot. Every call but `refresh` and `take`
+ * assumes the slot was refreshed to `now` first.
+ *
+ * Times are milliseconds; waits are whole milliseconds rounded up, so waiting exactly the
+ * returned time always suffices.
+ */
+export interface Meter {
+  /** Time after the last touch at which a key is back to full quota: the safe idle bound. */
+  readonly fullAfterMs: number;
+  /** Grows the columns to hold `capacity` slots, keeping existing state. */
+  resize(capacity: number): void;
+  /** Gives `slot` the state of a key never seen before (full quota) at time `now`. */
+  init(slot: number, now: number): void;
+  /**
+   * Brings the state from `last` (the slot's previous time) forward to `now` >= `last`.
+   * Changes the representation only, never what a later decision would be.
+   */
+  refresh(slot: number, last: number, now: number): void;
+  /** Admits `cost` units (updating the state) or denies them (changing nothing). */
+  take(slot: number, now: number, cost: number): boolean;
+  /** Units that could be admitted right now. */
+  remaining(slot: number, now: number): number;
+  /** Wait until `cost` units would be admitted: 0 if now, Infinity if never. */
+  waitFor(slot: number, now: number, cost: number): number;
+  /** Wait until the key is back to full quota (0 if it is). */
+  untilFull(slot: number, now: number): number;
+}
+
+/** Returns `column` grown to `length` entries, contents kept. */
+export function grow<T extends Float64Array | Uint32Array | Int32Array>(column: T, length: number): T {
+  if (column.length >= length) return column;
+  const next = new (column.constructor as new (n: number) => T)(length);
+  next.set(column);
+  return next;
+}
+
+/**
+ * `floor(a / b)` for non-negative `a` and positive `b`, exact for whole numbers below
+ * 2^53: the float quotient can round up to the next integer, so it is checked both ways.
+ */
+export function floorDiv(a: number, b: number): number {
+  let q = Math.floor(a / b);
+  if (q * b > a) q -= 1;
+  else if ((q + 1) * b <= a) q += 1;
+  return q;
+}

@@ -1,0 +1,34 @@
+/** A stream a command writes to: stdout or stderr, or a buffer in tests. */
+export interface OutputStream {
+  write(text: string): unknown;
+  /** True when a person is watching (colour, progress and charts are for them). */
+  isTTY?: boolean;
+}
+
+/**
+ * Everything a command touches outside its options: output streams, the environment and
+ * the working directory. `bin/` passes the process's; tests pass buffers.
+ */
+export interface CommandIO {
+  stdout: OutputStream;
+  stderr: OutputStream;
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
+/** A command of the CLI: parsed options in, exit code out. It never calls process.exit. */
+export type Command<Options> = (options: Options, io: CommandIO) => Promise<number>;
+
+/** An in-memory CommandIO for tests and embedding: read `out()` and `err()` afterwards. */
+export function bufferIO(options: { env?: Record<string, string | undefined>; cwd?: string; tty?: boolean } = {}): CommandIO & { out(): string; err(): string } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    stdout: { write: (text: string) => out.push(text), isTTY: options.tty ?? false },
+    stderr: { write: (text: string) => err.push(text), isTTY: options.tty ?? false },
+    env: options.env ?? {},
+    cwd: options.cwd ?? process.cwd(),
+    out: () => out.join(''),
+    err: () => err.join(''),
+  };
+}

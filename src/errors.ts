@@ -1,0 +1,47 @@
+/**
+ * Stable error codes. Callers (and the CLI's exit codes) switch on these, so a code is
+ * never renamed once released; the message may be reworded.
+ */
+export type RatelabErrorCode =
+  | 'INVALID_POLICY'
+  | 'INVALID_COST'
+  | 'INVALID_ARGUMENT'
+  | 'UNKNOWN_ALGORITHM'
+  | 'POLICY_TOO_LARGE'
+  | 'INVALID_DURATION'
+  | 'INVALID_TIERS'
+  | 'UNKNOWN_TIER'
+  | 'FILE_NOT_FOUND'
+  | 'FILE_UNREADABLE'
+  | 'INVALID_SCENARIO'
+  | 'INVALID_TRACE'
+  | 'INVALID_BASELINE'
+  | 'INVALID_LIMITER_MODULE'
+  | 'REDIS_UNAVAILABLE';
+
+/**
+ * The one error type ratelab throws on purpose. `code` is stable; `field` names the
+ * offending input (`policy.limit`, `tiers.free.window`, a file path) when there is one.
+ */
+export class RatelabError extends Error {
+  readonly code: RatelabErrorCode;
+  readonly field: string | undefined;
+  /** Every problem found, for inputs that are validated as a whole (tiers files, scenarios). */
+  readonly problems: readonly string[];
+
+  constructor(code: RatelabErrorCode, message: string, options: { field?: string; problems?: readonly string[]; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'RatelabError';
+    this.code = code;
+    this.field = options.field;
+    this.problems = options.problems ?? [message];
+  }
+}
+
+/** Renders a value for an error message: short, and unambiguous about its type. */
+export function describeValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return 'a list';
+  return `a ${typeof value}`;
+}

@@ -1,0 +1,140 @@
+import { createMeter, type Meter } from './algorithms/index.js';
+import { toClock, type Clock, type ClockSource } from './clock.js';
+import type { Decision } from './decision.js';
+import { RatelabError, describeValue } from './errors.js';
+import { checkAlgorithm, checkPolicy, type Algorithm, type Limits, type Policy } from './policy.js';
+import { SlotTable } from './store/slot-table.js';
+
+/** Options of {@link createLimiter}. */
+export interface LimiterOptions {
+  /** Where time comes from, in milliseconds (default: the system clock, never stepping back). */
+  clock?: ClockSource;
+  /**
+   * Drop a key untouched for this many ms (default, and minimum: the time the algorithm
+   * needs to return to full quota, so dropping a key never changes a decision).
+   * `Infinity` keeps keys forever.
+   */
+  idleMs?: number;
+  /**
+   * At most this many live keys (default: no cap). At the cap the least recently used key
+   * is dropped even if it is not idle, which forgets its usage: size it well above the
+   * number of keys active within one window.
+   */
+  maxKeys?: number;
+}
+
+/** A rate limiter: independent state per key, one decision per call, O(1) per decision. */
+export interface RateLimiter {
+  readonly algorithm: Algorithm;
+  readonly limits: Limits;
+  /** Number of live keys. */
+  readonly size: number;
+  /** Shorthand for `consume(key, 1).allowed`, without building the Decision. */
+  allow(key: string): boolean;
+  /**
+   * Takes `cost` units (a whole number >= 0, default 1; 0 only asks) for `key` now.
+   * Throws `INVALID_COST` for anything else.
+   */
+  consume(key: string, cost?: number): Decision;
+  /** Drops every idle key now; returns how many were dropped. */
+  prune(): number;
+  /** Forgets `key`: its next request starts with a full quota. Returns whether it was live. */
+  reset(key: string): boolean;
+}
+
+/**
+ * Creates an in-memory limiter of `algorithm` enforcing `policy`.
+ * Throws `UNKNOWN_ALGORITHM`, `INVALID_POLICY` (naming the field) or `INVALID_ARGUMENT`.
+ */
+export function createLimiter(algorithm: Algorithm, policy: Policy, options: LimiterOptions = {}): RateLimiter {
+  return new MemoryLimiter(checkAlgorithm(algorithm), policy, options);
+}
+
+class MemoryLimiter implements RateLimiter {
+  readonly limits: Limits;
+  private readonly meter: Meter;
+  private readonly table: SlotTable;
+  private readonly clock: Clock;
+
+  constructor(
+    readonly algorithm: Algorithm,
+    policy: Policy,
+    options: LimiterOptions,
+  ) {
+    this.limits = checkPolicy(policy, algorithm);
+    this.meter = createMeter(algorithm, this.limits);
+    this.clock = toClock(options.clock);
+    const idleMs = Math.max(optionalNumber(options.idleMs, 'idleMs', this.meter.fullAfterMs), this.meter.fullAfterMs);
+    const maxKeys = optionalNumber(options.maxKeys, 'maxKeys', Infinity);
+    if (maxKeys !== Infinity && !Number.isInteger(maxKeys)) {
+      throw new RatelabError('INVALID_ARGUMENT', `maxKeys: expected a whole number >= 1, got ${maxKeys}`, { field: 'maxKeys' });
+    }
+    this.table = new SlotTable(this.meter, idleMs, maxKeys);
+  }
+
+  get size(): number {
+    return this.table.size;
+  }
+
+  allow(key: string): boolean {
+    const slot = this.slotFor(key, this.clock());
+    return this.meter.take(slot, this.table.touched[slot] as number, 1);
+  }
+
+  consume(key: string, cost = 1): Decision {
+    checkCost(cost);
+    const slot = this.slotFor(key, this.clock());
+    const now = this.table.touched[slot] as number;
+    const allowed = this.meter.take(slot, now, cost);
+    return {
+      allowed,
+      limit: this.limits.capacity,
+      remaining: this.meter.remaining(slot, now),
+      retryAfterMs: allowed ? 0 : this.meter.waitFor(slot, now, cost),
+      resetMs: this.meter.untilFull(slot, now),
+    };
+  }
+
+  prune(): number {
+    return this.table.prune(this.clock());
+  }
+
+  reset(key: string): boolean {
+    return this.table.delete(key);
+  }
+
+  /**
+   * The slot of `key`, its state brought forward to the key's time. A key's time never
+   * moves backwards: if the clock does, the key is decided as of its latest time, so a
+   * reversed clock can delay admissions but never add any.
+   */
+  private slotFor(key: string, now: number): number {
+    this.table.sweep(now, 2);
+    let slot = this.table.find(key);
+    if (slot < 0) {
+      slot = this.table.add(key, now);
+      this.meter.init(slot, now);
+      return slot;
+    }
+    const last = this.table.touched[slot] as number;
+    const at = now > last ? now : last;
+    this.meter.refresh(slot, last, at);
+    this.table.use(slot, at);
+    return slot;
+  }
+}
+
+/** Throws `INVALID_COST` unless `cost` is a whole number >= 0. */
+export function checkCost(cost: number): void {
+  if (!Number.isSafeInteger(cost) || cost < 0) {
+    throw new RatelabError('INVALID_COST', `cost: expected a whole number >= 0, got ${describeValue(cost)}`, { field: 'cost' });
+  }
+}
+
+function optionalNumber(value: number | undefined, field: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || Number.isNaN(value) || value <= 0) {
+    throw new RatelabError('INVALID_ARGUMENT', `${field}: expected a positive number, got ${describeValue(value)}`, { field });
+  }
+  return value;
+}

@@ -1,0 +1,31 @@
+import stripAnsi from './strip-ansi.js';
+
+/** A column of a text table: its header and which side its cells align to. */
+export interface Column {
+  header: string;
+  align?: 'left' | 'right';
+}
+
+/**
+ * Renders rows as an aligned plain-text table with a header and a rule. Cells may carry
+ * ANSI colour; widths are measured without it.
+ */
+export function renderTable(columns: readonly Column[], rows: readonly (readonly string[])[]): string {
+  const widths = columns.map((column, i) => Math.max(visible(column.header), ...rows.map((row) => visible(row[i] ?? ''))));
+  const line = (cells: readonly string[]) =>
+    columns
+      .map((column, i) => pad(cells[i] ?? '', widths[i] as number, column.align ?? 'left'))
+      .join('  ')
+      .trimEnd();
+  const rule = widths.map((w) => '-'.repeat(w)).join('  ');
+  return [line(columns.map((c) => c.header)), rule, ...rows.map(line)].join('\n') + '\n';
+}
+
+function visible(text: string): number {
+  return stripAnsi(text).length;
+}
+
+function pad(text: string, width: number, align: 'left' | 'right'): string {
+  const gap = ' '.repeat(Math.max(0, width - visible(text)));
+  return align === 'right' ? gap + text : text + gap;
+}

@@ -1,0 +1,79 @@
+import type { Decision } from '../decision.js';
+import { RatelabError, describeValue } from '../errors.js';
+import { checkCost, createLimiter, type LimiterOptions, type RateLimiter } from '../limiter.js';
+import type { TierSpec, TiersConfig } from './load-tiers.js';
+
+/** A decision, with the tier that made it. */
+export interface TierDecision extends Decision {
+  tier: string;
+}
+
+/** Options of {@link RateLimiterRegistry}: limiter options shared by every tier, and a resolver. */
+export interface RegistryOptions extends LimiterOptions {
+  /**
+   * Maps a client id to a tier name; return undefined to fall back to the file's
+   * `clients` map and then `default`.
+   */
+  resolve?: (clientId: string) => string | undefined;
+}
+
+/**
+ * One limiter per tier; each client is decided by the limiter of its tier (the resolver's
+ * answer, else the file's `clients` entry, else `default`). An `unlimited` tier always
+ * admits, with `limit` and `remaining` Infinity.
+ */
+export class RateLimiterRegistry {
+  private readonly limiters = new Map<string, RateLimiter | 'unlimited'>();
+  private readonly clients: Map<string, string>;
+  private readonly fallback: string;
+  private readonly resolve: ((clientId: string) => string | undefined) | undefined;
+
+  constructor(config: TiersConfig, options: RegistryOptions = {}) {
+    const { resolve, ...limiterOptions } = options;
+    for (const [name, spec] of Object.entries(config.tiers)) this.limiters.set(name, build(spec, limiterOptions));
+    this.clients = new Map(Object.entries(config.clients));
+    this.fallback = config.default;
+    this.resolve = resolve;
+    for (const name of [this.fallback, ...this.clients.values()]) this.checkTier(name, 'tiers config');
+  }
+
+  /** The names of the tiers, in file order. */
+  get tiers(): string[] {
+    return [...this.limiters.keys()];
+  }
+
+  /** The tier of `clientId`. Throws `UNKNOWN_TIER` if the resolver names a tier that does not exist. */
+  tierOf(clientId: string): string {
+    const chosen = this.resolve?.(clientId) ?? this.clients.get(clientId) ?? this.fallback;
+    return this.checkTier(chosen, 'resolve()');
+  }
+
+  /** The limiter of `tier`, or 'unlimited'. */
+  limiterOf(tier: string): RateLimiter | 'unlimited' {
+    return this.limiters.get(this.checkTier(tier, 'limiterOf()')) as RateLimiter | 'unlimited';
+  }
+
+  /** Shorthand for `consume(clientId, 1).allowed`. */
+  allow(clientId: string): boolean {
+    const limiter = this.limiterOf(this.tierOf(clientId));
+    return limiter === 'unlimited' || limiter.allow(clientId);
+  }
+
+  /** Takes `cost` units for `clientId` from its tier's limiter. */
+  consume(clientId: string, cost = 1): TierDecision {
+    const tier = this.tierOf(clientId);
+    const limiter = this.limiterOf(tier);
+    if (limiter !== 'unlimited') return { ...limiter.consume(clientId, cost), tier };
+    checkCost(cost);
+    return { allowed: true, limit: Infinity, remaining: Infinity, retryAfterMs: 0, resetMs: 0, tier };
+  }
+
+  private checkTier(name: string, who: string): string {
+    if (this.limiters.has(name)) return name;
+    throw new RatelabError('UNKNOWN_TIER', `${who}: no tier named ${describeValue(name)} (tiers: ${this.tiers.join(', ')})`, { field: 'tier' });
+  }
+}
+
+function build(spec: TierSpec, options: LimiterOptions): RateLimiter | 'unlimited' {
+  return spec === 'unlimited' ? spec : createLimiter(spec.algorithm, spec.policy, options);
+}
