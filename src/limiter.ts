@@ -29,6 +29,11 @@ export interface RateLimiter {
   readonly limits: Limits;
   /** Number of live keys. */
   readonly size: number;
+  /**
+   * Bytes of typed-array state per key: the algorithm's columns, 8 B of last-use time and,
+   * with `maxKeys`, 8 B of LRU links. Excludes the Map entry (about 30 B) and the key string.
+   */
+  readonly stateBytesPerKey: number;
   /** Shorthand for `consume(key, 1).allowed`, without building the Decision. */
   allow(key: string): boolean;
   /**
@@ -52,6 +57,7 @@ export function createLimiter(algorithm: Algorithm, policy: Policy, options: Lim
 
 class MemoryLimiter implements RateLimiter {
   readonly limits: Limits;
+  readonly stateBytesPerKey: number;
   private readonly meter: Meter;
   private readonly table: SlotTable;
   private readonly clock: Clock;
@@ -70,6 +76,7 @@ class MemoryLimiter implements RateLimiter {
       throw new RatelabError('INVALID_ARGUMENT', `maxKeys: expected a whole number >= 1, got ${maxKeys}`, { field: 'maxKeys' });
     }
     this.table = new SlotTable(this.meter, idleMs, maxKeys);
+    this.stateBytesPerKey = this.meter.bytesPerSlot + 8 + (maxKeys === Infinity ? 0 : 8);
   }
 
   get size(): number {

@@ -10,6 +10,7 @@ import { grow, type Meter } from './meter.js';
  */
 export class FixedWindow implements Meter {
   readonly fullAfterMs: number;
+  readonly bytesPerSlot = 4;
   private count = new Uint32Array(0);
   private readonly limit: number;
   private readonly windowMs: number;

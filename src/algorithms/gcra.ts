@@ -13,6 +13,7 @@ import { grow, type Meter } from './meter.js';
  */
 export class Gcra implements Meter {
   readonly fullAfterMs: number;
+  readonly bytesPerSlot = 8;
   private tat = new Float64Array(0);
   private origin = NaN;
   private readonly interval: number;

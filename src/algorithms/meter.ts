@@ -12,6 +12,8 @@
 export interface Meter {
   /** Time after the last touch at which a key is back to full quota: the safe idle bound. */
   readonly fullAfterMs: number;
+  /** Bytes of typed-array state this meter keeps per slot (its own size, without the key store). */
+  readonly bytesPerSlot: number;
   /** Grows the columns to hold `capacity` slots, keeping existing state. */
   resize(capacity: number): void;
   /** Gives `slot` the state of a key never seen before (full quota) at time `now`. */

@@ -13,6 +13,7 @@ import { floorDiv, grow, type Meter } from './meter.js';
  */
 export class SlidingCounter implements Meter {
   readonly fullAfterMs: number;
+  readonly bytesPerSlot = 8;
   private prev = new Uint32Array(0);
   private cur = new Uint32Array(0);
   private readonly limit: number;

@@ -16,6 +16,7 @@ export const SLIDING_LOG_MAX_LIMIT = 1 << 20;
  */
 export class SlidingLog implements Meter {
   readonly fullAfterMs: number;
+  readonly bytesPerSlot: number;
   private times = new Float64Array(0);
   private head = new Uint32Array(0);
   private count = new Uint32Array(0);
@@ -33,6 +34,7 @@ export class SlidingLog implements Meter {
     this.limit = limits.limit;
     this.windowMs = limits.windowMs;
     this.fullAfterMs = limits.windowMs;
+    this.bytesPerSlot = 8 * limits.limit + 8;
   }
 
   resize(capacity: number): void {

@@ -13,6 +13,7 @@ import { grow, type Meter } from './meter.js';
  */
 export class TokenBucket implements Meter {
   readonly fullAfterMs: number;
+  readonly bytesPerSlot = 8;
   private tokens = new Float64Array(0);
   private readonly unit: number;
   private readonly rate: number;

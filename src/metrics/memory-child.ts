@@ -1,0 +1,45 @@
+// The child process of measureMemory: prints one JSON line, a MemorySample.
+import { ManualClock } from '../clock.js';
+import { createLimiter } from '../limiter.js';
+import type { MemorySample, MemoryTarget } from './memory-probe.js';
+
+interface Consumer {
+  consume(key: string, cost: number): unknown;
+  stateBytesPerKey?: number;
+}
+
+const { target, keys: count } = JSON.parse(process.argv[2] as string) as { target: MemoryTarget; keys: number };
+const collect = (globalThis as { gc?: () => void }).gc;
+if (!collect) throw new Error('run with --expose-gc');
+
+function heapBytes(): number {
+  collect?.();
+  collect?.();
+  const usage = process.memoryUsage();
+  return usage.heapUsed + usage.external;
+}
+
+async function build(clock: ManualClock): Promise<Consumer> {
+  if ('algorithm' in target) return createLimiter(target.algorithm, target.policy, { clock });
+  const { loadLimiterModule } = await import('../external-limiter.js');
+  return loadLimiterModule(target.module, target.policy, clock);
+}
+
+const clock = new ManualClock(0);
+const limiter = await build(clock);
+const empty = heapBytes();
+const keys = Array.from({ length: count }, (_, i) => `key:${i}`);
+const withKeys = heapBytes();
+for (const key of keys) {
+  const result = limiter.consume(key, 1);
+  if (result instanceof Promise) await result;
+}
+const full = heapBytes();
+const sample: MemorySample = {
+  keys: count,
+  bytesPerKey: (full - withKeys) / count,
+  keyBytesPerKey: (withKeys - empty) / count,
+  stateBytesPerKey: limiter.stateBytesPerKey,
+};
+// Keep both alive until after the last measurement.
+process.stdout.write(`${JSON.stringify({ ...sample, live: keys.length > 0 && limiter !== undefined })}\n`);

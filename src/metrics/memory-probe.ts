@@ -1,0 +1,37 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { Algorithm, Policy } from '../policy.js';
+
+/** What to measure: a built-in algorithm, or a limiter module (see `loadLimiterModule`). */
+export type MemoryTarget = { algorithm: Algorithm; policy: Policy } | { module: string; policy: Policy };
+
+/** Bytes per live key, measured in a fresh process after a forced GC. */
+export interface MemorySample {
+  keys: number;
+  /** Heap + external bytes the limiter holds per key, key strings excluded. */
+  bytesPerKey: number;
+  /** Bytes per key of the key strings themselves (and the array referencing them), measured apart. */
+  keyBytesPerKey: number;
+  /** The limiter's own account of its typed-array state per key, when it gives one. */
+  stateBytesPerKey: number | undefined;
+}
+
+/**
+ * Measures the memory a limiter keeps per key: a child process (`--expose-gc`, so nothing
+ * else of this process's heap is counted) creates `keys` key strings, measures, feeds one
+ * request per key into the limiter, and measures again after a forced GC.
+ */
+export async function measureMemory(target: MemoryTarget, keys: number, timeoutMs = 180_000): Promise<MemorySample> {
+  const self = fileURLToPath(import.meta.url);
+  const fromSource = self.endsWith('.ts');
+  const child = self.replace(/memory-probe\.(ts|js)$/, `memory-child.${fromSource ? 'ts' : 'js'}`);
+  // Under vitest the sources are TypeScript; tsx lets the child load them as they are.
+  const args = ['--expose-gc', ...(fromSource ? ['--import', 'tsx'] : []), child, JSON.stringify({ target, keys })];
+  const stdout = await new Promise<string>((resolve, reject) => {
+    execFile(process.execPath, args, { timeout: timeoutMs, maxBuffer: 1 << 20 }, (error, out, err) => {
+      if (error) reject(new Error(`memory probe failed: ${(err || error.message).trim().split('\n').pop()}`));
+      else resolve(out);
+    });
+  });
+  return JSON.parse(stdout.trim().split('\n').pop() as string) as MemorySample;
+}
