@@ -125,16 +125,19 @@ class MemoryLimiter implements RateLimiter {
    */
   private slotFor(key: string, now: number): number {
     this.table.sweep(now, 2);
-    let slot = this.table.find(key);
-    if (slot < 0) {
-      slot = this.table.add(key, now);
-      this.meter.init(slot, now);
-      return slot;
-    }
+    const slot = this.table.find(key);
+    if (slot < 0) return this.addKey(key, now);
     const last = this.table.touched[slot] as number;
     const at = now > last ? now : last;
     this.meter.refresh(slot, last, at);
     this.table.use(slot, at);
+    return slot;
+  }
+
+  /** Kept out of `slotFor` so the path taken by every known key stays small enough to inline. */
+  private addKey(key: string, now: number): number {
+    const slot = this.table.add(key, now);
+    this.meter.init(slot, now);
     return slot;
   }
 }

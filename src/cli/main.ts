@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { Command as Program, CommanderError } from 'commander';
 import { RatelabError, type RatelabErrorCode } from '../errors.js';
+import { ALGORITHMS } from '../policy.js';
 import { algorithmsCommand } from './commands/algorithms.js';
+import { benchCommand, type BenchOptions } from './commands/bench.js';
 import { checkTiersCommand } from './commands/check-tiers.js';
 import { EXIT } from './exit-codes.js';
 import type { CommandIO } from './io.js';
@@ -32,6 +34,24 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
     .description('validate a tiers file (YAML or JSON) and summarise it')
     .argument('<file>', 'the tiers file')
     .action(async (file: string) => setCode(await checkTiersCommand({ file }, io)));
+  program
+    .command('bench')
+    .description('measure decisions/s and memory per key of every algorithm against a reference; compare with a baseline')
+    .option('--quick', 'the CI run: hot key and 1e4 keys, algorithms only, in about 20 s')
+    .option('--time <duration>', 'measuring time per task over all rounds (default 900ms, quick 280ms)')
+    .option('--rounds <n>', 'repeated measurements per task, for the noise test (default 9, quick 7)')
+    .option('--keys <counts>', 'key counts of the round-robin workloads (default 1e4,1e6)')
+    .option('--algorithms <names>', `comma-separated, from ${ALGORITHMS.join(', ')}`)
+    .option('--limiter <module>', 'also measure your limiter module (repeatable)', (value: string, list: string[] = []) => [...list, value])
+    .option('--no-peers', 'skip rate-limiter-flexible, limiter and express-rate-limit')
+    .option('--memory-keys <n>', 'keys of the memory probe, 0 to skip it (default 1e6)')
+    .option('--json [file]', 'write every figure as JSON (stdout without a file)')
+    .option('--csv [file]', 'write every figure as CSV (stdout without a file)')
+    .option('--baseline <file>', 'compare with a saved --json run; exit 1 on a regression')
+    .option('--max-regression <percent>', 'a drop of the ratio to the reference beyond this counts (default 10%)')
+    .option('--update-baseline', 'write this run to the --baseline file (atomically)')
+    .option('--no-color', 'no colour')
+    .action(async (options: BenchOptions) => setCode(await benchCommand(options, io)));
 
   if (argv.length === 0) {
     program.outputHelp({ error: true });

@@ -1,6 +1,5 @@
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { Algorithm, Policy } from '../policy.js';
+import { runNodeChild, siblingModule } from './child-process.js';
 
 /** What to measure: a built-in algorithm, or a limiter module (see `loadLimiterModule`). */
 export type MemoryTarget = { algorithm: Algorithm; policy: Policy } | { module: string; policy: Policy };
@@ -22,16 +21,6 @@ export interface MemorySample {
  * request per key into the limiter, and measures again after a forced GC.
  */
 export async function measureMemory(target: MemoryTarget, keys: number, timeoutMs = 180_000): Promise<MemorySample> {
-  const self = fileURLToPath(import.meta.url);
-  const fromSource = self.endsWith('.ts');
-  const child = self.replace(/memory-probe\.(ts|js)$/, `memory-child.${fromSource ? 'ts' : 'js'}`);
-  // Under vitest the sources are TypeScript; tsx lets the child load them as they are.
-  const args = ['--expose-gc', ...(fromSource ? ['--import', 'tsx'] : []), child, JSON.stringify({ target, keys })];
-  const stdout = await new Promise<string>((resolve, reject) => {
-    execFile(process.execPath, args, { timeout: timeoutMs, maxBuffer: 1 << 20 }, (error, out, err) => {
-      if (error) reject(new Error(`memory probe failed: ${(err || error.message).trim().split('\n').pop()}`));
-      else resolve(out);
-    });
-  });
-  return JSON.parse(stdout.trim().split('\n').pop() as string) as MemorySample;
+  const child = siblingModule(import.meta.url, 'memory-child');
+  return runNodeChild<MemorySample>(child, { target, keys }, { nodeFlags: ['--expose-gc'], timeoutMs, what: 'memory probe' });
 }

@@ -29,6 +29,12 @@ export class SlotTable {
   private capacity = 0;
   private highWater = 0;
   private cursor = 0;
+  /** A lower bound of `touched` over live slots, so no key can be idle before it + idleMs. */
+  private oldest = Infinity;
+  /** The least `touched` seen by the sweep in its current pass (and of keys added meanwhile). */
+  private passOldest = Infinity;
+  /** `oldest + idleMs`: until then a sweep has nothing to find and returns at once. */
+  private quietUntil = Infinity;
 
   /**
    * @param columns grown alongside the table.
@@ -61,6 +67,8 @@ export class SlotTable {
     this.keys[slot] = key;
     this.touched[slot] = now;
     this.lru?.push(slot);
+    if (now < this.passOldest) this.passOldest = now;
+    if (now < this.oldest) this.setOldest(now);
     return slot;
   }
 
@@ -70,14 +78,35 @@ export class SlotTable {
     this.lru?.touch(slot);
   }
 
-  /** Examines the next `steps` slots and drops those idle at `now`. */
+  /**
+   * Examines the next `steps` slots and drops those idle at `now`. While no key can be idle
+   * yet (`now` before {@link quietUntil}) there is nothing to find, and it returns at once:
+   * that keeps the common call to one comparison, and an idle key is still found within
+   * `capacity / 2` calls of becoming idle.
+   */
   sweep(now: number, steps: number): void {
-    if (this.highWater === 0 || this.idleMs === Infinity) return;
+    if (now < this.quietUntil || this.highWater === 0) return;
     for (let i = 0; i < steps; i++) {
       const slot = this.cursor;
-      this.cursor = slot + 1 < this.highWater ? slot + 1 : 0;
-      if (this.keys[slot] !== undefined && (this.touched[slot] as number) + this.idleMs <= now) this.evict(slot);
+      if (this.keys[slot] !== undefined) {
+        const touched = this.touched[slot] as number;
+        if (touched + this.idleMs <= now) this.evict(slot);
+        else if (touched < this.passOldest) this.passOldest = touched;
+      }
+      if (slot + 1 < this.highWater) {
+        this.cursor = slot + 1;
+      } else {
+        // A full pass: every live slot was seen (or added since, also counted).
+        this.cursor = 0;
+        this.setOldest(this.passOldest);
+        this.passOldest = Infinity;
+      }
     }
+  }
+
+  private setOldest(time: number): void {
+    this.oldest = time;
+    this.quietUntil = time + this.idleMs;
   }
 
   /** Drops every key idle at `now`; returns how many. */

@@ -1,0 +1,154 @@
+// The child process of the speed benchmark: measures one subject against the reference on
+// every workload and prints one JSON line, a ChildResult. One process per subject, so no
+// subject runs on code that V8 compiled and specialised for another.
+import { median } from 'simple-statistics';
+import { Bench } from 'tinybench';
+import { RatelabError } from '../errors.js';
+import { compileBatch, isThenable, type Batch, type LoopState } from './batch-loop.js';
+import { createDecide, subjectName, type SubjectSpec } from './subjects.js';
+import { BATCH, workloadKeys, workloadSequence, type WorkloadSpec } from './workloads.js';
+
+/** What the parent asks of a child. */
+export interface ChildRequest {
+  subject: SubjectSpec;
+  workloads: WorkloadSpec[];
+  rounds: number;
+  /** Measuring time per task per round, in ms. */
+  roundMs: number;
+  /** Also check tinybench against a plain timed loop (on the first workload). */
+  harness?: boolean;
+}
+
+/** One task's measurements on one workload. */
+export interface TaskMeasurement {
+  /** Decisions per second, one value per round. */
+  rates: number[];
+  /** Per-decision latency percentiles in ns: batch time / batch size, over all rounds' batches. */
+  p50Ns: number;
+  p99Ns: number;
+  /** Fraction of measured decisions that were admitted. */
+  admitted: number;
+}
+
+export interface WorkloadMeasurement {
+  workload: string;
+  reference: TaskMeasurement;
+  subject: TaskMeasurement;
+}
+
+/**
+ * The harness check, on the reference: tinybench with batches, and with one decision per
+ * iteration, each as a fraction of the rate a plain timed loop of batches measures.
+ */
+export interface HarnessCheck {
+  workload: string;
+  batchedVsLoop: number;
+  unbatchedVsLoop: number;
+}
+
+export type ChildResult =
+  | { ok: true; workloads: WorkloadMeasurement[]; harness?: HarnessCheck }
+  | { ok: false; code: string; message: string };
+
+interface Task {
+  batch: Batch;
+  /** Decisions per batch. */
+  size: number;
+  state: LoopState;
+  latencies: number[];
+  rates: number[];
+}
+
+async function createTask(subject: SubjectSpec, spec: WorkloadSpec, keys: string[], sequence: Uint32Array, size = BATCH): Promise<Task> {
+  const state: LoopState = { now: 0, position: 0, decided: 0, admitted: 0 };
+  const decide = await createDecide(subject, spec.policy, () => state.now);
+  // One decision tells whether the subject answers with promises; every subject gets it.
+  const first = decide(keys[sequence[0] as number] as string);
+  const isAsync = isThenable(first);
+  if (isAsync) await first;
+  const stepMs = (spec.stepMs * size) / BATCH;
+  const batch = compileBatch({ decide, keys, sequence, state, stepMs, isAsync, name: subjectName(subject), size });
+  return { batch, state, size, latencies: [], rates: [] };
+}
+
+/** Runs `task` for a full pass of its key sequence (every key live) and at least 300 batches. */
+async function warmUp(task: Task, sequenceLength: number): Promise<void> {
+  const batches = Math.max(300, Math.ceil(sequenceLength / BATCH));
+  for (let i = 0; i < batches; i++) await task.batch();
+  task.state.decided = 0;
+  task.state.admitted = 0;
+}
+
+async function measureRound(tasks: readonly Task[], roundMs: number): Promise<void> {
+  const bench = new Bench({ time: roundMs, iterations: 5, warmup: false, retainSamples: true, throws: true });
+  tasks.forEach((task, i) => bench.add(String(i), task.batch));
+  await bench.run();
+  bench.tasks.forEach((benchTask, i) => {
+    const result = benchTask.result;
+    if (result.state !== 'completed') throw new Error(`task ${i} ended ${result.state}`);
+    const task = tasks[i] as Task;
+    const size = task.size;
+    task.rates.push((size * 1000) / result.latency.mean);
+    for (const ms of result.latency.samples ?? []) task.latencies.push((ms * 1e6) / size);
+  });
+}
+
+function summarise(task: Task): TaskMeasurement {
+  const sorted = Float64Array.from(task.latencies).sort();
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
+  return { rates: task.rates, p50Ns: at(0.5), p99Ns: at(0.99), admitted: task.state.admitted / task.state.decided };
+}
+
+async function measureWorkload(request: ChildRequest, spec: WorkloadSpec): Promise<WorkloadMeasurement> {
+  const keys = workloadKeys(spec);
+  const sequence = workloadSequence(spec);
+  const reference = await createTask({ kind: 'reference' }, spec, keys, sequence);
+  const subject = await createTask(request.subject, spec, keys, sequence);
+  await warmUp(reference, sequence.length);
+  await warmUp(subject, sequence.length);
+  // Alternate which goes first so slow drifts of the machine hit both alike.
+  for (let round = 0; round < request.rounds; round++) {
+    await measureRound(round % 2 === 0 ? [reference, subject] : [subject, reference], request.roundMs);
+  }
+  return { workload: spec.name, reference: summarise(reference), subject: summarise(subject) };
+}
+
+/** Decisions per second of `task` timed by a plain loop around its batches. */
+function plainLoopRate(task: Task, ms: number): number {
+  const start = performance.now();
+  let batches = 0;
+  while (performance.now() - start < ms) {
+    for (let i = 0; i < 100; i++) void task.batch();
+    batches += 100;
+  }
+  return (batches * BATCH * 1000) / (performance.now() - start);
+}
+
+async function checkHarness(spec: WorkloadSpec, roundMs: number): Promise<HarnessCheck> {
+  const keys = workloadKeys(spec);
+  const sequence = workloadSequence(spec);
+  const batched = await createTask({ kind: 'reference' }, spec, keys, sequence);
+  const single = await createTask({ kind: 'reference' }, spec, keys, sequence, 1);
+  await warmUp(batched, sequence.length);
+  const loop = median(Array.from({ length: 5 }, () => plainLoopRate(batched, roundMs)));
+  for (let round = 0; round < 5; round++) await measureRound([batched, single], roundMs);
+  return { workload: spec.name, batchedVsLoop: median(batched.rates) / loop, unbatchedVsLoop: median(single.rates) / loop };
+}
+
+async function main(request: ChildRequest): Promise<ChildResult> {
+  try {
+    const workloads: WorkloadMeasurement[] = [];
+    for (const spec of request.workloads) workloads.push(await measureWorkload(request, spec));
+    const first = request.workloads[0];
+    if (request.harness && first) return { ok: true, workloads, harness: await checkHarness(first, request.roundMs) };
+    return { ok: true, workloads };
+  } catch (error) {
+    if (error instanceof RatelabError) return { ok: false, code: error.code, message: error.message };
+    throw error;
+  }
+}
+
+const result = await main(JSON.parse(process.argv[2] as string) as ChildRequest);
+process.stdout.write(`${JSON.stringify(result)}\n`);
+// Peers may leave timers behind; the measurements are out.
+process.exit(0);

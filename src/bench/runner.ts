@@ -1,0 +1,203 @@
+import { cpus, totalmem } from 'node:os';
+import { RatelabError, type RatelabErrorCode } from '../errors.js';
+import { runNodeChild, siblingModule } from '../metrics/child-process.js';
+import { measureMemory, type MemoryTarget } from '../metrics/memory-probe.js';
+import type { Algorithm, Policy } from '../policy.js';
+import { BENCH_FORMAT, type BenchRun, type Figure } from './bench-run.js';
+import type { ChildRequest, ChildResult, TaskMeasurement } from './measure-child.js';
+import { centre } from './statistics.js';
+import { PEERS, followsVirtualClock, moduleOf, peerInstalled, referenceModule, subjectName, type PeerName, type SubjectSpec } from './subjects.js';
+import { BATCH, workloadSpecs } from './workloads.js';
+
+/** What to run. */
+export interface BenchPlan {
+  quick: boolean;
+  algorithms: readonly Algorithm[];
+  /** Key counts of the round-robin workloads. */
+  keyCounts: readonly number[];
+  rounds: number;
+  /** Measuring time per task per round, ms. */
+  roundMs: number;
+  /** Compare with the peers that are installed. */
+  peers: boolean;
+  /** Absolute paths of `--limiter` modules. */
+  modules: readonly string[];
+  /** Keys of the memory probe (0: no memory figures). */
+  memoryKeys: number;
+  /** Check tinybench against a plain timed loop. */
+  harness: boolean;
+}
+
+/** The policy of the memory probe: limit 10, so the sliding log keeps 10 slots per key. */
+export const MEMORY_POLICY: Policy = { limit: 10, windowMs: 1000 };
+
+const WALL_CLOCK_NOTE = 'reads wall time, not the virtual clock: it sees the real decision rate, so its admitted share differs';
+
+/** Runs the benchmark: speed (one child process per subject), then memory, then the harness check. */
+export async function runBench(plan: BenchPlan, progress: (line: string) => void): Promise<BenchRun> {
+  const workloads = workloadSpecs(plan.keyCounts, plan.quick);
+  const notes: string[] = [];
+  const subjects = await chooseSubjects(plan, notes);
+  const figures: Figure[] = [];
+  const referenceRates = new Map<string, number[][]>();
+  let harness: BenchRun['harness'];
+  for (const [i, subject] of subjects.entries()) {
+    progress(`speed ${i + 1}/${subjects.length}: ${subjectName(subject)}`);
+    const request: ChildRequest = { subject, workloads, rounds: plan.rounds, roundMs: plan.roundMs, harness: plan.harness && i === 0 };
+    const result = await measureSubject(request, notes);
+    if (!result) continue;
+    harness ??= result.harness;
+    for (const measured of result.workloads) {
+      figures.push(speedFigure(subjectName(subject), measured.workload, measured.subject, measured.reference, followsVirtualClock(subject) ? undefined : WALL_CLOCK_NOTE));
+      const pooled = referenceRates.get(measured.workload) ?? [];
+      pooled.push(measured.reference.rates);
+      referenceRates.set(measured.workload, pooled);
+    }
+  }
+  for (const [workload, rates] of referenceRates) figures.unshift(referenceFigure(workload, rates));
+  if (plan.memoryKeys > 0) figures.push(...(await memoryFigures(plan, subjects, progress, notes)));
+  return {
+    format: BENCH_FORMAT,
+    createdAt: new Date().toISOString(),
+    machine: machine(),
+    settings: {
+      quick: plan.quick,
+      batch: BATCH,
+      rounds: plan.rounds,
+      roundMs: plan.roundMs,
+      memoryKeys: plan.memoryKeys,
+      workloads: workloads.map(({ name, what, keys, policy, stepMs }) => ({ name, what, keys, policy, stepMs })),
+    },
+    figures,
+    ...(harness ? { harness } : {}),
+    notes,
+  };
+}
+
+async function chooseSubjects(plan: BenchPlan, notes: string[]): Promise<SubjectSpec[]> {
+  const subjects: SubjectSpec[] = plan.algorithms.map((algorithm) => ({ kind: 'algorithm', algorithm }));
+  if (plan.peers) {
+    for (const peer of Object.keys(PEERS) as PeerName[]) {
+      if (await peerInstalled(peer)) subjects.push({ kind: 'peer', peer });
+      else notes.push(`${peer} is not installed: skipped (it is a dev dependency of ratelab; npm install -D ${peer} to compare)`);
+    }
+  }
+  for (const path of plan.modules) subjects.push({ kind: 'module', path });
+  return subjects;
+}
+
+/** Measures one subject in its own process. A peer that breaks is skipped with a note. */
+async function measureSubject(request: ChildRequest, notes: string[]): Promise<Extract<ChildResult, { ok: true }> | undefined> {
+  const timeoutMs = 120_000 + request.workloads.length * request.rounds * request.roundMs * 4;
+  try {
+    const result = await runNodeChild<ChildResult>(siblingModule(import.meta.url, 'measure-child'), request, { timeoutMs, what: `benchmark of ${subjectName(request.subject)}` });
+    if (result.ok) return result;
+    throw new RatelabError(result.code as RatelabErrorCode, result.message);
+  } catch (error) {
+    if (request.subject.kind !== 'peer') throw error;
+    notes.push(`${subjectName(request.subject)}: skipped, ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+/** A subject's decisions/s on a workload, and its ratio to the reference measured beside it. */
+export function speedFigure(subject: string, workload: string, measured: TaskMeasurement, reference: TaskMeasurement, note?: string): Figure {
+  const ratios = measured.rates.map((rate, round) => rate / (reference.rates[round] as number));
+  const { median: ratio, spread } = centre(ratios);
+  return {
+    name: `${subject}/${workload}`,
+    subject,
+    workload,
+    unit: 'decisions/s',
+    better: 'higher',
+    value: centre(measured.rates).median,
+    ratio,
+    spread,
+    samples: ratios.length,
+    ratioSamples: ratios,
+    p50Ns: measured.p50Ns,
+    p99Ns: measured.p99Ns,
+    admitted: measured.admitted,
+    ...(note ? { note } : {}),
+  };
+}
+
+/** The reference's own figure: its rate over every round of every subject's process. */
+export function referenceFigure(workload: string, ratesBySubject: readonly (readonly number[])[]): Figure {
+  const rates = ratesBySubject.flat();
+  const { median: value, spread } = centre(rates);
+  return {
+    name: `reference/${workload}`,
+    subject: 'reference',
+    workload,
+    unit: 'decisions/s',
+    better: 'higher',
+    value,
+    ratio: 1,
+    spread,
+    samples: rates.length,
+    ratioSamples: rates.map(() => 1),
+  };
+}
+
+async function memoryFigures(plan: BenchPlan, subjects: readonly SubjectSpec[], progress: (line: string) => void, notes: string[]): Promise<Figure[]> {
+  const targets: Array<[string, MemoryTarget]> = [['reference', { module: referenceModule(), policy: MEMORY_POLICY }]];
+  for (const subject of subjects) {
+    const name = subjectName(subject);
+    if (subject.kind === 'algorithm') targets.push([name, { algorithm: subject.algorithm, policy: MEMORY_POLICY }]);
+    else if (subject.kind !== 'reference') targets.push([name, { module: moduleOf(subject), policy: MEMORY_POLICY }]);
+  }
+  const bytes = new Map<string, number>();
+  let done = 0;
+  // Two probes at a time: each is its own process, and a heap count is not disturbed by a
+  // neighbour the way a timing is.
+  await forEachConcurrently(targets, 2, async ([name, target]) => {
+    try {
+      bytes.set(name, (await measureMemory(target, plan.memoryKeys)).bytesPerKey);
+    } catch (error) {
+      if (name === 'reference') throw error;
+      notes.push(`${name}: memory not measured, ${(error as Error).message}`);
+    }
+    progress(`memory ${++done}/${targets.length}: ${name}`);
+  });
+  const reference = bytes.get('reference') as number;
+  return targets.filter(([name]) => bytes.has(name)).map(([name]) => memoryFigure(name, bytes.get(name) as number, reference));
+}
+
+async function forEachConcurrently<T>(items: readonly T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
+}
+
+/** Bytes of state per key (key strings excluded), and the ratio to the reference's. */
+export function memoryFigure(subject: string, bytesPerKey: number, referenceBytes: number): Figure {
+  const ratio = bytesPerKey / referenceBytes;
+  return {
+    name: `${subject}/memory`,
+    subject,
+    workload: 'memory',
+    unit: 'B/key',
+    better: 'lower',
+    value: bytesPerKey,
+    ratio,
+    spread: 0,
+    samples: 1,
+    ratioSamples: [ratio],
+  };
+}
+
+function machine(): BenchRun['machine'] {
+  const cores = cpus();
+  return {
+    platform: process.platform,
+    arch: process.arch,
+    cpu: cores[0]?.model.trim() ?? 'unknown',
+    cores: cores.length,
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    v8: process.versions.v8,
+  };
+}

@@ -1,0 +1,91 @@
+import { basename } from 'node:path';
+import type { Clock } from '../clock.js';
+import { loadLimiterModule } from '../external-limiter.js';
+import { createLimiter } from '../limiter.js';
+import { siblingModule } from '../metrics/child-process.js';
+import type { Algorithm, Policy } from '../policy.js';
+import createReferenceBucket from './reference.js';
+
+/** The libraries ratelab is compared with, when installed (dev dependencies only). */
+export const PEERS = {
+  'rate-limiter-flexible': 'RateLimiterMemory; reads Date.now, a timer per key',
+  limiter: 'RateLimiter per key in a Map; reads performance.now',
+  'express-rate-limit': 'MemoryStore (fixed window, counts denied hits too); reads Date.now',
+} as const;
+
+export type PeerName = keyof typeof PEERS;
+
+/** Something the benchmark measures, as plain data (it crosses into child processes). */
+export type SubjectSpec =
+  | { kind: 'reference' }
+  | { kind: 'algorithm'; algorithm: Algorithm }
+  | { kind: 'peer'; peer: PeerName }
+  | { kind: 'module'; path: string };
+
+/** One decision: a boolean, a `{ allowed }` object, or a promise of either. */
+export type Decide = (key: string) => unknown;
+
+/** The name a subject has in reports and in the JSON figures. */
+export function subjectName(subject: SubjectSpec): string {
+  switch (subject.kind) {
+    case 'reference':
+      return 'reference';
+    case 'algorithm':
+      return subject.algorithm;
+    case 'peer':
+      return subject.peer;
+    case 'module':
+      return `module:${basename(subject.path)}`;
+  }
+}
+
+/** Whether the subject reads time from the clock it is given (peers read wall time). */
+export function followsVirtualClock(subject: SubjectSpec): boolean {
+  return subject.kind !== 'peer';
+}
+
+/** The adapter module of a peer: it follows the `--limiter` contract. */
+export function peerModule(peer: PeerName): string {
+  return siblingModule(import.meta.url, `peers/${peer}`);
+}
+
+/** The `--limiter` module a peer or module subject is loaded from. */
+export function moduleOf(subject: Extract<SubjectSpec, { kind: 'peer' | 'module' }>): string {
+  return subject.kind === 'peer' ? peerModule(subject.peer) : subject.path;
+}
+
+/** The file the memory probe loads to build the reference bucket. */
+export function referenceModule(): string {
+  return siblingModule(import.meta.url, 'reference');
+}
+
+/** Whether the peer's package can be imported here. */
+export async function peerInstalled(peer: PeerName): Promise<boolean> {
+  return import(peer).then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * Builds a fresh instance of `subject` enforcing `policy` and reading `clock`, and returns
+ * its decision function. Built-in algorithms are asked through `allow(key)`, the reference
+ * through its own boolean `consume`, modules and peers through `consume(key, 1)`.
+ */
+export async function createDecide(subject: SubjectSpec, policy: Policy, clock: Clock): Promise<Decide> {
+  switch (subject.kind) {
+    case 'reference': {
+      const bucket = createReferenceBucket(policy, { clock });
+      return (key) => bucket.consume(key);
+    }
+    case 'algorithm': {
+      const limiter = createLimiter(subject.algorithm, policy, { clock });
+      return (key) => limiter.allow(key);
+    }
+    case 'peer':
+    case 'module': {
+      const limiter = await loadLimiterModule(moduleOf(subject), policy, clock, '/');
+      return (key) => limiter.consume(key, 1);
+    }
+  }
+}

@@ -1,0 +1,157 @@
+import { resolve } from 'node:path';
+import { readBenchRun, type BenchRun } from '../../bench/bench-run.js';
+import { compareRuns, parseThreshold, type Comparison } from '../../bench/compare.js';
+import { checkGoals } from '../../bench/goals.js';
+import { MEMORY_POLICY, runBench, type BenchPlan } from '../../bench/runner.js';
+import { parseDuration } from '../../duration.js';
+import { RatelabError, describeValue } from '../../errors.js';
+import { ALGORITHMS, checkAlgorithm, type Algorithm } from '../../policy.js';
+import { renderBars, renderComparison, renderCsv, renderGoals, renderMemory, renderRoundsChart, renderSpeed } from '../../report/bench-report.js';
+import { painter } from '../../report/color.js';
+import { writeOutput } from '../../report/write-output.js';
+import { EXIT } from '../exit-codes.js';
+import type { Command, CommandIO, OutputStream } from '../io.js';
+
+/** Options of `ratelab bench`, as commander parses them (strings until checked). */
+export interface BenchOptions {
+  quick?: boolean;
+  /** Measuring time per task, over all rounds: a duration (`1s`, `300ms`). */
+  time?: string;
+  rounds?: string;
+  /** Key counts of the round-robin workloads: `1e4,1e6`. */
+  keys?: string;
+  /** Comma-separated algorithm names. */
+  algorithms?: string;
+  /** `--limiter` module paths. */
+  limiter?: string[];
+  /** false with --no-peers. */
+  peers?: boolean;
+  memoryKeys?: string;
+  json?: string | boolean;
+  csv?: string | boolean;
+  baseline?: string;
+  maxRegression?: string;
+  updateBaseline?: boolean;
+  color?: boolean;
+}
+
+const DEFAULTS = {
+  full: { rounds: 9, timeMs: 900, keys: [10_000, 1_000_000], memoryKeys: 1_000_000 },
+  quick: { rounds: 7, timeMs: 280, keys: [10_000], memoryKeys: 1_000_000 },
+};
+
+/**
+ * `ratelab bench`: decisions per second and memory per key of every algorithm, the peers and
+ * `--limiter` modules, each as a ratio to an inline reference bucket measured in the same
+ * run. With `--baseline` it compares against a saved run and exits 1 on a regression.
+ */
+export const benchCommand: Command<BenchOptions> = async (options, io) => {
+  const plan = planOf(options, io);
+  const maxRegression = parseThreshold(options.maxRegression ?? '10%');
+  if (options.updateBaseline && !options.baseline) {
+    throw new RatelabError('INVALID_ARGUMENT', '--update-baseline: say which file with --baseline <file>', { field: '--update-baseline' });
+  }
+  // Read the baseline before a long run, so a bad path or file fails at once.
+  const baseline = options.baseline ? await loadBaseline(options.baseline, options.updateBaseline === true, io) : undefined;
+  const progress = io.stderr.isTTY ? (line: string) => io.stderr.write(`bench: ${line}\n`) : () => undefined;
+  const run = await runBench(plan, progress);
+
+  const json = target(options.json);
+  const csv = target(options.csv);
+  if (json) await writeOutput(json, `${JSON.stringify(run, null, 2)}\n`, io);
+  if (csv) await writeOutput(csv, renderCsv(run), io);
+  // Data owns stdout when it was sent there; the report then goes to stderr.
+  const report: OutputStream = json === '-' || csv === '-' ? io.stderr : io.stdout;
+  report.write(renderReport(run, io, options.color));
+
+  const comparison = baseline ? compareRuns(baseline, run, maxRegression) : undefined;
+  if (comparison) report.write(renderVerdict(comparison, options.baseline as string, io, options.color));
+  if (options.updateBaseline) {
+    await writeOutput(options.baseline as string, `${JSON.stringify(run, null, 2)}\n`, io);
+    io.stderr.write(`bench: baseline ${options.baseline} updated\n`);
+    return EXIT.OK;
+  }
+  return comparison && comparison.regressions > 0 ? EXIT.CHECK_FAILED : EXIT.OK;
+};
+
+function planOf(options: BenchOptions, io: CommandIO): BenchPlan {
+  const quick = options.quick === true;
+  const defaults = quick ? DEFAULTS.quick : DEFAULTS.full;
+  const rounds = options.rounds === undefined ? defaults.rounds : wholeNumber(options.rounds, '--rounds', 2, 100);
+  const timeMs = options.time === undefined ? defaults.timeMs : parseDuration(options.time, '--time');
+  if (timeMs / rounds < 5) {
+    throw new RatelabError('INVALID_ARGUMENT', `--time: ${options.time} over ${rounds} rounds leaves under 5 ms per round; give at least ${5 * rounds}ms`, { field: '--time' });
+  }
+  return {
+    quick,
+    algorithms: options.algorithms === undefined ? ALGORITHMS : parseAlgorithms(options.algorithms),
+    keyCounts: options.keys === undefined ? defaults.keys : options.keys.split(',').map((part) => wholeNumber(part, '--keys', 1, 10_000_000)),
+    rounds,
+    roundMs: timeMs / rounds,
+    peers: options.peers !== false && !quick,
+    modules: (options.limiter ?? []).map((path) => resolve(io.cwd, path)),
+    memoryKeys: options.memoryKeys === undefined ? defaults.memoryKeys : wholeNumber(options.memoryKeys, '--memory-keys', 0, 10_000_000),
+    harness: !quick,
+  };
+}
+
+function parseAlgorithms(list: string): Algorithm[] {
+  const names = list.split(',').map((name) => name.trim());
+  return names.map((name) => checkAlgorithm(name, '--algorithms'));
+}
+
+/** A whole number from `min` to `max`; `1e6` is accepted. */
+function wholeNumber(text: string, field: string, min: number, max: number): number {
+  const value = Number(text.trim());
+  if (text.trim() === '' || !Number.isInteger(value) || value < min || value > max) {
+    throw new RatelabError('INVALID_ARGUMENT', `${field}: expected a whole number from ${min} to ${max}, got ${describeValue(text)}`, { field });
+  }
+  return value;
+}
+
+/** `--json` alone means stdout. */
+function target(flag: string | boolean | undefined): string | undefined {
+  if (flag === undefined || flag === false) return undefined;
+  return flag === true ? '-' : flag;
+}
+
+async function loadBaseline(path: string, updating: boolean, io: CommandIO): Promise<BenchRun | undefined> {
+  try {
+    return await readBenchRun(path, io.cwd);
+  } catch (error) {
+    // Updating replaces whatever is there; only a plain comparison needs a good baseline.
+    if (!updating || !(error instanceof RatelabError)) throw error;
+    io.stderr.write(`bench: ${error.message}; writing a new baseline\n`);
+    return undefined;
+  }
+}
+
+function renderReport(run: BenchRun, io: CommandIO, color: boolean | undefined): string {
+  const paint = painter(io, color);
+  const parts = [paint.bold('Decisions per second') + ` (median of ${run.settings.rounds} rounds; x ref = ratio to the inline reference bucket in the same round)\n`, renderSpeed(run)];
+  if (io.stdout.isTTY) {
+    for (const workload of run.settings.workloads) parts.push(`\n${workload.name} (x reference)\n`, renderBars(run, workload.name));
+    const first = run.settings.workloads[0]?.name;
+    if (first) parts.push(`\nx reference per round on ${first}, one line per algorithm\n`, renderRoundsChart(run, first, ALGORITHMS));
+  }
+  const memory = renderMemory(run);
+  if (memory) parts.push(`\n${paint.bold('Memory per key')} (${run.settings.memoryKeys} keys, limit ${MEMORY_POLICY.limit}; key strings excluded)\n`, memory);
+  parts.push(`\n${paint.bold('Goals')}\n`, renderGoals(checkGoals(run, MEMORY_POLICY.limit), paint));
+  if (run.harness) {
+    const h = run.harness;
+    parts.push(`\nHarness check (${h.workload}, reference): tinybench with batches of ${run.settings.batch} reads ${h.batchedVsLoop.toFixed(2)}x a plain timed loop; one decision per iteration reads ${h.unbatchedVsLoop.toFixed(2)}x\n`);
+  }
+  for (const note of run.notes) parts.push(`note: ${note}\n`);
+  return parts.join('');
+}
+
+function renderVerdict(comparison: Comparison, path: string, io: CommandIO, color: boolean | undefined): string {
+  const paint = painter(io, color);
+  const threshold = `${(comparison.maxRegression * 100).toFixed(0)}%`;
+  const head = `\n${paint.bold(`Against ${path}`)} (ratio to the reference; regressed = worse by more than ${threshold} and Mann-Whitney U p < 0.05 over rounds)\n`;
+  const tail =
+    comparison.regressions > 0
+      ? paint.red(`${comparison.regressions} figure${comparison.regressions === 1 ? '' : 's'} regressed beyond ${threshold}\n`)
+      : `no regression beyond ${threshold}\n`;
+  return head + renderComparison(comparison, paint) + tail;
+}

@@ -1,0 +1,132 @@
+import asciichart from 'asciichart';
+import type { ChalkInstance } from 'chalk';
+import { stringify } from 'csv-stringify/sync';
+import type { BenchRun, Figure } from '../bench/bench-run.js';
+import type { Comparison, ComparisonRow } from '../bench/compare.js';
+import type { GoalCheck } from '../bench/goals.js';
+import { renderTable } from './table.js';
+
+/** 12345678 -> "12.3M", 45600 -> "45.6k". */
+export function formatRate(value: number): string {
+  if (value >= 1e9) return `${(value / 1e9).toFixed(2)}G`;
+  if (value >= 1e6) return `${(value / 1e6).toFixed(1)}M`;
+  if (value >= 1e3) return `${(value / 1e3).toFixed(1)}k`;
+  return value.toFixed(0);
+}
+
+function percent(fraction: number | undefined, digits = 0): string {
+  return fraction === undefined || Number.isNaN(fraction) ? '' : `${(fraction * 100).toFixed(digits)}%`;
+}
+
+function figureValue(figure: Figure): string {
+  return figure.unit === 'B/key' ? `${figure.value.toFixed(1)} B` : `${formatRate(figure.value)}/s`;
+}
+
+/** Decisions per second of every subject on every workload, with the ratio to the reference. */
+export function renderSpeed(run: BenchRun): string {
+  const rows = run.figures
+    .filter((f) => f.unit === 'decisions/s')
+    .sort((a, b) => a.workload.localeCompare(b.workload) || order(a) - order(b))
+    .map((f) => [
+      f.workload,
+      f.subject,
+      `${formatRate(f.value)}/s`,
+      `${f.ratio.toFixed(2)}x`,
+      `±${percent(f.spread, 1)}`,
+      f.p50Ns === undefined ? '' : f.p50Ns.toFixed(1),
+      f.p99Ns === undefined ? '' : f.p99Ns.toFixed(1),
+      percent(f.admitted),
+      f.note ? '*' : '',
+    ]);
+  const columns = [
+    { header: 'workload' },
+    { header: 'subject' },
+    { header: 'decisions', align: 'right' as const },
+    { header: 'x ref', align: 'right' as const },
+    { header: 'spread', align: 'right' as const },
+    { header: 'p50 ns', align: 'right' as const },
+    { header: 'p99 ns', align: 'right' as const },
+    { header: 'admitted', align: 'right' as const },
+    { header: '' },
+  ];
+  const starred = run.figures.find((f) => f.note);
+  return renderTable(columns, rows) + (starred ? `* ${starred.note}\n` : '');
+}
+
+// The reference first, then ratelab's algorithms, then the others, as listed.
+function order(figure: Figure): number {
+  if (figure.subject === 'reference') return 0;
+  return figure.note ? 2 : 1;
+}
+
+/** Bytes of state per key (key strings excluded), with the ratio to the reference's. */
+export function renderMemory(run: BenchRun): string {
+  const rows = run.figures.filter((f) => f.unit === 'B/key').map((f) => [f.subject, figureValue(f), `${f.ratio.toFixed(2)}x`]);
+  if (rows.length === 0) return '';
+  return renderTable([{ header: 'subject' }, { header: 'per key', align: 'right' }, { header: 'x ref', align: 'right' }], rows);
+}
+
+/** One bar per subject: its ratio to the reference on `workload`, for a person at a terminal. */
+export function renderBars(run: BenchRun, workload: string, width = 40): string {
+  const figures = run.figures.filter((f) => f.workload === workload && f.unit === 'decisions/s');
+  const top = Math.max(...figures.map((f) => f.ratio), 1);
+  const label = Math.max(...figures.map((f) => f.subject.length));
+  return figures
+    .map((f) => `${f.subject.padEnd(label)}  ${'█'.repeat(Math.max(1, Math.round((f.ratio / top) * width)))} ${f.ratio.toFixed(2)}x`)
+    .join('\n')
+    .concat('\n');
+}
+
+/**
+ * The per-round ratios of each subject on `workload`, as lines: flat lines mean the ratio
+ * held from round to round; jagged ones show the noise the regression test has to see past.
+ */
+export function renderRoundsChart(run: BenchRun, workload: string, subjects: readonly string[]): string {
+  const series = run.figures.filter((f) => f.workload === workload && subjects.includes(f.subject)).map((f) => f.ratioSamples);
+  if (series.length === 0 || series.every((s) => s.length < 2)) return '';
+  return `${asciichart.plot(series, { height: 8, format: (x) => `${x.toFixed(2)}x`.padStart(6) })}\n`;
+}
+
+export function renderGoals(checks: readonly GoalCheck[], paint: ChalkInstance): string {
+  const rows = checks.map((check) => [
+    check.goal,
+    check.target,
+    check.actual,
+    check.met === undefined ? paint.dim('not measured') : check.met ? paint.green('met') : paint.red('NOT MET'),
+  ]);
+  return renderTable([{ header: 'goal' }, { header: 'target', align: 'right' }, { header: 'actual', align: 'right' }, { header: '' }], rows);
+}
+
+/** Before / after / change of every figure, with the noise test's p-value and the verdict. */
+export function renderComparison(comparison: Comparison, paint: ChalkInstance): string {
+  const rows = comparison.rows.map((row) => [
+    row.name,
+    row.before ? `${row.before.ratio.toFixed(3)}x` : '',
+    row.after ? `${row.after.ratio.toFixed(3)}x` : '',
+    Number.isNaN(row.change) ? '' : `${row.change >= 0 ? '+' : ''}${percent(row.change, 1)}`,
+    row.pWorse === undefined ? '' : row.pWorse < 0.001 ? '<0.001' : row.pWorse.toFixed(3),
+    verdict(row, paint),
+  ]);
+  const columns = [
+    { header: 'figure' },
+    { header: 'before', align: 'right' as const },
+    { header: 'after', align: 'right' as const },
+    { header: 'change', align: 'right' as const },
+    { header: 'p(worse)', align: 'right' as const },
+    { header: 'verdict' },
+  ];
+  return renderTable(columns, rows);
+}
+
+function verdict(row: ComparisonRow, paint: ChalkInstance): string {
+  if (row.verdict === 'regressed') return paint.red('REGRESSED');
+  if (row.verdict === 'improved') return paint.green('improved');
+  return row.verdict;
+}
+
+/** Every figure as CSV (RFC 4180), one row each. */
+export function renderCsv(run: BenchRun): string {
+  const header = ['name', 'subject', 'workload', 'unit', 'value', 'ratio', 'spread', 'samples', 'p50_ns', 'p99_ns', 'admitted', 'note'];
+  const rows = run.figures.map((f) => [f.name, f.subject, f.workload, f.unit, f.value, f.ratio, f.spread, f.samples, f.p50Ns ?? '', f.p99Ns ?? '', f.admitted ?? '', f.note ?? '']);
+  return stringify([header, ...rows]);
+}
