@@ -54,7 +54,7 @@ export async function runBench(plan: BenchPlan, progress: (line: string) => void
       referenceRates.set(measured.workload, pooled);
     }
   }
-  for (const [workload, rates] of referenceRates) figures.unshift(referenceFigure(workload, rates));
+  figures.unshift(...[...referenceRates].map(([workload, rates]) => referenceFigure(workload, rates)));
   if (plan.memoryKeys > 0) figures.push(...(await memoryFigures(plan, subjects, progress, notes)));
   return {
     format: BENCH_FORMAT,

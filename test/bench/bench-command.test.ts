@@ -1,0 +1,127 @@
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseBenchRun, readBenchRun } from '../../src/bench/bench-run.js';
+import { finishBench } from '../../src/cli/commands/bench.js';
+import { bufferIO } from '../../src/cli/io.js';
+import { run as runCli } from '../../src/cli/main.js';
+import { memory, rounds, run, speed } from './sample-runs.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'ratelab-bench-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const baseline = run([speed('reference/hot-key', rounds(1, 0)), speed('token-bucket/hot-key', rounds(1, 0.02)), memory('token-bucket', 56)]);
+const same = run([speed('reference/hot-key', rounds(1, 0)), speed('token-bucket/hot-key', rounds(1.01, 0.02)), memory('token-bucket', 56)]);
+const slower = run([speed('reference/hot-key', rounds(1, 0)), speed('token-bucket/hot-key', rounds(0.6, 0.02)), memory('token-bucket', 56)]);
+
+describe('ratelab bench: baseline file', () => {
+  it('round-trips a run through JSON', () => {
+    expect(parseBenchRun(JSON.stringify(baseline), 'base.json')).toEqual(baseline);
+  });
+
+  it.each([
+    { text: '{ not json', error: /^base\.json: not JSON: / },
+    { text: '[]', error: /^base\.json: format: expected "ratelab-bench\/1"/ },
+    { text: JSON.stringify({ ...baseline, format: 'other/2' }), error: /^base\.json: format: expected "ratelab-bench\/1" .*got "other\/2"$/ },
+    { text: JSON.stringify({ ...baseline, figures: [{ ...baseline.figures[1], ratio: 'fast' }] }), error: /^base\.json: figures\.0\.ratio: / },
+    { text: JSON.stringify({ ...baseline, machine: undefined }), error: /^base\.json: machine: / },
+  ])('says what is wrong in one line: $error', ({ text, error }) => {
+    expect(() => parseBenchRun(text, 'base.json')).toThrow(error);
+    try {
+      parseBenchRun(text, 'base.json');
+    } catch (thrown) {
+      expect((thrown as Error).message).not.toContain('\n');
+      expect(thrown).toMatchObject({ code: 'INVALID_BASELINE' });
+    }
+  });
+
+  it('names a missing file', async () => {
+    await expect(readBenchRun('missing.json', dir)).rejects.toMatchObject({ code: 'FILE_NOT_FOUND', message: 'missing.json: no such baseline file (create one with --update-baseline)' });
+  });
+});
+
+describe('ratelab bench: exit codes', () => {
+  it('exits 0 without a regression and prints before / after / change', async () => {
+    const io = bufferIO();
+    expect(await finishBench(same, baseline, { baseline: 'base.json', maxRegression: '10%' }, io)).toBe(0);
+    expect(io.out()).toMatch(/token-bucket\/hot-key\s+1\.000x\s+1\.010x\s+\+1\.0%/);
+    expect(io.out()).toContain('no regression beyond 10%');
+  });
+
+  it('exits 1 on a regression and names it', async () => {
+    const io = bufferIO();
+    expect(await finishBench(slower, baseline, { baseline: 'base.json', maxRegression: '10%' }, io)).toBe(1);
+    expect(io.out()).toMatch(/token-bucket\/hot-key\s+1\.000x\s+0\.600x\s+-40\.0%\s+<0\.001\s+REGRESSED/);
+    expect(io.out()).toContain('1 figure regressed beyond 10%');
+  });
+
+  it('tolerates the same drop under a generous threshold', async () => {
+    expect(await finishBench(slower, baseline, { baseline: 'base.json', maxRegression: '50%' }, bufferIO())).toBe(0);
+  });
+
+  it('exits 2 with one line on a missing or malformed baseline, before measuring anything', async () => {
+    await writeFile(join(dir, 'bad.json'), '{"format": "ratelab-bench/1", "figures": 3}');
+    for (const [file, message] of [
+      ['missing.json', 'ratelab: missing.json: no such baseline file (create one with --update-baseline)\n'],
+      ['bad.json', 'ratelab: bad.json: createdAt: Invalid input: expected string, received undefined\n'],
+    ] as const) {
+      const io = bufferIO({ cwd: dir });
+      expect(await runCli(['bench', '--quick', '--baseline', file], io)).toBe(2);
+      expect(io.err()).toBe(message);
+      expect(io.out()).toBe('');
+    }
+  });
+
+  it.each([
+    [['--max-regression', 'ten'], /^ratelab: --max-regression: expected a percentage/],
+    [['--algorithms', 'token-bucket,leaky'], /^ratelab: --algorithms: expected one of token-bucket, gcra, sliding-log, sliding-counter, fixed-window, got "leaky"/],
+    [['--keys', '1e4,-3'], /^ratelab: --keys: expected a whole number from 1 to 10000000, got "-3"/],
+    [['--rounds', '1'], /^ratelab: --rounds: expected a whole number from 2 to 100/],
+    [['--update-baseline'], /^ratelab: --update-baseline: say which file with --baseline <file>/],
+    [['--time', '10ms'], /^ratelab: --time: 10ms over 7 rounds leaves under 5 ms per round/],
+  ])('exits 2 on bad usage %j', async (args, message) => {
+    const io = bufferIO({ cwd: dir });
+    expect(await runCli(['bench', '--quick', ...args], io)).toBe(2);
+    expect(io.err()).toMatch(message);
+  });
+});
+
+describe('ratelab bench: outputs', () => {
+  it('--update-baseline rewrites the file atomically with the new run, leaving no temporary file', async () => {
+    await writeFile(join(dir, 'base.json'), JSON.stringify(baseline));
+    const io = bufferIO({ cwd: dir });
+    expect(await finishBench(slower, baseline, { baseline: 'base.json', updateBaseline: true }, io)).toBe(0);
+    expect(parseBenchRun(await readFile(join(dir, 'base.json'), 'utf8'), 'base.json')).toEqual(slower);
+    expect(await readdir(dir)).toEqual(['base.json']);
+  });
+
+  it('--json - puts the run on stdout and the report on stderr', async () => {
+    const io = bufferIO();
+    await finishBench(same, undefined, { json: true }, io);
+    expect(parseBenchRun(io.out(), 'stdout')).toEqual(same);
+    expect(io.err()).toContain('Decisions per second');
+  });
+
+  it('--csv writes one RFC 4180 row per figure', async () => {
+    const io = bufferIO({ cwd: dir });
+    await finishBench(same, undefined, { csv: 'figures.csv' }, io);
+    const lines = (await readFile(join(dir, 'figures.csv'), 'utf8')).trim().split('\n');
+    expect(lines[0]).toBe('name,subject,workload,unit,value,ratio,spread,samples,p50_ns,p99_ns,admitted,note');
+    expect(lines).toHaveLength(1 + same.figures.length);
+    expect(lines[3]).toBe('token-bucket/memory,token-bucket,memory,B/key,56,0.56,0,1,,,,');
+  });
+
+  it('reports the goals: met, not met, and what the run did not measure', async () => {
+    const io = bufferIO();
+    await finishBench(run([speed('token-bucket/hot-key', rounds(0.8, 0)), memory('token-bucket', 56)]), undefined, {}, io);
+    expect(io.out()).toMatch(/token-bucket on hot-key: x reference\s+>= 1\s+0\.80\s+NOT MET/);
+    expect(io.out()).toMatch(/token-bucket memory per key\s+<= 60 B\s+56\.0 B\s+met/);
+    expect(io.out()).toMatch(/\d+ goals not measured in this run/);
+  });
+});

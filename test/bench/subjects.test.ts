@@ -1,0 +1,64 @@
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseBenchRun } from '../../src/bench/bench-run.js';
+import { runBench } from '../../src/bench/runner.js';
+import { PEERS, createDecide, peerInstalled, type PeerName } from '../../src/bench/subjects.js';
+import { ManualClock } from '../../src/clock.js';
+import { allowedOf, loadLimiterModule } from '../../src/external-limiter.js';
+
+const example = resolve(import.meta.dirname, '../../examples/my-limiter.mjs');
+
+describe('peers, adapted to the --limiter contract', () => {
+  it.each(Object.keys(PEERS) as PeerName[])('%s admits its limit, then denies', async (peer) => {
+    expect(await peerInstalled(peer)).toBe(true);
+    const decide = await createDecide({ kind: 'peer', peer }, { limit: 3, windowMs: 60_000 }, () => 0);
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(allowedOf(await (decide('k') as Promise<boolean> | boolean), peer));
+    expect(answers).toEqual([true, true, true, false]);
+  });
+});
+
+describe('examples/my-limiter.mjs', () => {
+  it('is a fixed window that reads only the clock it is given', async () => {
+    const clock = new ManualClock(0);
+    const limiter = await loadLimiterModule(example, { limit: 2, windowMs: 1000 }, clock);
+    const at = async (ms: number, cost = 1) => {
+      clock.set(ms);
+      return limiter.consume('k', cost);
+    };
+    expect(await at(0)).toEqual({ allowed: true, limit: 2, remaining: 1, retryAfterMs: 0, resetMs: 1000 });
+    expect(await at(400)).toEqual({ allowed: true, limit: 2, remaining: 0, retryAfterMs: 0, resetMs: 600 });
+    expect(await at(999)).toEqual({ allowed: false, limit: 2, remaining: 0, retryAfterMs: 1, resetMs: 1 });
+    expect(await at(1000)).toEqual({ allowed: true, limit: 2, remaining: 1, retryAfterMs: 0, resetMs: 1000 });
+    expect(await at(1000, 3)).toMatchObject({ allowed: false, retryAfterMs: Infinity });
+    expect(await at(1000, 0)).toMatchObject({ allowed: true, remaining: 1 });
+  });
+});
+
+describe('runBench, end to end on a tiny plan', () => {
+  it('writes a run that validates as a baseline, every figure with its ratio to the reference', async () => {
+    const run = await runBench(
+      { quick: true, algorithms: ['token-bucket'], keyCounts: [1000], rounds: 2, roundMs: 5, peers: false, modules: [example], memoryKeys: 2000, harness: true },
+      () => undefined,
+    );
+    expect(parseBenchRun(JSON.stringify(run), 'run')).toEqual(run);
+    expect(run.figures.map((f) => f.name)).toEqual([
+      'reference/hot-key',
+      'reference/keys-1e3',
+      'token-bucket/hot-key',
+      'token-bucket/keys-1e3',
+      'module:my-limiter.mjs/hot-key',
+      'module:my-limiter.mjs/keys-1e3',
+      'reference/memory',
+      'token-bucket/memory',
+      'module:my-limiter.mjs/memory',
+    ]);
+    for (const figure of run.figures.filter((f) => f.unit === 'decisions/s' && f.subject !== 'reference')) {
+      expect(figure).toMatchObject({ samples: 2, admitted: 1 });
+      expect(figure.ratioSamples).toHaveLength(2);
+    }
+    expect(run.figures.find((f) => f.name === 'reference/memory')?.ratio).toBe(1);
+    expect(run.harness?.workload).toBe('hot-key');
+    expect(run.machine.node).toBe(process.version);
+  }, 60_000);
+});
