@@ -85,7 +85,11 @@ export class SlotTable {
    * `capacity / 2` calls of becoming idle.
    */
   sweep(now: number, steps: number): void {
-    if (now < this.quietUntil || this.highWater === 0) return;
+    if (now >= this.quietUntil && this.highWater > 0) this.examine(now, steps);
+  }
+
+  /** The sweep proper, kept apart so the check above is all that is inlined into a decision. */
+  private examine(now: number, steps: number): void {
     for (let i = 0; i < steps; i++) {
       const slot = this.cursor;
       if (this.keys[slot] !== undefined) {
