@@ -1,8 +1,8 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { ALGORITHMS, MAX_LIMIT, ManualClock, SLIDING_LOG_MAX_LIMIT, createLimiter, type Algorithm } from '../src/index.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ALGORITHMS, MAX_LIMIT, ManualClock, SLIDING_LOG_MAX_LIMIT, createLimiter, systemClock, type Algorithm, type Decision } from '../src/index.js';
 import { policyArb, replay, type Arrival } from './support/arbitraries.js';
-import { inWindow } from './support/oracles.js';
+import { inWindow, inWindowOf } from './support/oracles.js';
 
 const EPOCH = 1_800_000_000_000;
 const DAY = 86_400_000;
@@ -30,49 +30,35 @@ describe('a clock that goes backwards', () => {
     );
   });
 
-  it('sliding log: never admits more than limit in any window (t - W, t] of the times it saw', () => {
+  it.each([
+    ['sliding-log', 'any window (t - W, t]', inWindow],
+    ['fixed-window', 'any aligned window', inWindowOf],
+  ] as const)('%s: never admits more than limit in %s of the times it saw', (algorithm, _window, unitsAround) => {
     fc.assert(
       fc.property(policyArb, wanderingArb, (policy, arrivals) => {
-        const decisions = replay('sliding-log', policy, arrivals);
+        const decisions = replay(algorithm, policy, arrivals);
         const admitted = runningMax(arrivals).filter((_, i) => decisions[i]!.allowed);
-        for (const { at } of admitted) expect(inWindow(admitted, at, policy.windowMs)).toBeLessThanOrEqual(policy.limit);
+        for (const { at } of admitted) expect(unitsAround(admitted, at, policy.windowMs)).toBeLessThanOrEqual(policy.limit);
       }),
       { numRuns: 800 },
     );
   });
 
-  it('fixed window: never admits more than limit in any aligned window of the times it saw', () => {
-    fc.assert(
-      fc.property(policyArb, wanderingArb, (policy, arrivals) => {
-        const decisions = replay('fixed-window', policy, arrivals);
-        const admitted = runningMax(arrivals).filter((_, i) => decisions[i]!.allowed);
-        for (const { at } of admitted) {
-          const k = Math.floor(at / policy.windowMs);
-          const inK = admitted.filter((other) => Math.floor(other.at / policy.windowMs) === k);
-          expect(inK.reduce((units, other) => units + other.cost, 0)).toBeLessThanOrEqual(policy.limit);
-        }
-      }),
-      { numRuns: 800 },
-    );
-  });
-
-  it('a fixed window stepped back into the previous window stays in the later one', () => {
-    const clock = new ManualClock(1500);
-    const limiter = createLimiter('fixed-window', { limit: 3, windowMs: 1000 }, { clock });
+  it.each([
+    ['a fixed window stepped back into the previous window stays in the later one', 'fixed-window', 1500, 900, 2000, { allowed: false, limit: 3, remaining: 0, retryAfterMs: 500, resetMs: 500 }],
+    ['a token bucket does not refill backwards', 'token-bucket', 10_000, 0, 11_000, { allowed: false, limit: 3, remaining: 0, retryAfterMs: 334, resetMs: 1000 }],
+    ['a sliding log does not expire entries backwards', 'sliding-log', 5000, 3000, 6000, { allowed: false, limit: 3, remaining: 0, retryAfterMs: 1000, resetMs: 1000 }],
+  ] as [string, Algorithm, number, number, number, Decision][])('%s', (_name, algorithm, first, back, again, denied) => {
+    // Full quota taken at `first`; at the earlier `back` the key is decided as of `first`,
+    // and waits count from there; `again` is `first` plus that wait.
+    const clock = new ManualClock(first);
+    const limiter = createLimiter(algorithm, { limit: 3, windowMs: 1000 }, { clock });
     expect(limiter.consume('k', 3).allowed).toBe(true);
-    clock.set(900);
-    expect(limiter.consume('k')).toEqual({ allowed: false, limit: 3, remaining: 0, retryAfterMs: 500, resetMs: 500 });
-    clock.set(2000);
-    expect(limiter.consume('k').allowed).toBe(true);
-  });
-
-  it('a token bucket does not refill backwards', () => {
-    const clock = new ManualClock(10_000);
-    const limiter = createLimiter('token-bucket', { limit: 2, windowMs: 1000 }, { clock });
-    expect(limiter.consume('k', 2).allowed).toBe(true);
-    clock.set(0);
-    expect(limiter.consume('k')).toEqual({ allowed: false, limit: 2, remaining: 0, retryAfterMs: 500, resetMs: 1000 });
-    clock.set(10_500);
+    clock.set(back);
+    expect(limiter.consume('k')).toEqual(denied);
+    clock.set(first + denied.retryAfterMs - 1);
+    expect(limiter.consume('k').allowed).toBe(false);
+    clock.set(again);
     expect(limiter.consume('k').allowed).toBe(true);
   });
 });
@@ -140,5 +126,27 @@ describe('epoch-sized clocks and large limits stay exact', () => {
     clock.advance(400);
     expect(limiter.consume('k', 2)).toEqual({ allowed: false, limit: SLIDING_LOG_MAX_LIMIT, remaining: 1, retryAfterMs: 600, resetMs: 600 });
     expect(limiter.consume('k', 1)).toEqual({ allowed: true, limit: SLIDING_LOG_MAX_LIMIT, remaining: 0, retryAfterMs: 0, resetMs: 1000 });
+  });
+});
+
+describe('clock sources', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('the system clock reads epoch ms and holds still when the wall clock steps back', () => {
+    const readings = [1_800_000_000_000, 1_800_000_000_500, 1_799_999_999_000, 1_800_000_000_400, 1_800_000_000_600];
+    vi.spyOn(Date, 'now').mockImplementation(() => readings.shift() as number);
+    const clock = systemClock();
+    expect([clock(), clock(), clock(), clock(), clock()]).toEqual([1_800_000_000_000, 1_800_000_000_500, 1_800_000_000_500, 1_800_000_000_500, 1_800_000_000_600]);
+  });
+
+  it('a plain function serves as a clock', () => {
+    let now = 0;
+    const limiter = createLimiter('fixed-window', { limit: 1, windowMs: 10 }, { clock: () => now });
+    expect(limiter.allow('k')).toBe(true);
+    expect(limiter.allow('k')).toBe(false);
+    now = 10;
+    expect(limiter.allow('k')).toBe(true);
   });
 });

@@ -73,13 +73,18 @@ function inAlignedWindow(log: readonly Admitted[], k: number, windowMs: number):
   return sum(log.filter((entry) => Math.floor(entry.at / windowMs) === k));
 }
 
+/** Admitted units in the aligned window that holds `at`. */
+export function inWindowOf(log: readonly Admitted[], at: number, windowMs: number): number {
+  return inAlignedWindow(log, Math.floor(at / windowMs), windowMs);
+}
+
 /** The brute-force model of `algorithm` under `policy`. */
 export function oracleFor(algorithm: Algorithm, policy: Policy): Oracle {
   const { limit, windowMs: w } = policy;
   const capacity = algorithm === 'token-bucket' || algorithm === 'gcra' ? (policy.burst ?? limit) : limit;
   const rules: Record<Algorithm, Admits> = {
     'sliding-log': (log, at, cost) => inWindow(log, at, w) + cost <= limit,
-    'fixed-window': (log, at, cost) => inAlignedWindow(log, Math.floor(at / w), w) + cost <= limit,
+    'fixed-window': (log, at, cost) => inWindowOf(log, at, w) + cost <= limit,
     'sliding-counter': (log, at, cost) => {
       const k = Math.floor(at / w);
       const elapsed = at - k * w;
