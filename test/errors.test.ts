@@ -52,6 +52,29 @@ describe('bad policies throw INVALID_POLICY naming the field, at construction', 
   });
 });
 
+describe('a window too long to decide exactly throws POLICY_TOO_LARGE naming windowMs', () => {
+  // Token bucket and GCRA keep capacity * windowMs, the sliding counter 2 * limit * windowMs:
+  // beyond 2^53 those are not exact integers.
+  const DAY = 86_400_000;
+
+  it.each([
+    ['token-bucket', { limit: MAX_LIMIT, windowMs: DAY }, 'token-bucket with a capacity of 4294967295 is exact up to a window of 2097152 ms (2097.152s), got 86400000'],
+    ['gcra', { limit: 10, windowMs: DAY, burst: MAX_LIMIT }, 'gcra with a capacity of 4294967295 is exact up to a window of 2097152 ms (2097.152s), got 86400000'],
+    ['sliding-counter', { limit: MAX_LIMIT, windowMs: 3_600_000 }, 'sliding-counter with a limit of 4294967295 is exact up to a window of 1048576 ms (1048.576s), got 3600000'],
+  ] as [Algorithm, Policy, string][])('%s %o', (algorithm, policy, message) => {
+    const error = expectRatelabError(() => createLimiter(algorithm, policy), 'POLICY_TOO_LARGE', 'policy.windowMs');
+    expect(error.message).toBe(`policy.windowMs: ${message}; use a shorter window with a proportionally smaller limit`);
+  });
+
+  it('accepts the longest exact window, and any window for the counting algorithms', () => {
+    expect(createLimiter('token-bucket', { limit: MAX_LIMIT, windowMs: 2_097_152 }).limits.windowMs).toBe(2_097_152);
+    expect(createLimiter('sliding-counter', { limit: MAX_LIMIT, windowMs: 1_048_576 }).limits.windowMs).toBe(1_048_576);
+    expect(createLimiter('fixed-window', { limit: MAX_LIMIT, windowMs: DAY * 365 }).limits.windowMs).toBe(DAY * 365);
+    expect(createLimiter('sliding-log', { limit: 10, windowMs: DAY * 365 }).limits.windowMs).toBe(DAY * 365);
+    expect(createLimiter('token-bucket', { limit: 1_000_000, windowMs: DAY }).limits.capacity).toBe(1_000_000);
+  });
+});
+
 describe('bad costs throw INVALID_COST and change nothing', () => {
   it.each(ALGORITHMS.map((algorithm) => [algorithm]))('%s', (algorithm) => {
     const limiter = createLimiter(algorithm, { limit: 3, windowMs: 1000 }, { clock: new ManualClock(0) });

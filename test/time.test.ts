@@ -100,6 +100,29 @@ describe('epoch-sized clocks and large limits stay exact', () => {
     );
   });
 
+  it.each([
+    ['token-bucket', 1],
+    ['gcra', 1],
+    ['sliding-counter', 2],
+  ] as [Algorithm, number][])('%s: remaining and retryAfterMs stay exact at the longest window it accepts for a huge limit', (algorithm, factor) => {
+    fc.assert(
+      fc.property(fc.integer({ min: MAX_LIMIT - 1000, max: MAX_LIMIT }), fc.array(fc.tuple(fc.double({ min: 0, max: 1.5, noNaN: true }), fc.double({ min: 0, max: 0.5, noNaN: true })), { minLength: 1, maxLength: 8 }), (limit, steps) => {
+        const policy = { limit, windowMs: Math.floor(Number.MAX_SAFE_INTEGER / (factor * limit)) };
+        let at = EPOCH;
+        const arrivals = steps.map(([gap, share]) => ({ at: (at += Math.floor(gap * policy.windowMs)), cost: Math.floor(share * limit), key: 'k' }));
+        const { remaining } = replay(algorithm, policy, arrivals).at(-1)!;
+        const last = arrivals.at(-1)!;
+        expect(replay(algorithm, policy, [...arrivals, { ...last, cost: remaining }]).at(-1)!.allowed).toBe(true);
+        const denied = replay(algorithm, policy, [...arrivals, { ...last, cost: remaining + 1 }]).at(-1)!;
+        expect(denied.allowed).toBe(false);
+        if (remaining === denied.limit) return; // asked for more than the capacity: Infinity
+        expect(replay(algorithm, policy, [...arrivals, { ...last, at: last.at + denied.retryAfterMs, cost: remaining + 1 }]).at(-1)!.allowed).toBe(true);
+        expect(replay(algorithm, policy, [...arrivals, { ...last, at: last.at + denied.retryAfterMs - 1, cost: remaining + 1 }]).at(-1)!.allowed).toBe(false);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('sliding counter: 1e6 per minute at the epoch, Cloudflare-style', () => {
     const clock = new ManualClock(EPOCH + 30_000);
     const limiter = createLimiter('sliding-counter', { limit: 1_000_000, windowMs: 60_000 }, { clock });

@@ -50,7 +50,7 @@ describe('ratelab check-tiers', () => {
     const path = fixture('many-problems.yaml');
     expect(await run(['check-tiers', path], io)).toBe(2);
     const lines = io.err().trimEnd().split('\n');
-    expect(lines).toHaveLength(8);
+    expect(lines).toHaveLength(9);
     expect(lines[0]).toBe(`ratelab: ${path}:4: tiers.free.limit: expected a positive integer up to 4294967295, got 0`);
     for (const line of lines) expect(line).toMatch(new RegExp(`^ratelab: ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+: `));
     expect(hasStack(io.err())).toBe(false);
