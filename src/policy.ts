@@ -11,7 +11,8 @@ export const ALGORITHMS: readonly Algorithm[] = ['token-bucket', 'gcra', 'slidin
  * What a limiter enforces, the same for every algorithm so comparisons are fair:
  * at most `limit` units per `windowMs` milliseconds.
  * - `limit`: a positive whole number, at most 2^32 - 1.
- * - `windowMs`: a positive whole number of milliseconds.
+ * - `windowMs`: a positive whole number of milliseconds; for token bucket and GCRA at most
+ *   2^53 / capacity, for the sliding counter 2^53 / (2 * limit), so decisions stay exact.
  * - `burst` (token bucket and GCRA only): the bucket's capacity, a whole number >= 1;
  *   default `limit`. The window algorithms ignore it.
  */
