@@ -29,9 +29,9 @@ export function loadTiers(path: string): TiersConfig {
 /** Validates the text of a tiers file; `source` names it in messages. */
 export function parseTiers(text: string, source = 'tiers'): TiersConfig {
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) {
-    throw tiersError(source, doc.errors.map((error) => `${source}:${lines.linePos(error.pos[0]).line}: ${firstLine(error.message)}`));
+    throw tiersError(source, doc.errors.map((error) => `${source}:${error.linePos?.[0].line ?? 1}: ${yamlReason(error.message)}`));
   }
   const checked = validateTiers(doc.toJS());
   if (!checked.ok) throw tiersError(source, checked.problems.map((problem) => locate(problem, doc, lines, source)));
@@ -66,6 +66,7 @@ function locate(problem: SchemaProblem, doc: Document, lines: LineCounter, sourc
   return `${source}: ${where}${problem.message}`;
 }
 
-function firstLine(text: string): string {
-  return text.split('\n')[0] ?? text;
+/** yaml's message without its own position suffix and code excerpt (we give the line). */
+function yamlReason(message: string): string {
+  return (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?$/, '');
 }

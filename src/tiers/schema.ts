@@ -39,44 +39,34 @@ const tier = z.union([z.literal('unlimited'), limitedTier]);
 
 const tierName = z.string({ error: (issue) => `expected a tier name, got ${describeValue(issue.input)}` });
 
-const fileError = (issue: { code?: string; input?: unknown }) =>
-  issue.code === 'invalid_type' ? `expected a map with keys tiers, clients and default, got ${describeValue(issue.input)}` : undefined;
-
 /** The tiers file: `tiers`, `clients` (client id -> tier) and `default` (a tier name). */
-export const tiersFileSchema = z
-  .strictObject(
-    {
-      tiers: z.record(z.string(), tier, { error: (issue) => `expected a map of tier name to tier, got ${describeValue(issue.input)}` }),
-      clients: z.record(z.string(), tierName, { error: (issue) => `expected a map of client id to tier name, got ${describeValue(issue.input)}` }).default({}),
-      default: tierName,
-    },
-    { error: fileError },
-  )
-  // Runs even when other parts of the file are invalid (zod skips refinements after an
-  // issue by default), so that a bad limit and a default naming no tier are reported
-  // together; so it trusts only what it checks itself.
-  .superRefine((file, ctx) => checkTierNames(file, ctx), { when: () => true });
+export const tiersFileSchema = z.strictObject({
+  tiers: z.record(z.string(), tier, { error: (issue) => `expected a map of tier name to tier, got ${describeValue(issue.input)}` }),
+  clients: z.record(z.string(), tierName, { error: (issue) => `expected a map of client id to tier name, got ${describeValue(issue.input)}` }).default({}),
+  default: tierName,
+}, { error: (issue) => `expected a map with the keys tiers, clients and default, got ${issue.input === null || issue.input === undefined ? 'an empty file' : describeValue(issue.input)}` });
 
-/** `default` and every `clients` entry must name a tier of the file. */
-function checkTierNames(file: unknown, ctx: z.RefinementCtx): void {
-  const { tiers, clients, default: fallback } = (isMap(file) ? file : {}) as Record<string, unknown>;
-  if (!isMap(tiers)) return;
-  const names = Object.keys(tiers);
-  if (names.length === 0) {
-    ctx.addIssue({ code: 'custom', path: ['tiers'], message: 'expected at least one tier' });
-    return;
+/**
+ * Tier names that `default` and `clients` refer to but `tiers` lacks. Checked on the raw
+ * data, apart from the schema, so these are reported even when a tier itself is invalid.
+ */
+function danglingReferences(data: unknown): SchemaProblem[] {
+  if (typeof data !== 'object' || data === null) return [];
+  const file = data as { tiers?: unknown; clients?: unknown; default?: unknown };
+  if (typeof file.tiers !== 'object' || file.tiers === null || Array.isArray(file.tiers)) return [];
+  const names = Object.keys(file.tiers);
+  const problems: SchemaProblem[] = [];
+  if (names.length === 0) problems.push({ path: ['tiers'], message: 'expected at least one tier' });
+  const check = (name: unknown, path: (string | number)[]) => {
+    if (typeof name === 'string' && names.length > 0 && !names.includes(name)) {
+      problems.push({ path, message: `no tier named ${JSON.stringify(name)} (tiers: ${names.join(', ')})` });
+    }
+  };
+  check(file.default, ['default']);
+  if (typeof file.clients === 'object' && file.clients !== null) {
+    for (const [client, name] of Object.entries(file.clients)) check(name, ['clients', client]);
   }
-  const unknownTier = (name: unknown): name is string => typeof name === 'string' && !Object.hasOwn(tiers, name);
-  const message = (name: string) => `no tier named ${JSON.stringify(name)} (tiers: ${names.join(', ')})`;
-  if (unknownTier(fallback)) ctx.addIssue({ code: 'custom', path: ['default'], message: message(fallback) });
-  if (!isMap(clients)) return;
-  for (const [client, name] of Object.entries(clients)) {
-    if (unknownTier(name)) ctx.addIssue({ code: 'custom', path: ['clients', client], message: message(name) });
-  }
-}
-
-function isMap(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return problems;
 }
 
 export type TiersFile = z.output<typeof tiersFileSchema>;
@@ -90,8 +80,9 @@ export interface SchemaProblem {
 /** Validates parsed data; returns the typed file or every problem found. */
 export function validateTiers(data: unknown): { ok: true; value: TiersFile } | { ok: false; problems: SchemaProblem[] } {
   const result = tiersFileSchema.safeParse(data, { reportInput: true });
-  if (result.success) return { ok: true, value: result.data };
-  return { ok: false, problems: result.error.issues.flatMap((issue) => explain(issue as ZodIssueLike, [])) };
+  const problems = [...(result.success ? [] : result.error.issues.flatMap((issue) => explain(issue as ZodIssueLike, []))), ...danglingReferences(data)];
+  if (result.success && problems.length === 0) return { ok: true, value: result.data };
+  return { ok: false, problems };
 }
 
 interface ZodIssueLike {

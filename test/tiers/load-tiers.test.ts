@@ -79,8 +79,8 @@ describe('loadTiers: each kind of invalid file is INVALID_TIERS, every problem w
 
 describe('parseTiers: the shape of the file', () => {
   it.each([
-    ['an empty file', '', ['t: expected a map with keys tiers, clients and default, got null']],
-    ['a list', '[]\n', ['t:1: expected a map with keys tiers, clients and default, got a list']],
+    ['an empty file', '', ['t: expected a map with the keys tiers, clients and default, got an empty file']],
+    ['a list', '[]\n', ['t:1: expected a map with the keys tiers, clients and default, got a list']],
     ['no tiers', 'tiers: {}\ndefault: x\n', ['t:1: tiers: expected at least one tier']],
     ['no default', 'tiers:\n  a: unlimited\n', ['t:1: default: missing']],
     ['wrong types', 'tiers: 5\ndefault: a\nclients: 3\n', ['t:1: tiers: expected a map of tier name to tier, got 5', 't:3: clients: expected a map of client id to tier name, got 3']],
