@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ALGORITHMS, MAX_LIMIT, ManualClock, SLIDING_LOG_MAX_LIMIT, createLimiter, systemClock, type Algorithm, type Decision } from '../src/index.js';
 import { policyArb, replay, type Arrival } from './support/arbitraries.js';
+import { expectRatelabError } from './support/errors.js';
 import { inWindow, inWindowOf } from './support/oracles.js';
 
 const EPOCH = 1_800_000_000_000;
@@ -162,6 +163,19 @@ describe('clock sources', () => {
     vi.spyOn(Date, 'now').mockImplementation(() => readings.shift() as number);
     const clock = systemClock();
     expect([clock(), clock(), clock(), clock(), clock()]).toEqual([1_800_000_000_000, 1_800_000_000_500, 1_800_000_000_500, 1_800_000_000_500, 1_800_000_000_600]);
+  });
+
+  it.each([[NaN], [Infinity], [undefined]])('a clock reading %s is refused with INVALID_ARGUMENT, changing nothing', (reading) => {
+    let now: number | undefined = 0;
+    const limiter = createLimiter('token-bucket', { limit: 2, windowMs: 1000 }, { clock: () => now as number });
+    limiter.consume('k');
+    now = reading;
+    for (const call of [() => limiter.consume('k'), () => limiter.allow('k'), () => limiter.prune()]) {
+      expectRatelabError(call, 'INVALID_ARGUMENT', 'clock');
+    }
+    now = 0;
+    expect(limiter.consume('k', 0)).toMatchObject({ remaining: 1 });
+    expect(limiter.size).toBe(1);
   });
 
   it('a plain function serves as a clock', () => {
