@@ -51,6 +51,7 @@ export type ChildResult =
   | { ok: false; code: string; message: string };
 
 interface Task {
+  name: string;
   batch: Batch;
   /** Decisions per batch. */
   size: number;
@@ -68,7 +69,7 @@ async function createTask(subject: SubjectSpec, spec: WorkloadSpec, keys: string
   if (isAsync) await first;
   const stepMs = (spec.stepMs * size) / BATCH;
   const batch = compileBatch({ decide, keys, sequence, state, stepMs, isAsync, name: subjectName(subject), size });
-  return { batch, state, size, latencies: [], rates: [] };
+  return { name: subjectName(subject), batch, state, size, latencies: [], rates: [] };
 }
 
 /** Runs `task` for a full pass of its key sequence (every key live) and at least 300 batches. */
@@ -79,18 +80,26 @@ async function warmUp(task: Task, sequenceLength: number): Promise<void> {
   task.state.admitted = 0;
 }
 
+/**
+ * Runs each task for `roundMs` and records its rate as decisions per second of CPU time this
+ * process used meanwhile (all its threads, so the garbage collection a subject causes is
+ * counted). Wall time would also count every time slice a neighbour on a shared machine
+ * took in the middle of a batch: on a busy 2-core machine that doubled some rates' spread.
+ * tinybench's per-batch wall times give the latency percentiles.
+ */
 async function measureRound(tasks: readonly Task[], roundMs: number): Promise<void> {
-  const bench = new Bench({ time: roundMs, iterations: 5, warmup: false, retainSamples: true, throws: true });
-  tasks.forEach((task, i) => bench.add(String(i), task.batch));
-  await bench.run();
-  bench.tasks.forEach((benchTask, i) => {
-    const result = benchTask.result;
-    if (result.state !== 'completed') throw new Error(`task ${i} ended ${result.state}`);
-    const task = tasks[i] as Task;
-    const size = task.size;
-    task.rates.push((size * 1000) / result.latency.mean);
-    for (const ms of result.latency.samples ?? []) task.latencies.push((ms * 1e6) / size);
-  });
+  for (const task of tasks) {
+    const bench = new Bench({ time: roundMs, iterations: 5, warmup: false, retainSamples: true, throws: true });
+    bench.add(task.name, task.batch);
+    const decided = task.state.decided;
+    const cpu = process.cpuUsage();
+    await bench.run();
+    const used = process.cpuUsage(cpu);
+    const result = bench.tasks[0]?.result;
+    if (result?.state !== 'completed') throw new Error(`${task.name}: the measurement ended ${result?.state}`);
+    task.rates.push(((task.state.decided - decided) * 1e6) / (used.user + used.system));
+    for (const ms of result.latency.samples ?? []) task.latencies.push((ms * 1e6) / task.size);
+  }
 }
 
 function summarise(task: Task): TaskMeasurement {
@@ -113,15 +122,17 @@ async function measureWorkload(request: ChildRequest, spec: WorkloadSpec): Promi
   return { workload: spec.name, reference: summarise(reference), subject: summarise(subject) };
 }
 
-/** Decisions per second of `task` timed by a plain loop around its batches. */
+/** Decisions per CPU second of `task` run by a plain loop around its batches, as the rounds count them. */
 function plainLoopRate(task: Task, ms: number): number {
   const start = performance.now();
+  const cpu = process.cpuUsage();
   let batches = 0;
   while (performance.now() - start < ms) {
     for (let i = 0; i < 100; i++) void task.batch();
     batches += 100;
   }
-  return (batches * BATCH * 1000) / (performance.now() - start);
+  const used = process.cpuUsage(cpu);
+  return (batches * BATCH * 1e6) / (used.user + used.system);
 }
 
 async function checkHarness(spec: WorkloadSpec, roundMs: number): Promise<HarnessCheck> {

@@ -4,10 +4,10 @@ import { runNodeChild, siblingModule } from '../metrics/child-process.js';
 import { measureMemory, type MemoryTarget } from '../metrics/memory-probe.js';
 import type { Algorithm, Policy } from '../policy.js';
 import { BENCH_FORMAT, type BenchRun, type Figure } from './bench-run.js';
-import type { ChildRequest, ChildResult, TaskMeasurement } from './measure-child.js';
+import type { ChildRequest, ChildResult, HarnessCheck, TaskMeasurement, WorkloadMeasurement } from './measure-child.js';
 import { centre } from './statistics.js';
 import { PEERS, followsVirtualClock, moduleOf, peerInstalled, referenceModule, subjectName, type PeerName, type SubjectSpec } from './subjects.js';
-import { BATCH, workloadSpecs } from './workloads.js';
+import { BATCH, workloadSpecs, type WorkloadSpec } from './workloads.js';
 
 /** What to run. */
 export interface BenchPlan {
@@ -15,7 +15,10 @@ export interface BenchPlan {
   algorithms: readonly Algorithm[];
   /** Key counts of the round-robin workloads. */
   keyCounts: readonly number[];
+  /** Rounds per task in all, split over `processes`. */
   rounds: number;
+  /** Separate processes per subject, whose rounds are pooled. */
+  processes: number;
   /** Measuring time per task per round, ms. */
   roundMs: number;
   /** Compare with the peers that are installed. */
@@ -40,20 +43,14 @@ export async function runBench(plan: BenchPlan, progress: (line: string) => void
   const subjects = await chooseSubjects(plan, notes);
   const figures: Figure[] = [];
   const referenceRates = new Map<string, number[][]>();
-  let harness: BenchRun['harness'];
-  for (const [i, subject] of subjects.entries()) {
-    progress(`speed ${i + 1}/${subjects.length}: ${subjectName(subject)}`);
-    const request: ChildRequest = { subject, workloads, rounds: plan.rounds, roundMs: plan.roundMs, harness: plan.harness && i === 0 };
-    const result = await measureSubject(request, notes);
-    if (!result) continue;
-    harness ??= result.harness;
-    for (const measured of result.workloads) {
-      figures.push(speedFigure(subjectName(subject), measured.workload, measured.subject, measured.reference, followsVirtualClock(subject) ? undefined : WALL_CLOCK_NOTE));
-      const pooled = referenceRates.get(measured.workload) ?? [];
-      pooled.push(measured.reference.rates);
-      referenceRates.set(measured.workload, pooled);
+  const measurements = await measureAll(plan, subjects, workloads, progress, notes);
+  for (const { subject, workloads: measured } of measurements) {
+    for (const one of measured) {
+      figures.push(speedFigure(subjectName(subject), one.workload, one.subject, one.reference, followsVirtualClock(subject) ? undefined : WALL_CLOCK_NOTE));
+      referenceRates.set(one.workload, [...(referenceRates.get(one.workload) ?? []), one.reference.rates]);
     }
   }
+  const harness = measurements.find((m) => m.harness)?.harness;
   figures.unshift(...[...referenceRates].map(([workload, rates]) => referenceFigure(workload, rates)));
   if (plan.memoryKeys > 0) figures.push(...(await memoryFigures(plan, subjects, progress, notes)));
   return {
@@ -63,7 +60,7 @@ export async function runBench(plan: BenchPlan, progress: (line: string) => void
     settings: {
       quick: plan.quick,
       batch: BATCH,
-      rounds: plan.rounds,
+      rounds: plan.processes * Math.max(2, Math.ceil(plan.rounds / plan.processes)),
       roundMs: plan.roundMs,
       memoryKeys: plan.memoryKeys,
       workloads: workloads.map(({ name, what, keys, policy, stepMs }) => ({ name, what, keys, policy, stepMs })),
@@ -72,6 +69,51 @@ export async function runBench(plan: BenchPlan, progress: (line: string) => void
     ...(harness ? { harness } : {}),
     notes,
   };
+}
+
+/**
+ * Measures every subject in `plan.processes` separate processes, one pass over all subjects
+ * after another, and pools their rounds: how a subject's speed differs from one process to
+ * the next (JIT decisions, a busy neighbour) is then part of the samples the noise test sees.
+ */
+async function measureAll(plan: BenchPlan, subjects: readonly SubjectSpec[], workloads: WorkloadSpec[], progress: (line: string) => void, notes: string[]): Promise<SubjectMeasurement[]> {
+  const rounds = Math.max(2, Math.ceil(plan.rounds / plan.processes));
+  const passes: Array<Array<Extract<ChildResult, { ok: true }> | undefined>> = [];
+  for (let pass = 0; pass < plan.processes; pass++) {
+    const results: Array<Extract<ChildResult, { ok: true }> | undefined> = [];
+    for (const [i, subject] of subjects.entries()) {
+      progress(`speed ${pass * subjects.length + i + 1}/${plan.processes * subjects.length}: ${subjectName(subject)}`);
+      const harness = plan.harness && pass === 0 && i === 0;
+      results.push(await measureSubject({ subject, workloads, rounds, roundMs: plan.roundMs, harness }, pass === 0 ? notes : []));
+    }
+    passes.push(results);
+  }
+  return subjects.flatMap((subject, i) => {
+    const results = passes.map((results) => results[i]);
+    if (results.some((result) => result === undefined)) return [];
+    const measured = results as Array<Extract<ChildResult, { ok: true }>>;
+    return [{ subject, workloads: poolWorkloads(measured.map((result) => result.workloads)), harness: measured[0]?.harness }];
+  });
+}
+
+interface SubjectMeasurement {
+  subject: SubjectSpec;
+  workloads: WorkloadMeasurement[];
+  harness: HarnessCheck | undefined;
+}
+
+/** One measurement per workload from several processes' measurements of it. */
+export function poolWorkloads(byProcess: readonly (readonly WorkloadMeasurement[])[]): WorkloadMeasurement[] {
+  const first = byProcess[0] ?? [];
+  return first.map((one, w) => {
+    const all = byProcess.map((measurements) => measurements[w] as WorkloadMeasurement);
+    return { workload: one.workload, reference: poolTask(all.map((m) => m.reference)), subject: poolTask(all.map((m) => m.subject)) };
+  });
+}
+
+function poolTask(tasks: readonly TaskMeasurement[]): TaskMeasurement {
+  const mean = (pick: (task: TaskMeasurement) => number) => tasks.reduce((sum, task) => sum + pick(task), 0) / tasks.length;
+  return { rates: tasks.flatMap((task) => task.rates), p50Ns: mean((t) => t.p50Ns), p99Ns: mean((t) => t.p99Ns), admitted: mean((t) => t.admitted) };
 }
 
 async function chooseSubjects(plan: BenchPlan, notes: string[]): Promise<SubjectSpec[]> {

@@ -84,7 +84,7 @@ describe('ratelab bench: exit codes', () => {
     [['--keys', '1e4,-3'], /^ratelab: --keys: expected a whole number from 1 to 10000000, got "-3"/],
     [['--rounds', '1'], /^ratelab: --rounds: expected a whole number from 2 to 100/],
     [['--update-baseline'], /^ratelab: --update-baseline: say which file with --baseline <file>/],
-    [['--time', '10ms'], /^ratelab: --time: 10ms over 7 rounds leaves under 5 ms per round/],
+    [['--time', '10ms'], /^ratelab: --time: 10ms over 8 rounds leaves under 5 ms per round/],
   ])('exits 2 on bad usage %j', async (args, message) => {
     const io = bufferIO({ cwd: dir });
     expect(await runCli(['bench', '--quick', ...args], io)).toBe(2);

@@ -38,7 +38,7 @@ describe('examples/my-limiter.mjs', () => {
 describe('runBench, end to end on a tiny plan', () => {
   it('writes a run that validates as a baseline, every figure with its ratio to the reference', async () => {
     const run = await runBench(
-      { quick: true, algorithms: ['token-bucket'], keyCounts: [1000], rounds: 2, roundMs: 5, peers: false, modules: [example], memoryKeys: 2000, harness: true },
+      { quick: true, algorithms: ['token-bucket'], keyCounts: [1000], rounds: 4, processes: 2, roundMs: 5, peers: false, modules: [example], memoryKeys: 2000, harness: true },
       () => undefined,
     );
     expect(parseBenchRun(JSON.stringify(run), 'run')).toEqual(run);
@@ -54,8 +54,8 @@ describe('runBench, end to end on a tiny plan', () => {
       'module:my-limiter.mjs/memory',
     ]);
     for (const figure of run.figures.filter((f) => f.unit === 'decisions/s' && f.subject !== 'reference')) {
-      expect(figure).toMatchObject({ samples: 2, admitted: 1 });
-      expect(figure.ratioSamples).toHaveLength(2);
+      expect(figure).toMatchObject({ samples: 4, admitted: 1 });
+      expect(figure.ratioSamples).toHaveLength(4);
     }
     expect(run.figures.find((f) => f.name === 'reference/memory')?.ratio).toBe(1);
     expect(run.harness?.workload).toBe('hot-key');

@@ -36,8 +36,8 @@ export interface BenchOptions {
 }
 
 const DEFAULTS = {
-  full: { rounds: 9, timeMs: 900, keys: [10_000, 1_000_000], memoryKeys: 1_000_000 },
-  quick: { rounds: 7, timeMs: 280, keys: [10_000], memoryKeys: 1_000_000 },
+  full: { rounds: 10, timeMs: 1000, keys: [10_000, 1_000_000], memoryKeys: 1_000_000 },
+  quick: { rounds: 8, timeMs: 320, keys: [10_000], memoryKeys: 1_000_000 },
 };
 
 /**
@@ -94,6 +94,8 @@ function planOf(options: BenchOptions, io: CommandIO): BenchPlan {
     algorithms: options.algorithms === undefined ? ALGORITHMS : parseAlgorithms(options.algorithms),
     keyCounts: options.keys === undefined ? defaults.keys : options.keys.split(',').map((part) => wholeNumber(part, '--keys', 1, 10_000_000)),
     rounds,
+    // Two processes per subject, their rounds pooled: process-to-process variation is noise too.
+    processes: 2,
     roundMs: timeMs / rounds,
     peers: options.peers !== false && !quick,
     modules: (options.limiter ?? []).map((path) => resolve(io.cwd, path)),
