@@ -5,7 +5,14 @@ import { mannWhitneyLess } from './statistics.js';
 /** Significance level of the noise test: compare.py's default. */
 export const ALPHA = 0.05;
 
-export type Verdict = 'regressed' | 'improved' | 'unchanged' | 'within noise' | 'new' | 'gone';
+/**
+ * - `regressed`: worse beyond the threshold and beyond the noise (fails the gate);
+ * - `within noise`: worse beyond the threshold, but not significantly;
+ * - `within threshold`: significantly worse, but by less than the threshold;
+ * - `improved`: better beyond the threshold and significantly; `unchanged`: anything else;
+ * - `new` / `gone`: in only one of the two runs.
+ */
+export type Verdict = 'regressed' | 'within noise' | 'within threshold' | 'improved' | 'unchanged' | 'new' | 'gone';
 
 /** One figure of a baseline next to the same figure now. */
 export interface ComparisonRow {
@@ -58,6 +65,7 @@ function compareFigure(before: Figure | undefined, after: Figure, maxRegression:
   const significant = (p: number | undefined) => p === undefined || p < ALPHA;
   let verdict: Verdict = 'unchanged';
   if (worse > maxRegression) verdict = significant(pWorse) ? 'regressed' : 'within noise';
+  else if (worse > 0 && testable && significant(pWorse)) verdict = 'within threshold';
   else if (-worse > maxRegression && significant(pBetter)) verdict = 'improved';
   return { ...row, change, pWorse, verdict };
 }

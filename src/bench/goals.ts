@@ -48,3 +48,24 @@ function atMost(goal: string, memory: Figure | undefined, bytes: number): GoalCh
   if (memory === undefined) return { goal, target: `<= ${bytes} B`, actual: '', met: undefined };
   return { goal, target: `<= ${bytes} B`, actual: `${memory.value.toFixed(1)} B`, met: memory.value <= bytes };
 }
+
+/**
+ * Why the `x reference >= 1.0` goals can fail, printed under the goals when one does (the
+ * measurements behind it are in docs/bench.md). Not a lowered target: the goal stays.
+ */
+export const REFERENCE_GOAL_NOTE = [
+  'Why x reference < 1: the reference is a Map hit and two in-object field updates (~8 ns per',
+  'decision here). Each ratelab decision also checks the clock reading, keeps a key\'s time from',
+  'going backwards, tracks idle keys for removal without timers, and keeps state in typed-array',
+  'columns (56 B per key against the reference\'s 69 B) reached through the slot table and the',
+  'meter. Tried: idle sweep skipped while no key can be idle (largest gain at 1e4 keys), class',
+  'fields assigned instead of defined (12.7 -> 9.2 ns on one hot key), the sweep loop out of',
+  'line. Removing the clock check, the time guard or the LRU test one at a time gained nothing',
+  'measurable; a bare typed-array bucket without them measured 9.1 ns, a class with the same',
+  'columns 7.7-8.0 ns. The goal stands; it is not met on one hot key.',
+].join('\n');
+
+/** Whether any goal on the ratio to the reference was measured and missed. */
+export function referenceGoalMissed(checks: readonly GoalCheck[]): boolean {
+  return checks.some((check) => check.goal.endsWith('x reference') && check.met === false);
+}

@@ -124,4 +124,22 @@ describe('ratelab bench: outputs', () => {
     expect(io.out()).toMatch(/token-bucket memory per key\s+<= 60 B\s+56\.0 B\s+met/);
     expect(io.out()).toMatch(/\d+ goals not measured in this run/);
   });
+
+  it('draws bars and the per-round chart only for a person at a terminal', async () => {
+    const twoAlgorithms = run([speed('reference/hot-key', rounds(1, 0)), speed('token-bucket/hot-key', rounds(0.9, 0.05)), speed('gcra/hot-key', rounds(1.1, 0.05))]);
+    const terminal = bufferIO({ tty: true, env: { NO_COLOR: '1' } });
+    await finishBench(twoAlgorithms, undefined, {}, terminal);
+    expect(terminal.out()).toMatch(/gcra\s+█{40} 1\.10x/);
+    expect(terminal.out()).toContain('x reference per round on hot-key');
+    const piped = bufferIO();
+    await finishBench(twoAlgorithms, undefined, {}, piped);
+    expect(piped.out()).not.toContain('█');
+    expect(piped.out()).not.toContain('per round on');
+  });
+
+  it('explains a missed goal on the ratio to the reference', async () => {
+    const io = bufferIO();
+    await finishBench(run([speed('gcra/hot-key', rounds(0.8, 0))]), undefined, {}, io);
+    expect(io.out()).toContain('Why x reference < 1:');
+  });
 });

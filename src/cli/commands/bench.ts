@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { readBenchRun, type BenchRun } from '../../bench/bench-run.js';
 import { compareRuns, parseThreshold, type Comparison } from '../../bench/compare.js';
-import { checkGoals } from '../../bench/goals.js';
+import { REFERENCE_GOAL_NOTE, checkGoals, referenceGoalMissed } from '../../bench/goals.js';
 import { MEMORY_POLICY, runBench, type BenchPlan } from '../../bench/runner.js';
 import { parseDuration } from '../../duration.js';
 import { RatelabError, describeValue } from '../../errors.js';
@@ -148,6 +148,7 @@ function renderReport(run: BenchRun, io: CommandIO, color: boolean | undefined):
   const goals = checkGoals(run, MEMORY_POLICY.limit);
   const measured = goals.filter((goal) => goal.met !== undefined);
   parts.push(`\n${paint.bold('Goals')} (memory goals hold at 1e6 keys, where the columns' growth slack is smallest)\n`, renderGoals(measured, paint));
+  if (referenceGoalMissed(goals)) parts.push(`${REFERENCE_GOAL_NOTE}\n`);
   if (measured.length < goals.length) parts.push(`${goals.length - measured.length} goals not measured in this run (a full run with the peers installed measures all)\n`);
   if (run.harness) {
     const h = run.harness;
