@@ -155,6 +155,11 @@ async function main(request: ChildRequest): Promise<ChildResult> {
     return { ok: true, workloads };
   } catch (error) {
     if (error instanceof RatelabError) return { ok: false, code: error.code, message: error.message };
+    // A user's module that throws is bad input, not a bug of ratelab.
+    if (request.subject.kind === 'module') {
+      const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      return { ok: false, code: 'INVALID_LIMITER_MODULE', message: `${request.subject.path}: consume() threw: ${why}` };
+    }
     throw error;
   }
 }

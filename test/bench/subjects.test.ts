@@ -1,3 +1,5 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseBenchRun } from '../../src/bench/bench-run.js';
@@ -61,4 +63,18 @@ describe('runBench, end to end on a tiny plan', () => {
     expect(run.harness?.workload).toBe('hot-key');
     expect(run.machine.node).toBe(process.version);
   }, 60_000);
+});
+
+describe('a --limiter module that breaks while measured', () => {
+  it('is bad input (INVALID_LIMITER_MODULE, naming it), not an internal error', async () => {
+    const dir = await mkdtemp(resolve(tmpdir(), 'ratelab-module-'));
+    const path = resolve(dir, 'throws.mjs');
+    await writeFile(path, "export default () => ({ consume(key) { if (key === 'key:0') return true; throw new Error('boom'); } });\n");
+    try {
+      const plan = { quick: true, algorithms: [], keyCounts: [1000], rounds: 2, processes: 1, roundMs: 5, peers: false, modules: [path], memoryKeys: 0, harness: false };
+      await expect(runBench(plan, () => undefined)).rejects.toMatchObject({ code: 'INVALID_LIMITER_MODULE', message: `${path}: consume() threw: boom` });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
 });
