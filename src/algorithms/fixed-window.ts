@@ -1,5 +1,5 @@
 import type { Limits } from '../policy.js';
-import { grow, type Meter } from './meter.js';
+import { WindowCache, grow, type Meter } from './meter.js';
 
 /**
  * Fixed window: at most `limit` units per window `[k * windowMs, (k + 1) * windowMs)`,
@@ -14,11 +14,13 @@ export class FixedWindow implements Meter {
   private count = new Uint32Array(0);
   private readonly limit: number;
   private readonly windowMs: number;
+  private readonly window: WindowCache;
 
   constructor(limits: Limits) {
     this.limit = limits.limit;
     this.windowMs = limits.windowMs;
     this.fullAfterMs = limits.windowMs;
+    this.window = new WindowCache(limits.windowMs);
   }
 
   resize(capacity: number): void {
@@ -30,7 +32,8 @@ export class FixedWindow implements Meter {
   }
 
   refresh(slot: number, last: number, now: number): void {
-    if (Math.floor(now / this.windowMs) !== Math.floor(last / this.windowMs)) this.count[slot] = 0;
+    // last <= now, so they share a window exactly when last is not before now's window.
+    if (last < this.window.startOf(now)) this.count[slot] = 0;
   }
 
   take(slot: number, _now: number, cost: number): boolean {

@@ -51,3 +51,24 @@ export function floorDiv(a: number, b: number): number {
   else if ((q + 1) * b <= a) q += 1;
   return q;
 }
+
+/**
+ * The start of the aligned window (multiple of `windowMs`) that holds a time, remembered for
+ * the latest window asked about: nearly every decision falls in it, and a hit costs two
+ * comparisons where `Math.floor(t / windowMs) * windowMs` costs a division. A miss computes
+ * exactly that expression.
+ */
+export class WindowCache {
+  private start = 0;
+  private end = -Infinity;
+
+  constructor(private readonly windowMs: number) {}
+
+  startOf(t: number): number {
+    if (t >= this.start && t < this.end) return this.start;
+    const start = Math.floor(t / this.windowMs) * this.windowMs;
+    this.start = start;
+    this.end = start + this.windowMs;
+    return start;
+  }
+}

@@ -1,5 +1,5 @@
 import type { Limits } from '../policy.js';
-import { floorDiv, grow, type Meter } from './meter.js';
+import { WindowCache, floorDiv, grow, type Meter } from './meter.js';
 
 /**
  * Sliding-window counter (Cloudflare, 2017): two counters per key, the previous and the
@@ -18,10 +18,12 @@ export class SlidingCounter implements Meter {
   private cur = new Uint32Array(0);
   private readonly limit: number;
   private readonly windowMs: number;
+  private readonly window: WindowCache;
 
   constructor(limits: Limits) {
     this.limit = limits.limit;
     this.windowMs = limits.windowMs;
+    this.window = new WindowCache(limits.windowMs);
     this.fullAfterMs = 2 * limits.windowMs;
   }
 
@@ -36,9 +38,11 @@ export class SlidingCounter implements Meter {
   }
 
   refresh(slot: number, last: number, now: number): void {
-    const windows = Math.floor(now / this.windowMs) - Math.floor(last / this.windowMs);
-    if (windows === 0) return;
-    this.prev[slot] = windows === 1 ? (this.cur[slot] as number) : 0;
+    // last <= now: same window when last is not before now's; the one before when it is
+    // within one window of its start (whole-ms window, so start - W is exact).
+    const start = this.window.startOf(now);
+    if (last >= start) return;
+    this.prev[slot] = last >= start - this.windowMs ? (this.cur[slot] as number) : 0;
     this.cur[slot] = 0;
   }
 
@@ -89,6 +93,6 @@ export class SlidingCounter implements Meter {
   }
 
   private elapsed(now: number): number {
-    return now - Math.floor(now / this.windowMs) * this.windowMs;
+    return now - this.window.startOf(now);
   }
 }
