@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { jainIndex } from '../../src/metrics/fairness.js';
 import { oracleAdmits } from '../../src/metrics/oracle.js';
 import { MetricsRecorder } from '../../src/metrics/recorder.js';
-import { WindowLog } from '../../src/metrics/window-log.js';
+import { WindowLedger } from '../../src/metrics/window-ledger.js';
 
 describe('the exact oracle (sliding-window log)', () => {
   // limit 3 per 100 ms: a unit admitted at t leaves the window (t' - 100, t'] at t' = t + 100.
@@ -13,8 +13,15 @@ describe('the exact oracle (sliding-window log)', () => {
     { at: [0, 50, 100, 120], costs: [2, 1, 1, 2], expected: [true, true, true, false] },
     { at: [0, 10], costs: [4, 3], expected: [false, true] },
   ])('admits exactly what fits in (t - W, t]: $at x $costs', ({ at, costs, expected }) => {
-    const log = new WindowLog();
-    expect(at.map((t, i) => oracleAdmits(log, t, costs[i] as number, 3, 100))).toEqual(expected);
+    const ledger = new WindowLedger();
+    const decide = (t: number, cost: number) => {
+      const slot = ledger.slot('k');
+      ledger.expire(t - 100);
+      const admitted = oracleAdmits(ledger, slot, cost, 3);
+      ledger.add(slot, t, admitted ? cost : 0, 0);
+      return admitted;
+    };
+    expect(at.map((t, i) => decide(t, costs[i] as number))).toEqual(expected);
   });
 });
 
@@ -30,6 +37,22 @@ describe('jainIndex', () => {
 
   it('is undefined for a single key', () => {
     expect(jainIndex([0.3])).toBeNull();
+  });
+});
+
+describe('WindowLedger', () => {
+  it("keeps each key's sums over its own window while expiring all keys in one time-ordered log", () => {
+    const ledger = new WindowLedger();
+    const [a, b] = [ledger.slot('a'), ledger.slot('b')];
+    for (let t = 0; t < 5000; t++) {
+      ledger.expire(t - 10);
+      ledger.add(t % 2 === 0 ? a : b, t, 1, 2);
+    }
+    // In (4989, 4999]: times 4990..4999, five per key.
+    expect([ledger.oracleSum[a], ledger.keptSum[a], ledger.oracleSum[b], ledger.keptSum[b]]).toEqual([5, 10, 5, 10]);
+    ledger.expire(10_000);
+    expect([ledger.oracleSum[a], ledger.keptSum[b]]).toEqual([0, 0]);
+    expect(ledger.slot('a')).toBe(a);
   });
 });
 
