@@ -23,7 +23,7 @@ export class KeyPicker {
 
   /** The key of the next request. */
   next(): string {
-    return this.name(this.index());
+    return this.name(this.nextIndex());
   }
 
   /** The name of key number `i` (0-based). */
@@ -36,7 +36,8 @@ export class KeyPicker {
     return name;
   }
 
-  private index(): number {
+  /** The number (0-based) of the next request's key, without building its name. */
+  nextIndex(): number {
     const count = this.spec.count;
     if (count === 1) return 0;
     if (this.spec.pick === 'round-robin') {
