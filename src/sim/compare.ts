@@ -49,11 +49,11 @@ export interface CompareOptions {
   contenders(policy: Policy): Promise<Contender[]> | Contender[];
   /** Measure memory per key and decisions per second (default true); false leaves them null. */
   measure?: boolean;
-  /** Arrivals timed for decisions per second (default 10,000). */
+  /** Arrivals timed for decisions per second (default 4,000). */
   sampleSize?: number;
   /** Keys the memory probe creates (default 20,000). */
   memoryKeys?: number;
-  /** Time budget of each speed measurement, ms (default 40). */
+  /** Time budget of each speed measurement, ms (default 20). */
   speedTimeMs?: number;
   /** Called before each replay. */
   onProgress?(label: string): void;
@@ -85,7 +85,7 @@ export async function compareWorkloads(workloads: readonly Workload[], options: 
         bucketMs: workload.bucketMs,
         originMs: workload.originMs,
         minBuckets: workload.minBuckets,
-        sample: measure ? (options.sampleSize ?? 10_000) : 0,
+        sample: measure ? (options.sampleSize ?? 4_000) : 0,
       });
       const opsPerSec = measure ? await decisionsPerSecond(contender, run.sample, { timeMs: options.speedTimeMs }) : undefined;
       result.rows.push(toRow(workload.name, contender, run.metrics, opsPerSec));
