@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ALGORITHMS, createLimiter } from '../../src/index.js';
-import { oracleAdmits } from '../../src/metrics/oracle.js';
-import { WindowLog } from '../../src/metrics/window-log.js';
+import { MetricsRecorder } from '../../src/metrics/recorder.js';
 import { Fleet } from '../../src/sim/distributed/fleet.js';
 import { Random } from '../../src/traffic/random.js';
 import { fleet } from './helpers.js';
@@ -31,7 +30,10 @@ describe('Fleet', () => {
       fc.property(arrivals, fc.constantFrom(...ALGORITHMS), fc.integer({ min: 1, max: 6 }), fc.constantFrom('even' as const, 'skewed' as const), (list, algorithm, nodes, balance) => {
         const time = { now: 0 };
         const single = createLimiter(algorithm, policy, { clock: () => time.now });
-        const expected = list.map(({ t, key, cost }) => ((time.now = t), single.consume(key, cost).allowed));
+        const expected = list.map(({ t, key, cost }) => {
+          time.now = t;
+          return single.consume(key, cost).allowed;
+        });
         expect(decisions(fleet({ strategy: 'central', algorithm, nodes, balance }), list)).toEqual(expected);
       }),
     );
@@ -40,10 +42,10 @@ describe('Fleet', () => {
   it('with one node, sync and local-split decide exactly as the oracle (the sliding log)', () => {
     fc.assert(
       fc.property(arrivals, fc.constantFrom('sync' as const, 'local-split' as const), fc.integer({ min: 1, max: 200 }), (list, strategy, syncMs) => {
-        const logs = new Map<string, WindowLog>();
-        const log = (key: string) => logs.get(key) ?? logs.set(key, new WindowLog()).get(key)!;
-        const expected = list.map(({ t, key, cost }) => oracleAdmits(log(key), t, cost, policy.limit, policy.windowMs));
-        expect(decisions(fleet({ strategy, nodes: 1, syncMs }), list)).toEqual(expected);
+        const allowed = decisions(fleet({ strategy, nodes: 1, syncMs }), list);
+        const recorder = new MetricsRecorder({ limit: policy.limit, windowMs: policy.windowMs, bucketMs: 100 });
+        list.forEach(({ t, key, cost }, i) => recorder.record(t, key, cost, allowed[i] as boolean));
+        expect(recorder.result()).toMatchObject({ falseAdmits: 0, falseDenials: 0 });
       }),
     );
   });
@@ -54,7 +56,10 @@ describe('Fleet', () => {
     const measure = (strategy: 'central' | 'sync' | 'local-split') => {
       const time = { now: 0 };
       const cluster = new Fleet(fleet({ strategy, rttMs: 2, timeoutMs: 50, outage }), policy, () => time.now, new Random(1, 1));
-      for (const { t, key, cost } of list) ((time.now = t), cluster.consume(key, cost));
+      for (const { t, key, cost } of list) {
+        time.now = t;
+        cluster.consume(key, cost);
+      }
       return { latency: cluster.latencySummary(), outage: cluster.outageCounts() };
     };
     expect(measure('central')).toEqual({ latency: { meanMs: (90 * 2 + 10 * 50) / 100, p99Ms: 50 }, outage: { offered: 10, admitted: 10 } });
