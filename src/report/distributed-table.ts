@@ -3,6 +3,7 @@ import { formatDuration } from '../duration.js';
 import type { DistributedComparison, DistributedRow } from '../sim/distributed/simulate.js';
 import { asComparison } from './distributed-as-comparison.js';
 import { summarise } from './compare-summary.js';
+import { count, describePolicy, worstWindowCell } from './compare-table.js';
 import { renderTable, type Column } from './table.js';
 
 const COLUMNS: Column[] = [
@@ -25,9 +26,7 @@ const COLUMNS: Column[] = [
  * outage when there was one.
  */
 export function renderDistributed(result: DistributedComparison, paint: ChalkInstance): string {
-  const { limit, windowMs, burst } = result.policy;
-  const policy = `${limit} per ${formatDuration(windowMs)}${burst === undefined ? '' : `, burst ${burst}`}`;
-  const lines = [paint.bold(result.name) + paint.dim(` (${policy}, global): ${result.description}`), fleetLine(result.rows), summarise(asComparison(result)), ''];
+  const lines = [paint.bold(result.name) + paint.dim(` (${describePolicy(result.policy)}, global): ${result.description}`), fleetLine(result.rows), summarise(asComparison(result)), ''];
   const table = renderTable(COLUMNS, result.rows.map((row) => cells(row, paint)));
   return [...lines, table.trimEnd()].join('\n') + '\n';
 }
@@ -43,7 +42,6 @@ function fleetLine(rows: readonly DistributedRow[]): string {
 }
 
 function cells(row: DistributedRow, paint: ChalkInstance): string[] {
-  const ratio = row.worstWindowRatio.toFixed(2) + 'x';
   return [
     row.design,
     count(row.offered),
@@ -51,13 +49,9 @@ function cells(row: DistributedRow, paint: ChalkInstance): string[] {
     count(row.falseAdmits),
     count(row.falseDenials),
     row.errorRate.toFixed(2),
-    row.worstWindowRatio > 1 + 1e-9 ? paint.red(ratio) : paint.green(ratio),
+    worstWindowCell(row.worstWindowRatio, paint),
     row.addedLatencyMs.toFixed(2),
     String(row.addedLatencyP99Ms),
     row.outageOffered === null ? '-' : `${count(row.outageAdmitted ?? 0)}/${count(row.outageOffered)}`,
   ];
-}
-
-function count(n: number): string {
-  return n.toLocaleString('en-US');
 }

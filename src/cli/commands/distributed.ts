@@ -16,7 +16,7 @@ import { parseOutage, parseTime, type Outage } from '../../sim/distributed/outag
 import { simulateDistributed } from '../../sim/distributed/simulate.js';
 import { EXIT } from '../exit-codes.js';
 import type { Command } from '../io.js';
-import { checkOutputs, policyOverrides, usage, wholeNumber } from './compare.js';
+import { checkOutputs, policyOverrides, usage, wholeNumber, type CompareFlags } from './compare.js';
 
 /** The built-in scenario `ratelab distributed` runs when given none. */
 export const DEFAULT_DISTRIBUTED_SCENARIO = 'fleet';
@@ -34,8 +34,8 @@ export const DISTRIBUTED_DEFAULTS = {
 /** Most nodes a fleet may have: a simulation of more says nothing new and costs memory per node. */
 const MAX_NODES = 10_000;
 
-/** Flags of `ratelab distributed`, as commander hands them over (values still text). */
-export interface DistributedFlags {
+/** Flags of `ratelab distributed`, as commander hands them over (values still text); the policy and output flags are `compare`'s. */
+export interface DistributedFlags extends Pick<CompareFlags, 'limit' | 'window' | 'burst' | 'seed' | 'csv' | 'json' | 'chart' | 'color'> {
   scenario?: string;
   nodes?: string;
   strategy?: string;
@@ -46,16 +46,6 @@ export interface DistributedFlags {
   failMode?: string;
   balance?: string;
   algorithm?: string;
-  limit?: string;
-  window?: string;
-  burst?: string;
-  seed?: string;
-  csv?: string;
-  json?: string;
-  /** false with --no-chart. */
-  chart?: boolean;
-  /** false with --no-color. */
-  color?: boolean;
 }
 
 /**

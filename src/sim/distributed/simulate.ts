@@ -1,8 +1,9 @@
 import type { ReplayMetrics } from '../../metrics/recorder.js';
 import type { Timeline } from '../../metrics/timeline.js';
-import { checkPolicy, type Policy } from '../../policy.js';
+import { checkPolicy } from '../../policy.js';
 import type { Scenario } from '../../scenario/scenario.js';
 import { Random } from '../../traffic/random.js';
+import type { WorkloadComparison } from '../compare.js';
 import type { Contender } from '../contender.js';
 import { replay } from '../replay.js';
 import { scenarioWorkload } from '../workload.js';
@@ -10,8 +11,16 @@ import { Fleet } from './fleet.js';
 import type { FailMode, FleetOptions, Strategy } from './fleet-options.js';
 import type { Outage } from './outage.js';
 
-/** One row of a distributed comparison: one scenario through one fleet design. */
-export interface DistributedRow {
+/** The replay metrics a row carries. */
+type RowCounts = Pick<ReplayMetrics, 'offered' | 'admitted' | 'denied' | 'falseAdmits' | 'falseDenials' | 'errorRate' | 'worstWindowRatio' | 'keys'>;
+
+/**
+ * One row of a distributed comparison: one scenario through one fleet design. The counts
+ * are the lab's `ReplayMetrics` against the exact GLOBAL oracle (one sliding log fed the
+ * whole stream): `falseAdmits` / `falseDenials` request by request, `worstWindowRatio`
+ * over the global limit.
+ */
+export interface DistributedRow extends RowCounts {
   scenario: string;
   /** The design's name in reports: the strategy, with the fail mode when an outage is simulated. */
   design: string;
@@ -26,17 +35,6 @@ export interface DistributedRow {
   rttMs: number;
   timeoutMs: number;
   outage: Outage | null;
-  offered: number;
-  admitted: number;
-  denied: number;
-  /** Admitted where the exact global oracle (one sliding log fed the whole stream) denies. */
-  falseAdmits: number;
-  /** Denied where the exact global oracle admits. */
-  falseDenials: number;
-  /** Percent of offered requests decided differently from the oracle. */
-  errorRate: number;
-  /** Most units admitted for one key in any window, over the GLOBAL limit. */
-  worstWindowRatio: number;
   /** Mean wait on the network per decision, ms. */
   addedLatencyMs: number;
   /** 99th percentile of that wait, ms. */
@@ -44,19 +42,13 @@ export interface DistributedRow {
   /** Requests offered / admitted while the store was down; null without an outage or a store. */
   outageOffered: number | null;
   outageAdmitted: number | null;
-  keys: number;
 }
 
-/** Everything one scenario produced across the designs. */
-export interface DistributedComparison {
-  name: string;
-  description: string;
-  policy: Policy;
+/** Everything one scenario produced across the designs; `worstWindows` in row order. */
+export interface DistributedComparison extends Pick<WorkloadComparison, 'name' | 'description' | 'policy' | 'worstWindows'> {
   rows: DistributedRow[];
   /** Per design, in row order. */
   timelines: { design: string; timeline: Timeline }[];
-  /** Per design, in row order: where its worst window was. */
-  worstWindows: ReplayMetrics['worstWindow'][];
 }
 
 /**
@@ -114,17 +106,16 @@ function toRow(scenario: string, design: string, options: FleetOptions, m: Repla
     rttMs: options.rttMs,
     timeoutMs: options.timeoutMs,
     outage: options.outage ?? null,
-    offered: m.offered,
-    admitted: m.admitted,
-    denied: m.denied,
-    falseAdmits: m.falseAdmits,
-    falseDenials: m.falseDenials,
-    errorRate: m.errorRate,
-    worstWindowRatio: m.worstWindowRatio,
+    ...counts(m),
     addedLatencyMs: latency.meanMs,
     addedLatencyP99Ms: latency.p99Ms,
     outageOffered: measuredOutage ? outage.offered : null,
     outageAdmitted: measuredOutage ? outage.admitted : null,
-    keys: m.keys,
   };
+}
+
+/** The metrics a row carries: the counts against the global oracle and the worst window. */
+function counts(m: ReplayMetrics): RowCounts {
+  const { offered, admitted, denied, falseAdmits, falseDenials, errorRate, worstWindowRatio, keys } = m;
+  return { offered, admitted, denied, falseAdmits, falseDenials, errorRate, worstWindowRatio, keys };
 }
