@@ -66,13 +66,14 @@ export const distributedCommand: Command<DistributedFlags> = async (flags, io) =
   }
 
   const result = await simulateDistributed(scenario, designs);
-  const summary = summarise(asComparison(result));
+  const asLab = asComparison(result);
   if (!toStdout) {
-    io.stdout.write(`${renderDistributed(result, painter(io, flags.color))}\n`);
-    if (flags.chart !== false) io.stdout.write(`${renderCharts(asComparison(result), painter(io, flags.color), colorEnabled(io, flags.color))}\n`);
+    const paint = painter(io, flags.color);
+    io.stdout.write(`${renderDistributed(result, paint)}\n`);
+    if (flags.chart !== false) io.stdout.write(`${renderCharts(asLab, paint, colorEnabled(io, flags.color))}\n`);
   }
   if (flags.csv !== undefined) await writeOutput(flags.csv, distributedCsv(result), io);
-  if (flags.json !== undefined) await writeOutput(flags.json, distributedJson(result, summary), io);
+  if (flags.json !== undefined) await writeOutput(flags.json, distributedJson(result, summarise(asLab)), io);
   return EXIT.OK;
 };
 
