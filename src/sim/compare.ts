@@ -7,27 +7,16 @@ import type { Contender } from './contender.js';
 import { replay } from './replay.js';
 import type { Workload } from './workload.js';
 
-/** One row of a comparison: one workload through one contender. */
-export interface ComparisonRow {
+/** One row of a comparison: one workload through one contender (see {@link ReplayMetrics} for the counts). */
+export interface ComparisonRow extends Omit<ReplayMetrics, 'timeline' | 'worstWindow'> {
   scenario: string;
   algorithm: string;
-  offered: number;
-  admitted: number;
-  denied: number;
-  falseAdmits: number;
-  falseDenials: number;
-  /** Percent of offered requests decided differently from the exact oracle. */
-  errorRate: number;
-  worstWindowRatio: number;
-  /** Jain's index; null for a single key. */
-  fairness: number | null;
   /** Measured heap bytes per live key (key strings excluded); null when not measured. */
   bytesPerKey: number | null;
   /** The limiter's own account of its state per key; null when it gives none. */
   stateBytesPerKey: number | null;
   /** Decisions per second on a sample of this workload; null when not measured. */
   opsPerSec: number | null;
-  keys: number;
 }
 
 /** Everything one workload produced. */
