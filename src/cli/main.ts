@@ -4,6 +4,7 @@ import { RatelabError, type RatelabErrorCode } from '../errors.js';
 import { algorithmsCommand } from './commands/algorithms.js';
 import { checkTiersCommand } from './commands/check-tiers.js';
 import { compareCommand, type CompareFlags } from './commands/compare.js';
+import { distributedCommand, type DistributedFlags } from './commands/distributed.js';
 import { scenariosCommand } from './commands/scenarios.js';
 import { EXIT } from './exit-codes.js';
 import type { CommandIO } from './io.js';
@@ -54,6 +55,28 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
     .option('--no-color', 'no colour')
     .option('--no-measure', 'skip measuring memory and speed (every other column is deterministic)')
     .action(async (scenarios: string[], options: Omit<CompareFlags, 'scenarios'>) => setCode(await compareCommand({ ...options, scenarios }, io)));
+  program
+    .command('distributed')
+    .description('spread a scenario over N simulated nodes and compare distributed designs against the global limit (no Redis needed)')
+    .argument('[scenario]', 'a built-in scenario name or a scenario YAML file (default: fleet)')
+    .option('--nodes <n>', 'nodes behind the load balancer (default 4)')
+    .option('--strategy <list>', 'central, local-split, sync, comma-separated (default: all, side by side)')
+    .option('--sync <duration>', 'sync period of the sync design (default 100ms)')
+    .option('--rtt <duration>', 'round trip to the store: added to each central decision, delay of each sync (default 1ms)')
+    .option('--timeout <duration>', 'how long a call to an unreachable store waits (default 50ms)')
+    .option('--outage <start-end>', 'the store is unreachable in this span of the scenario, e.g. 10s-20s')
+    .option('--fail-mode <list>', 'open, closed, local, comma-separated (default: all three with --outage, else open)')
+    .option('--balance <kind>', 'even (round robin) or skewed (Zipf over nodes) (default even)')
+    .option('--algorithm <name>', 'algorithm of the shared and the per-node limiters (default sliding-log)')
+    .option('--limit <n>', 'global policy limit (overrides the scenario)')
+    .option('--window <duration>', 'policy window, e.g. 1s (overrides the scenario)')
+    .option('--burst <n>', 'bucket capacity for token bucket and GCRA (overrides the scenario)')
+    .option('--seed <n>', 'random seed of the traffic and the load balancer (overrides the scenario)')
+    .option('--csv <file>', 'write one row per design as CSV (- for stdout)')
+    .option('--json <file>', 'write the rows and timelines as JSON (- for stdout)')
+    .option('--no-chart', 'no chart')
+    .option('--no-color', 'no colour')
+    .action(async (scenario: string | undefined, options: Omit<DistributedFlags, 'scenario'>) => setCode(await distributedCommand({ ...options, ...(scenario === undefined ? {} : { scenario }) }, io)));
   program
     .command('scenarios')
     .description('list the built-in scenarios and what each teaches')

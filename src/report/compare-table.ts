@@ -1,6 +1,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { ComparisonRow, WorkloadComparison } from '../sim/compare.js';
 import { formatDuration } from '../duration.js';
+import type { Policy } from '../policy.js';
 import { summarise } from './compare-summary.js';
 import { renderTable, type Column } from './table.js';
 
@@ -25,16 +26,24 @@ const COLUMNS: Column[] = [
  * ones in green), then any notes.
  */
 export function renderComparison(result: WorkloadComparison, paint: ChalkInstance): string {
-  const { limit, windowMs, burst } = result.policy;
-  const policy = `${limit} per ${formatDuration(windowMs)}${burst === undefined ? '' : `, burst ${burst}`}`;
-  const lines = [paint.bold(`${result.name}`) + paint.dim(` (${policy}): ${result.description}`), summarise(result), ''];
+  const lines = [paint.bold(`${result.name}`) + paint.dim(` (${describePolicy(result.policy)}): ${result.description}`), summarise(result), ''];
   const table = renderTable(COLUMNS, result.rows.map((row) => cells(row, paint)));
   const notes = result.notes.map((note) => paint.yellow(`note: ${note}`));
   return [...lines, table.trimEnd(), ...notes].join('\n') + '\n';
 }
 
+/** `100 per 1s` or `100 per 1s, burst 20`. */
+export function describePolicy({ limit, windowMs, burst }: Policy): string {
+  return `${limit} per ${formatDuration(windowMs)}${burst === undefined ? '' : `, burst ${burst}`}`;
+}
+
+/** A worst-window ratio as `1.25x`: red above the limit, green within it. */
+export function worstWindowCell(ratio: number, paint: ChalkInstance): string {
+  const text = ratio.toFixed(2) + 'x';
+  return ratio > 1 + 1e-9 ? paint.red(text) : paint.green(text);
+}
+
 function cells(row: ComparisonRow, paint: ChalkInstance): string[] {
-  const ratio = row.worstWindowRatio.toFixed(2) + 'x';
   return [
     row.algorithm,
     count(row.offered),
@@ -43,7 +52,7 @@ function cells(row: ComparisonRow, paint: ChalkInstance): string[] {
     count(row.falseAdmits),
     count(row.falseDenials),
     row.errorRate.toFixed(2),
-    row.worstWindowRatio > 1 + 1e-9 ? paint.red(ratio) : paint.green(ratio),
+    worstWindowCell(row.worstWindowRatio, paint),
     row.fairness === null ? '-' : row.fairness.toFixed(3),
     row.bytesPerKey === null ? '-' : row.bytesPerKey.toFixed(0),
     row.stateBytesPerKey === null ? '-' : String(row.stateBytesPerKey),
@@ -51,7 +60,8 @@ function cells(row: ComparisonRow, paint: ChalkInstance): string[] {
   ];
 }
 
-function count(n: number): string {
+/** A count with thousands separators: 4,818. */
+export function count(n: number): string {
   return n.toLocaleString('en-US');
 }
 

@@ -31,7 +31,7 @@ export class KeyPicker {
 
   /** The key of the next request; its number is then in `lastId`. */
   next(): string {
-    const i = this.index();
+    const i = this.nextIndex();
     const name = this.name(i);
     const known = this.numbers?.[i] ?? -1;
     if (known >= 0) {
@@ -53,7 +53,8 @@ export class KeyPicker {
     return name;
   }
 
-  private index(): number {
+  /** The number (0-based) of the next request's key, without building its name. */
+  nextIndex(): number {
     const count = this.spec.count;
     if (count === 1) return 0;
     if (this.spec.pick === 'round-robin') {

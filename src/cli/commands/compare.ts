@@ -105,7 +105,7 @@ function contenderFactory(algorithms: Algorithm[], limiter: string | undefined, 
   };
 }
 
-function policyOverrides(flags: CompareFlags): ScenarioOverrides {
+export function policyOverrides(flags: CompareFlags): ScenarioOverrides {
   const overrides: ScenarioOverrides = {};
   if (flags.limit !== undefined) overrides.limit = wholeNumber(flags.limit, '--limit', 1, 0xffff_ffff);
   if (flags.window !== undefined) overrides.windowMs = parseDuration(flags.window, '--window');
@@ -122,7 +122,7 @@ function parseAlgorithms(list: string | undefined): Algorithm[] {
 }
 
 /** Checks the output targets up front; returns whether one of them is stdout (then no table). */
-function checkOutputs(flags: CompareFlags, cwd: string): boolean {
+export function checkOutputs(flags: CompareFlags, cwd: string): boolean {
   if (flags.csv === '-' && flags.json === '-') throw usage('--csv', 'only one of --csv and --json can go to stdout (-)');
   for (const [flag, target] of [['--csv', flags.csv], ['--json', flags.json]] as const) {
     if (target === undefined || target === '-') continue;
@@ -132,7 +132,7 @@ function checkOutputs(flags: CompareFlags, cwd: string): boolean {
   return flags.csv === '-' || flags.json === '-';
 }
 
-function wholeNumber(text: string, flag: string, min: number, max: number): number {
+export function wholeNumber(text: string, flag: string, min: number, max: number): number {
   const value = Number(text);
   if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(value) || value < min || value > max) {
     throw usage(flag, `expected a whole number from ${min} to ${max}, got ${describeValue(text)}`);
@@ -140,6 +140,6 @@ function wholeNumber(text: string, flag: string, min: number, max: number): numb
   return value;
 }
 
-function usage(flag: string, why: string): RatelabError {
+export function usage(flag: string, why: string): RatelabError {
   return new RatelabError('INVALID_ARGUMENT', `${flag}: ${why}`, { field: flag });
 }
