@@ -3,6 +3,7 @@ import { Command as Program, CommanderError } from 'commander';
 import { RatelabError, type RatelabErrorCode } from '../errors.js';
 import { algorithmsCommand } from './commands/algorithms.js';
 import { checkTiersCommand } from './commands/check-tiers.js';
+import { SERVE_DEFAULTS, serveCommand, type ServeOptions } from './commands/serve.js';
 import { EXIT } from './exit-codes.js';
 import type { CommandIO } from './io.js';
 
@@ -32,6 +33,20 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
     .description('validate a tiers file (YAML or JSON) and summarise it')
     .argument('<file>', 'the tiers file')
     .action(async (file: string) => setCode(await checkTiersCommand({ file }, io)));
+  program
+    .command('serve')
+    .description('run a demo API behind the 429 middleware (client id from X-API-Key, else the address); stop with Ctrl-C')
+    .option('--tiers <file>', 'a tiers file (YAML or JSON): X-API-Key picks the client, the file its tier')
+    .option('--port <port>', 'TCP port (0: any free port)', String(SERVE_DEFAULTS.port))
+    .option('--host <host>', 'address to listen on', SERVE_DEFAULTS.host)
+    .option('--algorithm <name>', `without --tiers: the algorithm (default ${SERVE_DEFAULTS.algorithm})`)
+    .option('--limit <n>', `without --tiers: requests per window (default ${SERVE_DEFAULTS.limit})`)
+    .option('--window <duration>', `without --tiers: the window, e.g. 1s, 1m (default ${SERVE_DEFAULTS.window})`)
+    .option('--burst <n>', 'without --tiers: bucket capacity (token-bucket, gcra)')
+    .option('--trust-proxy <hops|addresses>', 'believe X-Forwarded-For: a number of proxy hops, or proxy addresses/CIDRs, comma-separated')
+    .option('--log', 'log every request even when stdout is not a terminal')
+    .option('--quiet', 'no per-request log lines')
+    .action(async (flags: ServeOptions) => setCode(await serveCommand({ ...flags, signal: io.interrupts?.() }, io)));
 
   if (argv.length === 0) {
     program.outputHelp({ error: true });

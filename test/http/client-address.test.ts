@@ -7,7 +7,7 @@ function fakeRequest(peer: string | undefined, forwardedFor?: string | string[])
 }
 
 describe('clientAddress', () => {
-  it.each<[string, TrustProxy, string | undefined, string | undefined, string | undefined]>([
+  it.each<[string, TrustProxy, string | undefined, string | string[] | undefined, string | undefined]>([
     ['no trust: the peer, whatever the header says', false, '10.0.0.1', '6.6.6.6', '10.0.0.1'],
     ['no trust, IPv4-mapped peer: written as IPv4', false, '::ffff:127.0.0.1', undefined, '127.0.0.1'],
     ['no peer (connection gone): no address', false, undefined, undefined, undefined],
