@@ -19,7 +19,8 @@ export type RatelabErrorCode =
   | 'INVALID_LIMITER_MODULE'
   | 'REDIS_UNAVAILABLE'
   | 'LISTEN_FAILED'
-  | 'REMOTE_TARGET';
+  | 'REMOTE_TARGET'
+  | 'ENDPOINT_UNAVAILABLE';
 
 /**
  * The one error type ratelab throws on purpose. `code` is stable; `field` names the

@@ -9,7 +9,7 @@ import type { CommandIO } from './io.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
-const UNAVAILABLE: ReadonlySet<RatelabErrorCode> = new Set(['REDIS_UNAVAILABLE']);
+const UNAVAILABLE: ReadonlySet<RatelabErrorCode> = new Set(['REDIS_UNAVAILABLE', 'ENDPOINT_UNAVAILABLE']);
 
 /** Runs the CLI on `argv` (without node and the script) and returns the exit code. */
 export async function run(argv: readonly string[], io: CommandIO): Promise<number> {
