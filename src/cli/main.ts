@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Command as Program, CommanderError } from 'commander';
 import { RatelabError, type RatelabErrorCode } from '../errors.js';
 import { algorithmsCommand } from './commands/algorithms.js';
+import { ATTACK_DEFAULTS, attackCommand, type AttackOptions } from './commands/attack.js';
 import { checkTiersCommand } from './commands/check-tiers.js';
 import { SERVE_DEFAULTS, serveCommand, type ServeOptions } from './commands/serve.js';
 import { EXIT } from './exit-codes.js';
@@ -47,6 +48,29 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
     .option('--log', 'log every request even when stdout is not a terminal')
     .option('--quiet', 'no per-request log lines')
     .action(async (flags: ServeOptions) => setCode(await serveCommand({ ...flags, signal: io.interrupts?.() }, io)));
+  program
+    .command('attack')
+    .description("replay a scenario against a live HTTP endpoint in real time and report what it really enforced (loopback only unless --allow-remote)")
+    .argument('<url>', 'the endpoint, e.g. http://127.0.0.1:8080/ (ratelab serve)')
+    .argument('<scenario>', 'a built-in scenario name or a scenario file')
+    .option('--speed <x>', 'scenario time per wall time: 10 replays ten times faster', String(ATTACK_DEFAULTS.speed))
+    .option('--duration <duration>', 'replay only the first part of the scenario')
+    .option('--key-header <name>', "the header carrying each request's key", ATTACK_DEFAULTS.keyHeader)
+    .option('--align <duration>', "start on a multiple of this in epoch time, to line up with the endpoint's fixed windows")
+    .option('--limit <n>', "judge by this limit (with --window; default: the endpoint's RateLimit-Policy, else the scenario's)")
+    .option('--window <duration>', 'judge by this window, wall time (with --limit)')
+    .option('--connections <n>', 'most requests in flight', String(ATTACK_DEFAULTS.connections))
+    .option('--max-requests <n>', 'send at most this many requests', String(ATTACK_DEFAULTS.maxRequests))
+    .option('--max-time <duration>', 'send nothing after this much wall time', ATTACK_DEFAULTS.maxTime)
+    .option('--timeout <duration>', 'a request without a response after this long is an error', ATTACK_DEFAULTS.timeout)
+    .option('--no-probe', 'do not retry at Retry-After to check it')
+    .option('--allow-remote', 'allow a target that is not a loopback address')
+    .option('--format <format>', 'table, json or csv', ATTACK_DEFAULTS.format)
+    .option('-o, --output <file>', 'write the report to a file (atomically) instead of stdout')
+    .option('--no-color', 'no colour')
+    .action(async (url: string, scenario: string, flags: Omit<AttackOptions, 'url' | 'scenario'>) =>
+      setCode(await attackCommand({ ...flags, url, scenario, signal: io.interrupts?.() }, io)),
+    );
 
   if (argv.length === 0) {
     program.outputHelp({ error: true });

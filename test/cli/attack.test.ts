@@ -1,0 +1,114 @@
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { attackCommand, type AttackOptions } from '../../src/cli/commands/attack.js';
+import { serveCommand, type ServeOptions } from '../../src/cli/commands/serve.js';
+import { bufferIO } from '../../src/cli/io.js';
+import { run } from '../../src/cli/main.js';
+import { ALGORITHMS } from '../../src/index.js';
+import type { AttackAnalysis } from '../../src/http/attack-analysis.js';
+import { listen } from '../http/support.js';
+
+const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
+
+/** `ratelab serve` on a free port for the duration of `body`. */
+async function withServe<T>(options: ServeOptions, body: (url: string) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  let onListening!: (url: string) => void;
+  const listening = new Promise<string>((resolve) => (onListening = resolve));
+  const exit = serveCommand({ port: 0, quiet: true, ...options, signal: controller.signal, onListening }, bufferIO());
+  try {
+    return await body(await listening);
+  } finally {
+    controller.abort();
+    await exit;
+  }
+}
+
+/** Runs `ratelab attack --format json` and returns its exit code, report and messages. */
+async function attack(options: AttackOptions): Promise<{ code: number; report: AttackAnalysis & { stoppedBy: string }; err: string }> {
+  const io = bufferIO();
+  const code = await attackCommand({ format: 'json', ...options }, io);
+  return { code, report: code === 0 ? JSON.parse(io.out()) : undefined, err: io.err() };
+}
+
+describe('ratelab attack against ratelab serve', () => {
+  // At 10x the scenario's 10 s window is serve's 1 s; --align 1s puts the scenario's 10 s mark on a window edge.
+  it.concurrent.each(ALGORITHMS)('%s: what the endpoint enforced, seen from outside', async (algorithm) => {
+    const { code, report } = await withServe({ algorithm, limit: 5, window: '1s' }, (url) =>
+      attack({ url, scenario: fixture('http-edge.yaml'), speed: 10, align: '1s' }),
+    );
+    expect(code).toBe(0);
+    const { metrics, responses, retryAfter, headerProblems, policy } = report;
+    expect(policy).toEqual({ limit: 5, windowMs: 1000, source: 'endpoint' });
+    expect(responses.errors + responses.other).toBe(0);
+    expect(responses.sent).toBe(metrics.offered);
+    expect(responses.admitted + responses.limited).toBe(responses.sent);
+    expect(headerProblems.count).toBe(0);
+    expect(retryAfter.broken).toBe(0);
+    expect(retryAfter.honest).toBe(retryAfter.probes);
+    if (algorithm === 'fixed-window') {
+      // The edge burst: both quotas admitted within 350 ms.
+      expect(metrics.admitted).toBe(10);
+      expect(metrics.worstWindowRatio).toBeGreaterThanOrEqual(1.8);
+      expect(metrics.falseAdmits).toBeGreaterThanOrEqual(4);
+      expect(retryAfter.probes).toBe(0);
+    }
+    if (algorithm === 'sliding-log') {
+      expect(metrics.worstWindowRatio).toBe(1);
+      expect(metrics.falseAdmits).toBe(0);
+      expect(retryAfter.probes).toBe(1);
+    }
+    expect(metrics.worstWindowRatio).toBeLessThanOrEqual(algorithm === 'fixed-window' ? 2 : 1.2);
+  });
+
+  it('catches a Retry-After that comes too early', async () => {
+    // A fixed window of 1 per 2 s that always says "retry in 1 s".
+    let windowStart = -1;
+    const liar = await listen((_req, res) => {
+      const window = Math.floor(Date.now() / 2000);
+      const admitted = window !== windowStart;
+      windowStart = window;
+      res.statusCode = admitted ? 200 : 429;
+      if (!admitted) res.setHeader('Retry-After', '1');
+      res.end();
+    });
+    try {
+      const { code, report } = await attack({ url: liar.url, scenario: fixture('http-liar.yaml'), align: '2s', limit: '1', window: '2s' });
+      expect(code).toBe(0);
+      expect(report.responses).toMatchObject({ admitted: 1, limited: 2 });
+      expect(report.retryAfter).toEqual({ probes: 1, honest: 0, broken: 1, contended: 0, undecided: 0 });
+    } finally {
+      await liar.close();
+    }
+  });
+
+  it('says the endpoint is unreachable, exit 3, when nothing answers', async () => {
+    const probe = createNetServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const io = bufferIO();
+    expect(await run(['attack', `http://127.0.0.1:${port}/`, fixture('http-liar.yaml'), '--no-probe'], io)).toBe(3);
+    expect(io.err()).toMatch(new RegExp(`ratelab: no response from 127\\.0\\.0\\.1:${port}: ECONNREFUSED \\(2 of 2 requests failed\\)\\n$`));
+    expect(io.out()).toBe('');
+  });
+
+  it.each([
+    [['attack', 'http://192.0.2.10/', 'edge-attack'], /192\.0\.2\.10 is not a loopback address .*--allow-remote/],
+    [['attack', 'http://[2001:db8::1]:8080/', 'edge-attack'], /is not a loopback address/],
+    [['attack', 'https://127.0.0.1/', 'edge-attack'], /only http:\/\/ is supported/],
+    [['attack', 'not a url', 'edge-attack'], /URL: expected an http:\/\/ URL/],
+    [['attack', 'http://127.0.0.1:9/', 'no-such-scenario'], /unknown scenario "no-such-scenario"/],
+    [['attack', 'http://127.0.0.1:9/', 'edge-attack', '--speed', '0'], /--speed: expected a number above 0/],
+    [['attack', 'http://127.0.0.1:9/', 'edge-attack', '--limit', '5'], /--limit: give --limit and --window together/],
+    [['attack', 'http://127.0.0.1:9/', 'edge-attack', '--connections', '0'], /--connections: expected a whole number from 1/],
+    [['attack', 'http://127.0.0.1:9/', 'edge-attack', '--key-header', 'X Key'], /--key-header: expected an HTTP header name/],
+    [['attack', 'http://127.0.0.1:9/', 'edge-attack', '--format', 'xml'], /--format: expected one of table, json, csv/],
+  ])('refuses %j before sending anything (exit 2)', async (argv, message) => {
+    const io = bufferIO();
+    expect(await run(argv, io)).toBe(2);
+    expect(io.err()).toMatch(message);
+    expect(io.err().trim().split('\n')).toHaveLength(1);
+  });
+});
