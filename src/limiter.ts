@@ -84,13 +84,13 @@ class MemoryLimiter implements RateLimiter {
   }
 
   allow(key: string): boolean {
-    const slot = this.slotFor(key, this.clock());
+    const slot = this.slotFor(key, this.now());
     return this.meter.take(slot, this.table.touched[slot] as number, 1);
   }
 
   consume(key: string, cost = 1): Decision {
     checkCost(cost);
-    const slot = this.slotFor(key, this.clock());
+    const slot = this.slotFor(key, this.now());
     const now = this.table.touched[slot] as number;
     const allowed = this.meter.take(slot, now, cost);
     return {
@@ -103,11 +103,19 @@ class MemoryLimiter implements RateLimiter {
   }
 
   prune(): number {
-    return this.table.prune(this.clock());
+    return this.table.prune(this.now());
   }
 
   reset(key: string): boolean {
     return this.table.delete(key);
+  }
+
+  private now(): number {
+    const now = this.clock();
+    if (!Number.isFinite(now)) {
+      throw new RatelabError('INVALID_ARGUMENT', `clock: expected a finite time in milliseconds, got ${describeValue(now)}`, { field: 'clock' });
+    }
+    return now;
   }
 
   /**

@@ -4,6 +4,8 @@ import { RatelabError, type RatelabErrorCode } from '../errors.js';
 import { algorithmsCommand } from './commands/algorithms.js';
 import { ATTACK_DEFAULTS, attackCommand, type AttackOptions } from './commands/attack.js';
 import { checkTiersCommand } from './commands/check-tiers.js';
+import { compareCommand, type CompareFlags } from './commands/compare.js';
+import { scenariosCommand } from './commands/scenarios.js';
 import { SERVE_DEFAULTS, serveCommand, type ServeOptions } from './commands/serve.js';
 import { EXIT } from './exit-codes.js';
 import type { CommandIO } from './io.js';
@@ -71,6 +73,30 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
     .action(async (url: string, scenario: string, flags: Omit<AttackOptions, 'url' | 'scenario'>) =>
       setCode(await attackCommand({ ...flags, url, scenario, signal: io.interrupts?.() }, io)),
     );
+
+  program
+    .command('compare')
+    .description('replay scenarios (all built-ins by default), scenario files or a trace through every algorithm, side by side')
+    .argument('[scenarios...]', 'built-in scenario names or scenario YAML files')
+    .option('--algorithms <list>', 'comma-separated algorithms to compare (default: all)')
+    .option('--limiter <module>', 'also run your own limiter: a module exporting (policy, { clock }) => { consume(key, cost) }')
+    .option('--trace <file>', 'replay a recorded trace (CSV time_ms,key[,cost], JSON lines, or an access log) instead of scenarios')
+    .option('--skip-bad-lines', 'skip malformed or out-of-order trace lines (and say how many) instead of failing')
+    .option('--limit <n>', 'policy limit (overrides the scenario; required with --trace)')
+    .option('--window <duration>', 'policy window, e.g. 1s (overrides the scenario; required with --trace)')
+    .option('--burst <n>', 'bucket capacity for token bucket and GCRA (overrides the scenario)')
+    .option('--seed <n>', 'random seed (overrides the scenario)')
+    .option('--bucket <duration>', 'timeline bucket width (default: the scenario\'s, or the window for a trace)')
+    .option('--csv <file>', 'write one row per scenario x algorithm as CSV (- for stdout)')
+    .option('--json <file>', 'write the rows and timelines as JSON (- for stdout)')
+    .option('--no-chart', 'no charts')
+    .option('--no-color', 'no colour')
+    .option('--no-measure', 'skip measuring memory and speed (every other column is deterministic)')
+    .action(async (scenarios: string[], options: Omit<CompareFlags, 'scenarios'>) => setCode(await compareCommand({ ...options, scenarios }, io)));
+  program
+    .command('scenarios')
+    .description('list the built-in scenarios and what each teaches')
+    .action(async () => setCode(await scenariosCommand({}, io)));
 
   if (argv.length === 0) {
     program.outputHelp({ error: true });

@@ -30,9 +30,9 @@ export function parseYamlConfig<T>(
   validate: (data: unknown) => { ok: true; value: T } | { ok: false; problems: SchemaProblem[] },
 ): T {
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) {
-    throw problemsError(code, source, doc.errors.map((error) => `${source}:${error.linePos?.[0].line ?? '?'}: ${firstLine(error.message)}`));
+    throw problemsError(code, source, doc.errors.map((error) => `${source}:${error.linePos?.[0].line ?? 1}: ${yamlReason(error.message)}`));
   }
   const checked = validate(doc.toJS());
   if (!checked.ok) throw problemsError(code, source, checked.problems.map((problem) => locate(problem, doc, lines, source)));
@@ -48,6 +48,7 @@ function locate(problem: SchemaProblem, doc: Document, lines: LineCounter, sourc
   return `${source}: ${where}${problem.message}`;
 }
 
-function firstLine(text: string): string {
-  return text.split('\n')[0] ?? text;
+/** yaml's message without its own position suffix and code excerpt (we give the line). */
+function yamlReason(message: string): string {
+  return (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?$/, '');
 }

@@ -72,7 +72,7 @@ export const scenarioFileSchema = z
     seed: wholeNumber(0xffff_ffff, 0),
     bucket: duration.optional(),
     sources: z.array(source, { error: (issue) => `expected a list of traffic sources, got ${describeValue(issue.input)}` }).min(1, { error: 'expected at least one traffic source' }),
-  })
+  }, { error: (issue) => `expected a map with the keys name, description, policy, duration, seed, bucket and sources, got ${issue.input === null || issue.input === undefined ? 'an empty file' : describeValue(issue.input)}` })
   .superRefine((file, ctx) => {
     file.sources.forEach((item, i) => {
       const end = 'end' in item && item.end !== undefined ? item.end : file.duration;

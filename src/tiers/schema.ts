@@ -23,21 +23,34 @@ const tier = z.union([z.literal('unlimited'), limitedTier]);
 const tierName = z.string({ error: (issue) => `expected a tier name, got ${describeValue(issue.input)}` });
 
 /** The tiers file: `tiers`, `clients` (client id -> tier) and `default` (a tier name). */
-export const tiersFileSchema = z
-  .strictObject({
-    tiers: z.record(z.string(), tier, { error: (issue) => `expected a map of tier name to tier, got ${describeValue(issue.input)}` }),
-    clients: z.record(z.string(), tierName, { error: (issue) => `expected a map of client id to tier name, got ${describeValue(issue.input)}` }).default({}),
-    default: tierName,
-  })
-  .superRefine((file, ctx) => {
-    const names = Object.keys(file.tiers);
-    if (names.length === 0) ctx.addIssue({ code: 'custom', path: ['tiers'], message: 'expected at least one tier' });
-    const known = (name: string) => Object.hasOwn(file.tiers, name);
-    if (!known(file.default)) ctx.addIssue({ code: 'custom', path: ['default'], message: `no tier named ${JSON.stringify(file.default)} (tiers: ${names.join(', ')})` });
-    for (const [client, name] of Object.entries(file.clients)) {
-      if (!known(name)) ctx.addIssue({ code: 'custom', path: ['clients', client], message: `no tier named ${JSON.stringify(name)} (tiers: ${names.join(', ')})` });
+export const tiersFileSchema = z.strictObject({
+  tiers: z.record(z.string(), tier, { error: (issue) => `expected a map of tier name to tier, got ${describeValue(issue.input)}` }),
+  clients: z.record(z.string(), tierName, { error: (issue) => `expected a map of client id to tier name, got ${describeValue(issue.input)}` }).default({}),
+  default: tierName,
+}, { error: (issue) => `expected a map with the keys tiers, clients and default, got ${issue.input === null || issue.input === undefined ? 'an empty file' : describeValue(issue.input)}` });
+
+/**
+ * Tier names that `default` and `clients` refer to but `tiers` lacks. Checked on the raw
+ * data, apart from the schema, so these are reported even when a tier itself is invalid.
+ */
+function danglingReferences(data: unknown): SchemaProblem[] {
+  if (typeof data !== 'object' || data === null) return [];
+  const file = data as { tiers?: unknown; clients?: unknown; default?: unknown };
+  if (typeof file.tiers !== 'object' || file.tiers === null || Array.isArray(file.tiers)) return [];
+  const names = Object.keys(file.tiers);
+  const problems: SchemaProblem[] = [];
+  if (names.length === 0) problems.push({ path: ['tiers'], message: 'expected at least one tier' });
+  const check = (name: unknown, path: (string | number)[]) => {
+    if (typeof name === 'string' && names.length > 0 && !names.includes(name)) {
+      problems.push({ path, message: `no tier named ${JSON.stringify(name)} (tiers: ${names.join(', ')})` });
     }
-  });
+  };
+  check(file.default, ['default']);
+  if (typeof file.clients === 'object' && file.clients !== null) {
+    for (const [client, name] of Object.entries(file.clients)) check(name, ['clients', client]);
+  }
+  return problems;
+}
 
 export type TiersFile = z.output<typeof tiersFileSchema>;
 
@@ -45,5 +58,8 @@ export type { SchemaProblem };
 
 /** Validates parsed data; returns the typed file or every problem found. */
 export function validateTiers(data: unknown): { ok: true; value: TiersFile } | { ok: false; problems: SchemaProblem[] } {
-  return validateWith(tiersFileSchema, data, 'expected "unlimited" or { algorithm, limit, window, burst? }');
+  const checked = validateWith(tiersFileSchema, data, 'expected "unlimited" or { algorithm, limit, window, burst? }');
+  const dangling = danglingReferences(data);
+  if (checked.ok && dangling.length === 0) return checked;
+  return { ok: false, problems: [...(checked.ok ? [] : checked.problems), ...dangling] };
 }
