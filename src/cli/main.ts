@@ -52,25 +52,29 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
     .action(async (flags: ServeOptions) => setCode(await serveCommand({ ...flags, signal: io.interrupts?.() }, io)));
   program
     .command('attack')
-    .description("replay a scenario against a live HTTP endpoint in real time and report what it really enforced (loopback only unless --allow-remote)")
+    .description('replay a scenario (or a trace) against a live HTTP endpoint in real time and report what it really enforced; loopback only unless --allow-remote')
     .argument('<url>', 'the endpoint, e.g. http://127.0.0.1:8080/ (ratelab serve)')
-    .argument('<scenario>', 'a built-in scenario name or a scenario file')
+    .argument('[scenario]', 'a built-in scenario name or a scenario file')
+    .option('--trace <file>', 'replay a recorded trace instead (needs --limit and --window)')
+    .option('--skip-bad-lines', 'skip malformed or out-of-order trace lines instead of failing')
     .option('--speed <x>', 'scenario time per wall time: 10 replays ten times faster', String(ATTACK_DEFAULTS.speed))
-    .option('--duration <duration>', 'replay only the first part of the scenario')
+    .option('--duration <duration>', 'replay only the first part of the scenario (scenario time)')
     .option('--key-header <name>', "the header carrying each request's key", ATTACK_DEFAULTS.keyHeader)
     .option('--align <duration>', "start on a multiple of this in epoch time, to line up with the endpoint's fixed windows")
     .option('--limit <n>', "judge by this limit (with --window; default: the endpoint's RateLimit-Policy, else the scenario's)")
-    .option('--window <duration>', 'judge by this window, wall time (with --limit)')
-    .option('--connections <n>', 'most requests in flight', String(ATTACK_DEFAULTS.connections))
+    .option('--window <duration>', 'judge by this window, in wall time (with --limit)')
+    .option('--bucket <duration>', "timeline bucket, wall time (default: the scenario's, time-scaled)")
+    .option('--connections <n>', 'most requests in flight (and connections open)', String(ATTACK_DEFAULTS.connections))
     .option('--max-requests <n>', 'send at most this many requests', String(ATTACK_DEFAULTS.maxRequests))
     .option('--max-time <duration>', 'send nothing after this much wall time', ATTACK_DEFAULTS.maxTime)
     .option('--timeout <duration>', 'a request without a response after this long is an error', ATTACK_DEFAULTS.timeout)
     .option('--no-probe', 'do not retry at Retry-After to check it')
     .option('--allow-remote', 'allow a target that is not a loopback address')
-    .option('--format <format>', 'table, json or csv', ATTACK_DEFAULTS.format)
-    .option('-o, --output <file>', 'write the report to a file (atomically) instead of stdout')
+    .option('--csv <file>', 'write the row as CSV (- for stdout)')
+    .option('--json <file>', 'write the report as JSON, with an attack section (- for stdout)')
+    .option('--no-chart', 'no chart')
     .option('--no-color', 'no colour')
-    .action(async (url: string, scenario: string, flags: Omit<AttackOptions, 'url' | 'scenario'>) =>
+    .action(async (url: string, scenario: string | undefined, flags: Omit<AttackOptions, 'url' | 'scenario'>) =>
       setCode(await attackCommand({ ...flags, url, scenario, signal: io.interrupts?.() }, io)),
     );
 

@@ -22,9 +22,11 @@ export interface AttackStream {
 export interface AttackRunOptions {
   url: URL;
   stream: AttackStream;
+  /** The scenario time sent at the start (default: the first event's, as for a trace). */
+  originMs?: number;
   /** Scenario milliseconds per wall millisecond: 2 replays twice as fast, 0.5 at half speed. */
   speed: number;
-  /** Events at or after this scenario time are not sent. */
+  /** Events this long or longer after the origin are not sent. */
   durationMs: number;
   /** The header that carries each event's key. */
   keyHeader: string;
@@ -115,6 +117,7 @@ class Runner {
   private readonly probes: Probe[] = [];
   private readonly probing = new Set<string>();
   private startPerf = 0;
+  private originMs = 0;
   private maxLagMs = 0;
 
   constructor(
@@ -124,11 +127,13 @@ class Runner {
 
   async go(): Promise<AttackRun> {
     const { stream, speed, durationMs, signal } = this.options;
+    let event = stream.next();
+    this.originMs = this.options.originMs ?? event?.t ?? 0;
+    if (event && event.t - this.originMs >= durationMs) event = undefined;
     const startEpochMs = await this.alignedStart();
-    let event = this.nextEvent(stream, durationMs);
     let stoppedBy: StopReason = 'done';
     for (;;) {
-      const eventDue = event ? event.t / speed : Infinity;
+      const eventDue = event ? (event.t - this.originMs) / speed : Infinity;
       const probeDue = this.probes[0]?.dueMs ?? Infinity;
       const due = Math.min(eventDue, probeDue);
       if (due === Infinity) {
@@ -169,7 +174,7 @@ class Runner {
 
   private nextEvent(stream: AttackStream, durationMs: number): AttackEvent | undefined {
     const event = stream.next();
-    return event && event.t < durationMs ? event : undefined;
+    return event && event.t - this.originMs < durationMs ? event : undefined;
   }
 
   /** Counts the events left (closed-loop streams cannot be drained without decisions: 0). */

@@ -7,6 +7,7 @@ import { bufferIO } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
 import { ALGORITHMS } from '../../src/index.js';
 import type { AttackAnalysis } from '../../src/http/attack-analysis.js';
+import type { ComparisonRow } from '../../src/sim/compare.js';
 import { listen } from '../http/support.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
@@ -26,10 +27,11 @@ async function withServe<T>(options: ServeOptions, body: (url: string) => Promis
 }
 
 /** Runs `ratelab attack --format json` and returns its exit code, report and messages. */
-async function attack(options: AttackOptions): Promise<{ code: number; report: AttackAnalysis & { stoppedBy: string }; err: string }> {
+async function attack(options: AttackOptions): Promise<{ code: number; report: Omit<AttackAnalysis, 'metrics'> & { metrics: ComparisonRow; stoppedBy: string }; err: string }> {
   const io = bufferIO();
-  const code = await attackCommand({ format: 'json', ...options }, io);
-  return { code, report: code === 0 ? JSON.parse(io.out()) : undefined, err: io.err() };
+  const code = await attackCommand({ json: '-', ...options }, io);
+  const json = code === 0 ? JSON.parse(io.out()) : undefined;
+  return { code, report: json && { ...json.attack, metrics: json.rows[0], policy: { ...json.scenarios[0].policy, source: json.attack.policySource } }, err: io.err() };
 }
 
 describe('ratelab attack against ratelab serve', () => {
@@ -104,7 +106,9 @@ describe('ratelab attack against ratelab serve', () => {
     [['attack', 'http://127.0.0.1:9/', 'edge-attack', '--limit', '5'], /--limit: give --limit and --window together/],
     [['attack', 'http://127.0.0.1:9/', 'edge-attack', '--connections', '0'], /--connections: expected a whole number from 1/],
     [['attack', 'http://127.0.0.1:9/', 'edge-attack', '--key-header', 'X Key'], /--key-header: expected an HTTP header name/],
-    [['attack', 'http://127.0.0.1:9/', 'edge-attack', '--format', 'xml'], /--format: expected one of table, json, csv/],
+    [['attack', 'http://127.0.0.1:9/', '--trace', 'x.csv'], /--trace: a trace needs the policy to judge by/],
+    [['attack', 'http://127.0.0.1:9/'], /SCENARIO: expected a built-in scenario name/],
+    [['attack', 'http://127.0.0.1:9/', 'edge-attack', '--json', 'no/such/folder/out.json'], /--json: no\/such\/folder\/out.json: the folder .* does not exist/],
   ])('refuses %j before sending anything (exit 2)', async (argv, message) => {
     const io = bufferIO();
     expect(await run(argv, io)).toBe(2);
