@@ -14,3 +14,7 @@ export { loadTiers, parseTiers } from './tiers/load-tiers.js';
 export type { TierSpec, TiersConfig } from './tiers/load-tiers.js';
 export { RateLimiterRegistry } from './tiers/registry.js';
 export type { RegistryOptions, TierDecision } from './tiers/registry.js';
+export { createRedisLimiter } from './store/redis/redis-limiter.js';
+export type { DecisionReason, FailMode, RedisDecision, RedisLimiterOptions, RedisRateLimiter } from './store/redis/redis-limiter.js';
+export type { RedisClient } from './store/redis/run-script.js';
+export { boundedRedisOptions, connectRedis } from './store/redis/client.js';
