@@ -32,3 +32,7 @@ export { oracleAdmits } from './metrics/oracle.js';
 export { WindowLog } from './metrics/window-log.js';
 export { jainIndex } from './metrics/fairness.js';
 export type { Timeline } from './metrics/timeline.js';
+export { createRedisLimiter } from './store/redis/redis-limiter.js';
+export type { DecisionReason, FailMode, RedisDecision, RedisLimiterOptions, RedisRateLimiter } from './store/redis/redis-limiter.js';
+export type { RedisClient } from './store/redis/run-script.js';
+export { boundedRedisOptions, connectRedis } from './store/redis/client.js';

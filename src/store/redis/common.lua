@@ -1,0 +1,43 @@
+-- The head of every limiter script (scripts.ts prepends it to each algorithm's body).
+-- KEYS[1]: the key's state, the only key a script touches (so Redis Cluster never sees
+-- CROSSSLOT). ARGV: cost, now (ms; '' reads the server's TIME), limit, windowMs, capacity,
+-- minTtlMs. Every body replies {allowed 0|1, remaining, retryAfterMs (-1: never), resetMs},
+-- whole numbers, and writes nothing when it denies.
+local key = KEYS[1]
+local cost = tonumber(ARGV[1])
+local now = tonumber(ARGV[2])
+if not now then
+  -- One clock for every app server: theirs may be skewed (spring-cloud-gateway PR #1688).
+  local time = redis.call('TIME')
+  now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+local limit = tonumber(ARGV[3])
+local window = tonumber(ARGV[4])
+local capacity = tonumber(ARGV[5])
+local min_ttl = tonumber(ARGV[6])
+
+-- 17 significant digits round-trip any double; Lua's tostring keeps 14 and would round
+-- large fixed-point values.
+local function encode(x)
+  return string.format('%.17g', x)
+end
+
+-- The key expires when its state is back to full quota (so expiry never changes a
+-- decision), and no later: never an absurd TTL.
+local function expire_after(ms)
+  redis.call('PEXPIRE', key, math.max(math.ceil(ms), min_ttl, 1))
+end
+
+-- floor(a / b) for a >= 0, b > 0, corrected where the float quotient rounds up.
+local function floor_div(a, b)
+  local q = math.floor(a / b)
+  if q * b > a then
+    q = q - 1
+  elseif (q + 1) * b <= a then
+    q = q + 1
+  end
+  return q
+end
+
+-- The wait for a cost the policy can never admit.
+local NEVER = -1
