@@ -90,7 +90,9 @@ export function rateLimitResult(req: IncomingMessage): RateLimitResult | undefin
  *   a request whose cost exceeds the policy's capacity can never pass: 429 without
  *   `Retry-After`, body `cost_exceeds_limit`.
  * - the limiter (or `key`/`cost`) throws or rejects: fail `open` calls `next()` without
- *   rate-limit headers, fail `closed` answers 503; either way `onError` is told.
+ *   rate-limit headers, fail `closed` answers 503; either way `onError` is told. A Redis
+ *   limiter's own `fail-open` / `fail-closed` decisions (its `reason`) are handled alike,
+ *   the 503 with its Retry-After.
  * - no usable key with `noKey: 'reject'`: 400.
  * With plain `node:http`, pass the handler as `next`. The returned promise never rejects
  * for the middleware's own failures.
@@ -117,12 +119,14 @@ export function rateLimit<Req extends IncomingMessage = IncomingMessage>(options
       decided = await source.decide(key ?? SHARED_NO_KEY, cost);
     } catch (error) {
       onError(error, req);
-      const open = failMode === 'open';
-      results.set(req, { outcome: open ? 'failed-open' : 'failed-closed', key, policy: source.name, decision: undefined });
-      if (open) return next?.();
-      return sendJson(res, 503, { error: 'rate_limiter_unavailable', message: 'The rate limiter could not decide; try again later.' });
+      return failed(failMode, req, res, next, { key, policy: source.name, retryAfterMs: Infinity });
     }
     const { decision, policy } = decided;
+    const reason = (decision as { reason?: unknown }).reason;
+    if (reason === 'fail-open' || reason === 'fail-closed') {
+      // A Redis limiter decided by its own fail mode: no quota is known, so no rate-limit fields.
+      return failed(reason === 'fail-open' ? 'open' : 'closed', req, res, next, { key, policy: policy.name, retryAfterMs: decision.retryAfterMs });
+    }
     results.set(req, { outcome: decision.allowed ? 'allowed' : 'limited', key, policy: policy.name, decision });
     if (!res.headersSent) for (const [name, value] of rateLimitHeaders(decision, policy, headerOptions)) res.setHeader(name, value);
     if (decision.allowed) return next?.();
@@ -131,6 +135,19 @@ export function rateLimit<Req extends IncomingMessage = IncomingMessage>(options
     if (options.onLimited) return options.onLimited(req, res, { decision, policy: policy.name, retryAfter, cost });
     sendJson(res, 429, limitedBody(decision, policy.name, retryAfter, cost));
   };
+}
+
+/**
+ * The limiter could not decide: fail `open` lets the request through, `closed` answers
+ * 503 (with Retry-After when the limiter said when to come back).
+ */
+function failed(mode: FailMode, req: IncomingMessage, res: ServerResponse, next: Next | undefined, at: { key: string | undefined; policy: string; retryAfterMs: number }): void {
+  const open = mode === 'open';
+  results.set(req, { outcome: open ? 'failed-open' : 'failed-closed', key: at.key, policy: at.policy, decision: undefined });
+  if (open) return next?.();
+  const retryAfter = retryAfterSeconds(at.retryAfterMs);
+  if (retryAfter !== undefined && !res.headersSent) res.setHeader('Retry-After', String(retryAfter));
+  sendJson(res, 503, { error: 'rate_limiter_unavailable', message: 'The rate limiter could not decide; try again later.' });
 }
 
 /** Where decisions come from: one limiter, or a registry's tiers. */
