@@ -2,31 +2,28 @@ import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { attackCommand, type AttackOptions } from '../../src/cli/commands/attack.js';
-import { serveCommand, type ServeOptions } from '../../src/cli/commands/serve.js';
+import type { ServeOptions } from '../../src/cli/commands/serve.js';
 import { bufferIO } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
 import { ALGORITHMS } from '../../src/index.js';
 import type { AttackAnalysis } from '../../src/http/attack-analysis.js';
 import type { ComparisonRow } from '../../src/sim/compare.js';
 import { listen } from '../http/support.js';
+import { startServe } from './run-serve.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
 
 /** `ratelab serve` on a free port for the duration of `body`. */
 async function withServe<T>(options: ServeOptions, body: (url: string) => Promise<T>): Promise<T> {
-  const controller = new AbortController();
-  let onListening!: (url: string) => void;
-  const listening = new Promise<string>((resolve) => (onListening = resolve));
-  const exit = serveCommand({ port: 0, quiet: true, ...options, signal: controller.signal, onListening }, bufferIO());
+  const serve = await startServe({ quiet: true, ...options });
   try {
-    return await body(await listening);
+    return await body(serve.url);
   } finally {
-    controller.abort();
-    await exit;
+    await serve.stop();
   }
 }
 
-/** Runs `ratelab attack --format json` and returns its exit code, report and messages. */
+/** Runs `ratelab attack --json -` and returns its exit code, report and messages. */
 async function attack(options: AttackOptions): Promise<{ code: number; report: Omit<AttackAnalysis, 'metrics'> & { metrics: ComparisonRow; stoppedBy: string }; err: string }> {
   const io = bufferIO();
   const code = await attackCommand({ json: '-', ...options }, io);

@@ -1,7 +1,6 @@
 import autocannon from 'autocannon';
 import { expect, it } from 'vitest';
-import { serveCommand } from '../../src/cli/commands/serve.js';
-import { bufferIO } from '../../src/cli/io.js';
+import { startServe } from './run-serve.js';
 
 const REQUESTS = 2000;
 const LIMIT = 100;
@@ -24,13 +23,8 @@ function checkResponse(status: number, raw: Record<string, unknown>): string | u
 // A bounded load test (2000 requests, 10 connections), not a speed measurement: nothing lost,
 // the counts add up, and every response's fields agree with its status and the policy.
 it('under load, ratelab serve loses no request and keeps its headers consistent', async () => {
-  const controller = new AbortController();
-  const io = bufferIO();
-  let onListening!: (url: string) => void;
-  const listening = new Promise<string>((resolve) => (onListening = resolve));
   // The sliding log admits exactly LIMIT in any minute: a test this short sees exactly LIMIT 200s.
-  const exit = serveCommand({ port: 0, algorithm: 'sliding-log', limit: LIMIT, window: '1m', log: true, signal: controller.signal, onListening }, io);
-  const url = await listening;
+  const { url, io, stop } = await startServe({ algorithm: 'sliding-log', limit: LIMIT, window: '1m', log: true });
   const problems: string[] = [];
   const admittedRemaining: number[] = [];
   const statuses: Record<number, number> = {};
@@ -60,8 +54,7 @@ it('under load, ratelab serve loses no request and keeps its headers consistent'
     // Each admission took one unit: remaining counted down LIMIT-1 .. 0, each value once.
     expect(admittedRemaining.sort((a, b) => b - a)).toEqual(Array.from({ length: LIMIT }, (_, i) => LIMIT - 1 - i));
   } finally {
-    controller.abort();
-    expect(await exit).toBe(0);
+    expect(await stop()).toBe(0);
   }
   // The server logged every request it answered: as many as the client counted.
   const lines = io.out().trim().split('\n');

@@ -2,29 +2,12 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { serveCommand, type ServeOptions } from '../../src/cli/commands/serve.js';
 import { bufferIO } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
 import { get, getMany } from '../http/support.js';
+import { startServe } from './run-serve.js';
 
 const exampleTiers = fileURLToPath(new URL('../../examples/tiers.yaml', import.meta.url));
-
-/** Runs `ratelab serve` on a free port; `stop()` aborts it and returns its exit code. */
-async function startServe(options: ServeOptions, io = bufferIO()) {
-  const controller = new AbortController();
-  let onListening!: (url: string) => void;
-  const listening = new Promise<string>((resolve) => (onListening = resolve));
-  const exit = serveCommand({ port: 0, ...options, signal: controller.signal, onListening }, io);
-  const url = await Promise.race([listening, exit.then((code) => Promise.reject(new Error(`serve exited ${code}: ${io.err()}`)))]);
-  return {
-    url,
-    io,
-    stop: async () => {
-      controller.abort();
-      return exit;
-    },
-  };
-}
 
 describe('ratelab serve', () => {
   it('serves the example tiers: the tier from X-API-Key, else the address; stops cleanly on abort', async () => {
