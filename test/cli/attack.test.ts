@@ -82,6 +82,29 @@ describe('ratelab attack against ratelab serve', () => {
     }
   });
 
+  it('stops at --max-requests and reports what was sent', async () => {
+    const { code, report, err } = await withServe({ algorithm: 'gcra', limit: 100, window: '1s' }, (url) => attack({ url, scenario: 'steady-over', maxRequests: 5, probe: false }));
+    expect(code).toBe(0);
+    expect([report.stoppedBy, report.responses.sent, report.metrics.offered]).toEqual(['max-requests', 5, 5]);
+    expect(report.unsent).toBeGreaterThan(1000);
+    expect(err).toMatch(/stopped at --max-requests 5; \d+ events not sent/);
+  });
+
+  it('stops when interrupted and reports the requests sent so far', async () => {
+    const controller = new AbortController();
+    const { code, report, err } = await withServe({ algorithm: 'sliding-counter', limit: 100, window: '1s' }, (url) => {
+      const running = attack({ url, scenario: 'steady-under', signal: controller.signal });
+      setTimeout(() => controller.abort(), 300);
+      return running;
+    });
+    expect(code).toBe(0);
+    expect(report.stoppedBy).toBe('interrupted');
+    expect(report.responses.sent).toBeGreaterThan(0);
+    expect(report.responses.sent).toBeLessThan(800);
+    expect(report.responses.errors).toBe(0);
+    expect(err).toMatch(/interrupted: the report covers the \d+ requests sent so far/);
+  });
+
   it('says the endpoint is unreachable, exit 3, when nothing answers', async () => {
     const probe = createNetServer();
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
