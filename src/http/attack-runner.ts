@@ -83,9 +83,12 @@ export interface AttackRun {
   stoppedBy: StopReason;
   /** The latest any request left after its scheduled time, wall ms: how well the run kept time. */
   maxLagMs: number;
-  /** Scenario events not sent because the run stopped early. */
+  /** Scenario events not sent because the run stopped early (counted up to 10 million). */
   unsent: number;
 }
+
+/** Counting unsent events stops here (a lazy stream may hold many millions). */
+const MAX_UNSENT_COUNTED = 10_000_000;
 
 interface Probe {
   dueMs: number;
@@ -177,11 +180,14 @@ class Runner {
     return event && event.t - this.originMs < durationMs ? event : undefined;
   }
 
-  /** Counts the events left (closed-loop streams cannot be drained without decisions: 0). */
+  /**
+   * Counts the events left, up to {@link MAX_UNSENT_COUNTED} (closed-loop streams cannot
+   * be drained without decisions: 0).
+   */
   private drain(stream: AttackStream, durationMs: number): number {
     if (stream.closedLoop) return 0;
     let count = 0;
-    while (this.nextEvent(stream, durationMs) && count < this.options.maxRequests * 10) count += 1;
+    while (count < MAX_UNSENT_COUNTED && this.nextEvent(stream, durationMs)) count += 1;
     return count;
   }
 
