@@ -1,4 +1,7 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { attackCommand, type AttackOptions } from '../../src/cli/commands/attack.js';
@@ -8,6 +11,7 @@ import { run } from '../../src/cli/main.js';
 import { ALGORITHMS } from '../../src/index.js';
 import type { AttackAnalysis } from '../../src/http/attack-analysis.js';
 import type { ComparisonRow } from '../../src/sim/compare.js';
+import { CSV_COLUMNS } from '../../src/report/compare-csv.js';
 import { listen } from '../http/support.js';
 import { startServe } from './run-serve.js';
 
@@ -24,7 +28,7 @@ async function withServe<T>(options: ServeOptions, body: (url: string) => Promis
 }
 
 /** Runs `ratelab attack --json -` and returns its exit code, report and messages. */
-async function attack(options: AttackOptions): Promise<{ code: number; report: Omit<AttackAnalysis, 'metrics'> & { metrics: ComparisonRow; stoppedBy: string }; err: string }> {
+async function attack(options: AttackOptions): Promise<{ code: number; report: Omit<AttackAnalysis, 'metrics'> & { metrics: ComparisonRow; stoppedBy: string; unsent: number }; err: string }> {
   const io = bufferIO();
   const code = await attackCommand({ json: '-', ...options }, io);
   const json = code === 0 ? JSON.parse(io.out()) : undefined;
@@ -79,6 +83,25 @@ describe('ratelab attack against ratelab serve', () => {
       expect(report.retryAfter).toEqual({ probes: 1, honest: 0, broken: 1, contended: 0, undecided: 0 });
     } finally {
       await liar.close();
+    }
+  });
+
+  it("replays a trace from its first event's time, and writes compare's CSV", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ratelab-attack-'));
+    // Epoch-stamped times: the replay starts at the first one, not at 0.
+    writeFileSync(join(dir, 'trace.csv'), 'time_ms,key\n1700000000000,a\n1700000000050,a\n1700000000100,a\n1700000000150,b\n');
+    try {
+      const io = bufferIO({ cwd: dir });
+      const code = await withServe({ algorithm: 'sliding-log', limit: 2, window: '1m' }, (url) =>
+        attackCommand({ url, trace: 'trace.csv', limit: '2', window: '1m', csv: '-', probe: false }, io),
+      );
+      expect(code).toBe(0);
+      const [header, row, end] = io.out().split('\r\n');
+      expect(header).toBe(CSV_COLUMNS.join(','));
+      expect(row).toMatch(/^trace\.csv,127\.0\.0\.1:\d+,2,60000,,4,3,1,0,0,0,1,/);
+      expect(end).toBe('');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
