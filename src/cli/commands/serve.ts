@@ -6,6 +6,7 @@ import { formatDuration, parseDuration } from '../../duration.js';
 import { RatelabError } from '../../errors.js';
 import { createDemoApi, type DemoRequestLog } from '../../http/demo-api.js';
 import { retryAfterSeconds } from '../../http/headers.js';
+import type { ClockSource } from '../../clock.js';
 import { createLimiter, type RateLimiter } from '../../limiter.js';
 import { checkAlgorithm } from '../../policy.js';
 import { painter } from '../../report/color.js';
@@ -35,6 +36,8 @@ export interface ServeOptions {
   signal?: AbortSignal;
   /** Told the server's URL once it listens (tests use port 0). */
   onListening?: (url: string) => void;
+  /** The limiters' clock (default: the system clock); tests pass a ManualClock. */
+  clock?: ClockSource;
 }
 
 export const SERVE_DEFAULTS = { port: 8080, host: '127.0.0.1', algorithm: 'token-bucket', limit: 10, window: '10s' } as const;
@@ -60,13 +63,17 @@ function singleLimiter(options: ServeOptions): { limiter: RateLimiter } {
   const limit = wholeNumberFlag(options.limit ?? SERVE_DEFAULTS.limit, '--limit', 1);
   const windowMs = parseDuration(options.window ?? SERVE_DEFAULTS.window, '--window');
   const burst = options.burst === undefined ? undefined : wholeNumberFlag(options.burst, '--burst', 1);
-  return { limiter: createLimiter(algorithm, burst === undefined ? { limit, windowMs } : { limit, windowMs, burst }) };
+  return { limiter: createLimiter(algorithm, burst === undefined ? { limit, windowMs } : { limit, windowMs, burst }, clockOption(options)) };
 }
 
 function tiersRegistry(options: ServeOptions, io: CommandIO): { registry: RateLimiterRegistry } {
   const clash = (['algorithm', 'limit', 'window', 'burst'] as const).find((flag) => options[flag] !== undefined);
   if (clash) throw new RatelabError('INVALID_ARGUMENT', `--${clash}: not with --tiers (the tiers file sets each tier's policy)`, { field: `--${clash}` });
-  return { registry: new RateLimiterRegistry(loadTiers(resolve(io.cwd, options.tiers as string))) };
+  return { registry: new RateLimiterRegistry(loadTiers(resolve(io.cwd, options.tiers as string)), clockOption(options)) };
+}
+
+function clockOption(options: ServeOptions): { clock?: ClockSource } {
+  return options.clock === undefined ? {} : { clock: options.clock };
 }
 
 function describe(limits: { limiter: RateLimiter } | { registry: RateLimiterRegistry }): string {
