@@ -103,7 +103,6 @@ export function rateLimit<Req extends IncomingMessage = IncomingMessage>(options
   const keyOf = options.key ?? ((req: Req) => clientAddress(req, trust));
   const failMode = options.failMode ?? source.failMode ?? 'closed';
   const onError = options.onError ?? warnOnce();
-  const headerOptions = options.headers ?? {};
 
   return async (req, res, next) => {
     let key: string | undefined;
@@ -121,20 +120,32 @@ export function rateLimit<Req extends IncomingMessage = IncomingMessage>(options
       onError(error, req);
       return failed(failMode, req, res, next, { key, policy: source.name, retryAfterMs: Infinity });
     }
-    const { decision, policy } = decided;
-    const reason = (decision as { reason?: unknown }).reason;
+    const reason = (decided.decision as { reason?: unknown }).reason;
     if (reason === 'fail-open' || reason === 'fail-closed') {
       // A Redis limiter decided by its own fail mode: no quota is known, so no rate-limit fields.
-      return failed(reason === 'fail-open' ? 'open' : 'closed', req, res, next, { key, policy: policy.name, retryAfterMs: decision.retryAfterMs });
+      return failed(reason === 'fail-open' ? 'open' : 'closed', req, res, next, { key, policy: decided.policy.name, retryAfterMs: decided.decision.retryAfterMs });
     }
-    results.set(req, { outcome: decision.allowed ? 'allowed' : 'limited', key, policy: policy.name, decision });
-    if (!res.headersSent) for (const [name, value] of rateLimitHeaders(decision, policy, headerOptions)) res.setHeader(name, value);
-    if (decision.allowed) return next?.();
-    const retryAfter = retryAfterSeconds(decision.retryAfterMs);
-    res.statusCode = 429;
-    if (options.onLimited) return options.onLimited(req, res, { decision, policy: policy.name, retryAfter, cost });
-    sendJson(res, 429, limitedBody(decision, policy.name, retryAfter, cost));
+    answer(req, res, next, { ...decided, key, cost }, options.headers ?? {}, options.onLimited);
   };
+}
+
+/** Sets the fields of a decision, then lets the request through or answers 429. */
+function answer<Req extends IncomingMessage>(
+  req: Req,
+  res: ServerResponse,
+  next: Next | undefined,
+  decided: { decision: Decision; policy: PolicyInfo; key: string | undefined; cost: number },
+  headers: HeaderOptions,
+  onLimited: RateLimitOptions<Req>['onLimited'],
+): void {
+  const { decision, policy, key, cost } = decided;
+  results.set(req, { outcome: decision.allowed ? 'allowed' : 'limited', key, policy: policy.name, decision });
+  if (!res.headersSent) for (const [name, value] of rateLimitHeaders(decision, policy, headers)) res.setHeader(name, value);
+  if (decision.allowed) return next?.();
+  const retryAfter = retryAfterSeconds(decision.retryAfterMs);
+  res.statusCode = 429;
+  if (onLimited) return onLimited(req, res, { decision, policy: policy.name, retryAfter, cost });
+  sendJson(res, 429, limitedBody(decision, policy.name, retryAfter, cost));
 }
 
 /**
@@ -153,6 +164,8 @@ function failed(mode: FailMode, req: IncomingMessage, res: ServerResponse, next:
 /** Where decisions come from: one limiter, or a registry's tiers. */
 interface DecisionSource {
   readonly name: string;
+  /** Every policy name its decisions can carry. */
+  readonly policyNames: readonly string[];
   readonly failMode: FailMode | undefined;
   decide(key: string, cost: number): Promise<{ decision: Decision; policy: PolicyInfo }>;
 }
@@ -162,17 +175,18 @@ function decisionSource(options: RateLimitOptions<never>): DecisionSource {
   if ((limiter === undefined) === (registry === undefined)) {
     throw new RatelabError('INVALID_ARGUMENT', 'rateLimit: expected exactly one of limiter and registry', { field: 'limiter' });
   }
-  if (registry) return registrySource(registry);
   const ietf = options.headers?.ietf;
-  const name = (typeof ietf === 'object' ? ietf.policyName : undefined) ?? 'default';
-  return limiterSource(limiter as LimiterLike, name);
+  const source = registry ? registrySource(registry) : limiterSource(limiter as LimiterLike, (typeof ietf === 'object' ? ietf.policyName : undefined) ?? 'default');
+  // Names go into the IETF fields as Structured Field strings: refuse a bad one now, not per request.
+  if (ietf) for (const name of source.policyNames) sfString(name);
+  return source;
 }
 
 function limiterSource(limiter: LimiterLike, name: string): DecisionSource {
-  sfString(name);
   const policy: PolicyInfo = { name, limits: limiter.limits };
   return {
     name,
+    policyNames: [name],
     failMode: limiter.failMode,
     decide: async (key, cost) => ({ decision: await limiter.consume(key, cost), policy }),
   };
@@ -181,12 +195,12 @@ function limiterSource(limiter: LimiterLike, name: string): DecisionSource {
 function registrySource(registry: RateLimiterRegistry): DecisionSource {
   const policies = new Map<string, PolicyInfo>();
   for (const tier of registry.tiers) {
-    sfString(tier);
     const limiter = registry.limiterOf(tier);
     policies.set(tier, { name: tier, limits: limiter === 'unlimited' ? undefined : limiter.limits });
   }
   return {
     name: 'tiers',
+    policyNames: registry.tiers,
     failMode: undefined,
     decide: async (key, cost) => {
       const decision = registry.consume(key, cost);

@@ -213,6 +213,12 @@ describe('rateLimit setup', () => {
     expect(() => rateLimit({ limiter, headers: { ietf: { policyName: 'grüne' } } })).toThrow(/printable ASCII/);
   });
 
+  it('checks tier names only when they are sent in the IETF fields', () => {
+    const registry = new RateLimiterRegistry(parseTiers('tiers:\n  grüne: { algorithm: gcra, limit: 1, window: 1s }\ndefault: grüne\n'));
+    expect(() => rateLimit({ registry })).not.toThrow();
+    expect(() => rateLimit({ registry, headers: { ietf: true } })).toThrow(/printable ASCII/);
+  });
+
   it('records each decision for logging', async () => {
     const clock = new ManualClock(0);
     const limit = rateLimit({ limiter: createLimiter('gcra', { limit: 1, windowMs: 1000 }, { clock }) });
