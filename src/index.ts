@@ -49,3 +49,5 @@ export type { AttackEvent, AttackRun, AttackRunOptions, AttackStream, RateLimitF
 export { advertisedPolicy, analyzeAttack, headerProblem } from './http/attack-analysis.js';
 export type { AnalysisOptions, AttackAnalysis, JudgedPolicy, LatencySummary, ResponseCounts, RetryAfterCheck } from './http/attack-analysis.js';
 export { checkTarget, isLoopback as isLoopbackAddress } from './http/attack-target.js';
+export { rateLimitHook } from './http/fastify.js';
+export type { FastifyReplyLike, FastifyRequestLike } from './http/fastify.js';
