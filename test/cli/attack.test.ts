@@ -51,18 +51,21 @@ describe('ratelab attack against ratelab serve', () => {
     expect(retryAfter.broken).toBe(0);
     expect(retryAfter.honest).toBe(retryAfter.probes);
     if (algorithm === 'fixed-window') {
-      // The edge burst: both quotas admitted within 350 ms.
+      // The edge burst: both quotas admitted within 550 ms.
       expect(metrics.admitted).toBe(10);
       expect(metrics.worstWindowRatio).toBeGreaterThanOrEqual(1.8);
       expect(metrics.falseAdmits).toBeGreaterThanOrEqual(4);
       expect(retryAfter.probes).toBe(0);
-    }
-    if (algorithm === 'sliding-log') {
-      expect(metrics.worstWindowRatio).toBe(1);
-      expect(metrics.falseAdmits).toBe(0);
+    } else {
+      // The buckets refill for ~0.55 s between the bursts (2 or 3 more units); never the edge's 2x.
+      expect(metrics.worstWindowRatio).toBeLessThan(1.8);
       expect(retryAfter.probes).toBe(1);
     }
-    expect(metrics.worstWindowRatio).toBeLessThanOrEqual(algorithm === 'fixed-window' ? 2 : 1.2);
+    if (algorithm === 'sliding-log' || algorithm === 'sliding-counter') {
+      expect(metrics.admitted).toBe(5 + retryAfter.honest);
+      expect(metrics.worstWindowRatio).toBe(1);
+    }
+    if (algorithm === 'sliding-log') expect(metrics.falseAdmits).toBe(0);
   });
 
   it('catches a Retry-After that comes too early', async () => {
