@@ -8,7 +8,7 @@ import { attackCommand, type AttackOptions } from '../../src/cli/commands/attack
 import type { ServeOptions } from '../../src/cli/commands/serve.js';
 import { bufferIO } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
-import { ALGORITHMS } from '../../src/index.js';
+import { ALGORITHMS, type Algorithm } from '../../src/index.js';
 import type { AttackAnalysis } from '../../src/http/attack-analysis.js';
 import type { ComparisonRow } from '../../src/sim/compare.js';
 import { CSV_COLUMNS } from '../../src/report/compare-csv.js';
@@ -28,19 +28,34 @@ async function withServe<T>(options: ServeOptions, body: (url: string) => Promis
 }
 
 /** Runs `ratelab attack --json -` and returns its exit code, report and messages. */
-async function attack(options: AttackOptions): Promise<{ code: number; report: Omit<AttackAnalysis, 'metrics'> & { metrics: ComparisonRow; stoppedBy: string; unsent: number }; err: string }> {
+async function attack(options: AttackOptions): Promise<{ code: number; report: Omit<AttackAnalysis, 'metrics'> & { metrics: ComparisonRow; stoppedBy: string; unsent: number; maxLagMs: number }; err: string }> {
   const io = bufferIO();
   const code = await attackCommand({ json: '-', ...options }, io);
   const json = code === 0 ? JSON.parse(io.out()) : undefined;
   return { code, report: json && { ...json.attack, metrics: json.rows[0], policy: { ...json.scenarios[0].policy, source: json.attack.policySource } }, err: io.err() };
 }
 
+/** The edge fixture keeps 450 ms (wall) between its first burst and the window edge. */
+const EDGE_MARGIN_MS = 450;
+
+/**
+ * The edge attack against a fresh `ratelab serve`. Its premise is that each request reaches
+ * the server near its scheduled time; a machine too busy to keep within the fixture's margin
+ * (request lag plus latency, as the run itself reports) voids the run, so it is run again
+ * (at most 3 times). Not a speed assertion: the figures asserted are counts.
+ */
+async function edgeAttack(algorithm: Algorithm): ReturnType<typeof attack> {
+  for (let attempt = 1; ; attempt++) {
+    const result = await withServe({ algorithm, limit: 5, window: '1s' }, (url) => attack({ url, scenario: fixture('http-edge.yaml'), speed: 10, align: '1s' }));
+    const late = result.report === undefined ? 0 : result.report.maxLagMs + (result.report.latencyMs?.max ?? 0);
+    if (late < EDGE_MARGIN_MS || attempt === 3) return result;
+  }
+}
+
 describe('ratelab attack against ratelab serve', () => {
   // At 10x the scenario's 10 s window is serve's 1 s; --align 1s puts the scenario's 10 s mark on a window edge.
   it.concurrent.each(ALGORITHMS)('%s: what the endpoint enforced, seen from outside', async (algorithm) => {
-    const { code, report } = await withServe({ algorithm, limit: 5, window: '1s' }, (url) =>
-      attack({ url, scenario: fixture('http-edge.yaml'), speed: 10, align: '1s' }),
-    );
+    const { code, report } = await edgeAttack(algorithm);
     expect(code).toBe(0);
     const { metrics, responses, retryAfter, headerProblems, policy } = report;
     expect(policy).toEqual({ limit: 5, windowMs: 1000, source: 'endpoint' });
