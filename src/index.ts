@@ -29,7 +29,7 @@ export type { Contender, Decider } from './sim/contender.js';
 export { MetricsRecorder } from './metrics/recorder.js';
 export type { RecorderOptions, ReplayMetrics } from './metrics/recorder.js';
 export { oracleAdmits } from './metrics/oracle.js';
-export { WindowLog } from './metrics/window-log.js';
+export { WindowLedger } from './metrics/window-ledger.js';
 export { jainIndex } from './metrics/fairness.js';
 export type { Timeline } from './metrics/timeline.js';
 export { createRedisLimiter } from './store/redis/redis-limiter.js';

@@ -1,3 +1,4 @@
+import { formatDuration } from './duration.js';
 import { RatelabError, describeValue } from './errors.js';
 
 /** The five algorithms, by the names used in configs, the CLI and reports. */
@@ -10,7 +11,8 @@ export const ALGORITHMS: readonly Algorithm[] = ['token-bucket', 'gcra', 'slidin
  * What a limiter enforces, the same for every algorithm so comparisons are fair:
  * at most `limit` units per `windowMs` milliseconds.
  * - `limit`: a positive whole number, at most 2^32 - 1.
- * - `windowMs`: a positive whole number of milliseconds.
+ * - `windowMs`: a positive whole number of milliseconds; for token bucket and GCRA at most
+ *   2^53 / capacity, for the sliding counter 2^53 / (2 * limit), so decisions stay exact.
  * - `burst` (token bucket and GCRA only): the bucket's capacity, a whole number >= 1;
  *   default `limit`. The window algorithms ignore it.
  */
@@ -33,7 +35,8 @@ export const MAX_LIMIT = 0xffff_ffff;
 
 /**
  * Validates a policy and resolves its capacity for `algorithm`. Throws `INVALID_POLICY`
- * naming the field (`${where}.limit`) on 0, negatives, NaN, Infinity, fractions, burst < 1.
+ * naming the field (`${where}.limit`) on 0, negatives, NaN, Infinity, fractions, burst < 1,
+ * and `POLICY_TOO_LARGE` on a window too long to decide exactly (see {@link windowTooLong}).
  */
 export function checkPolicy(policy: Policy, algorithm: Algorithm, where = 'policy'): Limits {
   if (typeof policy !== 'object' || policy === null) {
@@ -43,7 +46,26 @@ export function checkPolicy(policy: Policy, algorithm: Algorithm, where = 'polic
   const windowMs = wholeNumber(policy.windowMs, `${where}.windowMs`, Number.MAX_SAFE_INTEGER);
   const burst = policy.burst === undefined ? limit : wholeNumber(policy.burst, `${where}.burst`, MAX_LIMIT);
   const bucket = algorithm === 'token-bucket' || algorithm === 'gcra';
-  return { limit, windowMs, capacity: bucket ? burst : limit };
+  const limits = { limit, windowMs, capacity: bucket ? burst : limit };
+  const tooLong = windowTooLong(algorithm, limits);
+  if (tooLong) throw new RatelabError('POLICY_TOO_LARGE', `${where}.windowMs: ${tooLong}`, { field: `${where}.windowMs` });
+  return limits;
+}
+
+/**
+ * Why `limits.windowMs` is too long for `algorithm` to decide exactly, or undefined.
+ * Token bucket and GCRA count in 1/windowMs of a token, so their state reaches
+ * `capacity * windowMs`; the sliding counter weighs counts by the millisecond, up to
+ * `2 * limit * windowMs`. Past 2^53 those are no longer exact integers and remaining,
+ * retryAfterMs and decisions at the edge go wrong (4294967295 per day would). Fixed window
+ * and sliding log only count, so any window is fine for them.
+ */
+export function windowTooLong(algorithm: Algorithm, limits: Limits): string | undefined {
+  const largest = algorithm === 'sliding-counter' ? 2 * limits.limit : algorithm === 'token-bucket' || algorithm === 'gcra' ? limits.capacity : 0;
+  if (largest === 0 || largest * limits.windowMs <= Number.MAX_SAFE_INTEGER) return undefined;
+  const maxWindowMs = Math.floor(Number.MAX_SAFE_INTEGER / largest);
+  const what = algorithm === 'sliding-counter' ? `a limit of ${limits.limit}` : `a capacity of ${limits.capacity}`;
+  return `${algorithm} with ${what} is exact up to a window of ${maxWindowMs} ms (${formatDuration(maxWindowMs)}), got ${limits.windowMs}; use a shorter window with a proportionally smaller limit`;
 }
 
 function wholeNumber(value: unknown, field: string, max: number): number {

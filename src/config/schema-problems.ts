@@ -40,10 +40,11 @@ function explain(issue: ZodIssueLike, prefix: (string | number)[], union: string
   if (issue.code === 'unrecognized_keys') {
     return (issue.keys ?? []).map((key) => ({ path: [...path, key], message: 'unknown field' }));
   }
+  if (issue.code === 'invalid_union' && issue.input === undefined) return [{ path, message: 'missing' }];
   if (issue.code === 'invalid_union' && issue.errors && issue.errors.length > 0) {
     const meant = issue.errors.find((branch) => branch.length > 0 && branch.every((inner) => !mismatchAtRoot(inner)));
     if (meant && typeof issue.input === 'object' && issue.input !== null) return meant.flatMap((inner) => explain(inner, path, union));
-    return [{ path, message: `${union ?? issue.message}, got ${describeValue(issue.input)}` }];
+    return [{ path, message: union === undefined ? issue.message : `${union}, got ${describeValue(issue.input)}` }];
   }
   if (issue.code === 'invalid_type' && issue.input === undefined) return [{ path, message: 'missing' }];
   return [{ path, message: issue.message }];

@@ -1,7 +1,7 @@
 import { jainIndex } from './fairness.js';
 import { oracleAdmits } from './oracle.js';
 import { TimelineCounter, type Timeline } from './timeline.js';
-import { WindowLog } from './window-log.js';
+import { WindowLedger } from './window-ledger.js';
 
 /** What one replay measured. Requests are counted one per arrival, whatever its cost. */
 export interface ReplayMetrics {
@@ -43,21 +43,13 @@ export interface RecorderOptions {
   minBuckets?: number;
 }
 
-/** Per key: counts, what the oracle admitted, and what the limiter admitted, in the sliding window. */
-class KeyTally {
-  offered = 0;
-  admitted = 0;
-  readonly oracle = new WindowLog();
-  readonly kept = new WindowLog();
-}
-
 /**
  * Computes every metric of a replay in one pass, one call per decision: the exact
  * oracle's verdict on the same arrival, the sliding window of what was admitted per key,
  * and the timeline. Memory is O(keys + arrivals within one window), never O(arrivals).
  */
 export class MetricsRecorder {
-  private readonly tallies = new Map<string, KeyTally>();
+  private readonly ledger = new WindowLedger();
   private timeline: TimelineCounter | undefined;
   private offered = 0;
   private admitted = 0;
@@ -72,25 +64,21 @@ export class MetricsRecorder {
 
   /** Records the limiter's decision on `cost` units for `key` at `t` (times in non-decreasing order). */
   record(t: number, key: string, cost: number, allowed: boolean): void {
-    let tally = this.tallies.get(key);
-    if (tally === undefined) {
-      tally = new KeyTally();
-      this.tallies.set(key, tally);
-    }
-    const { limit, windowMs } = this.options;
-    const exact = oracleAdmits(tally.oracle, t, cost, limit, windowMs);
-    tally.offered += 1;
+    const ledger = this.ledger;
+    const slot = ledger.slot(key);
+    ledger.expire(t - this.options.windowMs);
+    const exact = oracleAdmits(ledger, slot, cost, this.options.limit);
+    ledger.add(slot, t, exact ? cost : 0, allowed ? cost : 0);
+    ledger.offered[slot] = (ledger.offered[slot] as number) + 1;
     this.offered += 1;
     if (allowed) {
-      tally.admitted += 1;
+      ledger.admitted[slot] = (ledger.admitted[slot] as number) + 1;
       this.admitted += 1;
       if (!exact) this.falseAdmits += 1;
-      const kept = tally.kept;
-      kept.expire(t - windowMs);
-      kept.add(t, cost);
-      if (kept.sum > this.worstUnits) {
-        this.worstUnits = kept.sum;
-        this.worstWindow = { key, endMs: t, units: kept.sum };
+      const kept = ledger.keptSum[slot] as number;
+      if (kept > this.worstUnits) {
+        this.worstUnits = kept;
+        this.worstWindow = { key, endMs: t, units: kept };
       }
     } else if (exact) {
       this.falseDenials += 1;
@@ -112,12 +100,13 @@ export class MetricsRecorder {
       worstWindowRatio: this.worstUnits / this.options.limit,
       worstWindow: this.worstWindow,
       fairness: jainIndex(this.shares()),
-      keys: this.tallies.size,
+      keys: this.ledger.keys.length,
       timeline: timeline.result(this.options.minBuckets ?? 0),
     };
   }
 
   private *shares(): Iterable<number> {
-    for (const tally of this.tallies.values()) yield tally.admitted / tally.offered;
+    const { offered, admitted, keys } = this.ledger;
+    for (let slot = 0; slot < keys.length; slot++) yield (admitted[slot] as number) / (offered[slot] as number);
   }
 }

@@ -4,7 +4,7 @@ import type { Arrival } from '../traffic/arrival.js';
 
 /** Options of {@link decisionsPerSecond}. */
 export interface ThroughputOptions {
-  /** Time budget of the measurement, ms (default 40; at least 5 iterations are run). */
+  /** Time budget of the measurement, ms (default 20; at least 5 iterations are run). */
   timeMs?: number;
 }
 
@@ -40,7 +40,7 @@ export async function decisionsPerSecond(contender: Contender, arrivals: readonl
       await limiter.consume(keys[i] as string, costs[i] as number);
     }
   };
-  const bench = new Bench({ time: options.timeMs ?? 40, iterations: 5, warmupTime: 10, warmupIterations: 2 });
+  const bench = new Bench({ time: options.timeMs ?? 20, iterations: 5, warmupTime: 5, warmupIterations: 1 });
   bench.add(contender.name, asynchronous ? asyncBatch : syncBatch, {
     beforeEach: async () => {
       limiter = await contender.create(() => time.now);

@@ -4,7 +4,7 @@ import { validateWith, type SchemaProblem } from '../config/schema-problems.js';
 import { describeValue } from '../errors.js';
 import { MAX_LIMIT } from '../policy.js';
 
-/** Most keys one source may spread over (the Zipf table holds 8 B per key). */
+/** Most keys one source may spread over (the Zipf alias table holds 12 B per key). */
 export const MAX_KEYS = 1_000_000;
 /** Most clients of a retry source (each is one pending request at a time). */
 export const MAX_CLIENTS = 1_000_000;

@@ -7,27 +7,16 @@ import type { Contender } from './contender.js';
 import { replay } from './replay.js';
 import type { Workload } from './workload.js';
 
-/** One row of a comparison: one workload through one contender. */
-export interface ComparisonRow {
+/** One row of a comparison: one workload through one contender (see {@link ReplayMetrics} for the counts). */
+export interface ComparisonRow extends Omit<ReplayMetrics, 'timeline' | 'worstWindow'> {
   scenario: string;
   algorithm: string;
-  offered: number;
-  admitted: number;
-  denied: number;
-  falseAdmits: number;
-  falseDenials: number;
-  /** Percent of offered requests decided differently from the exact oracle. */
-  errorRate: number;
-  worstWindowRatio: number;
-  /** Jain's index; null for a single key. */
-  fairness: number | null;
   /** Measured heap bytes per live key (key strings excluded); null when not measured. */
   bytesPerKey: number | null;
   /** The limiter's own account of its state per key; null when it gives none. */
   stateBytesPerKey: number | null;
   /** Decisions per second on a sample of this workload; null when not measured. */
   opsPerSec: number | null;
-  keys: number;
 }
 
 /** Everything one workload produced. */
@@ -49,11 +38,11 @@ export interface CompareOptions {
   contenders(policy: Policy): Promise<Contender[]> | Contender[];
   /** Measure memory per key and decisions per second (default true); false leaves them null. */
   measure?: boolean;
-  /** Arrivals timed for decisions per second (default 10,000). */
+  /** Arrivals timed for decisions per second (default 4,000). */
   sampleSize?: number;
   /** Keys the memory probe creates (default 20,000). */
   memoryKeys?: number;
-  /** Time budget of each speed measurement, ms (default 40). */
+  /** Time budget of each speed measurement, ms (default 20). */
   speedTimeMs?: number;
   /** Called before each replay. */
   onProgress?(label: string): void;
@@ -85,7 +74,7 @@ export async function compareWorkloads(workloads: readonly Workload[], options: 
         bucketMs: workload.bucketMs,
         originMs: workload.originMs,
         minBuckets: workload.minBuckets,
-        sample: measure ? (options.sampleSize ?? 10_000) : 0,
+        sample: measure ? (options.sampleSize ?? 4_000) : 0,
       });
       const opsPerSec = measure ? await decisionsPerSecond(contender, run.sample, { timeMs: options.speedTimeMs }) : undefined;
       result.rows.push(toRow(workload.name, contender, run.metrics, opsPerSec));

@@ -3,7 +3,7 @@ import type { TrafficStream } from '../traffic/stream.js';
 import { allowedOf, type ExternalResult } from '../external-limiter.js';
 import { RatelabError } from '../errors.js';
 import { MetricsRecorder, type RecorderOptions, type ReplayMetrics } from '../metrics/recorder.js';
-import type { Contender } from './contender.js';
+import type { Contender, Decider } from './contender.js';
 
 /** Options of {@link replay}. */
 export interface ReplayOptions extends RecorderOptions {
@@ -29,24 +29,58 @@ export interface ReplayResult {
  */
 export async function replay(contender: Contender, stream: TrafficStream, options: ReplayOptions): Promise<ReplayResult> {
   const time = { now: 0 };
-  const limiter = await contender.create(() => time.now);
-  const recorder = new MetricsRecorder(options);
-  const closedLoop = stream.closedLoop;
-  const sampleSize = options.sample ?? 0;
-  const sample: Arrival[] = [];
-  for (let arrival = stream.next(); arrival !== undefined; arrival = stream.next()) {
-    time.now = arrival.t;
-    let result = callLimiter(limiter, arrival, contender.name);
-    if (isPromise(result)) result = await settle(result, contender.name);
-    const allowed = (result as { allowed?: unknown }).allowed === true || allowedOf(result as ExternalResult, contender.name);
-    recorder.record(arrival.t, arrival.key, arrival.cost, allowed);
-    if (closedLoop) stream.react(allowed, allowed ? 0 : retryAfterOf(result, options.windowMs));
-    if (sample.length < sampleSize) sample.push(arrival);
+  const run: Run = {
+    time,
+    limiter: await contender.create(() => time.now),
+    name: contender.name,
+    stream,
+    recorder: new MetricsRecorder(options),
+    closedLoop: stream.closedLoop,
+    windowMs: options.windowMs,
+    sampleSize: options.sample ?? 0,
+    sample: [],
+  };
+  // Synchronous stretches run in a plain loop; only a Promise makes this function wait.
+  for (let waiting = drive(run); waiting !== undefined; waiting = drive(run)) {
+    conclude(run, waiting.arrival, await settle(waiting.result, run.name));
   }
-  return { metrics: recorder.result(), sample };
+  return { metrics: run.recorder.result(), sample: run.sample };
 }
 
-function callLimiter(limiter: { consume(key: string, cost: number): unknown }, arrival: Arrival, name: string): unknown {
+/** Everything one replay carries from decision to decision. */
+interface Run {
+  time: { now: number };
+  limiter: Decider;
+  name: string;
+  stream: TrafficStream;
+  recorder: MetricsRecorder;
+  closedLoop: boolean;
+  windowMs: number;
+  sampleSize: number;
+  sample: Arrival[];
+}
+
+/** Replays arrivals until the stream ends (undefined) or the limiter returns a Promise. */
+function drive(run: Run): { arrival: Arrival; result: PromiseLike<unknown> } | undefined {
+  const { stream, time, limiter, name } = run;
+  for (let arrival = stream.next(); arrival !== undefined; arrival = stream.next()) {
+    time.now = arrival.t;
+    const result = callLimiter(limiter, arrival, name);
+    if (isPromise(result)) return { arrival, result };
+    conclude(run, arrival, result);
+  }
+  return undefined;
+}
+
+/** Records the decision on `arrival` and, for closed loops, tells the stream. */
+function conclude(run: Run, arrival: Arrival, result: unknown): void {
+  const allowed = (result as { allowed?: unknown }).allowed === true || (result !== false && allowedOf(result as ExternalResult, run.name));
+  run.recorder.record(arrival.t, arrival.key, arrival.cost, allowed);
+  if (run.closedLoop) run.stream.react(allowed, allowed ? 0 : retryAfterOf(result, run.windowMs));
+  if (run.sample.length < run.sampleSize) run.sample.push(arrival);
+}
+
+function callLimiter(limiter: Decider, arrival: Arrival, name: string): unknown {
   try {
     return limiter.consume(arrival.key, arrival.cost);
   } catch (error) {

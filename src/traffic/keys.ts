@@ -1,24 +1,25 @@
 import type { KeySpec } from '../scenario/scenario.js';
+import { AliasTable } from './alias-table.js';
 import type { Random } from './random.js';
 
 /** Key names are built once and reused while there are at most this many keys. */
 const NAME_CACHE_LIMIT = 1 << 20;
 
 /**
- * Picks the key of each request of a source, per its {@link KeySpec}. Zipf picks use a
- * cumulative weight table (8 B per key) and a binary search: O(log keys) per pick.
+ * Picks the key of each request of a source, per its {@link KeySpec}. Zipf picks use an
+ * alias table (12 B per key): O(1) per pick.
  */
 export class KeyPicker {
   private turn = 0;
   private readonly names: (string | undefined)[] | undefined;
-  private readonly cumulative: Float64Array | undefined;
+  private readonly zipf: AliasTable | undefined;
 
   constructor(
     private readonly spec: KeySpec,
     private readonly random: Random,
   ) {
     this.names = spec.count <= NAME_CACHE_LIMIT ? new Array<string | undefined>(spec.count) : undefined;
-    this.cumulative = spec.pick === 'zipf' && spec.count > 1 ? zipfTable(spec.count, spec.exponent) : undefined;
+    this.zipf = spec.pick === 'zipf' && spec.count > 1 ? zipfTable(spec.count, spec.exponent) : undefined;
   }
 
   /** The key of the next request. */
@@ -44,30 +45,25 @@ export class KeyPicker {
       this.turn = i + 1 === count ? 0 : i + 1;
       return i;
     }
-    if (!this.cumulative) return this.random.below(count);
-    return firstAbove(this.cumulative, this.random.uniform() * (this.cumulative[count - 1] as number));
+    if (!this.zipf) return this.random.below(count);
+    return this.zipf.pick(this.random.uniform());
   }
 }
 
-/** Running sums of 1 / (i + 1)^s: key i is picked with probability proportional to its weight. */
-function zipfTable(count: number, exponent: number): Float64Array {
-  const table = new Float64Array(count);
-  let sum = 0;
-  for (let i = 0; i < count; i++) {
-    sum += 1 / Math.pow(i + 1, exponent);
-    table[i] = sum;
+/** Built Zipf tables by `count/exponent`: each stream of a scenario (one per algorithm) reuses them. */
+const ZIPF_TABLES = new Map<string, AliasTable>();
+const ZIPF_TABLES_KEPT = 8;
+
+/** The alias table of Zipf popularity over `count` keys: key i has weight 1 / (i + 1)^s (Breslau et al., 1999). */
+function zipfTable(count: number, exponent: number): AliasTable {
+  const id = `${count}/${exponent}`;
+  let table = ZIPF_TABLES.get(id);
+  if (table === undefined) {
+    const weights = new Float64Array(count);
+    for (let i = 0; i < count; i++) weights[i] = 1 / Math.pow(i + 1, exponent);
+    table = new AliasTable(weights);
+    if (ZIPF_TABLES.size >= ZIPF_TABLES_KEPT) ZIPF_TABLES.delete(ZIPF_TABLES.keys().next().value as string);
+    ZIPF_TABLES.set(id, table);
   }
   return table;
-}
-
-/** The first index whose running sum exceeds `target` (binary search). */
-function firstAbove(table: Float64Array, target: number): number {
-  let low = 0;
-  let high = table.length - 1;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if ((table[mid] as number) > target) high = mid;
-    else low = mid + 1;
-  }
-  return low;
 }

@@ -2,6 +2,8 @@ import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import type { RandomGenerator } from 'pure-rand/types/RandomGenerator';
 
+const WARM_UP = 32;
+
 /**
  * A seeded source of random numbers (pure-rand's xoroshiro128+). Stream `n` of a seed is
  * the generator jumped `n` times (2^64 steps each), so every traffic source of a scenario
@@ -14,6 +16,9 @@ export class Random {
   constructor(seed: number, stream = 0) {
     const rng = xoroshiro128plus(seed | 0);
     for (let i = 0; i < stream; i++) rng.jump();
+    // A 32-bit seed fills the 128-bit state sparsely and the first outputs stay close to
+    // it (seed 1 starts with a uniform of 0.99999...): run the generator in first.
+    for (let i = 0; i < WARM_UP; i++) rng.next();
     this.rng = rng;
   }
 

@@ -18,12 +18,31 @@ export const csvFormat: TraceFormat = {
   name: 'CSV',
   header: true,
   parse(line) {
-    const fields = line.includes('"') ? quotedFields(line) : line.split(',');
-    if (fields === undefined) return { error: 'malformed CSV quoting' };
-    if (fields.length < 2 || fields.length > 3) return { error: `expected time_ms,key[,cost], got ${fields.length} field${fields.length === 1 ? '' : 's'}` };
-    return checked(Number((fields[0] as string).trim()), fields[1] as string, fields.length === 3 ? Number((fields[2] as string).trim()) : 1, 'time_ms');
+    if (line.includes('"')) {
+      const fields = quotedFields(line);
+      if (fields === undefined) return { error: 'malformed CSV quoting' };
+      if (fields.length < 2 || fields.length > 3) return { error: fieldCount(fields.length) };
+      return checked(number(fields[0] as string), fields[1] as string, fields.length === 3 ? number(fields[2] as string) : 1, 'time_ms');
+    }
+    // The common case without quotes, by index: no array, no trimmed copies.
+    const first = line.indexOf(',');
+    if (first < 0) return { error: fieldCount(1) };
+    const second = line.indexOf(',', first + 1);
+    if (second >= 0 && line.indexOf(',', second + 1) >= 0) return { error: fieldCount(line.split(',').length) };
+    const key = second < 0 ? line.slice(first + 1) : line.slice(first + 1, second);
+    const cost = second < 0 ? 1 : number(line.slice(second + 1));
+    return checked(number(line.slice(0, first)), key, cost, 'time_ms');
   },
 };
+
+function fieldCount(count: number): string {
+  return `expected time_ms,key[,cost], got ${count} field${count === 1 ? '' : 's'}`;
+}
+
+/** A number from CSV text; blank text is not 0. */
+function number(text: string): number {
+  return text.trim() === '' ? NaN : Number(text);
+}
 
 /** JSON lines `{"t": ms, "key": "...", "cost": n}` (cost optional, default 1). */
 export const jsonLinesFormat: TraceFormat = {

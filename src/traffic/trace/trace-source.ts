@@ -40,6 +40,8 @@ export class TraceSource implements TrafficSource {
   private readonly skipBad: boolean;
   private pending: Arrival | undefined;
   private lastT = -Infinity;
+  /** One copy of each key: a key sliced from a line would pin the whole chunk it was read in. */
+  private readonly keys = new Map<string, string>();
 
   constructor(path: string, options: TraceOptions = {}) {
     this.label = options.label ?? path;
@@ -84,7 +86,16 @@ export class TraceSource implements TrafficSource {
     if ('error' in parsed) return this.bad(parsed.error);
     if (parsed.t < this.lastT) return this.bad(`time ${parsed.t} ms comes before the previous line's ${this.lastT} ms: a trace must be sorted by time`);
     this.lastT = parsed.t;
-    return parsed;
+    return { t: parsed.t, key: this.intern(parsed.key), cost: parsed.cost };
+  }
+
+  private intern(key: string): string {
+    let copy = this.keys.get(key);
+    if (copy === undefined) {
+      copy = Buffer.from(key, 'utf8').toString('utf8');
+      this.keys.set(copy, copy);
+    }
+    return copy;
   }
 
   private bad(why: string): undefined {
