@@ -18,3 +18,5 @@ export { createRedisLimiter } from './store/redis/redis-limiter.js';
 export type { DecisionReason, FailMode, RedisDecision, RedisLimiterOptions, RedisRateLimiter } from './store/redis/redis-limiter.js';
 export type { RedisClient } from './store/redis/run-script.js';
 export { boundedRedisOptions, connectRedis } from './store/redis/client.js';
+export { createApproximateLimiter } from './store/redis/approximate-limiter.js';
+export type { ApproximateLimiter, ApproximateLimiterOptions } from './store/redis/approximate-limiter.js';
