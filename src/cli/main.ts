@@ -3,6 +3,7 @@ import { Command as Program, CommanderError } from 'commander';
 import { RatelabError, type RatelabErrorCode } from '../errors.js';
 import { algorithmsCommand } from './commands/algorithms.js';
 import { checkTiersCommand } from './commands/check-tiers.js';
+import { raceCommand, type RaceOptions } from './commands/race.js';
 import { EXIT } from './exit-codes.js';
 import type { CommandIO } from './io.js';
 
@@ -32,6 +33,17 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
     .description('validate a tiers file (YAML or JSON) and summarise it')
     .argument('<file>', 'the tiers file')
     .action(async (file: string) => setCode(await checkTiersCommand({ file }, io)));
+  program
+    .command('race')
+    .description('race a naive GET-then-SET limiter against the Lua script on a real Redis, and count what each admits over the limit')
+    .requiredOption('--redis <url>', 'the Redis to race on, e.g. redis://127.0.0.1:6380 (loopback only unless --allow-remote)')
+    .option('--allow-remote', 'allow a non-loopback Redis host')
+    .option('--algorithm <name>', 'the Lua limiter to race (default token-bucket)')
+    .option('--limit <n>', 'the limit on the one key (default 1000)')
+    .option('--connections <n>', 'Redis connections racing (default 4)')
+    .option('--in-flight <n>', 'calls in flight per connection (default 50)')
+    .option('--requests <n>', 'requests in all (default twice the limit)')
+    .action(async (options: RaceOptions) => setCode(await raceCommand(options, io)));
 
   if (argv.length === 0) {
     program.outputHelp({ error: true });

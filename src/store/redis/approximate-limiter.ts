@@ -60,9 +60,8 @@ let syncScript: LuaScript | undefined;
  *
  * Error bound: a budget is computed from a total that lacks what the other nodes admitted
  * since their own last sync, so a window can over-admit by up to about what the whole fleet
- * admits in one `syncMs` (tested). A node
- * that first sees a key late in a window has only its `limit / N` share to go on until its
- * first sync. If Redis is down, budgets are not renewed: each node stays within its last
+ * admits in one `syncMs` (tested); and a node that first sees a key late in a window may
+ * admit its `limit / N` share before its first sync tells it the window is spent. If Redis is down, budgets are not renewed: each node stays within its last
  * budget, which only under-admits.
  */
 export function createApproximateLimiter(policy: Policy, options: ApproximateLimiterOptions): ApproximateLimiter {
