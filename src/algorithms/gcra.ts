@@ -8,14 +8,17 @@ import { grow, type Meter } from './meter.js';
  * `burst = capacity` it makes exactly the token bucket's decisions (a GCRA in the wild
  * used `tau = burst * T` and admitted one request too many).
  *
- * Times are scaled by `limit` (so `T` is the whole number `windowMs`) and measured from the
- * first time this meter saw, which keeps the products small enough to be exact.
+ * Times are scaled by `limit`, so `T` is the whole number `windowMs`. The TAT is kept as
+ * how far it is ahead of the key's last use (the store keeps that time anyway), never as
+ * an absolute time: scaled by `limit`, an absolute time passes 2^53 within 35 minutes of
+ * uptime at the largest limits (within months at a limit of 1e6), after which it rounds
+ * and decisions go wrong. The lead is at most `burst * windowMs`, so it stays exact.
  */
 export class Gcra implements Meter {
   readonly fullAfterMs: number;
   readonly bytesPerSlot = 8;
-  private tat = new Float64Array(0);
-  private origin = NaN;
+  /** max(TAT - last use, 0), scaled by `limit`. */
+  private ahead = new Float64Array(0);
   private readonly interval: number;
   private readonly scale: number;
   private readonly horizon: number;
@@ -30,47 +33,36 @@ export class Gcra implements Meter {
   }
 
   resize(capacity: number): void {
-    this.tat = grow(this.tat, capacity);
+    this.ahead = grow(this.ahead, capacity);
   }
 
-  init(slot: number, now: number): void {
-    if (Number.isNaN(this.origin)) this.origin = now;
-    this.tat[slot] = this.scaled(now);
+  init(slot: number): void {
+    this.ahead[slot] = 0;
   }
 
-  refresh(): void {
-    // The TAT is already a time; nothing to bring forward.
+  refresh(slot: number, last: number, now: number): void {
+    const ahead = (this.ahead[slot] as number) - (now - last) * this.scale;
+    this.ahead[slot] = ahead > 0 ? ahead : 0;
   }
 
-  take(slot: number, now: number, cost: number): boolean {
-    const t = this.scaled(now);
-    const next = Math.max(this.tat[slot] as number, t) + cost * this.interval;
-    if (next - t > this.horizon) return false;
-    this.tat[slot] = next;
+  take(slot: number, _now: number, cost: number): boolean {
+    const next = (this.ahead[slot] as number) + cost * this.interval;
+    if (next > this.horizon) return false;
+    this.ahead[slot] = next;
     return true;
   }
 
-  remaining(slot: number, now: number): number {
-    return Math.floor((this.horizon - this.backlog(slot, now)) / this.interval);
+  remaining(slot: number): number {
+    return Math.floor((this.horizon - (this.ahead[slot] as number)) / this.interval);
   }
 
-  waitFor(slot: number, now: number, cost: number): number {
+  waitFor(slot: number, _now: number, cost: number): number {
     if (cost > this.capacity) return Infinity;
-    const over = this.backlog(slot, now) + cost * this.interval - this.horizon;
+    const over = (this.ahead[slot] as number) + cost * this.interval - this.horizon;
     return over <= 0 ? 0 : Math.ceil(over / this.scale);
   }
 
-  untilFull(slot: number, now: number): number {
-    return Math.ceil(this.backlog(slot, now) / this.scale);
-  }
-
-  /** How far the TAT is ahead of now, scaled; 0 when the bucket is full. */
-  private backlog(slot: number, now: number): number {
-    const ahead = (this.tat[slot] as number) - this.scaled(now);
-    return ahead > 0 ? ahead : 0;
-  }
-
-  private scaled(now: number): number {
-    return (now - this.origin) * this.scale;
+  untilFull(slot: number): number {
+    return Math.ceil((this.ahead[slot] as number) / this.scale);
   }
 }

@@ -31,7 +31,7 @@ export function parseTiers(text: string, source = 'tiers'): TiersConfig {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
-    throw tiersError(source, doc.errors.map((error) => `${source}:${error.linePos?.[0].line ?? '?'}: ${firstLine(error.message)}`));
+    throw tiersError(source, doc.errors.map((error) => `${source}:${lines.linePos(error.pos[0]).line}: ${firstLine(error.message)}`));
   }
   const checked = validateTiers(doc.toJS());
   if (!checked.ok) throw tiersError(source, checked.problems.map((problem) => locate(problem, doc, lines, source)));

@@ -36,22 +36,45 @@ const tier = z.union([z.literal('unlimited'), limitedTier]);
 
 const tierName = z.string({ error: (issue) => `expected a tier name, got ${describeValue(issue.input)}` });
 
+const fileError = (issue: { code?: string; input?: unknown }) =>
+  issue.code === 'invalid_type' ? `expected a map with keys tiers, clients and default, got ${describeValue(issue.input)}` : undefined;
+
 /** The tiers file: `tiers`, `clients` (client id -> tier) and `default` (a tier name). */
 export const tiersFileSchema = z
-  .strictObject({
-    tiers: z.record(z.string(), tier, { error: (issue) => `expected a map of tier name to tier, got ${describeValue(issue.input)}` }),
-    clients: z.record(z.string(), tierName, { error: (issue) => `expected a map of client id to tier name, got ${describeValue(issue.input)}` }).default({}),
-    default: tierName,
-  })
-  .superRefine((file, ctx) => {
-    const names = Object.keys(file.tiers);
-    if (names.length === 0) ctx.addIssue({ code: 'custom', path: ['tiers'], message: 'expected at least one tier' });
-    const known = (name: string) => Object.hasOwn(file.tiers, name);
-    if (!known(file.default)) ctx.addIssue({ code: 'custom', path: ['default'], message: `no tier named ${JSON.stringify(file.default)} (tiers: ${names.join(', ')})` });
-    for (const [client, name] of Object.entries(file.clients)) {
-      if (!known(name)) ctx.addIssue({ code: 'custom', path: ['clients', client], message: `no tier named ${JSON.stringify(name)} (tiers: ${names.join(', ')})` });
-    }
-  });
+  .strictObject(
+    {
+      tiers: z.record(z.string(), tier, { error: (issue) => `expected a map of tier name to tier, got ${describeValue(issue.input)}` }),
+      clients: z.record(z.string(), tierName, { error: (issue) => `expected a map of client id to tier name, got ${describeValue(issue.input)}` }).default({}),
+      default: tierName,
+    },
+    { error: fileError },
+  )
+  // Runs even when other parts of the file are invalid (zod skips refinements after an
+  // issue by default), so that a bad limit and a default naming no tier are reported
+  // together; so it trusts only what it checks itself.
+  .superRefine((file, ctx) => checkTierNames(file, ctx), { when: () => true });
+
+/** `default` and every `clients` entry must name a tier of the file. */
+function checkTierNames(file: unknown, ctx: z.RefinementCtx): void {
+  const { tiers, clients, default: fallback } = (isMap(file) ? file : {}) as Record<string, unknown>;
+  if (!isMap(tiers)) return;
+  const names = Object.keys(tiers);
+  if (names.length === 0) {
+    ctx.addIssue({ code: 'custom', path: ['tiers'], message: 'expected at least one tier' });
+    return;
+  }
+  const unknownTier = (name: unknown): name is string => typeof name === 'string' && !Object.hasOwn(tiers, name);
+  const message = (name: string) => `no tier named ${JSON.stringify(name)} (tiers: ${names.join(', ')})`;
+  if (unknownTier(fallback)) ctx.addIssue({ code: 'custom', path: ['default'], message: message(fallback) });
+  if (!isMap(clients)) return;
+  for (const [client, name] of Object.entries(clients)) {
+    if (unknownTier(name)) ctx.addIssue({ code: 'custom', path: ['clients', client], message: message(name) });
+  }
+}
+
+function isMap(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 export type TiersFile = z.output<typeof tiersFileSchema>;
 

@@ -1,0 +1,109 @@
+import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { algorithmsCommand } from '../../src/cli/commands/algorithms.js';
+import { checkTiersCommand } from '../../src/cli/commands/check-tiers.js';
+import { bufferIO } from '../../src/cli/io.js';
+import { run } from '../../src/cli/main.js';
+import { ALGORITHMS, RatelabError } from '../../src/index.js';
+import { tiersFixture as fixture } from '../support/fixtures.js';
+
+const VALID_SUMMARY = [
+  'free (default): token-bucket, 10 per 1s; 0 clients assigned',
+  'premium: token-bucket, 100 per 1s, burst 200; 1 client assigned',
+  'reports: sliding-log, 5 per 1m; 1 client assigned',
+  'internal: unlimited; 1 client assigned',
+  '',
+].join('\n');
+
+/** True when some line looks like a stack frame. */
+const hasStack = (text: string) => /^\s+at /m.test(text);
+
+describe('ratelab check-tiers', () => {
+  it('summarises a valid file (command function)', async () => {
+    const io = bufferIO();
+    expect(await checkTiersCommand({ file: fixture('valid.yaml') }, io)).toBe(0);
+    expect(io.out()).toBe(VALID_SUMMARY);
+    expect(io.err()).toBe('');
+  });
+
+  it('resolves the file against the working directory', async () => {
+    const io = bufferIO({ cwd: dirname(fixture('valid.json')) });
+    expect(await checkTiersCommand({ file: 'valid.json' }, io)).toBe(0);
+    expect(io.out()).toBe(VALID_SUMMARY);
+  });
+
+  it('throws a RatelabError for an invalid file, leaving stdout empty (command function)', async () => {
+    const io = bufferIO();
+    await expect(checkTiersCommand({ file: fixture('bad-limit.yaml') }, io)).rejects.toBeInstanceOf(RatelabError);
+    expect(io.out()).toBe('');
+  });
+
+  it('exits 0 with the summary through run()', async () => {
+    const io = bufferIO();
+    expect(await run(['check-tiers', fixture('valid.yaml')], io)).toBe(0);
+    expect(io.out()).toBe(VALID_SUMMARY);
+  });
+
+  it('exits 2 with one line per problem on stderr and no stack trace', async () => {
+    const io = bufferIO();
+    const path = fixture('many-problems.yaml');
+    expect(await run(['check-tiers', path], io)).toBe(2);
+    const lines = io.err().trimEnd().split('\n');
+    expect(lines).toHaveLength(8);
+    expect(lines[0]).toBe(`ratelab: ${path}:4: tiers.free.limit: expected a positive integer up to 4294967295, got 0`);
+    for (const line of lines) expect(line).toMatch(new RegExp(`^ratelab: ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+: `));
+    expect(hasStack(io.err())).toBe(false);
+    expect(io.out()).toBe('');
+  });
+
+  it('exits 2 on a missing file, naming it on one line', async () => {
+    const io = bufferIO();
+    const path = fixture('absent.yaml');
+    expect(await run(['check-tiers', path], io)).toBe(2);
+    expect(io.err()).toBe(`ratelab: ${path}: no such file\n`);
+  });
+
+  it('exits 2 without a file argument', async () => {
+    const io = bufferIO();
+    expect(await run(['check-tiers'], io)).toBe(2);
+    expect(io.err()).toContain("missing required argument 'file'");
+    expect(hasStack(io.err())).toBe(false);
+  });
+});
+
+describe('ratelab algorithms', () => {
+  it('lists the five algorithms, one line each (command function)', async () => {
+    const io = bufferIO();
+    expect(await algorithmsCommand({}, io)).toBe(0);
+    const lines = io.out().trimEnd().split('\n');
+    expect(lines.map((line) => line.split(/\s+/)[0])).toEqual([...ALGORITHMS]);
+    expect(lines[0]).toMatch(/^token-bucket {5}tokens \+ last refill per key/);
+  });
+
+  it('prints the same through run()', async () => {
+    const direct = bufferIO();
+    await algorithmsCommand({}, direct);
+    const io = bufferIO();
+    expect(await run(['algorithms'], io)).toBe(0);
+    expect(io.out()).toBe(direct.out());
+  });
+});
+
+describe('ratelab itself', () => {
+  it('prints its version and exits 0', async () => {
+    const io = bufferIO();
+    expect(await run(['--version'], io)).toBe(0);
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(io.out().trim()).toBe(version);
+  });
+
+  it('exits 2 with help when run without a command, and on an unknown command', async () => {
+    const bare = bufferIO();
+    expect(await run([], bare)).toBe(2);
+    expect(bare.err()).toContain('check-tiers');
+    const unknown = bufferIO();
+    expect(await run(['chek-tiers'], unknown)).toBe(2);
+    expect(unknown.err()).toContain('check-tiers');
+  });
+});

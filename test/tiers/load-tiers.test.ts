@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { loadTiers, parseTiers, type TiersConfig } from '../../src/index.js';
+import { expectRatelabError } from '../support/errors.js';
+import { tiersFixture as fixture } from '../support/fixtures.js';
+
+const VALID: TiersConfig = {
+  tiers: {
+    free: { algorithm: 'token-bucket', policy: { limit: 10, windowMs: 1000 } },
+    premium: { algorithm: 'token-bucket', policy: { limit: 100, windowMs: 1000, burst: 200 } },
+    reports: { algorithm: 'sliding-log', policy: { limit: 5, windowMs: 60_000 } },
+    internal: 'unlimited',
+  },
+  clients: { acme: 'premium', 'ops-bot': 'internal', auditor: 'reports' },
+  default: 'free',
+};
+
+const LIMIT_MESSAGE = (got: string) => `expected a positive integer up to 4294967295, got ${got}`;
+const DURATION_MESSAGE = (got: string) => `expected a duration such as 250ms, 1s, 1m or 1h, got ${got}`;
+
+describe('loadTiers: valid files', () => {
+  it('reads YAML', () => {
+    expect(loadTiers(fixture('valid.yaml'))).toEqual(VALID);
+  });
+
+  it('reads JSON, durations as text or milliseconds', () => {
+    expect(loadTiers(fixture('valid.json'))).toEqual(VALID);
+  });
+
+  it('takes clients as optional', () => {
+    expect(loadTiers(fixture('minimal.yaml'))).toEqual({ tiers: { only: { algorithm: 'gcra', policy: { limit: 3, windowMs: 250 } } }, clients: {}, default: 'only' });
+  });
+});
+
+describe('loadTiers: each kind of invalid file is INVALID_TIERS, every problem with its line and path', () => {
+  it.each([
+    ['bad-limit.yaml', [`4: tiers.free.limit: ${LIMIT_MESSAGE('-3')}`]],
+    ['bad-duration.yaml', [`5: tiers.free.window: ${DURATION_MESSAGE('"1 fortnight"')}`]],
+    ['unknown-algorithm.yaml', ['3: tiers.free.algorithm: expected one of token-bucket, gcra, sliding-log, sliding-counter, fixed-window, got "leaky-bucket"']],
+    ['unknown-field.yaml', ['6: tiers.free.burts: unknown field']],
+    ['default-missing-tier.yaml', ['6: default: no tier named "gold" (tiers: free)']],
+    ['client-missing-tier.yaml', ['8: clients.globex: no tier named "platinum" (tiers: free)']],
+    ['syntax-error.yaml', ['5: Flow sequence in block collection must be sufficiently indented and end with a ]']],
+    [
+      'many-problems.yaml',
+      [
+        `4: tiers.free.limit: ${LIMIT_MESSAGE('0')}`,
+        `5: tiers.free.window: ${DURATION_MESSAGE('"soon"')}`,
+        `10: tiers.premium.burst: ${LIMIT_MESSAGE('1.5')}`,
+        '13: tiers.logs.limit: the sliding log keeps one timestamp per request; at most 1048576, got 2000000',
+        '15: tiers.odd: expected "unlimited" or { algorithm, limit, window, burst? }, got "sometimes"',
+        '20: colour: unknown field',
+        '19: default: no tier named "platinum" (tiers: free, premium, logs, odd)',
+        '18: clients.globex: no tier named "gold" (tiers: free, premium, logs, odd)',
+      ],
+    ],
+    [
+      'many-problems.json',
+      [`3: tiers.free.limit: ${LIMIT_MESSAGE('"10"')}`, '4: tiers.premium.limit: missing', '6: default: no tier named "gold" (tiers: free, premium)'],
+    ],
+  ])('%s', (name, problems) => {
+    const path = fixture(name);
+    const error = expectRatelabError(() => loadTiers(path), 'INVALID_TIERS', path);
+    expect(error.problems).toEqual(problems.map((problem) => `${path}:${problem}`));
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : '';
+    expect(error.message).toBe(`${path}:${problems[0]}${more}`);
+  });
+
+  it('a missing file is FILE_NOT_FOUND naming it', () => {
+    const path = fixture('no-such-file.yaml');
+    expect(expectRatelabError(() => loadTiers(path), 'FILE_NOT_FOUND', path).message).toBe(`${path}: no such file`);
+  });
+
+  it('a directory is FILE_UNREADABLE naming it', () => {
+    const path = fixture('');
+    expectRatelabError(() => loadTiers(path), 'FILE_UNREADABLE', path);
+  });
+});
+
+describe('parseTiers: the shape of the file', () => {
+  it.each([
+    ['an empty file', '', ['t: expected a map with keys tiers, clients and default, got null']],
+    ['a list', '[]\n', ['t:1: expected a map with keys tiers, clients and default, got a list']],
+    ['no tiers', 'tiers: {}\ndefault: x\n', ['t:1: tiers: expected at least one tier']],
+    ['no default', 'tiers:\n  a: unlimited\n', ['t:1: default: missing']],
+    ['wrong types', 'tiers: 5\ndefault: a\nclients: 3\n', ['t:1: tiers: expected a map of tier name to tier, got 5', 't:3: clients: expected a map of client id to tier name, got 3']],
+    ['a duplicated key', 'tiers:\n  a: unlimited\ndefault: a\ndefault: a\n', ['t:4: Map keys must be unique']],
+  ])('%s', (_name, text, problems) => {
+    expect(expectRatelabError(() => parseTiers(text, 't'), 'INVALID_TIERS', 't').problems).toEqual(problems);
+  });
+});
