@@ -1,4 +1,4 @@
-// Shared by the Redis benchmarks: run N calls with a fixed number in flight, and medians.
+// Shared by the Redis benchmarks: run N calls with a fixed number in flight, medians, flags.
 import { performance } from 'node:perf_hooks';
 
 /** Runs `calls` invocations of `call(i)` keeping `inFlight` outstanding; returns calls per second. */
@@ -19,3 +19,9 @@ export function median(values: readonly number[]): number {
 }
 
 export const format = (n: number) => Math.round(n).toLocaleString('en-US');
+
+/** The number after `--name` on the command line, or `fallback`. */
+export function numberArg(name: string, fallback: number): number {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? Number(process.argv[at + 1]) : fallback;
+}

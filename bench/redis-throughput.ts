@@ -13,15 +13,11 @@ import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { createRedisLimiter } from '../src/index.js';
 import { limiterScript } from '../src/store/redis/scripts.js';
 import { startRedisServer } from '../test/support/redis-server.js';
-import { format, median, throughput } from './redis-support.js';
+import { format, median, numberArg, throughput } from './redis-support.js';
 
 const run = promisify(execFile);
-const arg = (name: string, fallback: number) => {
-  const at = process.argv.indexOf(name);
-  return at > 0 ? Number(process.argv[at + 1]) : fallback;
-};
-const ROUNDS = arg('--rounds', 7);
-const CALLS = arg('--calls', 40_000);
+const ROUNDS = numberArg('--rounds', 7);
+const CALLS = numberArg('--calls', 40_000);
 const IN_FLIGHT = 50;
 const KEYS = 10_000;
 // Generous enough that every call is admitted: the same work (a read-modify-write) in each.

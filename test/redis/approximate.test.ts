@@ -1,26 +1,15 @@
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ManualClock, createApproximateLimiter, type ApproximateLimiter } from '../../src/index.js';
-import { describeRedis } from '../support/describe-redis.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { describeRedis, useRedisServer } from '../support/describe-redis.js';
 
 let runs = 0;
 
 describeRedis('approximate local + global limiter (limit / N locally, synced every syncMs)', () => {
-  let server: RedisServer;
-  let redis: Redis;
-
-  beforeAll(async () => {
-    server = await startRedisServer();
-    redis = new Redis(server.url);
-  });
-  afterAll(async () => {
-    redis.disconnect();
-    await server.stop();
-  });
+  const fixture = useRedisServer();
 
   /** N nodes on one clock, syncing only when told (the timer is for production). */
-  function fleet(nodes: number, limit: number, clock: ManualClock, client: Redis = redis): ApproximateLimiter[] {
+  function fleet(nodes: number, limit: number, clock: ManualClock, client: Redis = fixture.redis): ApproximateLimiter[] {
     const prefix = `approx${runs++}:`;
     return Array.from({ length: nodes }, () => createApproximateLimiter({ limit, windowMs: 1000 }, { redis: client, expectedNodes: nodes, syncMs: 100, clock, prefix, autoSync: false }));
   }
@@ -85,6 +74,6 @@ describeRedis('approximate local + global limiter (limit / N locally, synced eve
   });
 
   it('refuses a bad node count', () => {
-    expect(() => createApproximateLimiter({ limit: 1, windowMs: 1 }, { redis, expectedNodes: 0 })).toThrow(/expectedNodes/);
+    expect(() => createApproximateLimiter({ limit: 1, windowMs: 1 }, { redis: fixture.redis, expectedNodes: 0 })).toThrow(/expectedNodes/);
   });
 });

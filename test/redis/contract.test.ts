@@ -1,27 +1,15 @@
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll } from 'vitest';
 import { createRedisLimiter } from '../../src/index.js';
 import { describeLimiterContract } from '../contract/limiter-contract.js';
-import { describeRedis } from '../support/describe-redis.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { describeRedis, useRedisServer } from '../support/describe-redis.js';
 
 // The memory limiters' contract, unchanged, against the Lua scripts on a real server, with
 // the ManualClock as the time source. The adapter only checks that Redis decided and
 // drops `reason`, which a plain Decision does not have.
 describeRedis('Redis limiters', () => {
-  let server: RedisServer;
-  let redis: Redis;
-  beforeAll(async () => {
-    server = await startRedisServer();
-    redis = new Redis(server.url);
-  });
-  afterAll(async () => {
-    redis.disconnect();
-    await server.stop();
-  });
+  const fixture = useRedisServer();
 
   describeLimiterContract('redis', (algorithm, policy, clock) => {
-    const limiter = createRedisLimiter(algorithm, policy, { redis, clock, timeoutMs: 5000, failMode: 'closed' });
+    const limiter = createRedisLimiter(algorithm, policy, { redis: fixture.redis, clock, timeoutMs: 5000, failMode: 'closed' });
     return {
       consume: async (key, cost) => {
         const { reason, ...decision } = await limiter.consume(key, cost);

@@ -45,5 +45,14 @@ local function floor_div(a, b)
   return q
 end
 
+-- The index of the aligned window to decide in, and the time to decide at: now's, or, when
+-- the clock went back behind the stored window `stored`, that window's start (a reversed
+-- clock never reopens an earlier window).
+local function window_at(stored)
+  local index = math.floor(now / window)
+  if stored and index < stored then return stored, stored * window end
+  return index, now
+end
+
 -- The wait for a cost the policy can never admit.
 local NEVER = -1
