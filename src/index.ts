@@ -51,3 +51,5 @@ export type { AnalysisOptions, AttackAnalysis, JudgedPolicy, LatencySummary, Res
 export { checkTarget, isLoopback as isLoopbackAddress } from './http/attack-target.js';
 export { rateLimitHook } from './http/fastify.js';
 export type { FastifyReplyLike, FastifyRequestLike } from './http/fastify.js';
+export { createApproximateLimiter } from './store/redis/approximate-limiter.js';
+export type { ApproximateLimiter, ApproximateLimiterOptions } from './store/redis/approximate-limiter.js';

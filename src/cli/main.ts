@@ -5,6 +5,7 @@ import { algorithmsCommand } from './commands/algorithms.js';
 import { ATTACK_DEFAULTS, attackCommand, type AttackOptions } from './commands/attack.js';
 import { checkTiersCommand } from './commands/check-tiers.js';
 import { compareCommand, type CompareFlags } from './commands/compare.js';
+import { raceCommand, type RaceOptions } from './commands/race.js';
 import { scenariosCommand } from './commands/scenarios.js';
 import { SERVE_DEFAULTS, serveCommand, type ServeOptions } from './commands/serve.js';
 import { EXIT } from './exit-codes.js';
@@ -101,6 +102,17 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
     .command('scenarios')
     .description('list the built-in scenarios and what each teaches')
     .action(async () => setCode(await scenariosCommand({}, io)));
+  program
+    .command('race')
+    .description('race a naive GET-then-SET limiter against the Lua script on a real Redis, and count what each admits over the limit')
+    .requiredOption('--redis <url>', 'the Redis to race on, e.g. redis://127.0.0.1:6380 (loopback only unless --allow-remote)')
+    .option('--allow-remote', 'allow a non-loopback Redis host')
+    .option('--algorithm <name>', 'the Lua limiter to race (default token-bucket)')
+    .option('--limit <n>', 'the limit on the one key (default 1000)')
+    .option('--connections <n>', 'Redis connections racing (default 4)')
+    .option('--in-flight <n>', 'calls in flight per connection (default 50)')
+    .option('--requests <n>', 'requests in all (default twice the limit)')
+    .action(async (options: RaceOptions) => setCode(await raceCommand(options, io)));
 
   if (argv.length === 0) {
     program.outputHelp({ error: true });

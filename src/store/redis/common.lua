@@ -16,16 +16,22 @@ local window = tonumber(ARGV[4])
 local capacity = tonumber(ARGV[5])
 local min_ttl = tonumber(ARGV[6])
 
--- 17 significant digits round-trip any double; Lua's tostring keeps 14 and would round
--- large fixed-point values.
+-- Whole numbers below 1e14 (every whole-ms state short of huge policies) print exactly
+-- with tostring, which is cheaper; anything else takes 17 significant digits, which
+-- round-trip any double (tostring keeps only 14).
 local function encode(x)
+  if x == math.floor(x) and x < 1e14 and x > -1e14 then return tostring(x) end
   return string.format('%.17g', x)
 end
 
--- The key expires when its state is back to full quota (so expiry never changes a
--- decision), and no later: never an absurd TTL.
+-- The TTL of a state that is back to full quota in `ms`: expiry then never changes a
+-- decision, and the key lives no longer than that (never an absurd TTL).
+local function ttl(ms)
+  return math.max(math.ceil(ms), min_ttl, 1)
+end
+
 local function expire_after(ms)
-  redis.call('PEXPIRE', key, math.max(math.ceil(ms), min_ttl, 1))
+  redis.call('PEXPIRE', key, ttl(ms))
 end
 
 -- floor(a / b) for a >= 0, b > 0, corrected where the float quotient rounds up.
@@ -37,6 +43,15 @@ local function floor_div(a, b)
     q = q + 1
   end
   return q
+end
+
+-- The index of the aligned window to decide in, and the time to decide at: now's, or, when
+-- the clock went back behind the stored window `stored`, that window's start (a reversed
+-- clock never reopens an earlier window).
+local function window_at(stored)
+  local index = math.floor(now / window)
+  if stored and index < stored then return stored, stored * window end
+  return index, now
 end
 
 -- The wait for a cost the policy can never admit.

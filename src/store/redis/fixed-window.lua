@@ -1,18 +1,12 @@
 -- Fixed window (see src/algorithms/fixed-window.ts): a hash {window, count}, windows
 -- aligned to multiples of `window` ms. The window index is stored, not left to the TTL, so
 -- a virtual clock that runs apart from Redis's own still decides correctly.
-local index = math.floor(now / window)
-local count = 0
 local state = redis.call('HMGET', key, 'window', 'count')
 local stored = tonumber(state[1])
-if stored then
-  -- A reversed clock is decided in the newer window, from its start.
-  if index < stored then
-    index = stored
-    now = stored * window
-  end
-  if index == stored then count = tonumber(state[2]) end
-end
+local index
+index, now = window_at(stored)
+local count = 0
+if index == stored then count = tonumber(state[2]) end
 local ends_in = (index + 1) * window - now
 local allowed = count + cost <= limit
 if allowed and cost > 0 then

@@ -20,8 +20,7 @@ if allowed and cost > 0 then
   r = r + cost * window
   q = q + math.floor(r / limit)
   r = r % limit
-  redis.call('SET', key, encode(q) .. ':' .. encode(r))
-  expire_after(backlog / limit)
+  redis.call('SET', key, encode(q) .. ':' .. encode(r), 'PX', ttl(backlog / limit))
 end
 local retry = 0
 if cost > capacity then

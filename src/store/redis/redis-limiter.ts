@@ -2,10 +2,11 @@ import { performance } from 'node:perf_hooks';
 import { createMeter } from '../../algorithms/index.js';
 import { toClock, type Clock, type ClockSource } from '../../clock.js';
 import type { Decision } from '../../decision.js';
-import { RatelabError, describeValue } from '../../errors.js';
 import { checkCost, createLimiter, type RateLimiter } from '../../limiter.js';
 import { checkAlgorithm, checkPolicy, type Algorithm, type Limits, type Policy } from '../../policy.js';
+import { shareOf } from './approximate-limiter.js';
 import { DenyCache } from './deny-cache.js';
+import { invalidOption } from './invalid-option.js';
 import { runScript, type RedisClient } from './run-script.js';
 import { limiterScript, type LuaScript } from './scripts.js';
 import { withTimeout } from './timeout.js';
@@ -113,7 +114,7 @@ class RedisLimiter implements RedisRateLimiter {
     this.limits = checkPolicy(policy, algorithm);
     createMeter(algorithm, this.limits); // refuses what the memory limiter refuses (a huge sliding log)
     if (typeof options !== 'object' || options === null || typeof options.redis !== 'object' || options.redis === null) {
-      throw invalid('redis', 'expected an ioredis client or Cluster client', options?.redis);
+      throw invalidOption('redis', 'expected an ioredis client or Cluster client', options?.redis);
     }
     this.redis = options.redis;
     this.script = limiterScript(algorithm);
@@ -124,7 +125,7 @@ class RedisLimiter implements RedisRateLimiter {
     this.clock = options.clock === undefined ? undefined : toClock(options.clock);
     this.localNow = this.clock ?? (() => performance.now());
     const minTtlMs = options.minTtlMs ?? (this.clock ? VIRTUAL_CLOCK_MIN_TTL_MS : 0);
-    if (!Number.isInteger(minTtlMs) || minTtlMs < 0) throw invalid('minTtlMs', 'expected a whole number of ms >= 0', minTtlMs);
+    if (!Number.isInteger(minTtlMs) || minTtlMs < 0) throw invalidOption('minTtlMs', 'expected a whole number of ms >= 0', minTtlMs);
     this.policyArgs = [String(limit), String(windowMs), String(capacity), String(minTtlMs)];
     this.failMode = checkFailMode(options.failMode ?? 'open');
     this.fallback = this.failMode === 'local' ? localFallback(algorithm, this.limits, options, this.clock) : undefined;
@@ -191,31 +192,26 @@ class RedisLimiter implements RedisRateLimiter {
 function localFallback(algorithm: Algorithm, limits: Limits, options: RedisLimiterOptions, clock: Clock | undefined): RateLimiter {
   const nodes = options.expectedNodes;
   if (nodes === undefined || !Number.isInteger(nodes) || nodes < 1) {
-    throw invalid('expectedNodes', "failMode 'local' needs the number of nodes sharing the limit, a whole number >= 1", nodes);
+    throw invalidOption('expectedNodes', "failMode 'local' needs the number of nodes sharing the limit, a whole number >= 1", nodes);
   }
-  const share = (units: number) => Math.max(1, Math.floor(units / nodes));
-  const policy = { limit: share(limits.limit), windowMs: limits.windowMs, burst: share(limits.capacity) };
+  const policy = { limit: shareOf(limits.limit, nodes), windowMs: limits.windowMs, burst: shareOf(limits.capacity, nodes) };
   return createLimiter(algorithm, policy, clock ? { clock } : {});
 }
 
 function denyCacheOf(option: RedisLimiterOptions['denyCache'], limit: number): DenyCache | undefined {
   if (option === undefined || option === false) return undefined;
   const maxKeys = option === true ? DEFAULT_DENY_CACHE_KEYS : (option.maxKeys ?? DEFAULT_DENY_CACHE_KEYS);
-  if (!Number.isInteger(maxKeys) || maxKeys < 1) throw invalid('denyCache.maxKeys', 'expected a whole number >= 1', maxKeys);
+  if (!Number.isInteger(maxKeys) || maxKeys < 1) throw invalidOption('denyCache.maxKeys', 'expected a whole number >= 1', maxKeys);
   return new DenyCache(maxKeys, limit);
 }
 
 function checkFailMode(mode: unknown): FailMode {
   if (mode === 'open' || mode === 'closed' || mode === 'local') return mode;
-  throw invalid('failMode', "expected 'open', 'closed' or 'local'", mode);
+  throw invalidOption('failMode', "expected 'open', 'closed' or 'local'", mode);
 }
 
 function positive(value: number | undefined, field: string, fallback: number): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw invalid(field, 'expected a positive number of ms', value);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw invalidOption(field, 'expected a positive number of ms', value);
   return value;
-}
-
-function invalid(field: string, why: string, value: unknown): RatelabError {
-  return new RatelabError('INVALID_ARGUMENT', `${field}: ${why}, got ${describeValue(value)}`, { field });
 }

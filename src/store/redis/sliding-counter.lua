@@ -1,20 +1,15 @@
 -- Sliding-window counter (see src/algorithms/sliding-counter.ts): a hash {window, prev,
 -- cur}; the estimate prev * (W - elapsed) / W + cur, compared multiplied through by W so
 -- whole-ms times give exact integers.
-local index = math.floor(now / window)
-local prev, cur = 0, 0
 local state = redis.call('HMGET', key, 'window', 'prev', 'cur')
 local stored = tonumber(state[1])
-if stored then
-  if index < stored then
-    index = stored
-    now = stored * window
-  end
-  if index == stored then
-    prev, cur = tonumber(state[2]), tonumber(state[3])
-  elseif index == stored + 1 then
-    prev = tonumber(state[3])
-  end
+local index
+index, now = window_at(stored)
+local prev, cur = 0, 0
+if index == stored then
+  prev, cur = tonumber(state[2]), tonumber(state[3])
+elseif stored and index == stored + 1 then
+  prev = tonumber(state[3])
 end
 local elapsed = now - index * window
 local used = prev * (window - elapsed) + cur * window
