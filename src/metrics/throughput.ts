@@ -14,7 +14,7 @@ export interface ThroughputOptions {
  * whole sample through a fresh limiter (built outside the timed part), so the mix of
  * admits and denials is the replay's, and tinybench's per-call overhead (about one
  * decision's cost) is spread over the batch rather than added to each decision.
- * Undefined when the sample is empty.
+ * Reported from the median iteration. Undefined when the sample is empty.
  */
 export async function decisionsPerSecond(contender: Contender, arrivals: readonly Arrival[], options: ThroughputOptions = {}): Promise<number | undefined> {
   const count = arrivals.length;
@@ -48,6 +48,7 @@ export async function decisionsPerSecond(contender: Contender, arrivals: readonl
   });
   await bench.run();
   const result = bench.tasks[0]?.result;
-  if (!result || !('latency' in result) || !(result.latency.mean > 0)) return undefined;
-  return count / (result.latency.mean / 1000);
+  // The median iteration, not the mean: one descheduling on a busy machine would inflate the mean.
+  if (!result || !('latency' in result) || !(result.latency.p50 > 0)) return undefined;
+  return count / (result.latency.p50 / 1000);
 }

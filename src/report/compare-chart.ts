@@ -29,11 +29,29 @@ export function renderCharts(result: WorkloadComparison, paint: ChalkInstance, c
   if (colour) {
     const colors = [asciichart.lightgray, asciichart.red, ...admitted.map((_, i) => SERIES_COLORS[i % SERIES_COLORS.length])];
     const chart = asciichart.plot([offered, limit, ...admitted.map((a) => a.points)], { height: 12, colors, format: label });
-    const legend = [asciichart.colored('offered', asciichart.lightgray), asciichart.colored('limit', asciichart.red), ...admitted.map((a, i) => asciichart.colored(a.algorithm, SERIES_COLORS[i % SERIES_COLORS.length]))];
-    return `${paint.bold(title)}\n${chart}\n${' '.repeat(LABEL_WIDTH)}${legend.join('  ')}\n`;
+    const names = ['offered', 'limit', ...admitted.map((a) => a.algorithm)];
+    const legend = wrap(names).map((line) => ' '.repeat(LABEL_WIDTH) + line.map((i) => asciichart.colored(names[i] as string, colors[i])).join('  '));
+    return `${paint.bold(title)}\n${chart}\n${legend.join('\n')}\n`;
   }
   const panels = admitted.map((a) => `${a.algorithm}: admitted (flat line: the limit)\n${asciichart.plot([a.points, limit], { height: 5, format: label, min: 0 })}`);
   return `${title}\n${panels.join('\n')}\n`;
+}
+
+/** Indexes of `names` in lines that fit the chart's width after the label margin. */
+function wrap(names: readonly string[]): number[][] {
+  const lines: number[][] = [[]];
+  let width = LABEL_WIDTH;
+  names.forEach((name, i) => {
+    const line = lines[lines.length - 1] as number[];
+    if (line.length > 0 && width + 2 + name.length > CHART_WIDTH) {
+      lines.push([i]);
+      width = LABEL_WIDTH + name.length;
+    } else {
+      width += (line.length > 0 ? 2 : 0) + name.length;
+      line.push(i);
+    }
+  });
+  return lines;
 }
 
 /** Sums `factor` consecutive buckets into one (the last one may be partial). */

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Clock } from '../clock.js';
 import { loadLimiterModule } from '../external-limiter.js';
 import { createLimiter } from '../limiter.js';
@@ -41,7 +42,6 @@ export function builtinContender(algorithm: Algorithm, policy: Policy): Contende
  */
 export async function moduleContender(path: string, policy: Policy, cwd: string): Promise<Contender> {
   const first = await loadLimiterModule(path, policy, () => 0, cwd);
-  const { resolve } = await import('node:path');
   return {
     name: first.name,
     probe: { module: resolve(cwd, path), policy },

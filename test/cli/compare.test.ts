@@ -39,6 +39,14 @@ describe('ratelab compare', () => {
     for (const line of stripAnsi(out).split('\n').filter((l) => /[┼┤]/.test(l))) expect(line.length).toBeLessThanOrEqual(80);
   });
 
+  it('wraps the chart legend to 80 columns', async () => {
+    const io = bufferIO({ cwd: ROOT, env: { FORCE_COLOR: '1' } });
+    await compareCommand({ scenarios: ['edge-attack'], measure: false, limiter: 'examples/my-limiter.mjs' }, io);
+    const chart = stripAnsi(io.out()).split('edge-attack: units per')[1] ?? '';
+    expect(chart).toContain('fixed-window');
+    for (const line of chart.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+  });
+
   it('--no-chart leaves the charts out', async () => {
     const io = bufferIO({ cwd: ROOT });
     await compareCommand({ scenarios: ['steady-under'], measure: false, chart: false }, io);

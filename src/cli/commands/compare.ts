@@ -63,7 +63,9 @@ export const compareCommand: Command<CompareFlags> = async (flags, io) => {
   progress.done();
 
   const summaries = results.map(summarise);
-  if (!toStdout) {
+  if (toStdout) {
+    for (const note of results.flatMap((result) => result.notes)) io.stderr.write(`ratelab: note: ${note}\n`);
+  } else {
     const paint = painter(io, flags.color);
     const colour = colorEnabled(io, flags.color);
     for (const result of results) {
