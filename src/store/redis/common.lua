@@ -1,8 +1,9 @@
--- The head of every limiter script (scripts.ts prepends it to each algorithm's body).
--- KEYS[1]: the key's state, the only key a script touches (so Redis Cluster never sees
--- CROSSSLOT). ARGV: cost, now (ms; '' reads the server's TIME), limit, windowMs, capacity,
--- minTtlMs. Every body replies {allowed 0|1, remaining, retryAfterMs (-1: never), resetMs},
--- whole numbers, and writes nothing when it denies.
+-- The head of every limiter script. scripts.ts puts the policy's constants before it
+-- (limit, window, capacity, min_ttl: fewer arguments to send and parse per call) and the
+-- algorithm's body after it. KEYS[1]: the key's state, the only key a script touches (so
+-- Redis Cluster never sees CROSSSLOT). ARGV: cost, now (ms; '' reads the server's TIME).
+-- Every body replies {allowed 0|1, remaining, retryAfterMs (-1: never), resetMs}, whole
+-- numbers, and writes nothing when it denies.
 local key = KEYS[1]
 local cost = tonumber(ARGV[1])
 local now = tonumber(ARGV[2])
@@ -11,10 +12,6 @@ if not now then
   local time = redis.call('TIME')
   now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 end
-local limit = tonumber(ARGV[3])
-local window = tonumber(ARGV[4])
-local capacity = tonumber(ARGV[5])
-local min_ttl = tonumber(ARGV[6])
 
 -- Whole numbers below 1e14 (every whole-ms state short of huge policies) print exactly
 -- with tostring, which is cheaper; anything else takes 17 significant digits, which
