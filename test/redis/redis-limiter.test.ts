@@ -31,13 +31,14 @@ describeRedis('createRedisLimiter on a real server', () => {
       expect(denied.resetMs).toBeGreaterThanOrEqual(denied.retryAfterMs);
     });
 
-    it('expires the key when it is back to full quota, never later', async () => {
+    it('expires the key after its state is back to full quota, never later than twice that', async () => {
       const limiter = createRedisLimiter(algorithm, { limit: 1_000_000, windowMs: 30 * 86_400_000 }, { redis: fixture.redis, timeoutMs: PATIENT_MS, prefix: fresh() });
       const decision = await limiter.consume('k', 5);
       const ttl = await fixture.redis.pttl(limiter.redisKey('k'));
       expect(ttl).toBeGreaterThan(0);
-      // The state needs the key until it is full again, and not a moment longer.
-      expect(ttl).toBeLessThanOrEqual(Math.max(decision.resetMs, 1));
+      // The state needs the key until it is full again; the buckets renew their TTL with
+      // headroom (twice the need) so that busy keys do not rewrite it on every request.
+      expect(ttl).toBeLessThanOrEqual(2 * Math.max(decision.resetMs, 1));
     });
 
     it('changes nothing when it denies (state and TTL)', async () => {
@@ -84,6 +85,21 @@ describeRedis('createRedisLimiter on a real server', () => {
       clock.set(0); // ten seconds back: a refill or a new window must not follow from it
       expect((await limiter.consume('k', 1)).allowed).toBe(false);
     }
+  });
+
+  it('renews a token bucket TTL only when it no longer covers the time to full', async () => {
+    const clock = new ManualClock(0);
+    const limiter = createRedisLimiter('token-bucket', { limit: 10, windowMs: 10_000 }, { redis: fixture.redis, timeoutMs: PATIENT_MS, clock, prefix: fresh(), minTtlMs: 0 });
+    const key = limiter.redisKey('k');
+    await limiter.consume('k'); // needs 1 s to refill: TTL 2 s
+    expect(await fixture.redis.pttl(key)).toBeGreaterThan(1000);
+    expect(await fixture.redis.pttl(key)).toBeLessThanOrEqual(2000);
+    await fixture.redis.pexpire(key, 1_000_000); // a marker: a renewal would overwrite it
+    await limiter.consume('k'); // needs 2 s: the 2 s set earlier still covers it
+    expect(await fixture.redis.pttl(key)).toBeGreaterThan(2000);
+    await limiter.consume('k'); // needs 3 s: renewed to 6 s
+    expect(await fixture.redis.pttl(key)).toBeLessThanOrEqual(6000);
+    expect(await fixture.redis.pttl(key)).toBeGreaterThan(4000);
   });
 
   it('sets a fixed window TTL once per window, not on every admission', async () => {

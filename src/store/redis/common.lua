@@ -27,6 +27,32 @@ local function ttl(ms)
   return math.max(math.ceil(ms), min_ttl, 1)
 end
 
+-- A string state "a:b:expires" of the bucket algorithms: its two numbers and the time its
+-- TTL runs out, or nil when the key does not exist.
+local function read_pair()
+  local stored = redis.call('GET', key)
+  if not stored then return nil end
+  local first = string.find(stored, ':', 1, true)
+  local second = string.find(stored, ':', first + 1, true)
+  return tonumber(string.sub(stored, 1, first - 1)), tonumber(string.sub(stored, first + 1, second - 1)), tonumber(string.sub(stored, second + 1))
+end
+
+-- Writes "a:b" as the state, which is needed for `needed_ms` more (until it is full). The
+-- TTL is set only when the one set earlier (running out at `expires`) no longer covers
+-- that, and then to twice the need (at most the time from empty to full): a TTL write in a
+-- script is rewritten for replication and costs several plain writes, so a busy key renews
+-- it about once per `needed_ms`, not on every request; a key still never outlives twice
+-- its need.
+local function write_pair(a, b, expires, needed_ms)
+  local value = encode(a) .. ':' .. encode(b) .. ':'
+  if expires and now + needed_ms <= expires then
+    redis.call('SET', key, value .. encode(expires), 'KEEPTTL')
+  else
+    local ms = ttl(math.min(2 * needed_ms, capacity * window / limit))
+    redis.call('SET', key, value .. encode(now + ms), 'PX', ms)
+  end
+end
+
 local function expire_after(ms)
   redis.call('PEXPIRE', key, ttl(ms))
 end
