@@ -29,7 +29,7 @@ const redis = new Redis(server.url);
 try {
   const ratelab = createRedisLimiter('token-bucket', { limit: LIMIT, windowMs: WINDOW_MS }, { redis, prefix: 'bench:rl:', timeoutMs: 1000 });
   const flexible = new RateLimiterRedis({ storeClient: redis, points: LIMIT, duration: WINDOW_MS / 1000, keyPrefix: 'bench:rlf' });
-  const script = limiterScript('token-bucket');
+  const script = limiterScript('token-bucket', { limit: LIMIT, windowMs: WINDOW_MS, capacity: LIMIT }, 0);
   await ratelab.consume('warm-up'); // caches the script on the server for EVALSHA
 
   const contenders: Record<string, () => Promise<number>> = {
@@ -44,9 +44,9 @@ try {
         if (!(result instanceof RateLimiterRes) || result.remainingPoints < 0) throw new Error(`unexpected result ${String(result)}`);
       }),
     'redis-benchmark EVALSHA (same script), -c 50': async () => {
-      // The same arguments the limiter sends: cost 1, server time, limit, window, capacity, min TTL.
+      // The same arguments the limiter sends: cost 1, and '' for the server's time.
       const args = ['-h', server.host, '-p', String(server.port), '-c', String(IN_FLIGHT), '-n', String(CALLS), '-r', String(KEYS), '--csv',
-        'EVALSHA', script.sha, '1', 'bench:rb:tb:__rand_int__', '1', '', String(LIMIT), String(WINDOW_MS), String(LIMIT), '0'];
+        'EVALSHA', script.sha, '1', 'bench:rb:tb:__rand_int__', '1', ''];
       const { stdout } = await run('redis-benchmark', args);
       const rps = Number(/"EVALSHA[^"]*","([\d.]+)"/.exec(stdout)?.[1]);
       if (!Number.isFinite(rps)) throw new Error(`cannot read redis-benchmark output:\n${stdout}`);

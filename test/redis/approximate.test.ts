@@ -11,7 +11,7 @@ describeRedis('approximate local + global limiter (limit / N locally, synced eve
   /** N nodes on one clock, syncing only when told (the timer is for production). */
   function fleet(nodes: number, limit: number, clock: ManualClock, client: Redis = fixture.redis): ApproximateLimiter[] {
     const prefix = `approx${runs++}:`;
-    return Array.from({ length: nodes }, () => createApproximateLimiter({ limit, windowMs: 1000 }, { redis: client, expectedNodes: nodes, syncMs: 100, clock, prefix, autoSync: false }));
+    return Array.from({ length: nodes }, () => createApproximateLimiter({ limit, windowMs: 1000 }, { redis: client, expectedNodes: nodes, syncMs: 100, clock, prefix, autoSync: false, timeoutMs: 5000 }));
   }
   const admitted = (node: ApproximateLimiter, calls: number) => Array.from({ length: calls }, () => node.consume('k')).filter((d) => d.allowed).length;
 

@@ -21,7 +21,7 @@ describeRedis('Redis Cluster: 3 masters', () => {
   });
 
   it.each(ALGORITHMS)('%s: keys spread over every master, no CROSSSLOT, each key held to its limit', async (algorithm) => {
-    const limiter = createRedisLimiter(algorithm, { limit: LIMIT, windowMs: 3_600_000 }, { redis, prefix: `cluster:${algorithm}:`, timeoutMs: 2000, failMode: 'closed' });
+    const limiter = createRedisLimiter(algorithm, { limit: LIMIT, windowMs: 3_600_000 }, { redis, prefix: `cluster:${algorithm}:`, timeoutMs: 5000, failMode: 'closed' });
     // Twice the limit on every key, all at once.
     const decisions = await Promise.all(KEYS.flatMap((key) => Array.from({ length: 2 * LIMIT }, () => limiter.consume(key).then((d) => ({ key, ...d })))));
     expect(decisions.every((d) => d.reason === 'redis')).toBe(true);

@@ -1,14 +1,9 @@
 -- GCRA (see src/algorithms/gcra.ts): one string per key, the theoretical arrival time
--- TAT = q + r / limit ms, held as "q:r" (r a whole number below limit) so adding the
--- emission interval window / limit stays exact. The key lives until TAT (TTL = TAT - now).
+-- TAT = q + r / limit ms, held as "q:r:expires" (r a whole number below limit) so adding
+-- the emission interval window / limit stays exact. The state is needed until TAT.
 local horizon = capacity * window -- tau + T, scaled by limit
-local q, r = now, 0
-local stored = redis.call('GET', key)
-if stored then
-  local sep = string.find(stored, ':', 1, true)
-  q = tonumber(string.sub(stored, 1, sep - 1))
-  r = tonumber(string.sub(stored, sep + 1))
-end
+local q, r, expires = read_pair()
+if not q then q, r = now, 0 end
 -- How far TAT is ahead of now, scaled by limit. A reversed clock only makes it larger.
 local backlog = (q - now) * limit + r
 if backlog <= 0 then
@@ -20,7 +15,7 @@ if allowed and cost > 0 then
   r = r + cost * window
   q = q + math.floor(r / limit)
   r = r % limit
-  redis.call('SET', key, encode(q) .. ':' .. encode(r), 'PX', ttl(backlog / limit))
+  write_pair(q, r, expires, backlog / limit)
 end
 local retry = 0
 if cost > capacity then

@@ -9,7 +9,7 @@ import { DenyCache } from './deny-cache.js';
 import { invalidOption } from './invalid-option.js';
 import { runScript, type RedisClient } from './run-script.js';
 import { limiterScript, type LuaScript } from './scripts.js';
-import { withTimeout } from './timeout.js';
+import { DeadlineQueue } from './timeout.js';
 
 /** What the limiter does when Redis fails or does not answer within `timeoutMs`. */
 export type FailMode = 'open' | 'closed' | 'local';
@@ -96,13 +96,12 @@ class RedisLimiter implements RedisRateLimiter {
   private readonly script: LuaScript;
   private readonly redis: RedisClient;
   private readonly keyPrefix: string;
-  private readonly timeoutMs: number;
+  private readonly deadlines: DeadlineQueue;
   private readonly failMode: FailMode;
   private readonly fallback: RateLimiter | undefined;
   private readonly denials: DenyCache | undefined;
   private readonly clock: Clock | undefined;
   private readonly localNow: Clock;
-  private readonly policyArgs: readonly string[];
   private readonly retryRedisAfterMs: number;
   private redisDownUntil = -Infinity;
 
@@ -117,16 +116,15 @@ class RedisLimiter implements RedisRateLimiter {
       throw invalidOption('redis', 'expected an ioredis client or Cluster client', options?.redis);
     }
     this.redis = options.redis;
-    this.script = limiterScript(algorithm);
     const { limit, windowMs, capacity } = this.limits;
     this.keyPrefix = `${options.prefix ?? 'ratelab:'}${KEY_TAG[algorithm]}:${limit}:${windowMs}:${capacity}:`;
-    this.timeoutMs = positive(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS);
+    this.deadlines = new DeadlineQueue(positive(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS));
     this.retryRedisAfterMs = positive(options.retryRedisAfterMs, 'retryRedisAfterMs', DEFAULT_RETRY_REDIS_AFTER_MS);
     this.clock = options.clock === undefined ? undefined : toClock(options.clock);
     this.localNow = this.clock ?? (() => performance.now());
     const minTtlMs = options.minTtlMs ?? (this.clock ? VIRTUAL_CLOCK_MIN_TTL_MS : 0);
     if (!Number.isInteger(minTtlMs) || minTtlMs < 0) throw invalidOption('minTtlMs', 'expected a whole number of ms >= 0', minTtlMs);
-    this.policyArgs = [String(limit), String(windowMs), String(capacity), String(minTtlMs)];
+    this.script = limiterScript(algorithm, this.limits, minTtlMs);
     this.failMode = checkFailMode(options.failMode ?? 'open');
     this.fallback = this.failMode === 'local' ? localFallback(algorithm, this.limits, options, this.clock) : undefined;
     this.denials = denyCacheOf(options.denyCache, capacity);
@@ -156,12 +154,12 @@ class RedisLimiter implements RedisRateLimiter {
   async reset(key: string): Promise<void> {
     this.denials?.forget(key);
     this.fallback?.reset(key);
-    await withTimeout(this.redis.del(this.redisKey(key)), this.timeoutMs);
+    await this.deadlines.run(this.redis.del(this.redisKey(key)));
   }
 
   private async ask(key: string, cost: number): Promise<Decision> {
     const now = this.clock ? String(this.clock()) : '';
-    const reply = await withTimeout(runScript(this.redis, this.script, [this.redisKey(key)], [String(cost), now, ...this.policyArgs]), this.timeoutMs);
+    const reply = await this.deadlines.run(runScript(this.redis, this.script, [this.redisKey(key)], [String(cost), now]));
     return this.toDecision(reply);
   }
 
