@@ -1,26 +1,25 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { connectRedis, createRedisLimiter, type FailMode } from '../../src/index.js';
 import { rateLimit, rateLimitResult, type RateLimitResult } from '../../src/http/middleware.js';
-import { describeRedis } from '../support/describe-redis.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { describeRedis, useRedisServer } from '../support/describe-redis.js';
+import { startRedisServer } from '../support/redis-server.js';
 import { get, getMany, listen } from './support.js';
 
 /** The middleware's async path on a real redis-server: decisions, and each fail mode while Redis is down. */
 describeRedis('rateLimit with a Redis limiter', () => {
-  let server: RedisServer;
-  let redis: Redis;
-  beforeAll(async () => {
-    server = await startRedisServer();
-    redis = await connectRedis(server.url);
-  });
-  afterAll(async () => {
-    redis?.disconnect();
-    await server?.stop();
-  });
+  const fixture = useRedisServer();
 
-  async function serve(failMode: FailMode, prefix: string, client = redis) {
+  /** A bounded client of a server that has gone away: every command fails at once. */
+  async function deadClient(): Promise<Redis> {
+    const gone = await startRedisServer();
+    const client = await connectRedis(gone.url);
+    await gone.stop();
+    return client;
+  }
+
+  async function serve(failMode: FailMode, prefix: string, client = fixture.redis) {
     const limiter = createRedisLimiter('sliding-log', { limit: 2, windowMs: 60_000 }, { redis: client, failMode, prefix, timeoutMs: 200, ...(failMode === 'local' ? { expectedNodes: 1 } : {}) });
     const limit = rateLimit({ limiter, headers: { ietf: { policyName: 'api' } } });
     const seen: (RateLimitResult | undefined)[] = [];
@@ -50,10 +49,7 @@ describeRedis('rateLimit with a Redis limiter', () => {
     ['open', 200, undefined, 'failed-open'],
     ['closed', 503, '1', 'failed-closed'],
   ])('while Redis is unreachable, fail %s: status %i, Retry-After %s, no quota fields', async (failMode, status, retryAfter, outcome) => {
-    // A client of a server that has gone away: every command fails at once.
-    const gone = await startRedisServer();
-    const client = await connectRedis(gone.url);
-    await gone.stop();
+    const client = await deadClient();
     const { http, seen } = await serve(failMode, `mw-${failMode}:`, client);
     try {
       const reply = await get(http.url);
@@ -67,9 +63,7 @@ describeRedis('rateLimit with a Redis limiter', () => {
   });
 
   it('while Redis is unreachable, fail local: decided in memory, with headers', async () => {
-    const gone = await startRedisServer();
-    const client = await connectRedis(gone.url);
-    await gone.stop();
+    const client = await deadClient();
     const { http } = await serve('local', 'mw-local:', client);
     try {
       const replies = await getMany(http.url, 3);
