@@ -21,6 +21,7 @@ export type { BurstSourceSpec, KeySpec, OnOffSourceSpec, ParetoSpec, RateSourceS
 export type { Arrival, TrafficSource } from './traffic/arrival.js';
 export { Random } from './traffic/random.js';
 export { KeyPicker } from './traffic/keys.js';
+export { KeyIds } from './traffic/key-ids.js';
 export { TrafficStream, createSource, openScenario } from './traffic/stream.js';
 export { replay } from './sim/replay.js';
 export type { ReplayOptions, ReplayResult } from './sim/replay.js';

@@ -62,10 +62,13 @@ export class MetricsRecorder {
     if (options.originMs !== undefined) this.timeline = new TimelineCounter(options.originMs, options.bucketMs);
   }
 
-  /** Records the limiter's decision on `cost` units for `key` at `t` (times in non-decreasing order). */
-  record(t: number, key: string, cost: number, allowed: boolean): void {
+  /**
+   * Records the limiter's decision on `cost` units for `key` at `t` (times in
+   * non-decreasing order). `id` is the stream's number for the key, when it has one.
+   */
+  record(t: number, key: string, cost: number, allowed: boolean, id?: number): void {
     const ledger = this.ledger;
-    const slot = ledger.slot(key);
+    const slot = ledger.slot(key, id);
     ledger.expire(t - this.options.windowMs);
     const exact = oracleAdmits(ledger, slot, cost, this.options.limit);
     ledger.add(slot, t, exact ? cost : 0, allowed ? cost : 0);

@@ -21,6 +21,8 @@ export class WindowLedger {
   /** Key of each slot. */
   readonly keys: string[] = [];
   private readonly slots = new Map<string, number>();
+  /** Slot by the stream's key number, -1 where not seen yet. */
+  private byId: Int32Array = new Int32Array(0);
   // The log: a ring of (time, slot, oracle units, limiter units), oldest at `head`.
   private times = new Float64Array(FIRST_ENTRIES);
   private owners = new Int32Array(FIRST_ENTRIES);
@@ -29,8 +31,21 @@ export class WindowLedger {
   private head = 0;
   private size = 0;
 
-  /** The slot of `key`, created empty on first sight. */
-  slot(key: string): number {
+  /**
+   * The slot of `key`, created empty on first sight. With the stream's number for the key
+   * (`Arrival.id`) it is found by array index, hashing the name only the first time.
+   */
+  slot(key: string, id?: number): number {
+    if (id === undefined) return this.slotByName(key);
+    if (id >= this.byId.length) this.byId = growFilled(this.byId, Math.max(id + 1, this.byId.length * 2));
+    const known = this.byId[id] as number;
+    if (known >= 0) return known;
+    const slot = this.slotByName(key);
+    this.byId[id] = slot;
+    return slot;
+  }
+
+  private slotByName(key: string): number {
     let slot = this.slots.get(key);
     if (slot === undefined) {
       slot = this.keys.length;
@@ -88,4 +103,11 @@ export class WindowLedger {
     this.keptUnits = unroll(this.keptUnits, new Float64Array(length));
     this.head = 0;
   }
+}
+
+/** `column` grown to `length`, new entries -1. */
+function growFilled(column: Int32Array, length: number): Int32Array {
+  const next = new Int32Array(length).fill(-1);
+  next.set(column);
+  return next;
 }

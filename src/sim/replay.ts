@@ -75,7 +75,7 @@ function drive(run: Run): { arrival: Arrival; result: PromiseLike<unknown> } | u
 /** Records the decision on `arrival` and, for closed loops, tells the stream. */
 function conclude(run: Run, arrival: Arrival, result: unknown): void {
   const allowed = (result as { allowed?: unknown }).allowed === true || (result !== false && allowedOf(result as ExternalResult, run.name));
-  run.recorder.record(arrival.t, arrival.key, arrival.cost, allowed);
+  run.recorder.record(arrival.t, arrival.key, arrival.cost, allowed, arrival.id);
   if (run.closedLoop) run.stream.react(allowed, allowed ? 0 : retryAfterOf(result, run.windowMs));
   if (run.sample.length < run.sampleSize) run.sample.push(arrival);
 }

@@ -3,6 +3,11 @@ export interface Arrival {
   readonly t: number;
   readonly key: string;
   readonly cost: number;
+  /**
+   * The key's number in this stream (dense from 0, the same for the same key name), when
+   * the source knows it: the metrics then find the key without hashing its name.
+   */
+  readonly id?: number;
   /** The source's own mark on the arrival (a retry client's id), handed back in `react`. */
   readonly tag?: number;
 }

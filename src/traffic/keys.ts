@@ -1,5 +1,6 @@
 import type { KeySpec } from '../scenario/scenario.js';
 import { AliasTable } from './alias-table.js';
+import { KeyIds } from './key-ids.js';
 import type { Random } from './random.js';
 
 /** Key names are built once and reused while there are at most this many keys. */
@@ -10,21 +11,36 @@ const NAME_CACHE_LIMIT = 1 << 20;
  * alias table (12 B per key): O(1) per pick.
  */
 export class KeyPicker {
+  /** The stream-wide number of the key `next()` returned last (see {@link KeyIds}). */
+  lastId = -1;
   private turn = 0;
   private readonly names: (string | undefined)[] | undefined;
+  private readonly numbers: Int32Array | undefined;
   private readonly zipf: AliasTable | undefined;
 
   constructor(
     private readonly spec: KeySpec,
     private readonly random: Random,
+    private readonly ids: KeyIds = new KeyIds(),
   ) {
-    this.names = spec.count <= NAME_CACHE_LIMIT ? new Array<string | undefined>(spec.count) : undefined;
+    const cached = spec.count <= NAME_CACHE_LIMIT;
+    this.names = cached ? new Array<string | undefined>(spec.count) : undefined;
+    this.numbers = cached ? new Int32Array(spec.count).fill(-1) : undefined;
     this.zipf = spec.pick === 'zipf' && spec.count > 1 ? zipfTable(spec.count, spec.exponent) : undefined;
   }
 
-  /** The key of the next request. */
+  /** The key of the next request; its number is then in `lastId`. */
   next(): string {
-    return this.name(this.index());
+    const i = this.index();
+    const name = this.name(i);
+    const known = this.numbers?.[i] ?? -1;
+    if (known >= 0) {
+      this.lastId = known;
+    } else {
+      this.lastId = this.ids.idOf(name);
+      if (this.numbers) this.numbers[i] = this.lastId;
+    }
+    return name;
   }
 
   /** The name of key number `i` (0-based). */

@@ -1,5 +1,6 @@
 import type { Scenario, SourceSpec } from '../scenario/scenario.js';
 import type { Arrival, TrafficSource } from './arrival.js';
+import { KeyIds } from './key-ids.js';
 import { KeyPicker } from './keys.js';
 import { Random } from './random.js';
 import { BurstSource } from './sources/burst.js';
@@ -60,13 +61,14 @@ export class TrafficStream {
 
 /** A fresh, deterministic stream of a scenario's arrivals: source i draws from stream i of the seed. */
 export function openScenario(scenario: Scenario): TrafficStream {
-  const sources = scenario.sources.map((spec, i) => createSource(spec, new Random(scenario.seed, i)));
+  const ids = new KeyIds();
+  const sources = scenario.sources.map((spec, i) => createSource(spec, new Random(scenario.seed, i), ids));
   return new TrafficStream(sources, scenario.durationMs);
 }
 
-/** The generator of one source spec. */
-export function createSource(spec: SourceSpec, random: Random): TrafficSource {
-  const keys = new KeyPicker(spec.keys, random);
+/** The generator of one source spec; sources of one stream share `ids` (see {@link KeyIds}). */
+export function createSource(spec: SourceSpec, random: Random, ids: KeyIds = new KeyIds()): TrafficSource {
+  const keys = new KeyPicker(spec.keys, random, ids);
   switch (spec.kind) {
     case 'steady':
       return new SteadySource(spec, keys);

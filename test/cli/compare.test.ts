@@ -75,6 +75,17 @@ describe('ratelab compare', () => {
     expect(readdirSync(scratch).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
+  it('gives byte-identical JSON for the same scenarios and seed (without the measured columns)', async () => {
+    const once = async () => {
+      const io = bufferIO({ cwd: ROOT });
+      await compareCommand({ scenarios: ['poisson', 'retry-storm-jitter', 'on-off-heavy-tailed'], measure: false, json: '-' }, io);
+      return io.out();
+    };
+    const first = await once();
+    expect(first.length).toBeGreaterThan(1000);
+    expect(await once()).toBe(first);
+  });
+
   it('--csv - sends only the CSV to stdout', async () => {
     const io = bufferIO({ cwd: ROOT });
     await compareCommand({ scenarios: ['steady-under'], measure: false, csv: '-' }, io);
@@ -156,12 +167,19 @@ describe('ratelab compare on bad input: exit 2, one line per problem, nothing wr
     expect(readFileSync(out, 'utf8')).toBe('old');
   });
 
-  it('refuses a module that does not fit the contract', async () => {
-    const module = join(scratch, 'bad-limiter.mjs');
-    writeFileSync(module, 'export default () => ({ consume: () => 42 });\n');
+  it.each([
+    ['export default () => ({ consume: () => 42 });', 'consume() must return { allowed: boolean } or a boolean, got 42'],
+    ['export const limiter = 1;', 'must export a factory function (policy, { clock }) => limiter, as its default export or as createLimiter'],
+    ['export default () => { throw new Error("no Redis"); };', 'its factory threw: no Redis'],
+    ['export default () => ({ consume() { throw new Error("boom"); } });', 'consume() threw: boom'],
+    ['export default async () => ({ consume: async () => { throw new Error("late"); } });', 'consume() threw: late'],
+  ])('refuses a module that does not fit the contract: %s', async (source, why) => {
+    const module = join(scratch, `bad-limiter-${Math.random().toString(36).slice(2)}.mjs`);
+    writeFileSync(module, `${source}\n`);
+    const name = module.split('/').pop() as string;
     const io = bufferIO({ cwd: scratch });
-    expect(await run(['compare', 'steady-under', '--no-measure', '--limiter', 'bad-limiter.mjs'], io)).toBe(2);
-    expect(io.err()).toBe('ratelab: bad-limiter.mjs: consume() must return { allowed: boolean } or a boolean, got 42\n');
+    expect(await run(['compare', 'steady-under', '--no-measure', '--limiter', name], io)).toBe(2);
+    expect(io.err()).toBe(`ratelab: ${name}: ${why}\n`);
   });
 });
 

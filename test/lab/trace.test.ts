@@ -15,31 +15,31 @@ function read(name: string, skipBadLines = false): { arrivals: Arrival[]; source
 }
 
 describe('trace readers', () => {
-  it('CSV: header time_ms,key[,cost], quoted keys, default cost 1, blank lines ignored', () => {
+  it('CSV: header time_ms,key[,cost], quoted keys, default cost 1, blank lines ignored, keys numbered', () => {
     const { arrivals, source } = read('good.csv');
     expect(arrivals).toEqual([
-      { t: 0, key: 'alice', cost: 1 },
-      { t: 0, key: 'bob', cost: 2 },
-      { t: 10, key: 'carol, inc', cost: 1 },
-      { t: 20, key: 'alice', cost: 1 },
+      { t: 0, key: 'alice', cost: 1, id: 0 },
+      { t: 0, key: 'bob', cost: 2, id: 1 },
+      { t: 10, key: 'carol, inc', cost: 1, id: 2 },
+      { t: 20, key: 'alice', cost: 1, id: 0 },
     ]);
     expect(source.stats).toMatchObject({ format: 'CSV', arrivals: 4, skipped: 0 });
   });
 
   it('JSON lines: {"t","key","cost"}, fractional ms floored', () => {
     expect(read('good.jsonl').arrivals).toEqual([
-      { t: 0, key: 'alice', cost: 1 },
-      { t: 5, key: 'bob', cost: 1 },
-      { t: 5, key: 'alice', cost: 3 },
+      { t: 0, key: 'alice', cost: 1, id: 0 },
+      { t: 5, key: 'bob', cost: 1, id: 1 },
+      { t: 5, key: 'alice', cost: 3, id: 0 },
     ]);
   });
 
   it('Common/Combined Log Format: keyed by client address, time with its zone', () => {
     const t0 = Date.UTC(2000, 9, 10, 20, 55, 36);
     expect(read('access.log').arrivals).toEqual([
-      { t: t0, key: '192.0.2.1', cost: 1 },
-      { t: t0, key: '192.0.2.1', cost: 1 },
-      { t: t0 + 1000, key: '198.51.100.7', cost: 1 },
+      { t: t0, key: '192.0.2.1', cost: 1, id: 0 },
+      { t: t0, key: '192.0.2.1', cost: 1, id: 0 },
+      { t: t0 + 1000, key: '198.51.100.7', cost: 1, id: 1 },
     ]);
   });
 

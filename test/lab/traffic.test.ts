@@ -62,6 +62,13 @@ describe('traffic sources', () => {
     expect(drain(openScenario(scenarioOf([a, b]))).map((x) => `${x.t}${x.key}`)).toEqual(['0b', '5a', '5b', '10b', '15a']);
   });
 
+  it('numbers keys densely per stream, the same number for the same name across sources', () => {
+    const a: SourceSpec = { kind: 'steady', keys: { count: 3, prefix: 'u', pick: 'round-robin', exponent: 1 }, cost: 1, startMs: 0, endMs: 10, ratePerMs: 1 };
+    const b: SourceSpec = { kind: 'burst', keys: { ...ONE_KEY, prefix: 'u1' }, cost: 1, atMs: 0, count: 1, spreadMs: 0, everyMs: 10, times: 1 };
+    const arrivals = drain(openScenario(scenarioOf([a, b], 4)));
+    expect(arrivals.map((x) => `${x.key}=${x.id}`)).toEqual(['u0=0', 'u1=1', 'u1=1', 'u2=2', 'u0=0']);
+  });
+
   it('the same seed gives the same arrivals; another seed does not', () => {
     const spec: SourceSpec = { kind: 'poisson', keys: { count: 50, prefix: 'u', pick: 'uniform', exponent: 1 }, cost: 1, startMs: 0, endMs: 5000, ratePerMs: 0.5 };
     const run = (seed: number) => drain(openScenario(scenarioOf([spec], 5000, seed)));

@@ -19,7 +19,8 @@ export class BurstSource implements TrafficSource {
   }
 
   take(): Arrival {
-    const arrival = { t: this.peek(), key: this.keys.next(), cost: this.spec.cost };
+    const key = this.keys.next();
+    const arrival = { t: this.peek(), key, cost: this.spec.cost, id: this.keys.lastId };
     this.i += 1;
     if (this.i === this.spec.count) {
       this.i = 0;

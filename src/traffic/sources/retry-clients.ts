@@ -14,6 +14,7 @@ export class RetryClients implements TrafficSource {
   /** Client ids by the time of their next request. */
   private readonly queue: FlatQueue<number>;
   private readonly keyOf: string[];
+  private readonly idOf: Int32Array;
   private readonly retries: Uint32Array;
 
   constructor(
@@ -22,7 +23,12 @@ export class RetryClients implements TrafficSource {
     private readonly random: Random,
   ) {
     this.queue = new FlatQueue<number>(spec.clients, Float64Array, Uint32Array);
-    this.keyOf = Array.from({ length: spec.clients }, () => keys.next());
+    this.idOf = new Int32Array(spec.clients);
+    this.keyOf = Array.from({ length: spec.clients }, (_, client) => {
+      const key = keys.next();
+      this.idOf[client] = keys.lastId;
+      return key;
+    });
     this.retries = new Uint32Array(spec.clients);
     for (let client = 0; client < spec.clients; client++) {
       this.schedule(client, spec.startMs + Math.floor(random.uniform() * (spec.rampMs + 1)));
@@ -36,7 +42,7 @@ export class RetryClients implements TrafficSource {
   take(): Arrival {
     const t = this.queue.peekValue() as number;
     const client = this.queue.pop() as number;
-    return { t, key: this.keyOf[client] as string, cost: this.spec.cost, tag: client };
+    return { t, key: this.keyOf[client] as string, cost: this.spec.cost, id: this.idOf[client] as number, tag: client };
   }
 
   react(arrival: Arrival, allowed: boolean, retryAfterMs: number): void {

@@ -19,7 +19,8 @@ export abstract class ScheduledSource implements TrafficSource {
   }
 
   take(): Arrival {
-    const arrival = { t: this.nextT, key: this.keys.next(), cost: this.cost };
+    const key = this.keys.next();
+    const arrival = { t: this.nextT, key, cost: this.cost, id: this.keys.lastId };
     this.nextT = this.advance();
     return arrival;
   }

@@ -40,8 +40,9 @@ export class TraceSource implements TrafficSource {
   private readonly skipBad: boolean;
   private pending: Arrival | undefined;
   private lastT = -Infinity;
-  /** One copy of each key: a key sliced from a line would pin the whole chunk it was read in. */
-  private readonly keys = new Map<string, string>();
+  /** Key -> its number; `names` holds one copy of each key (a key sliced from a line would pin the whole chunk it was read in). */
+  private readonly ids = new Map<string, number>();
+  private readonly names: string[] = [];
 
   constructor(path: string, options: TraceOptions = {}) {
     this.label = options.label ?? path;
@@ -86,16 +87,19 @@ export class TraceSource implements TrafficSource {
     if ('error' in parsed) return this.bad(parsed.error);
     if (parsed.t < this.lastT) return this.bad(`time ${parsed.t} ms comes before the previous line's ${this.lastT} ms: a trace must be sorted by time`);
     this.lastT = parsed.t;
-    return { t: parsed.t, key: this.intern(parsed.key), cost: parsed.cost };
+    const id = this.intern(parsed.key);
+    return { t: parsed.t, key: this.names[id] as string, cost: parsed.cost, id };
   }
 
-  private intern(key: string): string {
-    let copy = this.keys.get(key);
-    if (copy === undefined) {
-      copy = Buffer.from(key, 'utf8').toString('utf8');
-      this.keys.set(copy, copy);
+  private intern(key: string): number {
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      const copy = Buffer.from(key, 'utf8').toString('utf8');
+      id = this.names.length;
+      this.names.push(copy);
+      this.ids.set(copy, id);
     }
-    return copy;
+    return id;
   }
 
   private bad(why: string): undefined {
