@@ -45,6 +45,8 @@ interface KeyState {
   unsent: number;
   /** The window's global total at the last sync, or -1 before the first. */
   known: number;
+  /** Asked about since the last sync: only such keys are synced (an idle key costs nothing). */
+  touched: boolean;
 }
 
 let syncScript: LuaScript | undefined;
@@ -100,6 +102,7 @@ class Approximate implements ApproximateLimiter {
     checkCost(cost);
     const now = this.clock();
     const state = this.stateOf(key, now);
+    state.touched = true;
     const { limit, windowMs } = this.limits;
     const endsIn = Math.ceil((state.window + 1) * windowMs - now);
     const allowed = state.spent + cost <= state.budget;
@@ -132,7 +135,7 @@ class Approximate implements ApproximateLimiter {
     const window = Math.floor(now / this.limits.windowMs);
     let state = this.states.get(key);
     if (state === undefined || state.window < window) {
-      state = { window, budget: shareOf(this.limits.limit, this.nodes), spent: 0, unsent: 0, known: -1 };
+      state = { window, budget: shareOf(this.limits.limit, this.nodes), spent: 0, unsent: 0, known: -1, touched: true };
       this.states.set(key, state);
     }
     return state;
@@ -143,7 +146,7 @@ class Approximate implements ApproximateLimiter {
     const pushes: Promise<void>[] = [];
     for (const [key, state] of this.states) {
       if (state.window < current) this.states.delete(key);
-      else pushes.push(this.push(key, state));
+      else if (state.touched) pushes.push(this.push(key, state));
     }
     await Promise.all(pushes);
   }
@@ -152,6 +155,7 @@ class Approximate implements ApproximateLimiter {
   private async push(key: string, state: KeyState): Promise<void> {
     const delta = state.unsent;
     state.unsent = 0;
+    state.touched = false;
     const ttl = Math.ceil((state.window + 1) * this.limits.windowMs - this.clock());
     let total: number;
     try {
@@ -159,6 +163,7 @@ class Approximate implements ApproximateLimiter {
       total = Number(reply);
     } catch {
       state.unsent += delta; // sent again next time; the old budget stands
+      state.touched = true;
       return;
     }
     if (total < 0 || this.states.get(key) !== state) return;
