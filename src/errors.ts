@@ -18,7 +18,10 @@ export type RatelabErrorCode =
   | 'INVALID_TRACE'
   | 'INVALID_BASELINE'
   | 'INVALID_LIMITER_MODULE'
-  | 'REDIS_UNAVAILABLE';
+  | 'REDIS_UNAVAILABLE'
+  | 'LISTEN_FAILED'
+  | 'REMOTE_TARGET'
+  | 'ENDPOINT_UNAVAILABLE';
 
 /**
  * The one error type ratelab throws on purpose. `code` is stable; `field` names the

@@ -6,11 +6,13 @@ import { round } from './compare-csv.js';
  * algorithm, offered, admitted, denied, falseAdmits, falseDenials, errorRate,
  * worstWindowRatio, fairness, bytesPerKey, opsPerSec` and a few more), `scenarios` (name,
  * description, policy, the one-line summary, notes) and `timelines` (offered and admitted
- * units per bucket for each row). Measured figures not taken are null.
+ * units per bucket for each row). Measured figures not taken are null. `extra` adds
+ * top-level sections (`ratelab attack` adds `attack`).
  */
-export function comparisonJson(results: readonly WorkloadComparison[], summaries: readonly string[]): string {
+export function comparisonJson(results: readonly WorkloadComparison[], summaries: readonly string[], extra: Record<string, unknown> = {}): string {
   const report = {
     version: 1,
+    ...extra,
     scenarios: results.map((result, i) => ({ name: result.name, description: result.description, policy: result.policy, summary: summaries[i], notes: result.notes })),
     rows: results.flatMap((result) =>
       result.rows.map((row, j) => ({

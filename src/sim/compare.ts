@@ -88,7 +88,8 @@ export async function compareWorkloads(workloads: readonly Workload[], options: 
   return results;
 }
 
-function toRow(scenario: string, contender: Contender, m: ReplayMetrics, opsPerSec: number | undefined): ComparisonRow {
+/** The comparison row of one replay's metrics (also used by `ratelab attack` for a live endpoint). */
+export function toRow(scenario: string, contender: Pick<Contender, 'name' | 'stateBytesPerKey'>, m: ReplayMetrics, opsPerSec: number | undefined): ComparisonRow {
   return {
     scenario,
     algorithm: contender.name,

@@ -121,8 +121,8 @@ function parseAlgorithms(list: string | undefined): Algorithm[] {
   return [...new Set(names.map((name) => checkAlgorithm(name, '--algorithms')))];
 }
 
-/** Checks the output targets up front; returns whether one of them is stdout (then no table). */
-export function checkOutputs(flags: CompareFlags, cwd: string): boolean {
+/** Checks the output targets up front; returns whether one of them is stdout (then no table). Shared with `attack`. */
+export function checkOutputs(flags: Pick<CompareFlags, 'csv' | 'json'>, cwd: string): boolean {
   if (flags.csv === '-' && flags.json === '-') throw usage('--csv', 'only one of --csv and --json can go to stdout (-)');
   for (const [flag, target] of [['--csv', flags.csv], ['--json', flags.json]] as const) {
     if (target === undefined || target === '-') continue;
