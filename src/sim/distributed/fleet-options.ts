@@ -11,15 +11,17 @@ export const STRATEGIES = ['central', 'local-split', 'sync'] as const;
  */
 export type Strategy = (typeof STRATEGIES)[number];
 
-/** What a design that needs the store does while the store is unreachable. */
-export const FAIL_MODES = ['open', 'closed', 'local'] as const;
+import type { FailMode } from '../../fail-mode.js';
+
+export { FAIL_MODES } from '../../fail-mode.js';
 /**
+ * What a design that needs the store does while the store is unreachable, in the simulator:
  * - `open`: decide without the store (`central` admits everything; `sync` keeps deciding
  *   on the last counts it received, which age as the outage goes on).
  * - `closed`: deny everything.
  * - `local`: each node's own in-memory limiter with `limit / N` (see {@link nodeShare}).
  */
-export type FailMode = (typeof FAIL_MODES)[number];
+export type { FailMode };
 
 /** How the load balancer spreads requests over nodes. */
 export const BALANCES = ['even', 'skewed'] as const;

@@ -1,3 +1,4 @@
+import { FAIL_MODES, type FailMode } from '../../fail-mode.js';
 import { performance } from 'node:perf_hooks';
 import { createMeter } from '../../algorithms/index.js';
 import { toClock, type Clock, type ClockSource } from '../../clock.js';
@@ -12,7 +13,7 @@ import { limiterScript, type LuaScript } from './scripts.js';
 import { DeadlineQueue } from './timeout.js';
 
 /** What the limiter does when Redis fails or does not answer within `timeoutMs`. */
-export type FailMode = 'open' | 'closed' | 'local';
+export type { FailMode } from '../../fail-mode.js';
 
 /**
  * Why a decision is what it is: Redis decided (`redis`), a denial Redis gave earlier was
@@ -204,7 +205,7 @@ function denyCacheOf(option: RedisLimiterOptions['denyCache'], limit: number): D
 }
 
 function checkFailMode(mode: unknown): FailMode {
-  if (mode === 'open' || mode === 'closed' || mode === 'local') return mode;
+  if ((FAIL_MODES as readonly unknown[]).includes(mode)) return mode as FailMode;
   throw invalidOption('failMode', "expected 'open', 'closed' or 'local'", mode);
 }
 
