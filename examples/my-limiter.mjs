@@ -1,41 +1,34 @@
-// A complete limiter module for `ratelab compare --limiter` and `ratelab bench --limiter`:
-// a fixed window per key, written the way you would write your own.
+// A complete limiter for `ratelab compare --limiter ./examples/my-limiter.mjs`.
 //
-// The contract:
-// - The default export (or a named export `createLimiter`) is a factory
-//   `(policy, { clock }) => limiter`, sync or async.
-// - `policy` is `{ limit, windowMs, burst? }`: at most `limit` units per `windowMs` ms.
-// - `clock()` returns the time in milliseconds. Read time ONLY from it: the lab replays
-//   traffic on a virtual clock, and a limiter that reads Date.now() sees the wrong time.
-// - `limiter.consume(key, cost)` returns (or resolves to) `{ allowed, ... }` or a boolean.
-//   The optional fields `remaining`, `retryAfterMs`, `resetMs`, `limit` are reported
-//   when present.
-
-/** @param {{ limit: number, windowMs: number }} policy @param {{ clock: () => number }} options */
+// The contract: the default export (or a named export `createLimiter`) is a factory
+// `(policy, { clock }) => limiter`, sync or async.
+// - policy: { limit, windowMs, burst? }: at most `limit` units per `windowMs` ms;
+//   `burst` is the bucket capacity where it applies (default: limit).
+// - clock(): the current time in ms. Read time ONLY from it: the lab replays traffic on a
+//   virtual clock, so Date.now() would see the wrong time (and make results vary).
+// - limiter.consume(key, cost) returns { allowed, retryAfterMs? } (or a boolean), or a
+//   Promise of one. retryAfterMs is when a denied client should retry; retry-storm scenarios
+//   send clients back after it (without it they wait one window).
+//
+// This one is a leaky bucket meter with a plain Map: capacity `burst ?? limit`, draining
+// at `limit / windowMs` units per ms. Compare it with the built-in token bucket.
 export default function createLimiter(policy, { clock }) {
-  const { limit, windowMs } = policy;
-  /** key -> { window: index of its current window, used: units admitted in it } */
-  const counters = new Map();
+  const capacity = policy.burst ?? policy.limit;
+  const drainPerMs = policy.limit / policy.windowMs;
+  const levels = new Map(); // key -> { level, at }
 
   return {
     consume(key, cost = 1) {
       const now = clock();
-      const window = Math.floor(now / windowMs);
-      let counter = counters.get(key);
-      if (counter === undefined || counter.window !== window) {
-        counter = { window, used: 0 };
-        counters.set(key, counter);
+      const state = levels.get(key) ?? { level: 0, at: now };
+      const level = Math.max(0, state.level - (now - state.at) * drainPerMs);
+      if (level + cost <= capacity) {
+        levels.set(key, { level: level + cost, at: now });
+        return { allowed: true, retryAfterMs: 0 };
       }
-      const resetMs = Math.ceil((window + 1) * windowMs - now);
-      const allowed = counter.used + cost <= limit;
-      if (allowed) counter.used += cost;
-      return {
-        allowed,
-        limit,
-        remaining: limit - counter.used,
-        retryAfterMs: allowed ? 0 : cost > limit ? Infinity : resetMs,
-        resetMs: counter.used === 0 ? 0 : resetMs,
-      };
+      levels.set(key, { level, at: now });
+      const retryAfterMs = cost > capacity ? Infinity : Math.ceil((level + cost - capacity) / drainPerMs);
+      return { allowed: false, retryAfterMs };
     },
   };
 }

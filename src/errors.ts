@@ -14,10 +14,14 @@ export type RatelabErrorCode =
   | 'FILE_NOT_FOUND'
   | 'FILE_UNREADABLE'
   | 'INVALID_SCENARIO'
+  | 'UNKNOWN_SCENARIO'
   | 'INVALID_TRACE'
   | 'INVALID_BASELINE'
   | 'INVALID_LIMITER_MODULE'
-  | 'REDIS_UNAVAILABLE';
+  | 'REDIS_UNAVAILABLE'
+  | 'LISTEN_FAILED'
+  | 'REMOTE_TARGET'
+  | 'ENDPOINT_UNAVAILABLE';
 
 /**
  * The one error type ratelab throws on purpose. `code` is stable; `field` names the

@@ -14,6 +14,12 @@ export interface CommandIO {
   stderr: OutputStream;
   env: Record<string, string | undefined>;
   cwd: string;
+  /**
+   * For long-running commands (`serve`, `attack`): a signal that aborts on SIGINT/SIGTERM.
+   * Calling it takes those signals over from their default (exit at once), so only a
+   * command that stops cleanly on the signal should call it. Absent in tests.
+   */
+  interrupts?: () => AbortSignal;
 }
 
 /** A command of the CLI: parsed options in, exit code out. It never calls process.exit. */

@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { LineCounter, parseDocument, type Document } from 'yaml';
-import { RatelabError } from '../errors.js';
+import { parseYamlConfig, readText } from '../config/yaml-config.js';
 import type { Algorithm, Policy } from '../policy.js';
-import { tiersError, validateTiers, type SchemaProblem } from './schema.js';
+import { validateTiers } from './schema.js';
 
 /** A tier: a limiter to build, or `unlimited` (always admits). */
 export type TierSpec = 'unlimited' | { algorithm: Algorithm; policy: Policy };
@@ -28,45 +26,14 @@ export function loadTiers(path: string): TiersConfig {
 
 /** Validates the text of a tiers file; `source` names it in messages. */
 export function parseTiers(text: string, source = 'tiers'): TiersConfig {
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    throw tiersError(source, doc.errors.map((error) => `${source}:${error.linePos?.[0].line ?? 1}: ${yamlReason(error.message)}`));
-  }
-  const checked = validateTiers(doc.toJS());
-  if (!checked.ok) throw tiersError(source, checked.problems.map((problem) => locate(problem, doc, lines, source)));
+  const file = parseYamlConfig(text, source, 'INVALID_TIERS', validateTiers);
   const tiers: Record<string, TierSpec> = {};
-  for (const [name, tier] of Object.entries(checked.value.tiers)) {
+  for (const [name, tier] of Object.entries(file.tiers)) {
     tiers[name] = tier === 'unlimited' ? 'unlimited' : { algorithm: tier.algorithm as Algorithm, policy: toPolicy(tier) };
   }
-  return { tiers, clients: checked.value.clients, default: checked.value.default };
+  return { tiers, clients: file.clients, default: file.default };
 }
 
 function toPolicy(tier: { limit: number; window: number; burst?: number | undefined }): Policy {
   return tier.burst === undefined ? { limit: tier.limit, windowMs: tier.window } : { limit: tier.limit, windowMs: tier.window, burst: tier.burst };
-}
-
-function readText(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new RatelabError('FILE_NOT_FOUND', `${path}: no such file`, { field: path });
-    throw new RatelabError('FILE_UNREADABLE', `${path}: cannot be read (${code ?? String(error)})`, { field: path, cause: error });
-  }
-}
-
-/** `file:line: a.b.c: message`, with the line of the deepest node of the path that exists. */
-function locate(problem: SchemaProblem, doc: Document, lines: LineCounter, source: string): string {
-  const where = problem.path.length > 0 ? `${problem.path.join('.')}: ` : '';
-  for (let depth = problem.path.length; depth >= 0; depth--) {
-    const node = doc.getIn(problem.path.slice(0, depth), true) as { range?: [number, number, number] } | undefined;
-    if (node?.range) return `${source}:${lines.linePos(node.range[0]).line}: ${where}${problem.message}`;
-  }
-  return `${source}: ${where}${problem.message}`;
-}
-
-/** yaml's message without its own position suffix and code excerpt (we give the line). */
-function yamlReason(message: string): string {
-  return (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?$/, '');
 }

@@ -1,23 +1,9 @@
 import { z } from 'zod';
-import { parseDuration } from '../duration.js';
-import { RatelabError, describeValue } from '../errors.js';
+import { describeValue } from '../errors.js';
+import { validateWith, type SchemaProblem } from '../config/schema-problems.js';
+import { duration, wholeNumber } from '../config/schema-fields.js';
 import { ALGORITHMS, MAX_LIMIT, windowTooLong, type Algorithm } from '../policy.js';
 import { SLIDING_LOG_MAX_LIMIT } from '../algorithms/sliding-log.js';
-
-const wholeNumber = (max: number) => {
-  const message = (issue: { input?: unknown }) => `expected a positive integer up to ${max}, got ${describeValue(issue.input)}`;
-  return z.number({ error: message }).int({ error: message }).min(1, { error: message }).max(max, { error: message });
-};
-
-/** `250ms`, `1s`, `1m`, `1h`, or a number of milliseconds; always whole positive ms. */
-const duration = z.union([z.string(), z.number()], { error: (issue) => `expected a duration such as 250ms, 1s, 1m or 1h, got ${describeValue(issue.input)}` }).transform((value, ctx) => {
-  try {
-    return parseDuration(value);
-  } catch {
-    ctx.addIssue({ code: 'custom', message: `expected a duration such as 250ms, 1s, 1m or 1h, got ${describeValue(value)}` });
-    return z.NEVER;
-  }
-});
 
 const limitedTier = z
   .strictObject({
@@ -71,48 +57,12 @@ function danglingReferences(data: unknown): SchemaProblem[] {
 
 export type TiersFile = z.output<typeof tiersFileSchema>;
 
-/** One problem: where in the document (a path of keys) and what is wrong there. */
-export interface SchemaProblem {
-  path: (string | number)[];
-  message: string;
-}
+export type { SchemaProblem };
 
 /** Validates parsed data; returns the typed file or every problem found. */
 export function validateTiers(data: unknown): { ok: true; value: TiersFile } | { ok: false; problems: SchemaProblem[] } {
-  const result = tiersFileSchema.safeParse(data, { reportInput: true });
-  const problems = [...(result.success ? [] : result.error.issues.flatMap((issue) => explain(issue as ZodIssueLike, []))), ...danglingReferences(data)];
-  if (result.success && problems.length === 0) return { ok: true, value: result.data };
-  return { ok: false, problems };
-}
-
-interface ZodIssueLike {
-  code: string;
-  path: PropertyKey[];
-  message: string;
-  input?: unknown;
-  keys?: string[];
-  errors?: ZodIssueLike[][];
-}
-
-/** Turns zod's issues into one plain problem each, preferring the branch a user meant. */
-function explain(issue: ZodIssueLike, prefix: (string | number)[]): SchemaProblem[] {
-  const path = [...prefix, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))];
-  if (issue.code === 'unrecognized_keys') {
-    return (issue.keys ?? []).map((key) => ({ path: [...path, key], message: 'unknown field' }));
-  }
-  if (issue.code === 'invalid_union') {
-    // A tier is `unlimited` or an object: an object was meant to be a limited tier.
-    const objectBranch = issue.errors?.[1];
-    if (typeof issue.input === 'object' && issue.input !== null && objectBranch) return objectBranch.flatMap((inner) => explain(inner, path));
-    return [{ path, message: `expected "unlimited" or { algorithm, limit, window, burst? }, got ${describeValue(issue.input)}` }];
-  }
-  if (issue.code === 'invalid_type' && issue.input === undefined) return [{ path, message: 'missing' }];
-  return [{ path, message: issue.message }];
-}
-
-/** Throws `INVALID_TIERS` listing `problems` (already formatted). */
-export function tiersError(source: string, problems: string[]): RatelabError {
-  const first = problems[0] ?? 'invalid';
-  const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : '';
-  return new RatelabError('INVALID_TIERS', `${first}${more}`, { field: source, problems });
+  const checked = validateWith(tiersFileSchema, data, 'expected "unlimited" or { algorithm, limit, window, burst? }');
+  const dangling = danglingReferences(data);
+  if (checked.ok && dangling.length === 0) return checked;
+  return { ok: false, problems: [...(checked.ok ? [] : checked.problems), ...dangling] };
 }

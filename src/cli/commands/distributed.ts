@@ -1,0 +1,117 @@
+import { formatDuration, parseDuration } from '../../duration.js';
+import { describeValue } from '../../errors.js';
+import { checkAlgorithm, type Algorithm } from '../../policy.js';
+import { renderCharts } from '../../report/compare-chart.js';
+import { summarise } from '../../report/compare-summary.js';
+import { colorEnabled, painter } from '../../report/color.js';
+import { asComparison } from '../../report/distributed-as-comparison.js';
+import { distributedCsv } from '../../report/distributed-csv.js';
+import { distributedJson } from '../../report/distributed-json.js';
+import { renderDistributed } from '../../report/distributed-table.js';
+import { writeOutput } from '../../report/write-output.js';
+import { resolveScenario } from '../../scenario/builtins.js';
+import { withOverrides } from '../../scenario/load-scenario.js';
+import { BALANCES, FAIL_MODES, STRATEGIES, type Balance, type FailMode, type FleetOptions, type Strategy } from '../../sim/distributed/fleet-options.js';
+import { parseOutage, parseTime, type Outage } from '../../sim/distributed/outage.js';
+import { simulateDistributed } from '../../sim/distributed/simulate.js';
+import { EXIT } from '../exit-codes.js';
+import type { Command } from '../io.js';
+import { checkOutputs, policyOverrides, usage, wholeNumber, type CompareFlags } from './compare.js';
+
+/** The built-in scenario `ratelab distributed` runs when given none. */
+export const DEFAULT_DISTRIBUTED_SCENARIO = 'fleet';
+
+/** Defaults of the fleet: small enough to read, large enough to show each design's failure. */
+export const DISTRIBUTED_DEFAULTS = {
+  nodes: 4,
+  syncMs: 100,
+  rttMs: 1,
+  timeoutMs: 50,
+  balance: 'even' as Balance,
+  algorithm: 'sliding-log' as Algorithm,
+};
+
+/** Most nodes a fleet may have: a simulation of more says nothing new and costs memory per node. */
+const MAX_NODES = 10_000;
+
+/** Flags of `ratelab distributed`, as commander hands them over (values still text); the policy and output flags are `compare`'s. */
+export interface DistributedFlags extends Pick<CompareFlags, 'limit' | 'window' | 'burst' | 'seed' | 'csv' | 'json' | 'chart' | 'color'> {
+  scenario?: string;
+  nodes?: string;
+  strategy?: string;
+  sync?: string;
+  rtt?: string;
+  timeout?: string;
+  outage?: string;
+  failMode?: string;
+  balance?: string;
+  algorithm?: string;
+}
+
+/**
+ * `ratelab distributed [SCENARIO]`: spreads a scenario's traffic over N simulated nodes
+ * and replays it through each distributed design (all by default; with an outage, each
+ * design that needs the store under each fail mode), against the exact global oracle.
+ * Prints the table, the sentence and the chart, and optionally CSV and JSON. All input is
+ * checked before anything runs; files are written only once everything succeeded.
+ */
+export const distributedCommand: Command<DistributedFlags> = async (flags, io) => {
+  const overrides = policyOverrides(flags);
+  const designs = fleetDesigns(flags);
+  const toStdout = checkOutputs(flags, io.cwd);
+  const scenario = withOverrides(resolveScenario(flags.scenario ?? DEFAULT_DISTRIBUTED_SCENARIO, io.cwd), overrides);
+  const outage = designs[0]?.outage;
+  if (outage !== undefined && outage.startMs >= scenario.durationMs) {
+    throw usage('--outage', `${flags.outage} starts after the scenario ${scenario.name} ends (${formatDuration(scenario.durationMs)})`);
+  }
+
+  const result = await simulateDistributed(scenario, designs);
+  const asLab = asComparison(result);
+  if (!toStdout) {
+    const paint = painter(io, flags.color);
+    io.stdout.write(`${renderDistributed(result, paint)}\n`);
+    if (flags.chart !== false) io.stdout.write(`${renderCharts(asLab, paint, colorEnabled(io, flags.color))}\n`);
+  }
+  if (flags.csv !== undefined) await writeOutput(flags.csv, distributedCsv(result), io);
+  if (flags.json !== undefined) await writeOutput(flags.json, distributedJson(result, summarise(asLab)), io);
+  return EXIT.OK;
+};
+
+/**
+ * The fleets to simulate, from the flags: every strategy asked for (default all); a
+ * design that needs the store runs once per fail mode asked for (default: all three when
+ * there is an outage, else only `open`, since without an outage the mode never acts).
+ */
+export function fleetDesigns(flags: DistributedFlags): FleetOptions[] {
+  const strategies = oneOrMore(flags.strategy, STRATEGIES, '--strategy');
+  const outage = flags.outage === undefined ? undefined : parseOutage(flags.outage, '--outage');
+  const failModes = flags.failMode === undefined ? (outage === undefined ? (['open'] as FailMode[]) : [...FAIL_MODES]) : oneOrMore(flags.failMode, FAIL_MODES, '--fail-mode');
+  const base = {
+    nodes: flags.nodes === undefined ? DISTRIBUTED_DEFAULTS.nodes : wholeNumber(flags.nodes, '--nodes', 1, MAX_NODES),
+    balance: flags.balance === undefined ? DISTRIBUTED_DEFAULTS.balance : oneOf(flags.balance, BALANCES, '--balance'),
+    algorithm: flags.algorithm === undefined ? DISTRIBUTED_DEFAULTS.algorithm : checkAlgorithm(flags.algorithm, '--algorithm'),
+    syncMs: flags.sync === undefined ? DISTRIBUTED_DEFAULTS.syncMs : parseDuration(flags.sync, '--sync'),
+    rttMs: flags.rtt === undefined ? DISTRIBUTED_DEFAULTS.rttMs : parseTime(flags.rtt, '--rtt'),
+    timeoutMs: flags.timeout === undefined ? DISTRIBUTED_DEFAULTS.timeoutMs : parseTime(flags.timeout, '--timeout'),
+    ...(outage === undefined ? {} : { outage: outage as Outage }),
+  };
+  return strategies.flatMap((strategy: Strategy) => {
+    const modes = strategy === 'local-split' ? failModes.slice(0, 1) : failModes;
+    return modes.map((failMode) => ({ ...base, strategy, failMode }));
+  });
+}
+
+function oneOf<T extends string>(text: string, allowed: readonly T[], flag: string): T {
+  const value = text.trim();
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw usage(flag, `expected one of ${allowed.join(', ')}, got ${describeValue(text)}`);
+}
+
+/** A comma-separated list of allowed names, duplicates dropped, in the given order. */
+function oneOrMore<T extends string>(text: string | undefined, allowed: readonly T[], flag: string): T[] {
+  if (text === undefined) return [...allowed];
+  const names = text.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  if (names.length === 0) throw usage(flag, `expected one or more of ${allowed.join(', ')} (comma-separated), got ${describeValue(text)}`);
+  return [...new Set(names.map((name) => oneOf(name, allowed, flag)))];
+}
+

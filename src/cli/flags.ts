@@ -1,0 +1,23 @@
+import { RatelabError } from '../errors.js';
+import type { TrustProxy } from '../http/client-address.js';
+
+/** A whole number from `min` to `max` given on the command line; throws `INVALID_ARGUMENT` naming the flag. */
+export function wholeNumberFlag(value: string | number, flag: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const number = typeof value === 'number' ? value : /^\d+$/.test(value.trim()) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(number) || number < min || number > max) {
+    throw new RatelabError('INVALID_ARGUMENT', `${flag}: expected a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`, { field: flag });
+  }
+  return number;
+}
+
+/** `--port`: 0 (any free port) to 65535. */
+export function portFlag(value: string | number): number {
+  return wholeNumberFlag(value, '--port', 0, 65_535);
+}
+
+/** `--trust-proxy`: a number of hops, or a comma-separated list of proxy addresses/CIDR ranges. */
+export function trustProxyFlag(value: string | undefined): TrustProxy {
+  if (value === undefined) return false;
+  if (/^\d+$/.test(value.trim())) return Number(value);
+  return value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+}

@@ -1,0 +1,32 @@
+import type { CommandIO } from './io.js';
+
+/** Progress shows only after this long: short runs stay silent. */
+const QUIET_MS = 1000;
+
+/** A one-line progress display on stderr. */
+export interface Progress {
+  update(text: string): void;
+  /** Clears the line (call before printing results). */
+  done(): void;
+}
+
+/**
+ * Progress on stderr, only when stderr is a terminal and only once the run has taken
+ * longer than a second; the line is redrawn in place and cleared by `done`.
+ */
+export function createProgress(io: CommandIO, now: () => number = () => performance.now()): Progress {
+  const started = now();
+  let shown = false;
+  const live = io.stderr.isTTY === true;
+  return {
+    update(text) {
+      if (!live || now() - started < QUIET_MS) return;
+      io.stderr.write(`\r\u001b[K${text}`);
+      shown = true;
+    },
+    done() {
+      if (shown) io.stderr.write('\r\u001b[K');
+      shown = false;
+    },
+  };
+}

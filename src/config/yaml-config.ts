@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import { LineCounter, parseDocument, type Document } from 'yaml';
+import { RatelabError, type RatelabErrorCode } from '../errors.js';
+import { problemsError, type SchemaProblem } from './schema-problems.js';
+
+/**
+ * Reads a UTF-8 text file. Throws `FILE_NOT_FOUND` or `FILE_UNREADABLE` naming `path`.
+ */
+export function readText(path: string, label = path): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new RatelabError('FILE_NOT_FOUND', `${label}: no such file`, { field: label });
+    throw new RatelabError('FILE_UNREADABLE', `${label}: cannot be read (${code ?? String(error)})`, { field: label, cause: error });
+  }
+}
+
+/**
+ * Parses a YAML (or JSON) document and validates it, reporting problems where they are
+ * in the file. `validate` checks the parsed data and returns the typed value or its
+ * problems (paths of keys); each problem becomes `source:line: a.b.c: message`, with the
+ * line of the deepest node of the path that exists. Throws `code` listing every problem
+ * (YAML syntax errors included), so one run shows everything to fix.
+ */
+export function parseYamlConfig<T>(
+  text: string,
+  source: string,
+  code: RatelabErrorCode,
+  validate: (data: unknown) => { ok: true; value: T } | { ok: false; problems: SchemaProblem[] },
+): T {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    throw problemsError(code, source, doc.errors.map((error) => `${source}:${error.linePos?.[0].line ?? 1}: ${yamlReason(error.message)}`));
+  }
+  const checked = validate(doc.toJS());
+  if (!checked.ok) throw problemsError(code, source, checked.problems.map((problem) => locate(problem, doc, lines, source)));
+  return checked.value;
+}
+
+function locate(problem: SchemaProblem, doc: Document, lines: LineCounter, source: string): string {
+  const where = problem.path.length > 0 ? `${problem.path.join('.')}: ` : '';
+  for (let depth = problem.path.length; depth >= 0; depth--) {
+    const node = doc.getIn(problem.path.slice(0, depth), true) as { range?: [number, number, number] } | undefined;
+    if (node?.range) return `${source}:${lines.linePos(node.range[0]).line}: ${where}${problem.message}`;
+  }
+  return `${source}: ${where}${problem.message}`;
+}
+
+/** yaml's message without its own position suffix and code excerpt (we give the line). */
+function yamlReason(message: string): string {
+  return (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?$/, '');
+}

@@ -1,0 +1,12 @@
+/**
+ * What a limiter that depends on a shared store (Redis) does when the store cannot answer
+ * within its timeout:
+ * - `open`: admit (Stripe's choice: availability over enforcement);
+ * - `closed`: deny;
+ * - `local`: decide with an in-process limiter holding `limit / expectedNodes`.
+ * The Redis limiter and the distributed simulator share these names so a design tried in
+ * the lab is configured the same way in production.
+ */
+export const FAIL_MODES = ['open', 'closed', 'local'] as const;
+
+export type FailMode = (typeof FAIL_MODES)[number];

@@ -1,0 +1,166 @@
+import { MetricsRecorder, type ReplayMetrics } from '../metrics/recorder.js';
+import { isAdmitted, retryAfterMsOf, type AttackRun, type Shot } from './attack-runner.js';
+
+/** The policy the endpoint is judged against, in wall-clock time, and where it came from. */
+export interface JudgedPolicy {
+  limit: number;
+  windowMs: number;
+  /** `flags`: --limit/--window; `endpoint`: its RateLimit-Policy field; `scenario`: the scenario's, time-scaled. */
+  source: 'flags' | 'endpoint' | 'scenario';
+}
+
+/** How the endpoint answered. */
+export interface ResponseCounts {
+  /** Requests sent. */
+  sent: number;
+  /** 2xx: admitted. */
+  admitted: number;
+  /** 429: limited. */
+  limited: number;
+  /** Any other status (not counted as a decision). */
+  other: number;
+  /** No response: connection errors and timeouts, by code. */
+  errors: number;
+  errorCodes: Record<string, number>;
+}
+
+/** Whether the endpoint kept its Retry-After promises (see {@link analyzeAttack}). */
+export interface RetryAfterCheck {
+  /** Retries sent at a 429's Retry-After. */
+  probes: number;
+  /** Admitted: the promise held. */
+  honest: number;
+  /** Limited although no request of that key was admitted in between: the promise was broken. */
+  broken: number;
+  /** Limited, but other requests of the key were admitted in between: no verdict. */
+  contended: number;
+  /** No decision (error or other status). */
+  undecided: number;
+}
+
+/** Latency percentiles, wall ms. */
+export interface LatencySummary {
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+}
+
+/** What `ratelab attack` measured. `metrics` uses the lab's definitions, in wall-clock ms. */
+export interface AttackAnalysis {
+  policy: JudgedPolicy;
+  /** Over the decided requests (2xx and 429), scenario events and probes alike. */
+  metrics: ReplayMetrics;
+  responses: ResponseCounts;
+  latencyMs: LatencySummary | null;
+  retryAfter: RetryAfterCheck;
+  /** Responses whose rate-limit fields contradict themselves or the status; a few examples. */
+  headerProblems: { count: number; examples: string[] };
+}
+
+/** Options of {@link analyzeAttack}. */
+export interface AnalysisOptions {
+  policy: JudgedPolicy;
+  bucketMs: number;
+  minBuckets?: number;
+}
+
+/**
+ * Judges a run from outside: each decided request (2xx admitted, 429 denied) is recorded
+ * at its sending time, in order, into the lab's MetricsRecorder, so admitted per window,
+ * the worst-window ratio and the accuracy against the exact oracle mean what they mean in
+ * `compare`. A Retry-After probe is honest when admitted; when limited it broke its
+ * promise only if no request of that key was admitted between the 429 and the probe.
+ */
+export function analyzeAttack(run: AttackRun, options: AnalysisOptions): AttackAnalysis {
+  const { limit, windowMs } = options.policy;
+  const recorder = new MetricsRecorder({ limit, windowMs, bucketMs: options.bucketMs, originMs: 0, minBuckets: options.minBuckets });
+  const problems: string[] = [];
+  for (const [i, shot] of run.shots.entries()) {
+    if (!isAdmitted(shot) && shot.status !== 429) continue;
+    recorder.record(Math.max(0, Math.round(shot.sentMs)), shot.key, 1, isAdmitted(shot));
+    const problem = headerProblem(shot);
+    if (problem) problems.push(`request ${i + 1} (${shot.status}): ${problem}`);
+  }
+  return {
+    policy: options.policy,
+    metrics: recorder.result(),
+    responses: countResponses(run.shots),
+    latencyMs: latency(run.shots),
+    retryAfter: checkRetryAfter(run.shots),
+    headerProblems: { count: problems.length, examples: problems.slice(0, 5) },
+  };
+}
+
+/**
+ * The policy an endpoint advertises in its first `RateLimit-Policy` field (draft-10:
+ * `"name";q=10;w=1`), or undefined without one (or without `w`).
+ */
+export function advertisedPolicy(shots: readonly Shot[]): { limit: number; windowMs: number } | undefined {
+  const field = shots.find((shot) => shot.headers.rateLimitPolicy !== undefined)?.headers.rateLimitPolicy;
+  const first = field?.split(',')[0];
+  const q = first && /;\s*q=(\d+)/.exec(first);
+  const w = first && /;\s*w=(\d+)/.exec(first);
+  if (!q || !w || Number(q[1]) < 1 || Number(w[1]) < 1) return undefined;
+  return { limit: Number(q[1]), windowMs: Number(w[1]) * 1000 };
+}
+
+function countResponses(shots: readonly Shot[]): ResponseCounts {
+  const counts: ResponseCounts = { sent: shots.length, admitted: 0, limited: 0, other: 0, errors: 0, errorCodes: {} };
+  for (const shot of shots) {
+    if (shot.status === undefined) {
+      counts.errors += 1;
+      const code = shot.error ?? 'unknown';
+      counts.errorCodes[code] = (counts.errorCodes[code] ?? 0) + 1;
+    } else if (isAdmitted(shot)) counts.admitted += 1;
+    else if (shot.status === 429) counts.limited += 1;
+    else counts.other += 1;
+  }
+  return counts;
+}
+
+function checkRetryAfter(shots: readonly Shot[]): RetryAfterCheck {
+  const check: RetryAfterCheck = { probes: 0, honest: 0, broken: 0, contended: 0, undecided: 0 };
+  for (const [i, probe] of shots.entries()) {
+    if (probe.probeOf === undefined) continue;
+    check.probes += 1;
+    if (isAdmitted(probe)) check.honest += 1;
+    else if (probe.status !== 429) check.undecided += 1;
+    else if (admittedBetween(shots, probe.key, probe.probeOf, i)) check.contended += 1;
+    else check.broken += 1;
+  }
+  return check;
+}
+
+function admittedBetween(shots: readonly Shot[], key: string, from: number, to: number): boolean {
+  for (let i = from + 1; i < to; i++) {
+    const shot = shots[i] as Shot;
+    if (shot.key === key && isAdmitted(shot)) return true;
+  }
+  return false;
+}
+
+function latency(shots: readonly Shot[]): LatencySummary | null {
+  const times = shots.filter((shot) => shot.status !== undefined).map((shot) => shot.latencyMs).sort((a, b) => a - b);
+  if (times.length === 0) return null;
+  const at = (q: number) => times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)] as number;
+  return { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: times[times.length - 1] as number };
+}
+
+/**
+ * What is wrong with a decided response's rate-limit fields, if anything: a 429 needs a
+ * whole-second Retry-After >= 1 (RFC 9110 10.2.3) no earlier than the RateLimit `t`; a
+ * 2xx has none; Remaining never exceeds Limit; RateLimit `r` equals X-RateLimit-Remaining.
+ */
+export function headerProblem(shot: Shot): string | undefined {
+  const { retryAfter, limit, remaining, rateLimit } = shot.headers;
+  const wait = retryAfterMsOf(shot);
+  if (shot.status === 429 && retryAfter !== undefined && (!Number.isFinite(wait) || wait < 1000)) return `Retry-After ${JSON.stringify(retryAfter)} is not a whole number of seconds >= 1`;
+  if (isAdmitted(shot) && retryAfter !== undefined) return 'Retry-After on an admitted request';
+  if (limit !== undefined && remaining !== undefined && Number(remaining) > Number(limit)) return `X-RateLimit-Remaining ${remaining} exceeds X-RateLimit-Limit ${limit}`;
+  const r = rateLimit && /;\s*r=(\d+)/.exec(rateLimit);
+  if (r && remaining !== undefined && r[1] !== remaining) return `RateLimit r=${r[1]} but X-RateLimit-Remaining ${remaining}`;
+  const t = rateLimit && /;\s*t=(\d+)/.exec(rateLimit);
+  if (t && shot.status === 429 && Number.isFinite(wait) && wait < Number(t[1]) * 1000) return `Retry-After ${retryAfter} is earlier than RateLimit t=${t[1]}`;
+  return undefined;
+}

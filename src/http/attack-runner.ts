@@ -1,0 +1,299 @@
+import { Agent, request, type IncomingHttpHeaders } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** One request to send: at scenario time `t` (ms), for `key`. */
+export interface AttackEvent {
+  readonly t: number;
+  readonly key: string;
+}
+
+/**
+ * The events to replay, pulled in time order. A closed-loop stream (clients that retry)
+ * hears each decision through `react` before it is asked for the next event; the runner
+ * then waits for each response before pulling on.
+ */
+export interface AttackStream {
+  next(): AttackEvent | undefined;
+  readonly closedLoop?: boolean;
+  react?(allowed: boolean, retryAfterMs: number): void;
+}
+
+/** Options of {@link runAttack}. Times are wall-clock milliseconds unless said otherwise. */
+export interface AttackRunOptions {
+  url: URL;
+  stream: AttackStream;
+  /** The scenario time sent at the start (default: the first event's, as for a trace). */
+  originMs?: number;
+  /** Scenario milliseconds per wall millisecond: 2 replays twice as fast, 0.5 at half speed. */
+  speed: number;
+  /** Events this long or longer after the origin are not sent. */
+  durationMs: number;
+  /** The header that carries each event's key. */
+  keyHeader: string;
+  /** Start when the epoch clock is a multiple of this (to line up with a server's fixed windows). */
+  alignMs?: number;
+  /** Most requests in flight, and connections kept open. */
+  connections: number;
+  /** Most requests sent in all (scenario events and Retry-After probes). */
+  maxRequests: number;
+  /** Nothing is sent later than this after the start. */
+  maxTimeMs: number;
+  /** A request without a complete response after this long counts as an error (`timeout`). */
+  timeoutMs: number;
+  /** After a 429 with Retry-After, retry that key once at that time to check the promise. Default true. */
+  probeRetryAfter?: boolean;
+  signal?: AbortSignal;
+}
+
+/** What came back for one request. */
+export interface Shot {
+  /** Wall ms after the start (scenario time 0) when the request was sent. */
+  sentMs: number;
+  key: string;
+  /** A scenario event, or a retry at a 429's Retry-After; for a probe, the index of the 429 it checks. */
+  probeOf: number | undefined;
+  /** HTTP status, or undefined when no response came (see `error`). */
+  status: number | undefined;
+  /** `ECONNREFUSED`, `ECONNRESET`, `timeout`, ... when no response came. */
+  error: string | undefined;
+  /** Wall ms from sending to the end of the response (or the error). */
+  latencyMs: number;
+  /** The rate-limit fields as received (absent ones undefined). */
+  headers: RateLimitFields;
+}
+
+/** The response fields the attack reads and checks. */
+export interface RateLimitFields {
+  retryAfter?: string;
+  limit?: string;
+  remaining?: string;
+  reset?: string;
+  rateLimit?: string;
+  rateLimitPolicy?: string;
+}
+
+/** Why the run ended. */
+export type StopReason = 'done' | 'max-requests' | 'max-time' | 'interrupted';
+
+/** Everything one run saw. */
+export interface AttackRun {
+  shots: Shot[];
+  /** Epoch ms of scenario time 0. */
+  startEpochMs: number;
+  stoppedBy: StopReason;
+  /** The latest any request left after its scheduled time, wall ms: how well the run kept time. */
+  maxLagMs: number;
+  /** Scenario events not sent because the run stopped early (counted up to 10 million). */
+  unsent: number;
+}
+
+/** Counting unsent events stops here (a lazy stream may hold many millions). */
+const MAX_UNSENT_COUNTED = 10_000_000;
+
+interface Probe {
+  dueMs: number;
+  key: string;
+  of: number;
+}
+
+/**
+ * Replays `stream` against `url` in real time: event `t` is sent at `t / speed` wall ms
+ * after the start, with its key in `keyHeader`. At most `connections` requests are in
+ * flight (kept-alive connections); an event whose time comes while all are busy waits
+ * for one and is recorded at its real sending time. Connection errors and timeouts are
+ * recorded, never thrown. Stops at the stream's end, `maxRequests`, `maxTimeMs` or the
+ * signal, then waits for the requests in flight (each bounded by `timeoutMs`).
+ */
+export async function runAttack(options: AttackRunOptions): Promise<AttackRun> {
+  const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
+  const run = new Runner(options, agent);
+  try {
+    return await run.go();
+  } finally {
+    agent.destroy();
+  }
+}
+
+class Runner {
+  private readonly shots: Shot[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly probes: Probe[] = [];
+  private readonly probing = new Set<string>();
+  private startPerf = 0;
+  private originMs = 0;
+  private maxLagMs = 0;
+
+  constructor(
+    private readonly options: AttackRunOptions,
+    private readonly agent: Agent,
+  ) {}
+
+  async go(): Promise<AttackRun> {
+    const { stream, speed, durationMs, signal } = this.options;
+    let event = stream.next();
+    this.originMs = this.options.originMs ?? event?.t ?? 0;
+    if (event && event.t - this.originMs >= durationMs) event = undefined;
+    const startEpochMs = await this.alignedStart();
+    let stoppedBy: StopReason = 'done';
+    for (;;) {
+      const eventDue = event ? (event.t - this.originMs) / speed : Infinity;
+      const probeDue = this.probes[0]?.dueMs ?? Infinity;
+      const due = Math.min(eventDue, probeDue);
+      if (due === Infinity) {
+        if (this.inFlight.size === 0) break;
+        // A response still to come may schedule a probe.
+        await Promise.race(this.inFlight);
+        continue;
+      }
+      stoppedBy = this.limitReached(due);
+      if (stoppedBy !== 'done') break;
+      if (!(await this.waitUntil(due))) continue;
+      await this.freeSlot();
+      if (probeDue <= eventDue) {
+        const probe = this.probes.shift() as Probe;
+        this.send(probe.key, probe.dueMs, probe.of);
+        continue;
+      }
+      const sent = this.send((event as AttackEvent).key, eventDue, undefined);
+      if (stream.closedLoop) {
+        await sent;
+        const shot = this.shots[this.shots.length - 1] as Shot;
+        const allowed = isAdmitted(shot);
+        stream.react?.(allowed, allowed ? 0 : retryAfterMsOf(shot) * speed);
+      }
+      event = this.nextEvent(stream, durationMs);
+    }
+    await Promise.all(this.inFlight);
+    const unsent = event ? 1 + this.drain(stream, durationMs) : 0;
+    return { shots: this.shots, startEpochMs, stoppedBy, maxLagMs: this.maxLagMs, unsent };
+  }
+
+  private limitReached(dueMs: number): StopReason {
+    if (this.options.signal?.aborted) return 'interrupted';
+    if (this.shots.length >= this.options.maxRequests) return 'max-requests';
+    if (dueMs > this.options.maxTimeMs) return 'max-time';
+    return 'done';
+  }
+
+  private nextEvent(stream: AttackStream, durationMs: number): AttackEvent | undefined {
+    const event = stream.next();
+    return event && event.t - this.originMs < durationMs ? event : undefined;
+  }
+
+  /**
+   * Counts the events left, up to {@link MAX_UNSENT_COUNTED} (closed-loop streams cannot
+   * be drained without decisions: 0).
+   */
+  private drain(stream: AttackStream, durationMs: number): number {
+    if (stream.closedLoop) return 0;
+    let count = 0;
+    while (count < MAX_UNSENT_COUNTED && this.nextEvent(stream, durationMs)) count += 1;
+    return count;
+  }
+
+  /** Waits for the epoch clock to reach a multiple of `alignMs`; returns the start in epoch ms. */
+  private async alignedStart(): Promise<number> {
+    const align = this.options.alignMs;
+    const nowEpoch = Date.now();
+    const startEpoch = align ? Math.ceil(nowEpoch / align) * align : nowEpoch;
+    this.startPerf = performance.now() + (startEpoch - nowEpoch);
+    await this.waitUntil(0);
+    return startEpoch;
+  }
+
+  private elapsed(): number {
+    return performance.now() - this.startPerf;
+  }
+
+  /** Sleeps until wall time `ms` after the start; false if the signal aborted first. */
+  private async waitUntil(ms: number): Promise<boolean> {
+    const wait = ms - this.elapsed();
+    if (wait < 1) return true;
+    try {
+      await sleep(wait, undefined, { signal: this.options.signal });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private async freeSlot(): Promise<void> {
+    while (this.inFlight.size >= this.options.connections) await Promise.race(this.inFlight);
+  }
+
+  private send(key: string, scheduledMs: number, probeOf: number | undefined): Promise<void> {
+    const sentMs = this.elapsed();
+    this.maxLagMs = Math.max(this.maxLagMs, sentMs - scheduledMs);
+    const shot: Shot = { sentMs, key, probeOf, status: undefined, error: undefined, latencyMs: 0, headers: {} };
+    const index = this.shots.push(shot) - 1;
+    const done = this.fetch(shot).then(() => this.afterResponse(shot, index));
+    this.inFlight.add(done);
+    void done.then(() => this.inFlight.delete(done));
+    return done;
+  }
+
+  private fetch(shot: Shot): Promise<void> {
+    const { url, keyHeader, timeoutMs } = this.options;
+    return new Promise<void>((resolve) => {
+      const finish = (error: string | undefined) => {
+        shot.error ??= error;
+        shot.latencyMs = this.elapsed() - shot.sentMs;
+        resolve();
+      };
+      const req = request(url, { agent: this.agent, method: 'GET', headers: { [keyHeader]: shot.key }, timeout: timeoutMs }, (res) => {
+        shot.status = res.statusCode;
+        shot.headers = rateLimitFields(res.headers);
+        res.on('error', (error: NodeJS.ErrnoException) => finish(error.code ?? error.message));
+        res.on('end', () => finish(undefined));
+        res.resume();
+      });
+      req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'timeout' })));
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        shot.status = undefined;
+        finish(error.code ?? error.message);
+      });
+      req.end();
+    });
+  }
+
+  /** Schedules a probe at a 429's Retry-After (one pending per key), within the request budget. */
+  private afterResponse(shot: Shot, index: number): void {
+    if (shot.probeOf !== undefined) this.probing.delete(shot.key);
+    if (this.options.probeRetryAfter === false || shot.status !== 429 || shot.probeOf !== undefined) return;
+    const waitMs = retryAfterMsOf(shot);
+    if (!Number.isFinite(waitMs) || this.probing.has(shot.key)) return;
+    this.probing.add(shot.key);
+    const probe = { dueMs: this.elapsed() + waitMs, key: shot.key, of: index };
+    const at = this.probes.findIndex((p) => p.dueMs > probe.dueMs);
+    this.probes.splice(at < 0 ? this.probes.length : at, 0, probe);
+  }
+}
+
+/** Whether the endpoint admitted the request (any 2xx). */
+export function isAdmitted(shot: Shot): boolean {
+  return shot.status !== undefined && shot.status >= 200 && shot.status < 300;
+}
+
+/**
+ * The Retry-After of a shot in wall ms: its delay-seconds times 1000; Infinity when the
+ * field is absent or not a whole number (an HTTP-date is not expected from a rate limiter).
+ */
+export function retryAfterMsOf(shot: Shot): number {
+  const value = shot.headers.retryAfter?.trim();
+  return value !== undefined && /^\d+$/.test(value) ? Number(value) * 1000 : Infinity;
+}
+
+function rateLimitFields(headers: IncomingHttpHeaders): RateLimitFields {
+  const one = (name: string) => {
+    const value = headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  };
+  return {
+    retryAfter: one('retry-after'),
+    limit: one('x-ratelimit-limit'),
+    remaining: one('x-ratelimit-remaining'),
+    reset: one('x-ratelimit-reset'),
+    rateLimit: one('ratelimit'),
+    rateLimitPolicy: one('ratelimit-policy'),
+  };
+}

@@ -1,0 +1,244 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Decision } from '../decision.js';
+import { RatelabError } from '../errors.js';
+import type { Limits } from '../policy.js';
+import type { RateLimiterRegistry } from '../tiers/registry.js';
+import { clientAddress, proxyTrust, type TrustProxy } from './client-address.js';
+import { rateLimitHeaders, retryAfterSeconds, sfString, type HeaderOptions, type PolicyInfo } from './headers.js';
+
+/**
+ * What the middleware needs of a limiter: `consume`, sync (the memory limiters) or async
+ * (a Redis limiter). `limits` feeds `RateLimit-Policy`; `failMode` says what to do when
+ * `consume` throws or rejects.
+ */
+export interface LimiterLike {
+  consume(key: string, cost?: number): Decision | PromiseLike<Decision>;
+  readonly limits?: Limits;
+  readonly failMode?: FailMode;
+}
+
+/** When the limiter fails: `open` lets the request through, `closed` answers 503. */
+export type FailMode = 'open' | 'closed';
+
+/** The continuation of a middleware stack; Express's `next` fits. */
+export type Next = (error?: unknown) => void;
+
+/** How one request was decided, for logging: see {@link rateLimitResult}. */
+export interface RateLimitResult {
+  /** `allowed`/`limited`: the limiter decided; `failed-open`/`failed-closed`: it threw; `no-key`: rejected for want of a key. */
+  outcome: 'allowed' | 'limited' | 'failed-open' | 'failed-closed' | 'no-key';
+  /** The limiter key, or undefined when none could be found. */
+  key: string | undefined;
+  /** The policy name (the tier, with a registry). */
+  policy: string;
+  /** The limiter's decision; undefined when it failed or was not asked. */
+  decision: Decision | undefined;
+}
+
+/** What a custom `onLimited` handler gets besides the request and response. */
+export interface LimitedInfo {
+  decision: Decision;
+  policy: string;
+  /** Whole seconds the client must wait, or undefined when the request can never be admitted. */
+  retryAfter: number | undefined;
+  cost: number;
+}
+
+/** Options of {@link rateLimit}. Exactly one of `limiter` and `registry`. */
+export interface RateLimitOptions<Req extends IncomingMessage = IncomingMessage> {
+  /** One limiter for every key. */
+  limiter?: LimiterLike;
+  /** One limiter per tier: the key is the client id, the policy name is its tier. */
+  registry?: RateLimiterRegistry;
+  /** The limiter key of a request (default: the client address, see `trustProxy`). */
+  key?: (req: Req) => string | undefined;
+  /** Units a request takes: a whole number >= 0, or a function of the request. Default 1. */
+  cost?: number | ((req: Req) => number);
+  /** Which header fields to send; default: the X-RateLimit-* fields only. */
+  headers?: HeaderOptions;
+  /** Whether to believe `X-Forwarded-For` for the default key. Default false. */
+  trustProxy?: TrustProxy;
+  /**
+   * A request without a usable key (no `key()` answer, or no peer address): `share`
+   * (default) decides all of them under one shared key, so they are limited together and
+   * never unlimited; `reject` answers 400.
+   */
+  noKey?: 'share' | 'reject';
+  /** Answers a denied request instead of the default JSON body; status and headers are set already. */
+  onLimited?: (req: Req, res: ServerResponse, info: LimitedInfo) => void;
+  /** Overrides the limiter's own `failMode` (default `closed`). */
+  failMode?: FailMode;
+  /** Told of every limiter (or `key`/`cost`) error; default: one process warning. */
+  onError?: (error: unknown, req: Req) => void;
+}
+
+/** The key under which requests without a usable key share one quota. */
+export const SHARED_NO_KEY = '\u0000no-key';
+
+const results = new WeakMap<IncomingMessage, RateLimitResult>();
+
+/** How `req` was decided by a {@link rateLimit} middleware, once it has run. */
+export function rateLimitResult(req: IncomingMessage): RateLimitResult | undefined {
+  return results.get(req);
+}
+
+/**
+ * A 429 middleware for `node:http` and Express-style stacks: `(req, res, next?)`. It asks
+ * the limiter about the request's key, sets the rate-limit headers (see
+ * `rateLimitHeaders`) from that decision, and either calls `next()` or answers:
+ * - denied: 429, `Retry-After` in whole seconds rounded up (at least 1), a small JSON body;
+ *   a request whose cost exceeds the policy's capacity can never pass: 429 without
+ *   `Retry-After`, body `cost_exceeds_limit`.
+ * - the limiter (or `key`/`cost`) throws or rejects: fail `open` calls `next()` without
+ *   rate-limit headers, fail `closed` answers 503; either way `onError` is told. A Redis
+ *   limiter's own `fail-open` / `fail-closed` decisions (its `reason`) are handled alike,
+ *   the 503 with its Retry-After.
+ * - no usable key with `noKey: 'reject'`: 400.
+ * With plain `node:http`, pass the handler as `next`. The returned promise never rejects
+ * for the middleware's own failures.
+ */
+export function rateLimit<Req extends IncomingMessage = IncomingMessage>(options: RateLimitOptions<Req>): (req: Req, res: ServerResponse, next?: Next) => Promise<void> {
+  const source = decisionSource(options);
+  const trust = proxyTrust(options.trustProxy);
+  const keyOf = options.key ?? ((req: Req) => clientAddress(req, trust));
+  const failMode = options.failMode ?? source.failMode ?? 'closed';
+  const onError = options.onError ?? warnOnce();
+
+  return async (req, res, next) => {
+    let key: string | undefined;
+    let cost = 1;
+    let decided: { decision: Decision; policy: PolicyInfo };
+    try {
+      key = usableKey(keyOf(req));
+      if (key === undefined && options.noKey === 'reject') {
+        results.set(req, { outcome: 'no-key', key, policy: source.name, decision: undefined });
+        return sendJson(res, 400, { error: 'no_client_key', message: 'The request carries no client identity to rate-limit by.' });
+      }
+      cost = typeof options.cost === 'function' ? options.cost(req) : (options.cost ?? 1);
+      decided = await source.decide(key ?? SHARED_NO_KEY, cost);
+    } catch (error) {
+      onError(error, req);
+      return failed(failMode, req, res, next, { key, policy: source.name, retryAfterMs: Infinity });
+    }
+    const reason = (decided.decision as { reason?: unknown }).reason;
+    if (reason === 'fail-open' || reason === 'fail-closed') {
+      // A Redis limiter decided by its own fail mode: no quota is known, so no rate-limit fields.
+      return failed(reason === 'fail-open' ? 'open' : 'closed', req, res, next, { key, policy: decided.policy.name, retryAfterMs: decided.decision.retryAfterMs });
+    }
+    answer(req, res, next, { ...decided, key, cost }, options.headers ?? {}, options.onLimited);
+  };
+}
+
+/** Sets the fields of a decision, then lets the request through or answers 429. */
+function answer<Req extends IncomingMessage>(
+  req: Req,
+  res: ServerResponse,
+  next: Next | undefined,
+  decided: { decision: Decision; policy: PolicyInfo; key: string | undefined; cost: number },
+  headers: HeaderOptions,
+  onLimited: RateLimitOptions<Req>['onLimited'],
+): void {
+  const { decision, policy, key, cost } = decided;
+  results.set(req, { outcome: decision.allowed ? 'allowed' : 'limited', key, policy: policy.name, decision });
+  if (!res.headersSent) for (const [name, value] of rateLimitHeaders(decision, policy, headers)) res.setHeader(name, value);
+  if (decision.allowed) return next?.();
+  const retryAfter = retryAfterSeconds(decision.retryAfterMs);
+  res.statusCode = 429;
+  if (onLimited) return onLimited(req, res, { decision, policy: policy.name, retryAfter, cost });
+  sendJson(res, 429, limitedBody(decision, policy.name, retryAfter, cost));
+}
+
+/**
+ * The limiter could not decide: fail `open` lets the request through, `closed` answers
+ * 503 (with Retry-After when the limiter said when to come back).
+ */
+function failed(mode: FailMode, req: IncomingMessage, res: ServerResponse, next: Next | undefined, at: { key: string | undefined; policy: string; retryAfterMs: number }): void {
+  const open = mode === 'open';
+  results.set(req, { outcome: open ? 'failed-open' : 'failed-closed', key: at.key, policy: at.policy, decision: undefined });
+  if (open) return next?.();
+  const retryAfter = retryAfterSeconds(at.retryAfterMs);
+  if (retryAfter !== undefined && !res.headersSent) res.setHeader('Retry-After', String(retryAfter));
+  sendJson(res, 503, { error: 'rate_limiter_unavailable', message: 'The rate limiter could not decide; try again later.' });
+}
+
+/** Where decisions come from: one limiter, or a registry's tiers. */
+interface DecisionSource {
+  readonly name: string;
+  /** Every policy name its decisions can carry. */
+  readonly policyNames: readonly string[];
+  readonly failMode: FailMode | undefined;
+  decide(key: string, cost: number): Promise<{ decision: Decision; policy: PolicyInfo }>;
+}
+
+function decisionSource(options: RateLimitOptions<never>): DecisionSource {
+  const { limiter, registry } = options;
+  if ((limiter === undefined) === (registry === undefined)) {
+    throw new RatelabError('INVALID_ARGUMENT', 'rateLimit: expected exactly one of limiter and registry', { field: 'limiter' });
+  }
+  const ietf = options.headers?.ietf;
+  const source = registry ? registrySource(registry) : limiterSource(limiter as LimiterLike, (typeof ietf === 'object' ? ietf.policyName : undefined) ?? 'default');
+  // Names go into the IETF fields as Structured Field strings: refuse a bad one now, not per request.
+  if (ietf) for (const name of source.policyNames) sfString(name);
+  return source;
+}
+
+function limiterSource(limiter: LimiterLike, name: string): DecisionSource {
+  const policy: PolicyInfo = { name, limits: limiter.limits };
+  return {
+    name,
+    policyNames: [name],
+    failMode: limiter.failMode,
+    decide: async (key, cost) => ({ decision: await limiter.consume(key, cost), policy }),
+  };
+}
+
+function registrySource(registry: RateLimiterRegistry): DecisionSource {
+  const policies = new Map<string, PolicyInfo>();
+  for (const tier of registry.tiers) {
+    const limiter = registry.limiterOf(tier);
+    policies.set(tier, { name: tier, limits: limiter === 'unlimited' ? undefined : limiter.limits });
+  }
+  return {
+    name: 'tiers',
+    policyNames: registry.tiers,
+    failMode: undefined,
+    decide: async (key, cost) => {
+      const decision = registry.consume(key, cost);
+      return { decision, policy: policies.get(decision.tier) as PolicyInfo };
+    },
+  };
+}
+
+function usableKey(key: unknown): string | undefined {
+  return typeof key === 'string' && key !== '' ? key : undefined;
+}
+
+function limitedBody(decision: Decision, policy: string, retryAfter: number | undefined, cost: number): object {
+  if (retryAfter === undefined) {
+    return { error: 'cost_exceeds_limit', message: `This request costs ${cost}; policy "${policy}" admits at most ${decision.limit} at once, so it can never be admitted.`, policy };
+  }
+  return { error: 'too_many_requests', message: `Rate limit exceeded; retry in ${retryAfter} s.`, policy, retryAfter };
+}
+
+function sendJson(res: ServerResponse, status: number, body: object): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}
+
+/** The default `onError`: one process warning per middleware, not one per failed request. */
+function warnOnce(): (error: unknown) => void {
+  let warned = false;
+  return (error) => {
+    if (warned) return;
+    warned = true;
+    const message = error instanceof Error ? error.message : String(error);
+    process.emitWarning(`rate limiter failed (${message}); further failures of this middleware are not reported. Pass onError to log them.`, 'RatelabWarning');
+  };
+}

@@ -1,0 +1,33 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { RatelabError } from '../errors.js';
+import { loadScenario } from './load-scenario.js';
+import type { Scenario } from './scenario.js';
+
+/** The package's scenarios/ folder: two levels up from src/scenario and dist/scenario alike. */
+export const BUILTIN_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
+
+/** The built-in scenarios, in the order of their file names (numbered in teaching order). */
+export function builtinScenarios(): Scenario[] {
+  return readdirSync(BUILTIN_DIR)
+    .filter((name) => name.endsWith('.yaml'))
+    .sort()
+    .map((name) => loadScenario(join(BUILTIN_DIR, name), `scenarios/${name}`));
+}
+
+/**
+ * A scenario named on the command line: a built-in's name, or a path to a YAML file
+ * (anything with a slash or a .yaml/.yml ending, or an existing file), from `cwd`.
+ * Throws `UNKNOWN_SCENARIO` listing the built-ins, or the loader's errors for a file.
+ */
+export function resolveScenario(arg: string, cwd: string, builtins: readonly Scenario[] = builtinScenarios()): Scenario {
+  const path = isAbsolute(arg) ? arg : resolve(cwd, arg);
+  if (/[\\/]/.test(arg) || /\.ya?ml$/i.test(arg) || existsSync(path)) {
+    const shown = isAbsolute(arg) ? arg : relative(cwd, path) || arg;
+    return loadScenario(path, shown);
+  }
+  const found = builtins.find((scenario) => scenario.name === arg);
+  if (found) return found;
+  throw new RatelabError('UNKNOWN_SCENARIO', `unknown scenario ${JSON.stringify(arg)}: expected a file or one of ${builtins.map((s) => s.name).join(', ')}`, { field: arg });
+}

@@ -1,0 +1,79 @@
+import { parseYamlConfig, readText } from '../config/yaml-config.js';
+import type { Policy } from '../policy.js';
+import type { KeySpec, Scenario, SourceSpec } from './scenario.js';
+import { validateScenario, type ScenarioFile, type SourceFile } from './schema.js';
+
+/** Timelines aim for about this many buckets when a scenario does not set `bucket`. */
+const DEFAULT_BUCKETS = 60;
+/** The key of a source that names none. */
+const DEFAULT_KEY = 'client';
+
+/**
+ * Reads and validates a scenario file (YAML). Throws `FILE_NOT_FOUND` / `FILE_UNREADABLE`,
+ * or `INVALID_SCENARIO` whose `problems` list every problem as
+ * `file:line: sources.1.rate: expected a rate such as ..., got -5`.
+ */
+export function loadScenario(path: string, label = path): Scenario {
+  return parseScenario(readText(path, label), label);
+}
+
+/** Validates the text of a scenario; `source` names it in messages. */
+export function parseScenario(text: string, source = 'scenario'): Scenario {
+  const file = parseYamlConfig(text, source, 'INVALID_SCENARIO', validateScenario);
+  return {
+    name: file.name,
+    description: file.description,
+    policy: toPolicy(file.policy),
+    durationMs: file.duration,
+    seed: file.seed,
+    bucketMs: file.bucket ?? Math.max(1, Math.ceil(file.duration / DEFAULT_BUCKETS)),
+    sources: file.sources.map((item) => toSource(item, file)),
+    file: source,
+  };
+}
+
+/** Overrides of a scenario's policy and seed (the CLI's `--limit --window --burst --seed`). */
+export interface ScenarioOverrides {
+  limit?: number;
+  windowMs?: number;
+  burst?: number;
+  seed?: number;
+}
+
+/** `scenario` with the given fields replaced; the others kept. */
+export function withOverrides(scenario: Scenario, overrides: ScenarioOverrides): Scenario {
+  const policy: Policy = { ...scenario.policy };
+  if (overrides.limit !== undefined) policy.limit = overrides.limit;
+  if (overrides.windowMs !== undefined) policy.windowMs = overrides.windowMs;
+  if (overrides.burst !== undefined) policy.burst = overrides.burst;
+  return { ...scenario, policy, seed: overrides.seed ?? scenario.seed };
+}
+
+function toPolicy(policy: ScenarioFile['policy']): Policy {
+  return policy.burst === undefined ? { limit: policy.limit, windowMs: policy.window } : { limit: policy.limit, windowMs: policy.window, burst: policy.burst };
+}
+
+function toKeys(keys: SourceFile['keys']): KeySpec {
+  if (keys === undefined) return { count: 1, prefix: DEFAULT_KEY, pick: 'round-robin', exponent: 1 };
+  if (typeof keys === 'string') return { count: 1, prefix: keys, pick: 'round-robin', exponent: 1 };
+  return { count: keys.count, prefix: keys.prefix ?? 'key:', pick: keys.pick, exponent: keys.exponent };
+}
+
+function toSource(item: SourceFile, file: ScenarioFile): SourceSpec {
+  const base = { keys: toKeys(item.keys), cost: item.cost };
+  switch (item.kind) {
+    case 'steady':
+    case 'poisson':
+      return { ...base, kind: item.kind, startMs: item.start, endMs: item.end ?? file.duration, ratePerMs: item.rate };
+    case 'burst': {
+      const everyMs = item.every ?? file.duration;
+      const fits = Math.floor((file.duration - 1 - item.at) / everyMs) + 1;
+      const times = item.times ?? (item.every === undefined ? 1 : fits);
+      return { ...base, kind: 'burst', atMs: item.at, count: item.count, spreadMs: item.spread, everyMs, times };
+    }
+    case 'onoff':
+      return { ...base, kind: 'onoff', startMs: item.start, endMs: item.end ?? file.duration, ratePerMs: item.rate, on: { alpha: item.on.alpha, minMs: item.on.min }, off: { alpha: item.off.alpha, minMs: item.off.min } };
+    case 'retry':
+      return { ...base, kind: 'retry', startMs: item.start, endMs: item.end ?? file.duration, clients: item.clients, rampMs: item.ramp, thinkMs: item.think, jitter: item.jitter, maxRetries: item.maxRetries };
+  }
+}

@@ -1,0 +1,92 @@
+import type { Policy } from '../policy.js';
+
+/**
+ * Which keys a source's requests carry: `count` keys named `${prefix}${i}` (or just
+ * `prefix` when there is one key), picked per request in turn (`round-robin`), uniformly
+ * at random, or by Zipf-like popularity (key i with weight 1 / (i + 1)^exponent).
+ */
+export interface KeySpec {
+  count: number;
+  prefix: string;
+  pick: 'round-robin' | 'uniform' | 'zipf';
+  exponent: number;
+}
+
+interface SourceBase {
+  keys: KeySpec;
+  /** Units each request takes from its key's quota: a whole number >= 1. */
+  cost: number;
+}
+
+/** Evenly spaced (`steady`) or Poisson arrivals at `ratePerMs` requests per ms in [startMs, endMs). */
+export interface RateSourceSpec extends SourceBase {
+  kind: 'steady' | 'poisson';
+  startMs: number;
+  endMs: number;
+  ratePerMs: number;
+}
+
+/** `count` requests at `atMs` (spread evenly over `spreadMs`), repeated `times` times every `everyMs`. */
+export interface BurstSourceSpec extends SourceBase {
+  kind: 'burst';
+  atMs: number;
+  count: number;
+  spreadMs: number;
+  everyMs: number;
+  times: number;
+}
+
+/** Pareto-distributed period lengths: `minMs * U^(-1/alpha)`; heavy-tailed for alpha < 2. */
+export interface ParetoSpec {
+  alpha: number;
+  minMs: number;
+}
+
+/** Alternating on/off periods (Pareto lengths, starting on); Poisson arrivals at `ratePerMs` while on. */
+export interface OnOffSourceSpec extends SourceBase {
+  kind: 'onoff';
+  startMs: number;
+  endMs: number;
+  ratePerMs: number;
+  on: ParetoSpec;
+  off: ParetoSpec;
+}
+
+/**
+ * A closed loop of `clients` clients, each with one request outstanding: the first sent
+ * at a uniformly random time in [startMs, startMs + rampMs]; a denied request is retried
+ * after the limiter's Retry-After, stretched by up to `jitter` of itself at random
+ * (0: no jitter, every denied client comes back at the same instant); after `maxRetries`
+ * retries, or once admitted, the client waits `thinkMs` (>= 1) and sends its next request.
+ * A Retry-After of 0 or none counts as 1 ms, so a client never loops within one instant.
+ */
+export interface RetrySourceSpec extends SourceBase {
+  kind: 'retry';
+  startMs: number;
+  endMs: number;
+  clients: number;
+  rampMs: number;
+  thinkMs: number;
+  jitter: number;
+  maxRetries: number;
+}
+
+/** One traffic source of a scenario; sources compose by merging their arrivals by time. */
+export type SourceSpec = RateSourceSpec | BurstSourceSpec | OnOffSourceSpec | RetrySourceSpec;
+
+/** A validated scenario: what traffic to replay, under which policy, for how long. */
+export interface Scenario {
+  name: string;
+  /** One line: what the scenario teaches. */
+  description: string;
+  policy: Policy;
+  /** Arrivals at or after this time (ms from 0) are not generated. */
+  durationMs: number;
+  /** Seeds every random choice: the same seed gives the same arrivals and decisions. */
+  seed: number;
+  /** Width of a timeline bucket, ms. */
+  bucketMs: number;
+  sources: SourceSpec[];
+  /** The file it came from (for messages). */
+  file: string;
+}

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { boundedNumber, duration, offset, rate, wholeNumber } from '../config/schema-fields.js';
+import { validateWith, type SchemaProblem } from '../config/schema-problems.js';
+import { describeValue } from '../errors.js';
+import { MAX_LIMIT } from '../policy.js';
+
+/** Most keys one source may spread over (the Zipf alias table holds 12 B per key). */
+export const MAX_KEYS = 1_000_000;
+/** Most clients of a retry source (each is one pending request at a time). */
+export const MAX_CLIENTS = 1_000_000;
+const MAX_COUNT = 100_000_000;
+
+const text = (what: string) => z.string({ error: (issue) => `expected ${what}, got ${describeValue(issue.input)}` }).min(1, { error: `expected ${what}, got ""` });
+
+const keySet = z.strictObject({
+  count: wholeNumber(MAX_KEYS),
+  prefix: text('a key prefix').optional(),
+  pick: z.enum(['round-robin', 'uniform', 'zipf'], { error: (issue) => `expected round-robin, uniform or zipf, got ${describeValue(issue.input)}` }).default('uniform'),
+  exponent: boundedNumber(0, 10, 'a Zipf exponent').default(1),
+});
+
+const keys = z.union([text('a key name'), keySet], { error: (issue) => `expected a key name or { count, prefix?, pick?, exponent? }, got ${describeValue(issue.input)}` });
+
+/** Fields every source has. */
+const common = {
+  keys: keys.optional(),
+  cost: wholeNumber(MAX_LIMIT).default(1),
+};
+const span = { start: offset.default(0), end: offset.optional() };
+
+const pareto = z.strictObject({
+  alpha: boundedNumber(1.01, 10, 'a Pareto shape (alpha)'),
+  min: duration,
+});
+
+const source = z.discriminatedUnion(
+  'kind',
+  [
+    z.strictObject({ kind: z.literal('steady'), ...common, ...span, rate }),
+    z.strictObject({ kind: z.literal('poisson'), ...common, ...span, rate }),
+    z.strictObject({
+      kind: z.literal('burst'),
+      ...common,
+      at: offset,
+      count: wholeNumber(MAX_COUNT),
+      spread: offset.default(0),
+      every: duration.optional(),
+      times: wholeNumber(MAX_COUNT).optional(),
+    }),
+    z.strictObject({ kind: z.literal('onoff'), ...common, ...span, rate, on: pareto, off: pareto }),
+    z.strictObject({
+      kind: z.literal('retry'),
+      ...common,
+      ...span,
+      clients: wholeNumber(MAX_CLIENTS),
+      ramp: offset.default(0),
+      think: duration.default(1000),
+      jitter: boundedNumber(0, 10, 'a jitter fraction of Retry-After').default(0),
+      maxRetries: wholeNumber(1_000_000, 0).default(20),
+    }),
+  ],
+  { error: (issue) => `expected kind: steady, poisson, burst, onoff or retry, got ${describeValue((issue.input as { kind?: unknown } | undefined)?.kind ?? issue.input)}` },
+);
+
+/** A scenario file, as written (durations still in their units until parsed). */
+export const scenarioFileSchema = z
+  .strictObject({
+    name: z.string({ error: (issue) => `expected a name, got ${describeValue(issue.input)}` }).regex(/^[a-z0-9][a-z0-9-]*$/, { error: (issue) => `expected lower-case letters, digits and dashes, got ${describeValue(issue.input)}` }),
+    description: text('a one-line description').refine((value) => !value.includes('\n'), { error: 'expected one line' }),
+    policy: z.strictObject({ limit: wholeNumber(MAX_LIMIT), window: duration, burst: wholeNumber(MAX_LIMIT).optional() }),
+    duration,
+    seed: wholeNumber(0xffff_ffff, 0),
+    bucket: duration.optional(),
+    sources: z.array(source, { error: (issue) => `expected a list of traffic sources, got ${describeValue(issue.input)}` }).min(1, { error: 'expected at least one traffic source' }),
+  }, { error: (issue) => `expected a map with the keys name, description, policy, duration, seed, bucket and sources, got ${issue.input === null || issue.input === undefined ? 'an empty file' : describeValue(issue.input)}` })
+  .superRefine((file, ctx) => {
+    file.sources.forEach((item, i) => {
+      const end = 'end' in item && item.end !== undefined ? item.end : file.duration;
+      if ('start' in item && item.start >= end) ctx.addIssue({ code: 'custom', path: ['sources', i, 'start'], message: `start (${item.start} ms) must come before end (${end} ms)` });
+      if (item.kind === 'burst' && item.at >= file.duration) ctx.addIssue({ code: 'custom', path: ['sources', i, 'at'], message: `at (${item.at} ms) must come before the scenario's duration (${file.duration} ms)` });
+      if (item.kind === 'burst' && item.times !== undefined && item.times > 1 && item.every === undefined) ctx.addIssue({ code: 'custom', path: ['sources', i, 'every'], message: 'missing (needed with times > 1)' });
+    });
+    if (file.bucket !== undefined && file.bucket > file.duration) ctx.addIssue({ code: 'custom', path: ['bucket'], message: `expected at most the duration (${file.duration} ms), got ${file.bucket} ms` });
+  });
+
+export type ScenarioFile = z.output<typeof scenarioFileSchema>;
+export type SourceFile = ScenarioFile['sources'][number];
+
+/** Validates parsed data; returns the typed file or every problem found. */
+export function validateScenario(data: unknown): { ok: true; value: ScenarioFile } | { ok: false; problems: SchemaProblem[] } {
+  return validateWith(scenarioFileSchema, data);
+}

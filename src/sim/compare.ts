@@ -1,0 +1,138 @@
+import { measureMemory, type MemorySample } from '../metrics/memory-probe.js';
+import type { ReplayMetrics } from '../metrics/recorder.js';
+import type { Timeline } from '../metrics/timeline.js';
+import { decisionsPerSecond } from '../metrics/throughput.js';
+import type { Policy } from '../policy.js';
+import type { Contender } from './contender.js';
+import { replay } from './replay.js';
+import type { Workload } from './workload.js';
+
+/** One row of a comparison: one workload through one contender (see {@link ReplayMetrics} for the counts). */
+export interface ComparisonRow extends Omit<ReplayMetrics, 'timeline' | 'worstWindow'> {
+  scenario: string;
+  algorithm: string;
+  /** Measured heap bytes per live key (key strings excluded); null when not measured. */
+  bytesPerKey: number | null;
+  /** The limiter's own account of its state per key; null when it gives none. */
+  stateBytesPerKey: number | null;
+  /** Decisions per second on a sample of this workload; null when not measured. */
+  opsPerSec: number | null;
+}
+
+/** Everything one workload produced. */
+export interface WorkloadComparison {
+  name: string;
+  description: string;
+  policy: Policy;
+  rows: ComparisonRow[];
+  /** Per contender, in row order. */
+  timelines: { algorithm: string; timeline: Timeline }[];
+  /** Per contender, in row order: where its worst window was. */
+  worstWindows: ReplayMetrics['worstWindow'][];
+  notes: string[];
+}
+
+/** Options of {@link compareWorkloads}. */
+export interface CompareOptions {
+  /** The contenders for a policy (a fresh set per workload, since the policy may differ). */
+  contenders(policy: Policy): Promise<Contender[]> | Contender[];
+  /** Measure memory per key and decisions per second (default true); false leaves them null. */
+  measure?: boolean;
+  /** Arrivals timed for decisions per second (default 4,000). */
+  sampleSize?: number;
+  /** Keys the memory probe creates (default 20,000). */
+  memoryKeys?: number;
+  /** Time budget of each speed measurement, ms (default 20). */
+  speedTimeMs?: number;
+  /** Called before each replay. */
+  onProgress?(label: string): void;
+}
+
+/**
+ * Replays each workload through each contender (each on its own virtual clock and its
+ * own stream) and collects the rows. Memory is probed once per distinct (limiter, policy)
+ * in child processes, one at a time, while the replays run; a failed probe leaves its
+ * figure null with a note rather than failing the run.
+ */
+export async function compareWorkloads(workloads: readonly Workload[], options: CompareOptions): Promise<WorkloadComparison[]> {
+  const measure = options.measure ?? true;
+  const memory = new MemoryProbes(options.memoryKeys ?? 20_000);
+  const prepared = [];
+  for (const workload of workloads) {
+    const contenders = await options.contenders(workload.policy);
+    if (measure) for (const contender of contenders) memory.start(contender);
+    prepared.push({ workload, contenders });
+  }
+  const results: WorkloadComparison[] = [];
+  for (const { workload, contenders } of prepared) {
+    const result: WorkloadComparison = { name: workload.name, description: workload.description, policy: workload.policy, rows: [], timelines: [], worstWindows: [], notes: [] };
+    for (const contender of contenders) {
+      options.onProgress?.(`${workload.name}: ${contender.name}`);
+      const run = await replay(contender, workload.open(), {
+        limit: workload.policy.limit,
+        windowMs: workload.policy.windowMs,
+        bucketMs: workload.bucketMs,
+        originMs: workload.originMs,
+        minBuckets: workload.minBuckets,
+        sample: measure ? (options.sampleSize ?? 4_000) : 0,
+      });
+      const opsPerSec = measure ? await decisionsPerSecond(contender, run.sample, { timeMs: options.speedTimeMs }) : undefined;
+      result.rows.push(toRow(workload.name, contender, run.metrics, opsPerSec));
+      result.timelines.push({ algorithm: contender.name, timeline: run.metrics.timeline });
+      result.worstWindows.push(run.metrics.worstWindow);
+    }
+    result.notes.push(...workload.notes());
+    results.push(result);
+  }
+  if (measure) await memory.fill(results, prepared.map((p) => p.contenders));
+  return results;
+}
+
+/** The comparison row of one replay's metrics (also used by `ratelab attack` for a live endpoint). */
+export function toRow(scenario: string, contender: Pick<Contender, 'name' | 'stateBytesPerKey'>, m: ReplayMetrics, opsPerSec: number | undefined): ComparisonRow {
+  return {
+    scenario,
+    algorithm: contender.name,
+    offered: m.offered,
+    admitted: m.admitted,
+    denied: m.denied,
+    falseAdmits: m.falseAdmits,
+    falseDenials: m.falseDenials,
+    errorRate: m.errorRate,
+    worstWindowRatio: m.worstWindowRatio,
+    fairness: m.fairness,
+    bytesPerKey: null,
+    stateBytesPerKey: contender.stateBytesPerKey ?? null,
+    opsPerSec: opsPerSec ?? null,
+    keys: m.keys,
+  };
+}
+
+/** Memory probes, one per distinct (limiter, policy), run one after another in the background. */
+class MemoryProbes {
+  private readonly samples = new Map<string, Promise<MemorySample | Error>>();
+  private chain: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly keys: number) {}
+
+  start(contender: Contender): void {
+    const id = JSON.stringify(contender.probe);
+    if (this.samples.has(id)) return;
+    const sample = this.chain.then(() => measureMemory(contender.probe, this.keys).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))));
+    this.chain = sample;
+    this.samples.set(id, sample);
+  }
+
+  async fill(results: WorkloadComparison[], contenders: Contender[][]): Promise<void> {
+    for (const [i, result] of results.entries()) {
+      for (const [j, row] of result.rows.entries()) {
+        const contender = contenders[i]?.[j];
+        const sample = contender ? await this.samples.get(JSON.stringify(contender.probe)) : undefined;
+        if (sample instanceof Error) {
+          const note = `${row.algorithm}: ${sample.message}`;
+          if (!result.notes.includes(note)) result.notes.push(note);
+        } else if (sample) row.bytesPerKey = sample.bytesPerKey;
+      }
+    }
+  }
+}

@@ -1,0 +1,51 @@
+import { resolve } from 'node:path';
+import type { Clock } from '../clock.js';
+import { loadLimiterModule } from '../external-limiter.js';
+import { createLimiter } from '../limiter.js';
+import type { Algorithm, Policy } from '../policy.js';
+
+/**
+ * What the replay drives: anything with `consume(key, cost)` returning a Decision, an
+ * object with `allowed` (and optionally `retryAfterMs`), a boolean, or a Promise of one.
+ */
+export interface Decider {
+  consume(key: string, cost: number): unknown;
+}
+
+/** A limiter under test, as a recipe: the replay builds a fresh one per run, on its own virtual clock. */
+export interface Contender {
+  /** Its name in reports: the algorithm's, or the module's file name. */
+  readonly name: string;
+  /** What the memory probe should build to measure it. */
+  readonly probe: { algorithm: Algorithm; policy: Policy } | { module: string; policy: Policy };
+  /** Bytes of state per key by the limiter's own account (built-ins only). */
+  readonly stateBytesPerKey: number | undefined;
+  /** A fresh limiter reading time only from `clock`. */
+  create(clock: Clock): Decider | Promise<Decider>;
+}
+
+/** A built-in algorithm under `policy`. Throws `INVALID_POLICY` / `POLICY_TOO_LARGE` now rather than mid-run. */
+export function builtinContender(algorithm: Algorithm, policy: Policy): Contender {
+  const stateBytesPerKey = createLimiter(algorithm, policy, { clock: () => 0 }).stateBytesPerKey;
+  return {
+    name: algorithm,
+    probe: { algorithm, policy },
+    stateBytesPerKey,
+    create: (clock) => createLimiter(algorithm, policy, { clock }),
+  };
+}
+
+/**
+ * A user's limiter module (`--limiter ./my-limiter.mjs`, see `loadLimiterModule`) under
+ * `policy`; `path` is resolved from `cwd`. Loads it once now, so a module that does not
+ * fit the contract fails before anything runs.
+ */
+export async function moduleContender(path: string, policy: Policy, cwd: string): Promise<Contender> {
+  const first = await loadLimiterModule(path, policy, () => 0, cwd);
+  return {
+    name: first.name,
+    probe: { module: resolve(cwd, path), policy },
+    stateBytesPerKey: undefined,
+    create: (clock) => loadLimiterModule(path, policy, clock, cwd),
+  };
+}

@@ -1,0 +1,39 @@
+/** Added latency of decisions: the mean, and the 99th percentile from exact counts per value. */
+export interface LatencySummary {
+  /** Mean added latency per decision, ms (0 when there were none). */
+  meanMs: number;
+  /** Nearest-rank 99th percentile, ms (0 when there were none). */
+  p99Ms: number;
+}
+
+/**
+ * Counts how long each decision waited on the network. The simulator's latencies take a
+ * handful of values (0, the round trip, the timeout), so a count per distinct value is
+ * exact and small.
+ */
+export class LatencyTally {
+  private readonly counts = new Map<number, number>();
+  private total = 0;
+  private n = 0;
+
+  add(ms: number): void {
+    this.counts.set(ms, (this.counts.get(ms) ?? 0) + 1);
+    this.total += ms;
+    this.n += 1;
+  }
+
+  summary(): LatencySummary {
+    if (this.n === 0) return { meanMs: 0, p99Ms: 0 };
+    return { meanMs: this.total / this.n, p99Ms: this.percentile(0.99) };
+  }
+
+  private percentile(q: number): number {
+    const rank = Math.ceil(q * this.n);
+    let seen = 0;
+    for (const value of [...this.counts.keys()].sort((a, b) => a - b)) {
+      seen += this.counts.get(value) as number;
+      if (seen >= rank) return value;
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,81 @@
+-- The head of every limiter script. scripts.ts puts the policy's constants before it
+-- (limit, window, capacity, min_ttl: fewer arguments to send and parse per call) and the
+-- algorithm's body after it. KEYS[1]: the key's state, the only key a script touches (so
+-- Redis Cluster never sees CROSSSLOT). ARGV: cost, now (ms; '' reads the server's TIME).
+-- Every body replies {allowed 0|1, remaining, retryAfterMs (-1: never), resetMs}, whole
+-- numbers, and writes nothing when it denies.
+local key = KEYS[1]
+local cost = tonumber(ARGV[1])
+local now = tonumber(ARGV[2])
+if not now then
+  -- One clock for every app server: theirs may be skewed (spring-cloud-gateway PR #1688).
+  local time = redis.call('TIME')
+  now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+
+-- Whole numbers below 1e14 (every whole-ms state short of huge policies) print exactly
+-- with tostring, which is cheaper; anything else takes 17 significant digits, which
+-- round-trip any double (tostring keeps only 14).
+local function encode(x)
+  if x == math.floor(x) and x < 1e14 and x > -1e14 then return tostring(x) end
+  return string.format('%.17g', x)
+end
+
+-- The TTL of a state that is back to full quota in `ms`: expiry then never changes a
+-- decision, and the key lives no longer than that (never an absurd TTL).
+local function ttl(ms)
+  return math.max(math.ceil(ms), min_ttl, 1)
+end
+
+-- A string state "a:b:expires" of the bucket algorithms: its two numbers and the time its
+-- TTL runs out, or nil when the key does not exist.
+local function read_pair()
+  local stored = redis.call('GET', key)
+  if not stored then return nil end
+  local first = string.find(stored, ':', 1, true)
+  local second = string.find(stored, ':', first + 1, true)
+  return tonumber(string.sub(stored, 1, first - 1)), tonumber(string.sub(stored, first + 1, second - 1)), tonumber(string.sub(stored, second + 1))
+end
+
+-- Writes "a:b" as the state, which is needed for `needed_ms` more (until it is full). The
+-- TTL is set only when the one set earlier (running out at `expires`) no longer covers
+-- that, and then to twice the need (at most the time from empty to full): a TTL write in a
+-- script is rewritten for replication and costs several plain writes, so a busy key renews
+-- it about once per `needed_ms`, not on every request; a key still never outlives twice
+-- its need.
+local function write_pair(a, b, expires, needed_ms)
+  local value = encode(a) .. ':' .. encode(b) .. ':'
+  if expires and now + needed_ms <= expires then
+    redis.call('SET', key, value .. encode(expires), 'KEEPTTL')
+  else
+    local ms = ttl(math.min(2 * needed_ms, capacity * window / limit))
+    redis.call('SET', key, value .. encode(now + ms), 'PX', ms)
+  end
+end
+
+local function expire_after(ms)
+  redis.call('PEXPIRE', key, ttl(ms))
+end
+
+-- floor(a / b) for a >= 0, b > 0, corrected where the float quotient rounds up.
+local function floor_div(a, b)
+  local q = math.floor(a / b)
+  if q * b > a then
+    q = q - 1
+  elseif (q + 1) * b <= a then
+    q = q + 1
+  end
+  return q
+end
+
+-- The index of the aligned window to decide in, and the time to decide at: now's, or, when
+-- the clock went back behind the stored window `stored`, that window's start (a reversed
+-- clock never reopens an earlier window).
+local function window_at(stored)
+  local index = math.floor(now / window)
+  if stored and index < stored then return stored, stored * window end
+  return index, now
+end
+
+-- The wait for a cost the policy can never admit.
+local NEVER = -1

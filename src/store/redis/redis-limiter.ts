@@ -1,0 +1,216 @@
+import { FAIL_MODES, type FailMode } from '../../fail-mode.js';
+import { performance } from 'node:perf_hooks';
+import { createMeter } from '../../algorithms/index.js';
+import { toClock, type Clock, type ClockSource } from '../../clock.js';
+import type { Decision } from '../../decision.js';
+import { checkCost, createLimiter, type RateLimiter } from '../../limiter.js';
+import { checkAlgorithm, checkPolicy, type Algorithm, type Limits, type Policy } from '../../policy.js';
+import { shareOf } from './approximate-limiter.js';
+import { DenyCache } from './deny-cache.js';
+import { invalidOption } from './invalid-option.js';
+import { runScript, type RedisClient } from './run-script.js';
+import { limiterScript, type LuaScript } from './scripts.js';
+import { DeadlineQueue } from './timeout.js';
+
+/** What the limiter does when Redis fails or does not answer within `timeoutMs`. */
+export type { FailMode } from '../../fail-mode.js';
+
+/**
+ * Why a decision is what it is: Redis decided (`redis`), a denial Redis gave earlier was
+ * reused (`deny-cache`), or Redis failed and the fail mode decided (`fail-open`,
+ * `fail-closed`, `local-fallback`).
+ */
+export type DecisionReason = 'redis' | 'deny-cache' | 'fail-open' | 'fail-closed' | 'local-fallback';
+
+/** A {@link Decision} that says where it came from. */
+export type RedisDecision = Decision & { reason: DecisionReason };
+
+/** Options of {@link createRedisLimiter}. */
+export interface RedisLimiterOptions {
+  /** An ioredis client or Cluster client (see `connectRedis` for bounded settings). */
+  redis: RedisClient;
+  /** Prepended to every key (default `ratelab:`). */
+  prefix?: string;
+  /** The most a call waits for Redis, in ms (default 50); then the fail mode decides. */
+  timeoutMs?: number;
+  /** `open` admits, `closed` denies, `local` decides in memory (default `open`). */
+  failMode?: FailMode;
+  /** With `failMode: 'local'` (required there): the node count N; each node allows `limit / N`. */
+  expectedNodes?: number;
+  /** Cache denials in process (`true`: up to 10 000 keys). */
+  denyCache?: boolean | { maxKeys?: number };
+  /**
+   * Decide at this clock's time instead of the Redis server's (for virtual-clock runs and
+   * tests). In production leave it unset: one server clock cannot be skewed between app
+   * servers, which their own clocks can.
+   */
+  clock?: ClockSource;
+  /**
+   * A floor on key TTLs in ms: default 0 with the server's time, 60 000 with `clock`,
+   * because Redis expires keys on its own real-time clock, which a virtual clock may lag.
+   */
+  minTtlMs?: number;
+  /** After a failure, Redis is asked again only after this many ms (default 250). */
+  retryRedisAfterMs?: number;
+}
+
+/** A rate limiter whose state lives in Redis, shared by every process that uses it. */
+export interface RedisRateLimiter {
+  readonly algorithm: Algorithm;
+  readonly limits: Limits;
+  /**
+   * Takes `cost` units (a whole number >= 0, default 1) for `key`. Always resolves within
+   * about `timeoutMs` (rejects only on a bad cost); the `reason` says who decided.
+   */
+  consume(key: string, cost?: number): Promise<RedisDecision>;
+  /** Deletes `key`'s state: its next request starts with a full quota. */
+  reset(key: string): Promise<void>;
+  /** The Redis key holding `key`'s state. */
+  redisKey(key: string): string;
+}
+
+const DEFAULT_TIMEOUT_MS = 50;
+const DEFAULT_RETRY_REDIS_AFTER_MS = 250;
+const DEFAULT_DENY_CACHE_KEYS = 10_000;
+const VIRTUAL_CLOCK_MIN_TTL_MS = 60_000;
+
+const KEY_TAG: Record<Algorithm, string> = {
+  'token-bucket': 'tb',
+  gcra: 'gcra',
+  'sliding-log': 'log',
+  'sliding-counter': 'sc',
+  'fixed-window': 'fw',
+};
+
+/**
+ * Creates a limiter of `algorithm` enforcing `policy` across every process sharing the
+ * Redis server (or cluster): one atomic Lua script per decision, touching one key. Its
+ * decisions are the memory limiter's, number for number. Throws like `createLimiter`, and
+ * `INVALID_ARGUMENT` for bad options.
+ */
+export function createRedisLimiter(algorithm: Algorithm, policy: Policy, options: RedisLimiterOptions): RedisRateLimiter {
+  return new RedisLimiter(checkAlgorithm(algorithm), policy, options);
+}
+
+class RedisLimiter implements RedisRateLimiter {
+  readonly limits: Limits;
+  private readonly script: LuaScript;
+  private readonly redis: RedisClient;
+  private readonly keyPrefix: string;
+  private readonly deadlines: DeadlineQueue;
+  private readonly failMode: FailMode;
+  private readonly fallback: RateLimiter | undefined;
+  private readonly denials: DenyCache | undefined;
+  private readonly clock: Clock | undefined;
+  private readonly localNow: Clock;
+  private readonly retryRedisAfterMs: number;
+  private redisDownUntil = -Infinity;
+
+  constructor(
+    readonly algorithm: Algorithm,
+    policy: Policy,
+    options: RedisLimiterOptions,
+  ) {
+    this.limits = checkPolicy(policy, algorithm);
+    createMeter(algorithm, this.limits); // refuses what the memory limiter refuses (a huge sliding log)
+    if (typeof options !== 'object' || options === null || typeof options.redis !== 'object' || options.redis === null) {
+      throw invalidOption('redis', 'expected an ioredis client or Cluster client', options?.redis);
+    }
+    this.redis = options.redis;
+    const { limit, windowMs, capacity } = this.limits;
+    this.keyPrefix = `${options.prefix ?? 'ratelab:'}${KEY_TAG[algorithm]}:${limit}:${windowMs}:${capacity}:`;
+    this.deadlines = new DeadlineQueue(positive(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS));
+    this.retryRedisAfterMs = positive(options.retryRedisAfterMs, 'retryRedisAfterMs', DEFAULT_RETRY_REDIS_AFTER_MS);
+    this.clock = options.clock === undefined ? undefined : toClock(options.clock);
+    this.localNow = this.clock ?? (() => performance.now());
+    const minTtlMs = options.minTtlMs ?? (this.clock ? VIRTUAL_CLOCK_MIN_TTL_MS : 0);
+    if (!Number.isInteger(minTtlMs) || minTtlMs < 0) throw invalidOption('minTtlMs', 'expected a whole number of ms >= 0', minTtlMs);
+    this.script = limiterScript(algorithm, this.limits, minTtlMs);
+    this.failMode = checkFailMode(options.failMode ?? 'open');
+    this.fallback = this.failMode === 'local' ? localFallback(algorithm, this.limits, options, this.clock) : undefined;
+    this.denials = denyCacheOf(options.denyCache, capacity);
+  }
+
+  redisKey(key: string): string {
+    return this.keyPrefix + key;
+  }
+
+  async consume(key: string, cost = 1): Promise<RedisDecision> {
+    checkCost(cost);
+    const cached = this.denials?.lookup(key, cost, this.localNow());
+    if (cached) return { ...cached, reason: 'deny-cache' };
+    if (performance.now() < this.redisDownUntil) return this.failOver(key, cost);
+    let decision: Decision;
+    try {
+      decision = await this.ask(key, cost);
+    } catch {
+      this.redisDownUntil = performance.now() + this.retryRedisAfterMs;
+      return this.failOver(key, cost);
+    }
+    this.redisDownUntil = -Infinity;
+    this.denials?.remember(key, cost, decision, this.localNow());
+    return { ...decision, reason: 'redis' };
+  }
+
+  async reset(key: string): Promise<void> {
+    this.denials?.forget(key);
+    this.fallback?.reset(key);
+    await this.deadlines.run(this.redis.del(this.redisKey(key)));
+  }
+
+  private async ask(key: string, cost: number): Promise<Decision> {
+    const now = this.clock ? String(this.clock()) : '';
+    const reply = await this.deadlines.run(runScript(this.redis, this.script, [this.redisKey(key)], [String(cost), now]));
+    return this.toDecision(reply);
+  }
+
+  private toDecision(reply: unknown): Decision {
+    if (!Array.isArray(reply) || reply.length !== 4) throw new Error(`unexpected script reply ${JSON.stringify(reply)}`);
+    const [allowed, remaining, retryAfterMs, resetMs] = reply as number[];
+    return {
+      allowed: allowed === 1,
+      limit: this.limits.capacity,
+      remaining: remaining as number,
+      retryAfterMs: retryAfterMs === -1 ? Infinity : (retryAfterMs as number),
+      resetMs: resetMs as number,
+    };
+  }
+
+  /** The decision of the fail mode, while Redis is failing. */
+  private failOver(key: string, cost: number): RedisDecision {
+    const capacity = this.limits.capacity;
+    if (this.fallback) return { ...this.fallback.consume(key, cost), reason: 'local-fallback' };
+    if (cost > capacity) return { allowed: false, limit: capacity, remaining: 0, retryAfterMs: Infinity, resetMs: 0, reason: `fail-${this.failMode === 'open' ? 'open' : 'closed'}` };
+    if (this.failMode === 'open') return { allowed: true, limit: capacity, remaining: capacity - cost, retryAfterMs: 0, resetMs: 0, reason: 'fail-open' };
+    const wait = Math.ceil(this.retryRedisAfterMs);
+    return { allowed: false, limit: capacity, remaining: 0, retryAfterMs: wait, resetMs: wait, reason: 'fail-closed' };
+  }
+}
+
+/** The in-memory limiter of `failMode: 'local'`: this node's share, `limit / N` (at least 1). */
+function localFallback(algorithm: Algorithm, limits: Limits, options: RedisLimiterOptions, clock: Clock | undefined): RateLimiter {
+  const nodes = options.expectedNodes;
+  if (nodes === undefined || !Number.isInteger(nodes) || nodes < 1) {
+    throw invalidOption('expectedNodes', "failMode 'local' needs the number of nodes sharing the limit, a whole number >= 1", nodes);
+  }
+  const policy = { limit: shareOf(limits.limit, nodes), windowMs: limits.windowMs, burst: shareOf(limits.capacity, nodes) };
+  return createLimiter(algorithm, policy, clock ? { clock } : {});
+}
+
+function denyCacheOf(option: RedisLimiterOptions['denyCache'], limit: number): DenyCache | undefined {
+  if (option === undefined || option === false) return undefined;
+  const maxKeys = option === true ? DEFAULT_DENY_CACHE_KEYS : (option.maxKeys ?? DEFAULT_DENY_CACHE_KEYS);
+  if (!Number.isInteger(maxKeys) || maxKeys < 1) throw invalidOption('denyCache.maxKeys', 'expected a whole number >= 1', maxKeys);
+  return new DenyCache(maxKeys, limit);
+}
+
+function checkFailMode(mode: unknown): FailMode {
+  if ((FAIL_MODES as readonly unknown[]).includes(mode)) return mode as FailMode;
+  throw invalidOption('failMode', "expected 'open', 'closed' or 'local'", mode);
+}
+
+function positive(value: number | undefined, field: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw invalidOption(field, 'expected a positive number of ms', value);
+  return value;
+}

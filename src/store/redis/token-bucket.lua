@@ -1,0 +1,25 @@
+-- Token bucket (see src/algorithms/token-bucket.ts): one string per key,
+-- "last:tokens:expires", tokens in fixed point (one token = `window` units, each ms adds
+-- `limit` units), so whole-ms times give exact integers. A key that does not exist is a
+-- full bucket.
+local full = capacity * window
+local tokens = full
+local last, stored_tokens, expires = read_pair()
+if last then
+  -- A reversed clock is decided as of the key's last time: it never refills twice.
+  if now < last then now = last end
+  tokens = math.min(full, stored_tokens + (now - last) * limit)
+end
+local need = cost * window
+local allowed = tokens >= need
+if allowed and cost > 0 then
+  tokens = tokens - need
+  write_pair(now, tokens, expires, (full - tokens) / limit)
+end
+local retry = 0
+if cost > capacity then
+  retry = NEVER
+elseif not allowed then
+  retry = math.ceil((need - tokens) / limit)
+end
+return { allowed and 1 or 0, floor_div(tokens, window), retry, math.ceil((full - tokens) / limit) }

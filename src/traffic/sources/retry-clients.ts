@@ -1,0 +1,64 @@
+import FlatQueue from 'flatqueue';
+import type { RetrySourceSpec } from '../../scenario/scenario.js';
+import type { Arrival, TrafficSource } from '../arrival.js';
+import type { KeyPicker } from '../keys.js';
+import type { Random } from '../random.js';
+
+/**
+ * A closed loop of clients: each has one request outstanding, and what it does next
+ * depends on the decision it got (see {@link RetrySourceSpec}). So each algorithm is
+ * replayed with the retries its own Retry-After values cause: an algorithm that sends
+ * every denied client back at the same instant meets that herd again.
+ */
+export class RetryClients implements TrafficSource {
+  /** Client ids by the time of their next request. */
+  private readonly queue: FlatQueue<number>;
+  private readonly keyOf: string[];
+  private readonly idOf: Int32Array;
+  private readonly retries: Uint32Array;
+
+  constructor(
+    private readonly spec: RetrySourceSpec,
+    keys: KeyPicker,
+    private readonly random: Random,
+  ) {
+    this.queue = new FlatQueue<number>(spec.clients, Float64Array, Uint32Array);
+    this.idOf = new Int32Array(spec.clients);
+    this.keyOf = Array.from({ length: spec.clients }, (_, client) => {
+      const key = keys.next();
+      this.idOf[client] = keys.lastId;
+      return key;
+    });
+    this.retries = new Uint32Array(spec.clients);
+    for (let client = 0; client < spec.clients; client++) {
+      this.schedule(client, spec.startMs + Math.floor(random.uniform() * (spec.rampMs + 1)));
+    }
+  }
+
+  peek(): number {
+    return this.queue.peekValue() ?? Infinity;
+  }
+
+  take(): Arrival {
+    const t = this.queue.peekValue() as number;
+    const client = this.queue.pop() as number;
+    return { t, key: this.keyOf[client] as string, cost: this.spec.cost, id: this.idOf[client] as number, tag: client };
+  }
+
+  react(arrival: Arrival, allowed: boolean, retryAfterMs: number): void {
+    const client = arrival.tag as number;
+    const retries = this.retries[client] as number;
+    if (allowed || retries >= this.spec.maxRetries || retryAfterMs === Infinity) {
+      this.retries[client] = 0;
+      this.schedule(client, arrival.t + this.spec.thinkMs);
+      return;
+    }
+    this.retries[client] = retries + 1;
+    const wait = Number.isFinite(retryAfterMs) && retryAfterMs >= 1 ? retryAfterMs : 1;
+    this.schedule(client, arrival.t + Math.ceil(wait * (1 + this.spec.jitter * this.random.uniform())));
+  }
+
+  private schedule(client: number, t: number): void {
+    if (t < this.spec.endMs) this.queue.push(client, t);
+  }
+}

@@ -1,0 +1,193 @@
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { afterAll, describe, expect, it } from 'vitest';
+import { compareCommand } from '../../src/cli/commands/compare.js';
+import { scenariosCommand } from '../../src/cli/commands/scenarios.js';
+import { bufferIO } from '../../src/cli/io.js';
+import { run } from '../../src/cli/main.js';
+import { CSV_COLUMNS } from '../../src/report/compare-csv.js';
+import stripAnsi from '../../src/report/strip-ansi.js';
+
+const ROOT = join(import.meta.dirname, '../..');
+const TRACES = join(ROOT, 'test/fixtures/traces');
+const scratch = mkdtempSync(join(tmpdir(), 'ratelab-compare-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const JSON_FIELDS = ['scenario', 'algorithm', 'offered', 'admitted', 'denied', 'falseAdmits', 'falseDenials', 'errorRate', 'worstWindowRatio', 'fairness', 'bytesPerKey', 'opsPerSec'];
+
+describe('ratelab compare', () => {
+  it('prints the sentence, the table and the charts for a scenario', async () => {
+    const io = bufferIO({ cwd: ROOT });
+    expect(await compareCommand({ scenarios: ['edge-attack'], measure: false }, io)).toBe(0);
+    const out = io.out();
+    expect(out).toContain('edge-attack: fixed-window let the most through in one 1s window, 2.00x the limit (200 against 100); token-bucket, gcra, sliding-log and sliding-counter stayed within the limit.');
+    expect(out).toMatch(/^fixed-window +800 +800 +0 +400 +0 +50\.00 +2\.00x +- +- +12 +-$/m);
+    expect(out).toContain('sliding-log: admitted (flat line: the limit)');
+    expect(out).not.toMatch(/\u001b\[/);
+    for (const line of out.split('\n').filter((l) => /[┼┤]/.test(l))) expect(line.length).toBeLessThanOrEqual(80);
+    expect(io.err()).toBe('');
+  });
+
+  it('colours the table and draws one combined chart with a legend when colour is forced', async () => {
+    const io = bufferIO({ cwd: ROOT, env: { FORCE_COLOR: '1' } });
+    expect(await compareCommand({ scenarios: ['edge-attack'], measure: false, algorithms: 'fixed-window,sliding-log' }, io)).toBe(0);
+    const out = io.out();
+    expect(out).toMatch(/\u001b\[/);
+    expect(stripAnsi(out)).toMatch(/offered {2}limit {2}fixed-window {2}sliding-log/);
+    for (const line of stripAnsi(out).split('\n').filter((l) => /[┼┤]/.test(l))) expect(line.length).toBeLessThanOrEqual(80);
+  });
+
+  it('wraps the chart legend to 80 columns', async () => {
+    const io = bufferIO({ cwd: ROOT, env: { FORCE_COLOR: '1' } });
+    await compareCommand({ scenarios: ['edge-attack'], measure: false, limiter: 'examples/my-limiter.mjs' }, io);
+    const chart = stripAnsi(io.out()).split('edge-attack: units per')[1] ?? '';
+    expect(chart).toContain('fixed-window');
+    for (const line of chart.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+  });
+
+  it('--no-chart leaves the charts out', async () => {
+    const io = bufferIO({ cwd: ROOT });
+    await compareCommand({ scenarios: ['steady-under'], measure: false, chart: false }, io);
+    expect(io.out()).not.toMatch(/[┼┤]/);
+  });
+
+  it('writes CSV (RFC 4180, stable columns with units) and JSON (rows and timelines) that parse back', async () => {
+    const io = bufferIO({ cwd: scratch });
+    const csvPath = join(scratch, 'out.csv');
+    const jsonPath = join(scratch, 'out.json');
+    expect(await compareCommand({ scenarios: ['edge-attack', 'zipf-many-keys'], measure: false, chart: false, csv: 'out.csv', json: 'out.json' }, io)).toBe(0);
+    const csv = readFileSync(csvPath, 'utf8');
+    expect(csv.split('\r\n')[0]).toBe(CSV_COLUMNS.join(','));
+    const records = parse(csv, { columns: true }) as Record<string, string>[];
+    expect(records).toHaveLength(10);
+    expect(records.find((r) => r.scenario === 'edge-attack' && r.algorithm === 'fixed-window')).toMatchObject({ limit: '100', window_ms: '1000', offered: '800', admitted: '800', false_admits: '400', error_rate_pct: '50', worst_window_ratio: '2', fairness_jain: '', bytes_per_key: '', ops_per_sec: '' });
+    expect(Number(records.find((r) => r.scenario === 'zipf-many-keys')?.fairness_jain)).toBeGreaterThan(0);
+
+    const json = JSON.parse(readFileSync(jsonPath, 'utf8')) as { rows: Record<string, unknown>[]; timelines: { scenario: string; algorithm: string; offered: number[]; admitted: number[] }[]; scenarios: { summary: string }[] };
+    expect(json.rows).toHaveLength(10);
+    for (const row of json.rows) expect(Object.keys(row)).toEqual(expect.arrayContaining(JSON_FIELDS));
+    expect(json.rows[4]).toMatchObject({ scenario: 'edge-attack', algorithm: 'fixed-window', worstWindowRatio: 2, bytesPerKey: null, opsPerSec: null });
+    expect(json.timelines).toHaveLength(10);
+    expect(json.timelines[0]?.offered.reduce((a, b) => a + b, 0)).toBe(800);
+    expect(json.scenarios[0]?.summary).toMatch(/^edge-attack: fixed-window let the most through/);
+    expect(readdirSync(scratch).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('gives byte-identical JSON for the same scenarios and seed (without the measured columns)', async () => {
+    const once = async () => {
+      const io = bufferIO({ cwd: ROOT });
+      await compareCommand({ scenarios: ['poisson', 'retry-storm-jitter', 'on-off-heavy-tailed'], measure: false, json: '-' }, io);
+      return io.out();
+    };
+    const first = await once();
+    expect(first.length).toBeGreaterThan(1000);
+    expect(await once()).toBe(first);
+  });
+
+  it('--csv - sends only the CSV to stdout', async () => {
+    const io = bufferIO({ cwd: ROOT });
+    await compareCommand({ scenarios: ['steady-under'], measure: false, csv: '-' }, io);
+    expect(io.out().startsWith('scenario,algorithm,')).toBe(true);
+    expect(parse(io.out(), { columns: true })).toHaveLength(5);
+  });
+
+  it('overrides the policy and seed from flags', async () => {
+    const io = bufferIO({ cwd: ROOT });
+    await compareCommand({ scenarios: ['edge-attack'], measure: false, chart: false, limit: '50', json: '-', algorithms: 'fixed-window' }, io);
+    const json = JSON.parse(io.out()) as { rows: { admitted: number; worstWindowRatio: number }[]; scenarios: { policy: unknown }[] };
+    expect(json.scenarios[0]?.policy).toEqual({ limit: 50, windowMs: 1000 });
+    expect(json.rows[0]).toMatchObject({ admitted: 400, worstWindowRatio: 2 });
+  });
+
+  it('replays a scenario file and a trace with the policy from flags', async () => {
+    const file = join(scratch, 'mine.yaml');
+    writeFileSync(file, 'name: mine\ndescription: two keys\npolicy: { limit: 2, window: 100ms }\nduration: 1s\nseed: 1\nsources:\n  - { kind: steady, rate: 50/s, keys: { count: 2, pick: round-robin } }\n');
+    const io = bufferIO({ cwd: scratch });
+    expect(await compareCommand({ scenarios: ['mine.yaml'], measure: false, json: '-' }, io)).toBe(0);
+    expect((JSON.parse(io.out()) as { rows: { keys: number; fairness: number }[] }).rows[0]).toMatchObject({ keys: 2, fairness: 1 });
+
+    const trace = bufferIO({ cwd: TRACES });
+    expect(await compareCommand({ trace: 'good.csv', limit: '2', window: '10ms', measure: false, chart: false }, trace)).toBe(0);
+    expect(trace.out()).toMatch(/^good\.csv \(2 per 10ms\): Recorded traffic from good\.csv/m);
+  });
+
+  it('says how many trace lines --skip-bad-lines skipped', async () => {
+    const io = bufferIO({ cwd: TRACES });
+    expect(await compareCommand({ trace: 'unsorted.csv', limit: '2', window: '10ms', measure: false, chart: false, skipBadLines: true, algorithms: 'gcra' }, io)).toBe(0);
+    expect(io.out()).toContain("note: skipped 1 bad line of unsorted.csv (first: unsorted.csv:4: time 5 ms comes before the previous line's 10 ms: a trace must be sorted by time)");
+  });
+
+  it('runs a user limiter module beside the built-ins (--limiter)', async () => {
+    const io = bufferIO({ cwd: ROOT });
+    expect(await compareCommand({ scenarios: ['edge-attack', 'retry-storm'], measure: false, chart: false, algorithms: 'token-bucket', limiter: 'examples/my-limiter.mjs', json: '-' }, io)).toBe(0);
+    const rows = (JSON.parse(io.out()) as { rows: { algorithm: string; scenario: string; admitted: number; worstWindowRatio: number }[] }).rows;
+    expect(rows.map((r) => r.algorithm)).toEqual(['token-bucket', 'my-limiter.mjs', 'token-bucket', 'my-limiter.mjs']);
+    // A leaky-bucket meter of the same capacity and rate admits what the token bucket does.
+    expect(rows[1]).toMatchObject({ admitted: rows[0]?.admitted, worstWindowRatio: rows[0]?.worstWindowRatio });
+  });
+
+  it('measures memory per key and decisions per second when asked', async () => {
+    const io = bufferIO({ cwd: ROOT });
+    expect(await compareCommand({ scenarios: ['steady-under'], algorithms: 'gcra,sliding-log', json: '-' }, io)).toBe(0);
+    const rows = (JSON.parse(io.out()) as { rows: { bytesPerKey: number; stateBytesPerKey: number; opsPerSec: number }[] }).rows;
+    for (const row of rows) {
+      expect(row.bytesPerKey).toBeGreaterThan(0);
+      expect(row.opsPerSec).toBeGreaterThan(0);
+    }
+    expect(rows[1]?.stateBytesPerKey).toBe(8 * 100 + 8 + 8);
+  });
+});
+
+describe('ratelab compare on bad input: exit 2, one line per problem, nothing written', () => {
+  it.each([
+    [['compare', 'edge-atack'], /^ratelab: unknown scenario "edge-atack": expected a file or one of steady-under, /],
+    [['compare', '--algorithms', 'token-bucket,leaky'], /^ratelab: --algorithms: expected one of token-bucket, gcra, sliding-log, sliding-counter, fixed-window, got "leaky"\n$/],
+    [['compare', '--limit', '-5'], /^ratelab: --limit: expected a whole number from 1 to 4294967295, got "-5"\n$/],
+    [['compare', '--window', 'soon'], /^ratelab: --window: expected a duration/],
+    [['compare', '--trace', 'good.csv'], /^ratelab: --trace: a trace needs a policy: pass --limit N and --window D/],
+    [['compare', '--trace', 'bad-time.csv', '--limit', '5', '--window', '1s'], /^ratelab: bad-time\.csv:4: time_ms: expected a time in ms >= 0 \(or pass --skip-bad-lines\)\n$/],
+    [['compare', '--trace', 'nope.csv', '--limit', '5', '--window', '1s'], /^ratelab: nope\.csv: no such file\n$/],
+    [['compare', '--limiter', 'nope.mjs'], /^ratelab: nope\.mjs: no such file\n$/],
+    [['compare', 'unknown.txt'], /^ratelab: unknown\.txt:1: expected a map with the keys/],
+  ])('%j', async (argv, message) => {
+    const io = bufferIO({ cwd: TRACES });
+    const out = join(scratch, `bad-${argv.length}-${Math.random().toString(36).slice(2)}.json`);
+    expect(await run([...argv, '--no-measure', '--json', out], io)).toBe(2);
+    expect(io.err()).toMatch(message);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('keeps an existing output file when the run fails', async () => {
+    const out = join(scratch, 'kept.json');
+    writeFileSync(out, 'old');
+    const io = bufferIO({ cwd: TRACES });
+    expect(await run(['compare', '--trace', 'unsorted.csv', '--limit', '5', '--window', '1s', '--json', out], io)).toBe(2);
+    expect(readFileSync(out, 'utf8')).toBe('old');
+  });
+
+  it.each([
+    ['export default () => ({ consume: () => 42 });', 'consume() must return { allowed: boolean } or a boolean, got 42'],
+    ['export const limiter = 1;', 'must export a factory function (policy, { clock }) => limiter, as its default export or as createLimiter'],
+    ['export default () => { throw new Error("no Redis"); };', 'its factory threw: no Redis'],
+    ['export default () => ({ consume() { throw new Error("boom"); } });', 'consume() threw: boom'],
+    ['export default async () => ({ consume: async () => { throw new Error("late"); } });', 'consume() threw: late'],
+  ])('refuses a module that does not fit the contract: %s', async (source, why) => {
+    const module = join(scratch, `bad-limiter-${Math.random().toString(36).slice(2)}.mjs`);
+    writeFileSync(module, `${source}\n`);
+    const name = module.split('/').pop() as string;
+    const io = bufferIO({ cwd: scratch });
+    expect(await run(['compare', 'steady-under', '--no-measure', '--limiter', name], io)).toBe(2);
+    expect(io.err()).toBe(`ratelab: ${name}: ${why}\n`);
+  });
+});
+
+describe('ratelab scenarios', () => {
+  it('lists every built-in with its description and policy', async () => {
+    const io = bufferIO();
+    expect(await scenariosCommand({}, io)).toBe(0);
+    expect(io.out()).toMatch(/^edge-attack +A full quota just before a window boundary .* \[100\/1s, 12s\]$/m);
+    expect(io.out().trim().split('\n').length).toBeGreaterThanOrEqual(10);
+  });
+});

@@ -1,0 +1,96 @@
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { bufferIO } from '../../src/cli/io.js';
+import { ManualClock } from '../../src/index.js';
+import { run } from '../../src/cli/main.js';
+import { get, getMany } from '../http/support.js';
+import { startServe } from './run-serve.js';
+
+const exampleTiers = fileURLToPath(new URL('../../examples/tiers.yaml', import.meta.url));
+
+describe('ratelab serve', () => {
+  it('serves the example tiers: the tier from X-API-Key, else the address; stops cleanly on abort', async () => {
+    const serve = await startServe({ tiers: exampleTiers, clock: new ManualClock(1_000) });
+    try {
+      const anonymous = await getMany(serve.url, 6);
+      expect(anonymous.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 429]);
+      expect(anonymous.map((r) => r.headers['x-ratelimit-remaining'])).toEqual(['4', '3', '2', '1', '0', '0']);
+      expect(anonymous[0]!.headers['ratelimit-policy']).toBe('"free";q=5;w=10');
+      expect(JSON.parse(anonymous[0]!.body)).toEqual({ ok: true, tier: 'free', remaining: 4 });
+      // 10 s windows from 0: at 1 s, 9 s to go.
+      expect(anonymous[5]!.headers['retry-after']).toBe('9');
+
+      const alice = await get(serve.url, { headers: { 'X-API-Key': 'alice' } });
+      expect([alice.status, alice.headers['ratelimit-policy'], JSON.parse(alice.body).tier]).toEqual([200, '"pro";q=20;w=10;ratelab-burst=30', 'pro']);
+      // An unknown key is its own client on the default tier: a fresh quota, not the address's.
+      const stranger = await get(serve.url, { headers: { 'X-API-Key': 'stranger' } });
+      expect([stranger.status, stranger.headers['x-ratelimit-remaining']]).toEqual([200, '4']);
+      const ops = await get(serve.url, { headers: { 'X-API-Key': 'ops' } });
+      expect([ops.status, ops.headers['x-ratelimit-limit'], JSON.parse(ops.body)]).toEqual([200, undefined, { ok: true, tier: 'internal', remaining: null }]);
+    } finally {
+      expect(await serve.stop()).toBe(0);
+    }
+    expect(serve.io.err()).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+ \(tiers: free, pro, partner, internal\)/);
+    expect(serve.io.err()).toMatch(/stopped\n$/);
+    // Not a terminal and no --log: no request lines.
+    expect(serve.io.out()).toBe('');
+  });
+
+  it('uses --algorithm/--limit/--window without a tiers file, and logs one line per request with --log', async () => {
+    const serve = await startServe({ algorithm: 'sliding-log', limit: '2', window: '1m', log: true });
+    try {
+      const replies = await getMany(serve.url, 3);
+      expect(replies.map((r) => [r.status, r.headers['ratelimit-policy']])).toEqual([
+        [200, '"default";q=2;w=60'],
+        [200, '"default";q=2;w=60'],
+        [429, '"default";q=2;w=60'],
+      ]);
+    } finally {
+      await serve.stop();
+    }
+    const lines = serve.io.out().trim().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d\.\d{3} 127\.0\.0\.1 GET \/ 200 default remaining=1\/2 \d+\.\dms$/);
+    expect(lines[2]).toMatch(/ GET \/ 429 default remaining=0\/2 retry-after=60 /);
+  });
+
+  it('keys by X-Forwarded-For only with --trust-proxy', async () => {
+    const serve = await startServe({ algorithm: 'fixed-window', limit: '1', window: '1m', trustProxy: '1', clock: new ManualClock(1_000) });
+    try {
+      const as = (xff: string) => get(serve.url, { headers: { 'X-Forwarded-For': xff } }).then((r) => r.status);
+      expect([await as('198.51.100.1'), await as('198.51.100.2'), await as('198.51.100.1')]).toEqual([200, 200, 429]);
+    } finally {
+      await serve.stop();
+    }
+  });
+
+  it.each([
+    [['serve', '--tiers', 'examples/tiers.yaml', '--limit', '3'], /--limit: not with --tiers/],
+    [['serve', '--algorithm', 'leaky'], /--algorithm: expected one of/],
+    [['serve', '--limit', '-1'], /--limit: expected a whole number/],
+    [['serve', '--window', '1 fortnight'], /--window: expected a duration/],
+    [['serve', '--port', '70000'], /--port: expected a whole number from 0 to 65535/],
+    [['serve', '--trust-proxy', 'proxy.local'], /trustProxy: expected an IP address or CIDR range/],
+    [['serve', '--tiers', 'missing.yaml'], /missing\.yaml: no such file/],
+  ])('refuses %j with one line and exit 2', async (argv, message) => {
+    const io = bufferIO({ cwd: fileURLToPath(new URL('../..', import.meta.url)) });
+    expect(await run(argv, io)).toBe(2);
+    expect(io.err()).toMatch(message);
+    expect(io.err().trim().split('\n')).toHaveLength(1);
+  });
+
+  it('says so, exit 2, when the port is taken', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as AddressInfo;
+    try {
+      const io = bufferIO();
+      expect(await run(['serve', '--port', String(port)], io)).toBe(2);
+      expect(io.err()).toBe(`ratelab: cannot listen on 127.0.0.1:${port}: the port is in use (pick another with --port)\n`);
+    } finally {
+      blocker.close();
+    }
+  });
+});

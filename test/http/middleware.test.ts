@@ -1,0 +1,236 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express from 'express';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ManualClock, RateLimiterRegistry, createLimiter, parseTiers, type Decision } from '../../src/index.js';
+import { rateLimit, rateLimitResult, type LimiterLike, type RateLimitOptions } from '../../src/http/middleware.js';
+import { get, getMany, listen } from './support.js';
+
+const servers: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+const ok = (_req: IncomingMessage, res: ServerResponse) => {
+  res.setHeader('Content-Type', 'text/plain');
+  res.end('ok');
+};
+
+/** A node:http server: the middleware with the handler as `next`. */
+async function nodeServer(options: RateLimitOptions): Promise<string> {
+  const limit = rateLimit(options);
+  const server = await listen((req, res) => void limit(req, res, () => ok(req, res)));
+  servers.push(server);
+  return server.url;
+}
+
+/** The same middleware in an Express app. */
+async function expressServer(options: RateLimitOptions): Promise<string> {
+  const app = express();
+  app.use(rateLimit(options));
+  app.get('/', (_req, res) => {
+    res.type('text/plain').send('ok');
+  });
+  const server = await listen(app);
+  servers.push(server);
+  return server.url;
+}
+
+const stacks = [
+  ['node:http', nodeServer],
+  ['express', expressServer],
+] as const;
+
+describe.each(stacks)('rateLimit on %s', (_, start) => {
+  it('admits up to the limit with counting headers, then answers 429 with Retry-After and a JSON body', async () => {
+    const clock = new ManualClock(0);
+    const url = await start({ limiter: createLimiter('fixed-window', { limit: 3, windowMs: 2500 }, { clock }) });
+    clock.set(500);
+    const replies = await getMany(url, 4);
+    expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 429]);
+    expect(replies.map((r) => r.headers['x-ratelimit-limit'])).toEqual(['3', '3', '3', '3']);
+    expect(replies.map((r) => r.headers['x-ratelimit-remaining'])).toEqual(['2', '1', '0', '0']);
+    // 2000 ms left in the window: 2 s, exactly.
+    expect(replies.map((r) => r.headers['x-ratelimit-reset'])).toEqual(['2', '2', '2', '2']);
+    expect(replies.slice(0, 3).map((r) => r.body)).toEqual(['ok', 'ok', 'ok']);
+    const denied = replies[3]!;
+    expect(denied.headers['retry-after']).toBe('2');
+    expect(denied.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(JSON.parse(denied.body)).toEqual({ error: 'too_many_requests', message: 'Rate limit exceeded; retry in 2 s.', policy: 'default', retryAfter: 2 });
+  });
+
+  it('rounds Retry-After and Reset up to whole seconds', async () => {
+    const clock = new ManualClock(0);
+    const url = await start({ limiter: createLimiter('sliding-log', { limit: 1, windowMs: 60_000 }, { clock }) });
+    expect((await get(url)).status).toBe(200);
+    clock.set(100); // the quota returns at 60 000 ms: 59.9 s from now
+    const denied = await get(url);
+    expect([denied.status, denied.headers['retry-after'], denied.headers['x-ratelimit-reset']]).toEqual([429, '60', '60']);
+    clock.set(59_999); // 1 ms left: still a whole second, never 0
+    const last = await get(url);
+    expect([last.status, last.headers['retry-after'], last.headers['x-ratelimit-reset']]).toEqual([429, '1', '1']);
+    clock.set(60_000);
+    expect((await get(url)).status).toBe(200);
+  });
+
+  it('sends the IETF draft-10 fields when asked, agreeing with the decision', async () => {
+    const clock = new ManualClock(0);
+    const url = await start({ limiter: createLimiter('token-bucket', { limit: 2, windowMs: 1000 }, { clock }), headers: { ietf: { policyName: 'free' } } });
+    const [first, second, third] = await getMany(url, 3);
+    expect(first!.headers['ratelimit-policy']).toBe('"free";q=2;w=1');
+    expect([first!.headers.ratelimit, second!.headers.ratelimit]).toEqual(['"free";r=1;t=1', '"free";r=0;t=1']);
+    expect(third!.status).toBe(429);
+    expect(third!.headers.ratelimit).toBe('"free";r=0;t=1');
+    expect(third!.headers['retry-after']).toBe('1');
+  });
+
+  it('keys by client address by default: each client has its own quota', async () => {
+    const clock = new ManualClock(0);
+    const url = await start({ limiter: createLimiter('sliding-log', { limit: 1, windowMs: 1000 }, { clock }) });
+    expect((await get(url, { from: '127.0.0.2' })).status).toBe(200);
+    expect((await get(url, { from: '127.0.0.2' })).status).toBe(429);
+    expect((await get(url, { from: '127.0.0.3' })).status).toBe(200);
+  });
+
+  it('ignores X-Forwarded-For unless told to trust a proxy', async () => {
+    const clock = new ManualClock(0);
+    const url = await start({ limiter: createLimiter('sliding-log', { limit: 1, windowMs: 1000 }, { clock }) });
+    expect((await get(url, { headers: { 'X-Forwarded-For': '198.51.100.1' } })).status).toBe(200);
+    // A forged header buys no fresh quota.
+    expect((await get(url, { headers: { 'X-Forwarded-For': '198.51.100.2' } })).status).toBe(429);
+  });
+
+  it('with a trusted proxy, keys by the right-most untrusted X-Forwarded-For address', async () => {
+    const clock = new ManualClock(0);
+    const url = await start({ limiter: createLimiter('sliding-log', { limit: 1, windowMs: 1000 }, { clock }), trustProxy: ['127.0.0.1'] });
+    const as = (xff: string) => get(url, { headers: { 'X-Forwarded-For': xff } }).then((r) => r.status);
+    expect(await as('198.51.100.1')).toBe(200);
+    expect(await as('198.51.100.2')).toBe(200);
+    // The client prepends a fake address; the proxy appended the real one, which is still limited.
+    expect(await as('203.0.113.50, 198.51.100.1')).toBe(429);
+    // A request not through the trusted proxy (peer 127.0.0.9) is keyed by its peer.
+    expect((await get(url, { from: '127.0.0.9', headers: { 'X-Forwarded-For': '198.51.100.3' } })).status).toBe(200);
+    expect((await get(url, { from: '127.0.0.9', headers: { 'X-Forwarded-For': '198.51.100.4' } })).status).toBe(429);
+  });
+
+  it('uses a custom key; requests without one share a quota, or are refused with 400', async () => {
+    const clock = new ManualClock(0);
+    const key = (req: IncomingMessage) => req.headers['x-api-key'] as string | undefined;
+    const shared = await start({ limiter: createLimiter('sliding-log', { limit: 1, windowMs: 1000 }, { clock }), key });
+    expect((await get(shared, { headers: { 'X-API-Key': 'a' } })).status).toBe(200);
+    expect((await get(shared, { headers: { 'X-API-Key': 'b' } })).status).toBe(200);
+    expect((await get(shared)).status).toBe(200);
+    expect((await get(shared, { from: '127.0.0.4' })).status).toBe(429);
+    const strict = await start({ limiter: createLimiter('sliding-log', { limit: 1, windowMs: 1000 }, { clock }), key, noKey: 'reject' });
+    const refused = await get(strict);
+    expect(refused.status).toBe(400);
+    expect(JSON.parse(refused.body).error).toBe('no_client_key');
+  });
+
+  it('charges a cost per request; a cost above the capacity is refused for good, without Retry-After', async () => {
+    const clock = new ManualClock(0);
+    const url = await start({ limiter: createLimiter('gcra', { limit: 5, windowMs: 1000 }, { clock }), cost: (req) => Number(req.headers['x-cost'] ?? 1) });
+    const big = await get(url, { headers: { 'X-Cost': '4' } });
+    expect([big.status, big.headers['x-ratelimit-remaining']]).toEqual([200, '1']);
+    const never = await get(url, { headers: { 'X-Cost': '6' } });
+    expect(never.status).toBe(429);
+    expect(never.headers['retry-after']).toBeUndefined();
+    expect(JSON.parse(never.body)).toMatchObject({ error: 'cost_exceeds_limit', policy: 'default' });
+  });
+
+  it('runs onLimited with status and headers already set', async () => {
+    const clock = new ManualClock(0);
+    const onLimited = (_req: IncomingMessage, res: ServerResponse, info: { retryAfter: number | undefined }) => res.end(`slow down for ${info.retryAfter}s`);
+    const url = await start({ limiter: createLimiter('fixed-window', { limit: 1, windowMs: 1000 }, { clock }), onLimited });
+    await get(url);
+    const denied = await get(url);
+    expect([denied.status, denied.headers['retry-after'], denied.body]).toEqual([429, '1', 'slow down for 1s']);
+  });
+
+  it('waits for an async limiter (an async wrapper of a memory limiter)', async () => {
+    const clock = new ManualClock(0);
+    const memory = createLimiter('sliding-counter', { limit: 2, windowMs: 1000 }, { clock });
+    const limiter: LimiterLike = {
+      limits: memory.limits,
+      consume: (key, cost) => new Promise<Decision>((resolve) => setImmediate(() => resolve(memory.consume(key, cost)))),
+    };
+    const url = await start({ limiter, headers: { ietf: true } });
+    const replies = await getMany(url, 3);
+    expect(replies.map((r) => r.status)).toEqual([200, 200, 429]);
+    // The sliding counter weighs the previous window in: 2 in window [0, 1 s) fade out only at 1.5 s.
+    expect(replies.map((r) => r.headers.ratelimit)).toEqual(['"default";r=1;t=2', '"default";r=0;t=2', '"default";r=0;t=2']);
+    expect(replies[2]!.headers['retry-after']).toBe('2');
+  });
+
+  it.each([
+    ['rejects', () => Promise.reject(new Error('redis down'))],
+    ['throws', () => {
+      throw new Error('redis down');
+    }],
+  ])('a limiter that %s fails closed by default: 503, no crash, onError told', async (_, consume) => {
+    const onError = vi.fn();
+    const url = await start({ limiter: { consume } as LimiterLike, onError });
+    const replies = await getMany(url, 2);
+    expect(replies.map((r) => r.status)).toEqual([503, 503]);
+    expect(JSON.parse(replies[0]!.body).error).toBe('rate_limiter_unavailable');
+    expect(onError).toHaveBeenCalledTimes(2);
+    expect((onError.mock.calls[0]![0] as Error).message).toBe('redis down');
+  });
+
+  it("follows the limiter's own fail-open mode: the request passes, without rate-limit headers", async () => {
+    const onError = vi.fn();
+    const url = await start({ limiter: { failMode: 'open', consume: () => Promise.reject(new Error('redis down')) }, onError });
+    const reply = await get(url);
+    expect([reply.status, reply.body, reply.headers['x-ratelimit-limit']]).toEqual([200, 'ok', undefined]);
+    expect(onError).toHaveBeenCalledOnce();
+  });
+
+  it('decides by tier with a registry: the policy name is the tier; an unlimited tier gets no headers', async () => {
+    const clock = new ManualClock(0);
+    const config = parseTiers(
+      'tiers:\n  free: { algorithm: fixed-window, limit: 1, window: 1s }\n  pro: { algorithm: token-bucket, limit: 3, window: 1s, burst: 5 }\n  internal: unlimited\nclients:\n  pro-key: pro\n  ops-key: internal\ndefault: free\n',
+    );
+    const key = (req: IncomingMessage) => (req.headers['x-api-key'] as string | undefined) ?? 'anonymous';
+    const url = await start({ registry: new RateLimiterRegistry(config, { clock }), key, headers: { ietf: true } });
+    const free = await getMany(url, 2);
+    expect(free.map((r) => [r.status, r.headers['ratelimit-policy'], r.headers.ratelimit])).toEqual([
+      [200, '"free";q=1;w=1', '"free";r=0;t=1'],
+      [429, '"free";q=1;w=1', '"free";r=0;t=1'],
+    ]);
+    const pro = await get(url, { headers: { 'X-API-Key': 'pro-key' } });
+    expect([pro.status, pro.headers['x-ratelimit-limit'], pro.headers['ratelimit-policy'], pro.headers.ratelimit]).toEqual([200, '5', '"pro";q=3;w=1;ratelab-burst=5', '"pro";r=4;t=1']);
+    const ops = await getMany(url, 3, { headers: { 'X-API-Key': 'ops-key' } });
+    expect(ops.map((r) => [r.status, r.headers['x-ratelimit-limit'], r.headers.ratelimit])).toEqual(Array(3).fill([200, undefined, undefined]));
+  });
+});
+
+describe('rateLimit setup', () => {
+  it('needs exactly one of limiter and registry', () => {
+    expect(() => rateLimit({})).toThrow(/exactly one of limiter and registry/);
+  });
+
+  it('refuses a policy name that cannot be sent in a header', () => {
+    const limiter = createLimiter('gcra', { limit: 1, windowMs: 1000 });
+    expect(() => rateLimit({ limiter, headers: { ietf: { policyName: 'grüne' } } })).toThrow(/printable ASCII/);
+  });
+
+  it('checks tier names only when they are sent in the IETF fields', () => {
+    const registry = new RateLimiterRegistry(parseTiers('tiers:\n  grüne: { algorithm: gcra, limit: 1, window: 1s }\ndefault: grüne\n'));
+    expect(() => rateLimit({ registry })).not.toThrow();
+    expect(() => rateLimit({ registry, headers: { ietf: true } })).toThrow(/printable ASCII/);
+  });
+
+  it('records each decision for logging', async () => {
+    const clock = new ManualClock(0);
+    const limit = rateLimit({ limiter: createLimiter('gcra', { limit: 1, windowMs: 1000 }, { clock }) });
+    const seen: unknown[] = [];
+    const server = await listen((req, res) =>
+      void limit(req, res, () => ok(req, res)).then(() => seen.push(rateLimitResult(req))),
+    );
+    servers.push(server);
+    await getMany(server.url, 2);
+    expect(seen).toMatchObject([
+      { outcome: 'allowed', key: '127.0.0.1', policy: 'default', decision: { allowed: true } },
+      { outcome: 'limited', key: '127.0.0.1', policy: 'default', decision: { allowed: false, retryAfterMs: 1000 } },
+    ]);
+  });
+});

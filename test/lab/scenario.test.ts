@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { RatelabError } from '../../src/errors.js';
+import { builtinScenarios, resolveScenario } from '../../src/scenario/builtins.js';
+import { parseScenario, withOverrides } from '../../src/scenario/load-scenario.js';
+
+const VALID = `name: tiny
+description: one line
+policy: { limit: 10, window: 1s }
+duration: 2s
+seed: 3
+sources:
+  - kind: steady
+    rate: 5/s
+`;
+
+function problemsOf(text: string): readonly string[] {
+  try {
+    parseScenario(text, 's.yaml');
+  } catch (error) {
+    expect(error).toBeInstanceOf(RatelabError);
+    expect((error as RatelabError).code).toBe('INVALID_SCENARIO');
+    return (error as RatelabError).problems;
+  }
+  throw new Error('expected the scenario to be refused');
+}
+
+describe('parseScenario', () => {
+  it('normalises a valid file: ms durations, rates per ms, default key, cost and bucket', () => {
+    const scenario = parseScenario(VALID, 's.yaml');
+    expect(scenario).toMatchObject({ name: 'tiny', policy: { limit: 10, windowMs: 1000 }, durationMs: 2000, seed: 3, bucketMs: 34 });
+    expect(scenario.sources[0]).toEqual({ kind: 'steady', keys: { count: 1, prefix: 'client', pick: 'round-robin', exponent: 1 }, cost: 1, startMs: 0, endMs: 2000, ratePerMs: 0.005 });
+  });
+
+  it('repeats a burst until the end of the scenario when only `every` is given', () => {
+    const scenario = parseScenario(VALID.replace(/sources:[\s\S]*/, 'sources:\n  - { kind: burst, at: 100ms, count: 3, every: 500ms }\n'));
+    expect(scenario.sources[0]).toMatchObject({ atMs: 100, everyMs: 500, times: 4 });
+  });
+
+  it.each([
+    ['a negative limit', VALID.replace('limit: 10', 'limit: -3'), 's.yaml:3: policy.limit: expected a positive integer up to 4294967295, got -3'],
+    ['a bad rate', VALID.replace('rate: 5/s', 'rate: fast'), 's.yaml:8: sources.0.rate: expected a rate such as 50 (per second), 50/s, 3000/m or 2/ms, got "fast"'],
+    ['an unknown source kind', VALID.replace('kind: steady', 'kind: wave'), 's.yaml:7: sources.0.kind: expected kind: steady, poisson, burst, onoff or retry, got "wave"'],
+    ['an unknown field', VALID.replace('seed: 3', 'seed: 3\ncolour: red'), 's.yaml:6: colour: unknown field'],
+    ['a missing field', VALID.replace('duration: 2s\n', ''), 's.yaml:1: duration: missing'],
+    ['a bad duration', VALID.replace('duration: 2s', 'duration: soon'), 's.yaml:4: duration: expected a duration such as 250ms, 1s, 1m or 1h, got "soon"'],
+    ['start after end', VALID.replace('rate: 5/s', 'rate: 5/s\n    start: 3s'), 's.yaml:9: sources.0.start: start (3000 ms) must come before end (2000 ms)'],
+    ['a bad name', VALID.replace('name: tiny', 'name: Tiny Thing'), 's.yaml:1: name: expected lower-case letters, digits and dashes, got "Tiny Thing"'],
+    ['an empty file', '', 's.yaml: expected a map with the keys name, description, policy, duration, seed, bucket and sources, got an empty file'],
+    ['broken YAML', 'name: [unclosed\n', 's.yaml:2: Flow sequence in block collection must be sufficiently indented and end with a ]'],
+  ])('reports %s with its file, line and field', (_what, text, expected) => {
+    expect(problemsOf(text)[0]).toBe(expected);
+  });
+
+  it('reports every problem of a file at once', () => {
+    const text = VALID.replace('limit: 10', 'limit: 0').replace('rate: 5/s', 'rate: -1').replace('seed: 3', 'seed: x');
+    expect(problemsOf(text)).toHaveLength(3);
+  });
+});
+
+describe('built-in scenarios', () => {
+  const builtins = builtinScenarios();
+
+  it('are all valid, uniquely named, with a one-line description', () => {
+    expect(builtins.length).toBeGreaterThanOrEqual(10);
+    expect(new Set(builtins.map((s) => s.name)).size).toBe(builtins.length);
+    for (const s of builtins) expect(s.description).not.toMatch(/\n/);
+  });
+
+  it('cover every traffic building block the lab promises', () => {
+    const kinds = new Set(builtins.flatMap((s) => s.sources.map((source) => source.kind)));
+    expect([...kinds].sort()).toEqual(['burst', 'onoff', 'poisson', 'retry', 'steady']);
+    const zipf = builtins.find((s) => s.name === 'zipf-many-keys');
+    expect(zipf?.sources[0]?.keys).toMatchObject({ count: 100_000, pick: 'zipf' });
+    const storms = builtins.filter((s) => s.sources.some((source) => source.kind === 'retry'));
+    expect(storms.map((s) => (s.sources[0] as { jitter: number }).jitter).sort()).toEqual([0, 1]);
+  });
+
+  it('resolve by name; an unknown name lists the built-ins', () => {
+    expect(resolveScenario('edge-attack', process.cwd(), builtins).name).toBe('edge-attack');
+    expect(() => resolveScenario('edge-atack', process.cwd(), builtins)).toThrow(/unknown scenario "edge-atack": expected a file or one of steady-under, /);
+  });
+
+  it('take policy and seed overrides field by field', () => {
+    const edge = resolveScenario('edge-attack', process.cwd(), builtins);
+    const changed = withOverrides(edge, { limit: 7, seed: 99 });
+    expect(changed.policy).toEqual({ limit: 7, windowMs: 1000 });
+    expect(changed.seed).toBe(99);
+    expect(edge.policy.limit).toBe(100);
+  });
+});
