@@ -1,6 +1,7 @@
-import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
-import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import type { Policy } from '../policy.js';
+import type { KeySpec } from '../scenario/scenario.js';
+import { KeyPicker } from '../traffic/keys.js';
+import { Random } from '../traffic/random.js';
 
 /** Decisions per benchmark iteration: enough that tinybench's own per-call cost vanishes. */
 export const BATCH = 1000;
@@ -82,47 +83,29 @@ function roundRobinSpec(keys: number, load: number): WorkloadSpec {
   };
 }
 
-/** The key strings of a workload: `key:0` ... */
-export function workloadKeys(spec: WorkloadSpec): string[] {
-  return Array.from({ length: spec.keys }, (_, i) => `key:${i}`);
-}
+const KEY_PREFIX = 'key:';
 
-/** The order in which keys are used: indices into {@link workloadKeys}, replayed cyclically. */
-export function workloadSequence(spec: WorkloadSpec): Uint32Array {
-  if (spec.pattern === 'round-robin') {
-    const length = Math.max(spec.keys, BATCH);
-    return Uint32Array.from({ length }, (_, i) => i % spec.keys);
-  }
-  return zipfSequence(spec.keys, ZIPF_EXPONENT, ZIPF_SEQUENCE, SEED);
+/** The key strings of a workload: `key:0` ... (as the lab's key picker names them). */
+export function workloadKeys(spec: WorkloadSpec): string[] {
+  return Array.from({ length: spec.keys }, (_, i) => `${KEY_PREFIX}${i}`);
 }
 
 /**
- * `length` draws of key ranks 0..n-1 with P(rank k) proportional to 1/(k+1)^s, from a seeded
- * generator (the same sequence on every run and machine).
+ * The order in which keys are used: indices into {@link workloadKeys}, replayed cyclically,
+ * drawn by the lab's own key picker (src/traffic) from a fixed seed, so every run and machine
+ * replays the same sequence.
  */
-export function zipfSequence(n: number, s: number, length: number, seed: number): Uint32Array {
-  const cumulative = new Float64Array(n);
-  let total = 0;
-  for (let k = 0; k < n; k++) {
-    total += 1 / (k + 1) ** s;
-    cumulative[k] = total;
-  }
-  const rng = xoroshiro128plus(seed);
-  const out = new Uint32Array(length);
-  for (let i = 0; i < length; i++) out[i] = firstAtLeast(cumulative, uniformFloat64(rng) * total);
-  return out;
+export function workloadSequence(spec: WorkloadSpec): Uint32Array {
+  const length = spec.pattern === 'zipf' ? ZIPF_SEQUENCE : Math.max(spec.keys, BATCH);
+  return keySequence({ count: spec.keys, prefix: KEY_PREFIX, pick: spec.pattern, exponent: ZIPF_EXPONENT }, length, SEED);
 }
 
-/** Index of the first entry of ascending `values` that is >= `target` (binary search). */
-function firstAtLeast(values: Float64Array, target: number): number {
-  let low = 0;
-  let high = values.length - 1;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if ((values[mid] as number) >= target) high = mid;
-    else low = mid + 1;
-  }
-  return low;
+/** `length` picks of key numbers by `keys` (round robin, uniform or Zipf), from `seed`. */
+export function keySequence(keys: KeySpec, length: number, seed: number): Uint32Array {
+  const picker = new KeyPicker(keys, new Random(seed));
+  const out = new Uint32Array(length);
+  for (let i = 0; i < length; i++) out[i] = picker.nextIndex();
+  return out;
 }
 
 /** 1 -> "1", 10000 -> "1e4", 1000000 -> "1e6", 25000 -> "25000". */
