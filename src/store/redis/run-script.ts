@@ -10,13 +10,23 @@ export type RedisClient = Redis | Cluster;
  * Scripts are not registered on the client with defineCommand, so a client the user hands
  * in is used as it is, never modified.
  */
-export async function runScript(client: RedisClient, script: LuaScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
-  try {
-    return await client.evalsha(script.sha, keys.length, ...keys, ...args);
-  } catch (error) {
+export function runScript(client: RedisClient, script: LuaScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+  const words = [...keys, ...args];
+  return client.evalsha(script.sha, keys.length, ...words).catch((error: unknown) => {
     if (!isNoScript(error)) throw error;
-    return client.eval(script.source, keys.length, ...keys, ...args);
-  }
+    return client.eval(script.source, keys.length, ...words);
+  });
+}
+
+/**
+ * {@link runScript} for a script of one key: the decision path, called per request, so it
+ * builds no argument arrays and adds no async frame of its own.
+ */
+export function runKeyScript(client: RedisClient, script: LuaScript, key: string, first: string, second: string): Promise<unknown> {
+  return client.evalsha(script.sha, 1, key, first, second).catch((error: unknown) => {
+    if (!isNoScript(error)) throw error;
+    return client.eval(script.source, 1, key, first, second);
+  });
 }
 
 function isNoScript(error: unknown): boolean {
