@@ -35,17 +35,25 @@ export function parseYamlConfig<T>(
     throw problemsError(code, source, doc.errors.map((error) => `${source}:${error.linePos?.[0].line ?? 1}: ${yamlReason(error.message)}`));
   }
   const checked = validate(doc.toJS());
-  if (!checked.ok) throw problemsError(code, source, checked.problems.map((problem) => locate(problem, doc, lines, source)));
+  if (!checked.ok) {
+    // In file order, as an editor shows them (the schema finds them in its own order).
+    const located = checked.problems.map((problem) => locate(problem, doc, lines, source)).sort((a, b) => a.line - b.line);
+    throw problemsError(code, source, located.map((problem) => problem.text));
+  }
   return checked.value;
 }
 
-function locate(problem: SchemaProblem, doc: Document, lines: LineCounter, source: string): string {
+/** A problem as `source:line: a.b.c: message`, with its line (0 when it has none) for sorting. */
+function locate(problem: SchemaProblem, doc: Document, lines: LineCounter, source: string): { line: number; text: string } {
   const where = problem.path.length > 0 ? `${problem.path.join('.')}: ` : '';
   for (let depth = problem.path.length; depth >= 0; depth--) {
     const node = doc.getIn(problem.path.slice(0, depth), true) as { range?: [number, number, number] } | undefined;
-    if (node?.range) return `${source}:${lines.linePos(node.range[0]).line}: ${where}${problem.message}`;
+    if (node?.range) {
+      const line = lines.linePos(node.range[0]).line;
+      return { line, text: `${source}:${line}: ${where}${problem.message}` };
+    }
   }
-  return `${source}: ${where}${problem.message}`;
+  return { line: 0, text: `${source}: ${where}${problem.message}` };
 }
 
 /** yaml's message without its own position suffix and code excerpt (we give the line). */

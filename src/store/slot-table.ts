@@ -6,7 +6,8 @@ export interface SlotColumns {
   resize(capacity: number): void;
 }
 
-const FIRST_CAPACITY = 16;
+// Small, because a sliding log's slot holds `limit` timestamps (up to 8 MiB each).
+const FIRST_CAPACITY = 2;
 
 /**
  * The in-memory key store: maps each live key to a slot number that indexes typed-array

@@ -49,9 +49,9 @@ describe('loadTiers: each kind of invalid file is INVALID_TIERS, every problem w
         '13: tiers.logs.limit: the sliding log keeps one timestamp per request; at most 1048576, got 2000000',
         '15: tiers.odd: expected "unlimited" or { algorithm, limit, window, burst? }, got "sometimes"',
         '19: tiers.bulk.window: token-bucket with a capacity of 4000000000 is exact up to a window of 2251799 ms (2251.799s), got 86400000; use a shorter window with a proportionally smaller limit',
-        '24: colour: unknown field',
-        '23: default: no tier named "platinum" (tiers: free, premium, logs, odd, bulk)',
         '22: clients.globex: no tier named "gold" (tiers: free, premium, logs, odd, bulk)',
+        '23: default: no tier named "platinum" (tiers: free, premium, logs, odd, bulk)',
+        '24: colour: unknown field',
       ],
     ],
     [
