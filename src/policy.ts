@@ -44,12 +44,17 @@ export function checkPolicy(policy: Policy, algorithm: Algorithm, where = 'polic
   }
   const limit = wholeNumber(policy.limit, `${where}.limit`, MAX_LIMIT);
   const windowMs = wholeNumber(policy.windowMs, `${where}.windowMs`, Number.MAX_SAFE_INTEGER);
-  const burst = policy.burst === undefined ? limit : wholeNumber(policy.burst, `${where}.burst`, MAX_LIMIT);
-  const bucket = algorithm === 'token-bucket' || algorithm === 'gcra';
-  const limits = { limit, windowMs, capacity: bucket ? burst : limit };
+  const burst = policy.burst === undefined ? undefined : wholeNumber(policy.burst, `${where}.burst`, MAX_LIMIT);
+  const limits = { limit, windowMs, capacity: capacityOf(algorithm, limit, burst) };
   const tooLong = windowTooLong(algorithm, limits);
   if (tooLong) throw new RatelabError('POLICY_TOO_LARGE', `${where}.windowMs: ${tooLong}`, { field: `${where}.windowMs` });
   return limits;
+}
+
+/** The most units a key can hold at once: `burst ?? limit` for token bucket and GCRA, `limit` for the window algorithms. */
+export function capacityOf(algorithm: Algorithm, limit: number, burst: number | undefined): number {
+  const bucket = algorithm === 'token-bucket' || algorithm === 'gcra';
+  return bucket ? (burst ?? limit) : limit;
 }
 
 /**

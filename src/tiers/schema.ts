@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { describeValue } from '../errors.js';
 import { validateWith, type SchemaProblem } from '../config/schema-problems.js';
 import { duration, wholeNumber } from '../config/schema-fields.js';
-import { ALGORITHMS, MAX_LIMIT, windowTooLong, type Algorithm } from '../policy.js';
+import { ALGORITHMS, MAX_LIMIT, capacityOf, windowTooLong, type Algorithm } from '../policy.js';
 import { SLIDING_LOG_MAX_LIMIT } from '../algorithms/sliding-log.js';
 
 const limitedTier = z
@@ -16,8 +16,8 @@ const limitedTier = z
     if (tier.algorithm === 'sliding-log' && tier.limit > SLIDING_LOG_MAX_LIMIT) {
       ctx.addIssue({ code: 'custom', path: ['limit'], message: `the sliding log keeps one timestamp per request; at most ${SLIDING_LOG_MAX_LIMIT}, got ${tier.limit}` });
     }
-    const bucket = tier.algorithm === 'token-bucket' || tier.algorithm === 'gcra';
-    const tooLong = windowTooLong(tier.algorithm as Algorithm, { limit: tier.limit, windowMs: tier.window, capacity: bucket ? (tier.burst ?? tier.limit) : tier.limit });
+    const algorithm = tier.algorithm as Algorithm;
+    const tooLong = windowTooLong(algorithm, { limit: tier.limit, windowMs: tier.window, capacity: capacityOf(algorithm, tier.limit, tier.burst) });
     if (tooLong) ctx.addIssue({ code: 'custom', path: ['window'], message: tooLong });
   });
 
