@@ -121,12 +121,43 @@ interface Run {
   at: number;
 }
 
+/** Decides until the stream ends (undefined) or a limiter returns a Promise (returned). */
+function drive(run: Run): PromiseLike<unknown> | undefined {
+  return run.blockSize === 1 ? driveOne(run) : driveBlocks(run);
+}
+
+/**
+ * One contender, one arrival at a time (a single replay, or a closed loop): the plain
+ * loop, with no block to go through. A Promise leaves its arrival in the block, to be
+ * recorded when this resumes.
+ */
+function driveOne(run: Run): PromiseLike<unknown> | undefined {
+  const { stream, block } = run;
+  const lane = run.lanes[0] as Lane;
+  if (run.size > 0) recordArrival(run, block[0] as Arrival, 0);
+  run.size = 0;
+  for (let arrival = stream.next(); arrival !== undefined; arrival = stream.next()) {
+    lane.time.now = arrival.t;
+    const result = callLimiter(lane.limiter, arrival, lane.name);
+    if (isPromise(result)) {
+      block[0] = arrival;
+      run.size = 1;
+      run.lane = 0;
+      run.at = 0;
+      return result;
+    }
+    conclude(run, 0, 0, result);
+    recordArrival(run, arrival, 0);
+  }
+  return undefined;
+}
+
 /**
  * Decides from where `run` stands, lane after lane over each block, recording each block
  * once every lane has decided on it, until the stream ends (undefined) or a limiter
  * returns a Promise: then returns it, with `run` standing at that lane and arrival.
  */
-function drive(run: Run): PromiseLike<unknown> | undefined {
+function driveBlocks(run: Run): PromiseLike<unknown> | undefined {
   const { lanes, block } = run;
   for (;;) {
     if (run.lane >= lanes.length) {
@@ -169,15 +200,16 @@ function conclude(run: Run, i: number, k: number, result: unknown): void {
 
 /** Records the block's arrivals, in time order, with every lane's decision on each. */
 function record(run: Run): void {
-  const { recorder, block, verdicts, blockSize } = run;
-  const lanes = run.lanes.length;
-  for (let k = 0; k < run.size; k++) {
-    const arrival = block[k] as Arrival;
-    recorder.offer(arrival.t, arrival.key, arrival.cost, arrival.id);
-    for (let i = 0; i < lanes; i++) recorder.decide(i, verdicts[i * blockSize + k] === 1);
-    recorder.commit();
-    if (run.sample.length < run.sampleSize) run.sample.push(arrival);
-  }
+  for (let k = 0; k < run.size; k++) recordArrival(run, run.block[k] as Arrival, k);
+}
+
+/** Records `arrival`, number `k` of the block, with every lane's decision on it. */
+function recordArrival(run: Run, arrival: Arrival, k: number): void {
+  const { recorder, verdicts, blockSize } = run;
+  recorder.offer(arrival.t, arrival.key, arrival.cost, arrival.id);
+  for (let i = 0; i < run.lanes.length; i++) recorder.decide(i, verdicts[i * blockSize + k] === 1);
+  recorder.commit();
+  if (run.sample.length < run.sampleSize) run.sample.push(arrival);
 }
 
 function isAllowed(result: unknown, name: string): boolean {
