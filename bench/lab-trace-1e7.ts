@@ -1,5 +1,5 @@
-// A trace of 10 million requests replayed through all five algorithms without holding it
-// in memory. The parent writes two CSV traces (1e6 and 1e7 lines, 10,000 keys) to a temp
+// A trace of 10 million requests replayed through all five algorithms (in lockstep, one
+// read of the trace, as `ratelab compare --trace` does) without holding it in memory. The parent writes two CSV traces (1e6 and 1e7 lines, 10,000 keys) to a temp
 // folder, then replays each in its own child process and reports the child's peak RSS:
 // bounded memory means the 10x longer trace peaks at about the same RSS (ratio ~1x), far
 // below what its arrivals would take as an array (measured here on 1e6 of them).
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ALGORITHMS } from '../src/policy.js';
 import { builtinContender } from '../src/sim/contender.js';
-import { replay } from '../src/sim/replay.js';
+import { replayLockstep } from '../src/sim/replay.js';
 import { traceWorkload } from '../src/sim/workload.js';
 import { Random } from '../src/traffic/random.js';
 
@@ -36,16 +36,18 @@ async function writeTrace(path: string, lines: number): Promise<void> {
   await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
 }
 
-/** In the child: replay the trace through every algorithm; print one JSON line. */
+/** In the child: replay the trace through every algorithm in lockstep, as `ratelab compare --trace` does; print one JSON line. */
 async function child(path: string): Promise<void> {
-  const rows = [];
-  for (const algorithm of ALGORITHMS) {
-    const workload = traceWorkload(path, POLICY);
-    const start = performance.now();
-    const { metrics } = await replay(builtinContender(algorithm, POLICY), workload.open(), { limit: POLICY.limit, windowMs: POLICY.windowMs, bucketMs: workload.bucketMs });
-    rows.push({ algorithm, offered: metrics.offered, admitted: metrics.admitted, seconds: (performance.now() - start) / 1000 });
-  }
-  process.stdout.write(`${JSON.stringify({ rows, peakRssMiB: process.resourceUsage().maxRSS / 1024 })}\n`);
+  const workload = traceWorkload(path, POLICY);
+  const start = performance.now();
+  const runs = await replayLockstep(
+    ALGORITHMS.map((algorithm) => builtinContender(algorithm, POLICY)),
+    workload.open(),
+    { limit: POLICY.limit, windowMs: POLICY.windowMs, bucketMs: workload.bucketMs },
+  );
+  const seconds = (performance.now() - start) / 1000;
+  const rows = runs.map(({ metrics }, i) => ({ algorithm: ALGORITHMS[i] as string, offered: metrics.offered, admitted: metrics.admitted }));
+  process.stdout.write(`${JSON.stringify({ rows, seconds, peakRssMiB: process.resourceUsage().maxRSS / 1024 })}\n`);
 }
 
 /** Heap bytes per arrival when arrivals are held in an array: what a non-streaming replay would need. */
@@ -70,9 +72,9 @@ async function parent(): Promise<void> {
       const path = join(dir, `trace-${lines}.csv`);
       await writeTrace(path, lines);
       const output = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', self, '--child', path], { encoding: 'utf8', maxBuffer: 1 << 20 });
-      const report = JSON.parse(output.trim().split('\n').pop() as string) as { rows: { algorithm: string; offered: number; admitted: number; seconds: number }[]; peakRssMiB: number };
-      console.log(`\n${lines.toLocaleString('en-US')} lines (${(statSync(path).size / 2 ** 20).toFixed(0)} MiB of CSV): peak RSS ${report.peakRssMiB.toFixed(0)} MiB`);
-      for (const row of report.rows) console.log(`  ${row.algorithm.padEnd(16)} ${row.offered.toLocaleString('en-US').padStart(11)} offered  ${row.admitted.toLocaleString('en-US').padStart(11)} admitted  ${row.seconds.toFixed(1).padStart(5)} s  ${(row.offered / row.seconds / 1e6).toFixed(2)}M arrivals/s`);
+      const report = JSON.parse(output.trim().split('\n').pop() as string) as { rows: { algorithm: string; offered: number; admitted: number }[]; seconds: number; peakRssMiB: number };
+      console.log(`\n${lines.toLocaleString('en-US')} lines (${(statSync(path).size / 2 ** 20).toFixed(0)} MiB of CSV): peak RSS ${report.peakRssMiB.toFixed(0)} MiB; one lockstep replay of all five: ${report.seconds.toFixed(1)} s, ${(lines / report.seconds / 1e6).toFixed(2)}M arrivals/s`);
+      for (const row of report.rows) console.log(`  ${row.algorithm.padEnd(16)} ${row.offered.toLocaleString('en-US').padStart(11)} offered  ${row.admitted.toLocaleString('en-US').padStart(11)} admitted`);
       results.push({ lines, peak: report.peakRssMiB });
       rmSync(path);
     }

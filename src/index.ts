@@ -23,7 +23,7 @@ export { Random } from './traffic/random.js';
 export { KeyPicker } from './traffic/keys.js';
 export { KeyIds } from './traffic/key-ids.js';
 export { TrafficStream, createSource, openScenario } from './traffic/stream.js';
-export { replay } from './sim/replay.js';
+export { replay, replayLockstep } from './sim/replay.js';
 export type { ReplayOptions, ReplayResult } from './sim/replay.js';
 export { builtinContender, moduleContender } from './sim/contender.js';
 export type { Contender, Decider } from './sim/contender.js';

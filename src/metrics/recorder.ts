@@ -47,52 +47,111 @@ export interface RecorderOptions {
  * Computes every metric of a replay in one pass, one call per decision: the exact
  * oracle's verdict on the same arrival, the sliding window of what was admitted per key,
  * and the timeline. Memory is O(keys + arrivals within one window), never O(arrivals).
+ *
+ * With `lanes` > 1 it measures that many limiters deciding on the same arrivals (a
+ * lockstep replay): per arrival, {@link offer} once (the oracle's verdict), {@link decide}
+ * per lane, then {@link commit}; {@link result} per lane. Each lane's metrics are exactly
+ * what a recorder of its own would give.
  */
 export class MetricsRecorder {
-  private readonly ledger = new WindowLedger();
-  private timeline: TimelineCounter | undefined;
+  private readonly ledger: WindowLedger;
+  private readonly timelines: (TimelineCounter | undefined)[];
   private offered = 0;
-  private admitted = 0;
-  private falseAdmits = 0;
-  private falseDenials = 0;
-  private worstUnits = 0;
-  private worstWindow: ReplayMetrics['worstWindow'] = null;
+  private readonly admitted: Float64Array;
+  private readonly falseAdmits: Float64Array;
+  private readonly falseDenials: Float64Array;
+  private readonly worstUnits: Float64Array;
+  private readonly worstWindows: ReplayMetrics['worstWindow'][];
+  /** The arrival being decided, between offer and commit. */
+  private readonly verdicts: Uint8Array;
+  private slot = 0;
+  private t = 0;
+  private key = '';
+  private cost = 0;
+  private exact = false;
 
-  constructor(private readonly options: RecorderOptions) {
-    if (options.originMs !== undefined) this.timeline = new TimelineCounter(options.originMs, options.bucketMs);
+  constructor(
+    private readonly options: RecorderOptions,
+    readonly lanes = 1,
+  ) {
+    this.ledger = new WindowLedger(lanes);
+    this.timelines = Array.from({ length: lanes }, () => (options.originMs === undefined ? undefined : new TimelineCounter(options.originMs, options.bucketMs)));
+    this.admitted = new Float64Array(lanes);
+    this.falseAdmits = new Float64Array(lanes);
+    this.falseDenials = new Float64Array(lanes);
+    this.worstUnits = new Float64Array(lanes);
+    this.worstWindows = new Array<ReplayMetrics['worstWindow']>(lanes).fill(null);
+    this.verdicts = new Uint8Array(lanes);
   }
 
   /**
-   * Records the limiter's decision on `cost` units for `key` at `t` (times in
+   * Records the (one-lane) limiter's decision on `cost` units for `key` at `t` (times in
    * non-decreasing order). `id` is the stream's number for the key, when it has one.
    */
   record(t: number, key: string, cost: number, allowed: boolean, id?: number): void {
+    this.offer(t, key, cost, id);
+    this.decide(0, allowed);
+    this.commit();
+  }
+
+  /**
+   * Starts recording an arrival of `cost` units for `key` at `t` (times in non-decreasing
+   * order; `id` as in {@link record}); returns the exact oracle's verdict on it.
+   */
+  offer(t: number, key: string, cost: number, id?: number): boolean {
     const ledger = this.ledger;
     const slot = ledger.slot(key, id);
     ledger.expire(t - this.options.windowMs);
-    const exact = oracleAdmits(ledger, slot, cost, this.options.limit);
-    ledger.add(slot, t, exact ? cost : 0, allowed ? cost : 0);
-    ledger.offered[slot] = (ledger.offered[slot] as number) + 1;
-    this.offered += 1;
-    if (allowed) {
-      ledger.admitted[slot] = (ledger.admitted[slot] as number) + 1;
-      this.admitted += 1;
-      if (!exact) this.falseAdmits += 1;
-      const kept = ledger.keptSum[slot] as number;
-      if (kept > this.worstUnits) {
-        this.worstUnits = kept;
-        this.worstWindow = { key, endMs: t, units: kept };
-      }
-    } else if (exact) {
-      this.falseDenials += 1;
-    }
-    (this.timeline ??= new TimelineCounter(t, this.options.bucketMs)).add(t, cost, allowed);
+    this.slot = slot;
+    this.t = t;
+    this.key = key;
+    this.cost = cost;
+    this.exact = oracleAdmits(ledger, slot, cost, this.options.limit);
+    return this.exact;
   }
 
-  /** The metrics of everything recorded so far. */
-  result(): ReplayMetrics {
-    const { offered, admitted, falseAdmits, falseDenials } = this;
-    const timeline = this.timeline ?? new TimelineCounter(this.options.originMs ?? 0, this.options.bucketMs);
+  /** The decision of the limiter of `lane` on the arrival offered last. */
+  decide(lane: number, allowed: boolean): void {
+    this.verdicts[lane] = allowed ? 1 : 0;
+  }
+
+  /** Counts the arrival offered last with every lane's decision. */
+  commit(): void {
+    const { ledger, slot, t, cost, exact, lanes, verdicts } = this;
+    let any = exact;
+    for (let lane = 0; lane < lanes && !any; lane++) any = verdicts[lane] === 1;
+    const entry = any ? ledger.append(slot, t, exact ? cost : 0) : -1;
+    ledger.offered[slot] = (ledger.offered[slot] as number) + 1;
+    this.offered += 1;
+    for (let lane = 0; lane < lanes; lane++) {
+      const allowed = verdicts[lane] === 1;
+      if (allowed) this.count(entry, lane);
+      else if (exact) this.falseDenials[lane] = (this.falseDenials[lane] as number) + 1;
+      (this.timelines[lane] ??= new TimelineCounter(t, this.options.bucketMs)).add(t, cost, allowed);
+    }
+  }
+
+  /** Counts an admission by the limiter of `lane` into the window and the worst window. */
+  private count(entry: number, lane: number): void {
+    const { ledger, slot, lanes } = this;
+    ledger.keep(entry, slot, lane, this.cost);
+    ledger.admitted[slot * lanes + lane] = (ledger.admitted[slot * lanes + lane] as number) + 1;
+    this.admitted[lane] = (this.admitted[lane] as number) + 1;
+    if (!this.exact) this.falseAdmits[lane] = (this.falseAdmits[lane] as number) + 1;
+    const kept = ledger.keptSum[slot * lanes + lane] as number;
+    if (kept > (this.worstUnits[lane] as number)) {
+      this.worstUnits[lane] = kept;
+      this.worstWindows[lane] = { key: this.key, endMs: this.t, units: kept };
+    }
+  }
+
+  /** The metrics of everything recorded so far, for the limiter of `lane`. */
+  result(lane = 0): ReplayMetrics {
+    const offered = this.offered;
+    const admitted = this.admitted[lane] as number;
+    const falseAdmits = this.falseAdmits[lane] as number;
+    const falseDenials = this.falseDenials[lane] as number;
+    const timeline = this.timelines[lane] ?? new TimelineCounter(this.options.originMs ?? 0, this.options.bucketMs);
     return {
       offered,
       admitted,
@@ -100,16 +159,16 @@ export class MetricsRecorder {
       falseAdmits,
       falseDenials,
       errorRate: offered === 0 ? 0 : ((falseAdmits + falseDenials) / offered) * 100,
-      worstWindowRatio: this.worstUnits / this.options.limit,
-      worstWindow: this.worstWindow,
-      fairness: jainIndex(this.shares()),
+      worstWindowRatio: (this.worstUnits[lane] as number) / this.options.limit,
+      worstWindow: this.worstWindows[lane] ?? null,
+      fairness: jainIndex(this.shares(lane)),
       keys: this.ledger.keys.length,
       timeline: timeline.result(this.options.minBuckets ?? 0),
     };
   }
 
-  private *shares(): Iterable<number> {
-    const { offered, admitted, keys } = this.ledger;
-    for (let slot = 0; slot < keys.length; slot++) yield (admitted[slot] as number) / (offered[slot] as number);
+  private *shares(lane: number): Iterable<number> {
+    const { offered, admitted, keys, lanes } = this.ledger;
+    for (let slot = 0; slot < keys.length; slot++) yield (admitted[slot * lanes + lane] as number) / (offered[slot] as number);
   }
 }

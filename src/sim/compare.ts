@@ -4,7 +4,7 @@ import type { Timeline } from '../metrics/timeline.js';
 import { decisionsPerSecond } from '../metrics/throughput.js';
 import type { Policy } from '../policy.js';
 import type { Contender } from './contender.js';
-import { replay } from './replay.js';
+import { replay, replayLockstep, type ReplayOptions, type ReplayResult } from './replay.js';
 import type { Workload } from './workload.js';
 
 /** One row of a comparison: one workload through one contender (see {@link ReplayMetrics} for the counts). */
@@ -49,8 +49,9 @@ export interface CompareOptions {
 }
 
 /**
- * Replays each workload through each contender (each on its own virtual clock and its
- * own stream) and collects the rows. Memory is probed once per distinct (limiter, policy)
+ * Replays each workload through each contender (each on its own virtual clock; open-loop
+ * workloads in lockstep from one stream, closed-loop ones on a stream per contender) and
+ * collects the rows. Memory is probed once per distinct (limiter, policy)
  * in child processes, one at a time, while the replays run; a failed probe leaves its
  * figure null with a note rather than failing the run.
  */
@@ -66,16 +67,17 @@ export async function compareWorkloads(workloads: readonly Workload[], options: 
   const results: WorkloadComparison[] = [];
   for (const { workload, contenders } of prepared) {
     const result: WorkloadComparison = { name: workload.name, description: workload.description, policy: workload.policy, rows: [], timelines: [], worstWindows: [], notes: [] };
-    for (const contender of contenders) {
-      options.onProgress?.(`${workload.name}: ${contender.name}`);
-      const run = await replay(contender, workload.open(), {
-        limit: workload.policy.limit,
-        windowMs: workload.policy.windowMs,
-        bucketMs: workload.bucketMs,
-        originMs: workload.originMs,
-        minBuckets: workload.minBuckets,
-        sample: measure ? (options.sampleSize ?? 4_000) : 0,
-      });
+    const replayOptions = {
+      limit: workload.policy.limit,
+      windowMs: workload.policy.windowMs,
+      bucketMs: workload.bucketMs,
+      originMs: workload.originMs,
+      minBuckets: workload.minBuckets,
+      sample: measure ? (options.sampleSize ?? 4_000) : 0,
+    };
+    const runs = await replayAll(workload, contenders, replayOptions, options.onProgress);
+    for (const [i, contender] of contenders.entries()) {
+      const run = runs[i] as ReplayResult;
       const opsPerSec = measure ? await decisionsPerSecond(contender, run.sample, { timeMs: options.speedTimeMs }) : undefined;
       result.rows.push(toRow(workload.name, contender, run.metrics, opsPerSec));
       result.timelines.push({ algorithm: contender.name, timeline: run.metrics.timeline });
@@ -86,6 +88,25 @@ export async function compareWorkloads(workloads: readonly Workload[], options: 
   }
   if (measure) await memory.fill(results, prepared.map((p) => p.contenders));
   return results;
+}
+
+/**
+ * Every contender's replay of `workload`: an open-loop workload is generated once and
+ * replayed through all of them in lockstep; a closed-loop one (retry clients) gets a
+ * stream per contender, since each limiter's denials cause its own retries.
+ */
+async function replayAll(workload: Workload, contenders: readonly Contender[], options: ReplayOptions, onProgress?: (label: string) => void): Promise<ReplayResult[]> {
+  const first = workload.open();
+  if (!first.closedLoop) {
+    onProgress?.(`${workload.name}: ${contenders.map((c) => c.name).join(', ')}`);
+    return replayLockstep(contenders, first, options);
+  }
+  const runs: ReplayResult[] = [];
+  for (const [i, contender] of contenders.entries()) {
+    onProgress?.(`${workload.name}: ${contender.name}`);
+    runs.push(await replay(contender, i === 0 ? first : workload.open(), options));
+  }
+  return runs;
 }
 
 /** The comparison row of one replay's metrics (also used by `ratelab attack` for a live endpoint). */

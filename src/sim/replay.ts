@@ -28,56 +28,193 @@ export interface ReplayResult {
  * without `allowed`; rethrows the stream's errors (a malformed trace line).
  */
 export async function replay(contender: Contender, stream: TrafficStream, options: ReplayOptions): Promise<ReplayResult> {
-  const time = { now: 0 };
-  const run: Run = {
-    time,
-    limiter: await contender.create(() => time.now),
-    name: contender.name,
-    stream,
-    recorder: new MetricsRecorder(options),
-    closedLoop: stream.closedLoop,
-    windowMs: options.windowMs,
-    sampleSize: options.sample ?? 0,
-    sample: [],
-  };
-  // Synchronous stretches run in a plain loop; only a Promise makes this function wait.
-  for (let waiting = drive(run); waiting !== undefined; waiting = drive(run)) {
-    conclude(run, waiting.arrival, await settle(waiting.result, run.name));
-  }
-  return { metrics: run.recorder.result(), sample: run.sample };
+  return (await replayLockstep([contender], stream, options))[0] as ReplayResult;
 }
 
-/** Everything one replay carries from decision to decision. */
-interface Run {
+/**
+ * Arrivals decided per lane before the next lane takes them (see {@link replayLockstep}):
+ * a few MB of arrivals at most. Measured with five algorithms over 1e4-1e5 keys, blocks of
+ * 1,024 left the limiters' hash tables evicting each other (lockstep slower than five
+ * separate replays on uniform keys); 16,384 and up let each limiter reuse its table.
+ */
+const BLOCK = 65_536;
+
+/**
+ * Replays one open-loop `stream` through a fresh limiter of each contender in lockstep:
+ * each arrival is generated once and judged once by the exact oracle, and every contender
+ * decides on it, each on its own virtual clock set to the arrival's time. The results
+ * are, per contender, exactly those of {@link replay} on a stream of its own; the
+ * stream's work and the oracle's are done once instead of once per contender.
+ *
+ * Arrivals go through in blocks of {@link BLOCK}: the first contender decides on the whole
+ * block, then the next, and so on, then the metrics record the block in time order. A
+ * limiter thus runs over a stretch of arrivals with its own state hot in the cache (taking
+ * turns per arrival made the limiters up to 2x slower with 1e4 keys), and memory stays
+ * bounded by the block, never O(arrivals). Each limiter sees exactly the calls it would
+ * see alone, in order.
+ *
+ * A closed-loop stream (retry clients) reacts to one limiter's decisions, so it takes
+ * exactly one contender (`INVALID_ARGUMENT` otherwise; open one stream per contender),
+ * and its arrivals go one at a time: the next one may be a retry of this one. So do the
+ * arrivals of a single contender.
+ */
+export async function replayLockstep(contenders: readonly Contender[], stream: TrafficStream, options: ReplayOptions): Promise<ReplayResult[]> {
+  const closedLoop = stream.closedLoop;
+  if (closedLoop && contenders.length !== 1) {
+    throw new RatelabError('INVALID_ARGUMENT', `a closed-loop stream reacts to one limiter's decisions: replay it through one contender at a time, not ${contenders.length}`);
+  }
+  const lanes: Lane[] = [];
+  for (const contender of contenders) {
+    const time = { now: 0 };
+    lanes.push({ time, limiter: await contender.create(() => time.now), name: contender.name });
+  }
+  // One limiter gains nothing from blocks: it takes the plain loop (see driveOne), which
+  // measured 5-30% faster than blocks for five single replays.
+  const blockSize = closedLoop || lanes.length === 1 ? 1 : BLOCK;
+  const run: Run = {
+    lanes,
+    stream,
+    closedLoop,
+    windowMs: options.windowMs,
+    recorder: new MetricsRecorder(options, lanes.length),
+    sampleSize: options.sample ?? 0,
+    sample: [],
+    blockSize,
+    block: [],
+    size: 0,
+    verdicts: new Uint8Array(blockSize * lanes.length),
+    lane: lanes.length,
+    at: 0,
+  };
+  // Synchronous stretches run in a plain (optimisable) loop; only a Promise makes this function wait.
+  for (let waiting = drive(run); waiting !== undefined; waiting = drive(run)) {
+    const lane = run.lanes[run.lane] as Lane;
+    conclude(run, run.lane, run.at, await settle(waiting, lane.name));
+    run.at += 1;
+  }
+  return lanes.map((_, i) => ({ metrics: run.recorder.result(i), sample: run.sample }));
+}
+
+/** One contender's limiter in a replay, on its own clock. */
+interface Lane {
   time: { now: number };
   limiter: Decider;
   name: string;
-  stream: TrafficStream;
-  recorder: MetricsRecorder;
-  closedLoop: boolean;
-  windowMs: number;
-  sampleSize: number;
-  sample: Arrival[];
 }
 
-/** Replays arrivals until the stream ends (undefined) or the limiter returns a Promise. */
-function drive(run: Run): { arrival: Arrival; result: PromiseLike<unknown> } | undefined {
-  const { stream, time, limiter, name } = run;
+/** Everything a replay carries from decision to decision. */
+interface Run {
+  lanes: Lane[];
+  stream: TrafficStream;
+  closedLoop: boolean;
+  windowMs: number;
+  recorder: MetricsRecorder;
+  sampleSize: number;
+  sample: Arrival[];
+  /** Arrivals per block, and the block being decided: `size` arrivals of `block`. */
+  blockSize: number;
+  block: Arrival[];
+  size: number;
+  /** 1 where lane i admitted arrival k of the block, at `i * blockSize + k`. */
+  verdicts: Uint8Array;
+  /** Where the deciding stands: lane `lane` is next to decide on arrival `at` of the block. */
+  lane: number;
+  at: number;
+}
+
+/** Decides until the stream ends (undefined) or a limiter returns a Promise (returned). */
+function drive(run: Run): PromiseLike<unknown> | undefined {
+  return run.blockSize === 1 ? driveOne(run) : driveBlocks(run);
+}
+
+/**
+ * One contender, one arrival at a time (a single replay, or a closed loop): the plain
+ * loop, with no block to go through. A Promise leaves its arrival in the block, to be
+ * recorded when this resumes.
+ */
+function driveOne(run: Run): PromiseLike<unknown> | undefined {
+  const { stream, block } = run;
+  const lane = run.lanes[0] as Lane;
+  if (run.size > 0) recordArrival(run, block[0] as Arrival, 0);
+  run.size = 0;
   for (let arrival = stream.next(); arrival !== undefined; arrival = stream.next()) {
-    time.now = arrival.t;
-    const result = callLimiter(limiter, arrival, name);
-    if (isPromise(result)) return { arrival, result };
-    conclude(run, arrival, result);
+    lane.time.now = arrival.t;
+    const result = callLimiter(lane.limiter, arrival, lane.name);
+    if (isPromise(result)) {
+      block[0] = arrival;
+      run.size = 1;
+      run.lane = 0;
+      run.at = 0;
+      return result;
+    }
+    conclude(run, 0, 0, result);
+    recordArrival(run, arrival, 0);
   }
   return undefined;
 }
 
-/** Records the decision on `arrival` and, for closed loops, tells the stream. */
-function conclude(run: Run, arrival: Arrival, result: unknown): void {
-  const allowed = (result as { allowed?: unknown }).allowed === true || (result !== false && allowedOf(result as ExternalResult, run.name));
-  run.recorder.record(arrival.t, arrival.key, arrival.cost, allowed, arrival.id);
+/**
+ * Decides from where `run` stands, lane after lane over each block, recording each block
+ * once every lane has decided on it, until the stream ends (undefined) or a limiter
+ * returns a Promise: then returns it, with `run` standing at that lane and arrival.
+ */
+function driveBlocks(run: Run): PromiseLike<unknown> | undefined {
+  const { lanes, block } = run;
+  for (;;) {
+    if (run.lane >= lanes.length) {
+      if (run.size > 0) record(run);
+      fill(run);
+      if (run.size === 0) return undefined;
+      run.lane = 0;
+      run.at = 0;
+    }
+    const i = run.lane;
+    const lane = lanes[i] as Lane;
+    for (let k = run.at; k < run.size; k++) {
+      const arrival = block[k] as Arrival;
+      lane.time.now = arrival.t;
+      const result = callLimiter(lane.limiter, arrival, lane.name);
+      if (isPromise(result)) {
+        run.at = k;
+        return result;
+      }
+      conclude(run, i, k, result);
+    }
+    run.lane = i + 1;
+    run.at = 0;
+  }
+}
+
+/** Takes the next block of arrivals from the stream (none at its end). */
+function fill(run: Run): void {
+  let size = 0;
+  for (let arrival; size < run.blockSize && (arrival = run.stream.next()) !== undefined; size++) run.block[size] = arrival;
+  run.size = size;
+}
+
+/** Keeps lane `i`'s decision on arrival `k` of the block and, for closed loops, tells the stream. */
+function conclude(run: Run, i: number, k: number, result: unknown): void {
+  const allowed = isAllowed(result, (run.lanes[i] as Lane).name);
+  run.verdicts[i * run.blockSize + k] = allowed ? 1 : 0;
   if (run.closedLoop) run.stream.react(allowed, allowed ? 0 : retryAfterOf(result, run.windowMs));
+}
+
+/** Records the block's arrivals, in time order, with every lane's decision on each. */
+function record(run: Run): void {
+  for (let k = 0; k < run.size; k++) recordArrival(run, run.block[k] as Arrival, k);
+}
+
+/** Records `arrival`, number `k` of the block, with every lane's decision on it. */
+function recordArrival(run: Run, arrival: Arrival, k: number): void {
+  const { recorder, verdicts, blockSize } = run;
+  recorder.offer(arrival.t, arrival.key, arrival.cost, arrival.id);
+  for (let i = 0; i < run.lanes.length; i++) recorder.decide(i, verdicts[i * blockSize + k] === 1);
+  recorder.commit();
   if (run.sample.length < run.sampleSize) run.sample.push(arrival);
+}
+
+function isAllowed(result: unknown, name: string): boolean {
+  return (result as { allowed?: unknown }).allowed === true || (result !== false && allowedOf(result as ExternalResult, name));
 }
 
 function callLimiter(limiter: Decider, arrival: Arrival, name: string): unknown {

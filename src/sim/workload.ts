@@ -16,7 +16,7 @@ export interface Workload {
   originMs?: number;
   /** The timeline covers at least this many buckets. */
   minBuckets?: number;
-  /** A fresh stream, from the first arrival: called once per contender. */
+  /** A fresh stream, from the first arrival: called once per replay (per contender when the stream is closed-loop). */
   open(): TrafficStream;
   /** Remarks known after a replay (lines skipped in a trace). */
   notes(): string[];
@@ -36,7 +36,7 @@ export function scenarioWorkload(scenario: Scenario): Workload {
   };
 }
 
-/** A recorded trace file as a workload, re-read (lazily) for each contender. */
+/** A recorded trace file as a workload, read lazily (once per replay, as a stream). */
 export function traceWorkload(path: string, policy: Policy, options: TraceOptions & { bucketMs?: number } = {}): Workload {
   const label = options.label ?? path;
   let last: TraceSource | undefined;
