@@ -1,17 +1,7 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import { RatelabError, describeValue } from '../errors.js';
-
-const LOOPBACK = new BlockList();
-LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
-LOOPBACK.addAddress('::1', 'ipv6');
-LOOPBACK.addSubnet('::ffff:127.0.0.0', 104, 'ipv6');
-
-/** Whether `address` (an IP address) is a loopback address. */
-export function isLoopback(address: string): boolean {
-  const family = isIP(address);
-  return family !== 0 && LOOPBACK.check(address, family === 6 ? 'ipv6' : 'ipv4');
-}
+import { isLoopbackAddress } from '../loopback.js';
 
 /**
  * The URL to attack, checked: `http:` only, and every address its host resolves to on
@@ -32,7 +22,7 @@ export async function checkTarget(text: string, allowRemote: boolean): Promise<U
   if (allowRemote) return url;
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const addresses = isIP(host) !== 0 ? [host] : await resolveAll(host);
-  const remote = addresses.find((address) => !isLoopback(address));
+  const remote = addresses.find((address) => !isLoopbackAddress(address));
   if (remote !== undefined) {
     throw new RatelabError('REMOTE_TARGET', `URL: ${url.host} is not a loopback address (${remote}); pass --allow-remote to attack a service you run elsewhere`, { field: 'URL' });
   }

@@ -16,6 +16,7 @@ import { compareWorkloads } from '../../sim/compare.js';
 import { builtinContender, moduleContender, type Contender } from '../../sim/contender.js';
 import { scenarioWorkload, traceWorkload, type Workload } from '../../sim/workload.js';
 import { EXIT } from '../exit-codes.js';
+import { wholeNumberFlag } from '../flags.js';
 import type { Command } from '../io.js';
 import { createProgress } from '../progress.js';
 
@@ -107,10 +108,10 @@ function contenderFactory(algorithms: Algorithm[], limiter: string | undefined, 
 
 export function policyOverrides(flags: CompareFlags): ScenarioOverrides {
   const overrides: ScenarioOverrides = {};
-  if (flags.limit !== undefined) overrides.limit = wholeNumber(flags.limit, '--limit', 1, 0xffff_ffff);
+  if (flags.limit !== undefined) overrides.limit = wholeNumberFlag(flags.limit, '--limit', 1, 0xffff_ffff);
   if (flags.window !== undefined) overrides.windowMs = parseDuration(flags.window, '--window');
-  if (flags.burst !== undefined) overrides.burst = wholeNumber(flags.burst, '--burst', 1, 0xffff_ffff);
-  if (flags.seed !== undefined) overrides.seed = wholeNumber(flags.seed, '--seed', 0, 0xffff_ffff);
+  if (flags.burst !== undefined) overrides.burst = wholeNumberFlag(flags.burst, '--burst', 1, 0xffff_ffff);
+  if (flags.seed !== undefined) overrides.seed = wholeNumberFlag(flags.seed, '--seed', 0, 0xffff_ffff);
   return overrides;
 }
 
@@ -130,14 +131,6 @@ export function checkOutputs(flags: Pick<CompareFlags, 'csv' | 'json'>, cwd: str
     if (!existsSync(folder) || !statSync(folder).isDirectory()) throw usage(flag, `${target}: the folder ${folder} does not exist`);
   }
   return flags.csv === '-' || flags.json === '-';
-}
-
-export function wholeNumber(text: string, flag: string, min: number, max: number): number {
-  const value = Number(text);
-  if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(value) || value < min || value > max) {
-    throw usage(flag, `expected a whole number from ${min} to ${max}, got ${describeValue(text)}`);
-  }
-  return value;
 }
 
 export function usage(flag: string, why: string): RatelabError {

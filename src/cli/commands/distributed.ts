@@ -16,7 +16,8 @@ import { parseOutage, parseTime, type Outage } from '../../sim/distributed/outag
 import { simulateDistributed } from '../../sim/distributed/simulate.js';
 import { EXIT } from '../exit-codes.js';
 import type { Command } from '../io.js';
-import { checkOutputs, policyOverrides, usage, wholeNumber, type CompareFlags } from './compare.js';
+import { checkOutputs, policyOverrides, usage, type CompareFlags } from './compare.js';
+import { wholeNumberFlag } from '../flags.js';
 
 /** The built-in scenario `ratelab distributed` runs when given none. */
 export const DEFAULT_DISTRIBUTED_SCENARIO = 'fleet';
@@ -87,7 +88,7 @@ export function fleetDesigns(flags: DistributedFlags): FleetOptions[] {
   const outage = flags.outage === undefined ? undefined : parseOutage(flags.outage, '--outage');
   const failModes = flags.failMode === undefined ? (outage === undefined ? (['open'] as FailMode[]) : [...FAIL_MODES]) : oneOrMore(flags.failMode, FAIL_MODES, '--fail-mode');
   const base = {
-    nodes: flags.nodes === undefined ? DISTRIBUTED_DEFAULTS.nodes : wholeNumber(flags.nodes, '--nodes', 1, MAX_NODES),
+    nodes: flags.nodes === undefined ? DISTRIBUTED_DEFAULTS.nodes : wholeNumberFlag(flags.nodes, '--nodes', 1, MAX_NODES),
     balance: flags.balance === undefined ? DISTRIBUTED_DEFAULTS.balance : oneOf(flags.balance, BALANCES, '--balance'),
     algorithm: flags.algorithm === undefined ? DISTRIBUTED_DEFAULTS.algorithm : checkAlgorithm(flags.algorithm, '--algorithm'),
     syncMs: flags.sync === undefined ? DISTRIBUTED_DEFAULTS.syncMs : parseDuration(flags.sync, '--sync'),

@@ -1,6 +1,7 @@
 import { Redis, type RedisOptions } from 'ioredis';
 import { RatelabError } from '../../errors.js';
 import { withTimeout } from './timeout.js';
+import { isLoopbackHost } from '../../loopback.js';
 
 /**
  * Client settings that keep every command bounded while Redis is down or hanging, instead
@@ -53,14 +54,8 @@ export function parseRedisUrl(url: string, allowRemote: boolean): URL {
   if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
     throw new RatelabError('INVALID_ARGUMENT', `--redis: expected a redis:// or rediss:// URL, got ${JSON.stringify(url)}`, { field: 'redis' });
   }
-  if (!allowRemote && !isLoopback(parsed.hostname)) {
+  if (!allowRemote && !isLoopbackHost(parsed.hostname)) {
     throw new RatelabError('INVALID_ARGUMENT', `--redis: ${parsed.hostname} is not a loopback address; pass --allow-remote to load a remote server on purpose`, { field: 'redis' });
   }
   return parsed;
-}
-
-/** True for localhost, 127.0.0.0/8 and ::1. */
-export function isLoopback(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }
