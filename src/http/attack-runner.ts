@@ -129,7 +129,7 @@ class Runner {
   ) {}
 
   async go(): Promise<AttackRun> {
-    const { stream, speed, durationMs, signal } = this.options;
+    const { stream, speed, durationMs } = this.options;
     let event = stream.next();
     this.originMs = this.options.originMs ?? event?.t ?? 0;
     if (event && event.t - this.originMs >= durationMs) event = undefined;
