@@ -23,6 +23,7 @@ import type { Scenario } from '../src/scenario/scenario.js';
 import { builtinContender } from '../src/sim/contender.js';
 import { replayLockstep, type ReplayOptions } from '../src/sim/replay.js';
 import { openScenario } from '../src/traffic/stream.js';
+import { median } from 'simple-statistics';
 
 const ROUNDS = 5;
 
@@ -81,11 +82,6 @@ async function engine(algorithms: readonly Algorithm[], scenario: Scenario): Pro
   const contenders = algorithms.map((algorithm) => builtinContender(algorithm, policy));
   await replayLockstep(contenders, openScenario(scenario), options);
   return performance.now() - start;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
 const args = process.argv.slice(2);

@@ -7,7 +7,8 @@
 import { Redis } from 'ioredis';
 import { createRedisLimiter, type RedisRateLimiter } from '../src/index.js';
 import { startRedisServer } from '../test/support/redis-server.js';
-import { format, median, numberArg, throughput } from './redis-support.js';
+import { median } from 'simple-statistics';
+import { format, numberArg, throughput } from './redis-support.js';
 
 const ROUNDS = numberArg('--rounds', 5);
 const CALLS = numberArg('--calls', 40_000);

@@ -12,11 +12,6 @@ export async function throughput(calls: number, inFlight: number, call: (i: numb
   return calls / ((performance.now() - started) / 1000);
 }
 
-export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
 
 export const format = (n: number) => Math.round(n).toLocaleString('en-US');
 

@@ -13,7 +13,8 @@ import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { createRedisLimiter } from '../src/index.js';
 import { limiterScript } from '../src/store/redis/scripts.js';
 import { startRedisServer } from '../test/support/redis-server.js';
-import { format, median, numberArg, throughput } from './redis-support.js';
+import { median } from 'simple-statistics';
+import { format, numberArg, throughput } from './redis-support.js';
 
 const run = promisify(execFile);
 const ROUNDS = numberArg('--rounds', 7);
