@@ -10,6 +10,19 @@ export function wholeNumberFlag(value: string | number, flag: string, min: numbe
   return number;
 }
 
+/**
+ * A finite number from `min` to `max` given on the command line (`1.5`, `2`, and for
+ * percentages an optional trailing `%`); throws `INVALID_ARGUMENT` naming the flag.
+ */
+export function numberFlag(value: string, flag: string, min: number, max = Number.MAX_VALUE): number {
+  const text = value.trim().replace(/%$/, '');
+  const number = /^(\d+(\.\d*)?|\.\d+)$/.test(text) ? Number(text) : NaN;
+  if (!Number.isFinite(number) || number < min || number > max) {
+    throw new RatelabError('INVALID_ARGUMENT', `${flag}: expected a number ${max === Number.MAX_VALUE ? `of at least ${min}` : `from ${min} to ${max}`}, got ${JSON.stringify(value)}`, { field: flag });
+  }
+  return number;
+}
+
 /** `--port`: 0 (any free port) to 65535. */
 export function portFlag(value: string | number): number {
   return wholeNumberFlag(value, '--port', 0, 65_535);
