@@ -25,6 +25,7 @@ export function asComparison(result: DistributedComparison): WorkloadComparison 
       bytesPerKey: null,
       stateBytesPerKey: null,
       opsPerSec: null,
+      speedRatio: null,
       keys: row.keys,
     })),
     timelines: result.timelines.map(({ design, timeline }) => ({ algorithm: design, timeline })),

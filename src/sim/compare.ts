@@ -17,6 +17,12 @@ export interface ComparisonRow extends Omit<ReplayMetrics, 'timeline' | 'worstWi
   stateBytesPerKey: number | null;
   /** Decisions per second on a sample of this workload; null when not measured. */
   opsPerSec: number | null;
+  /**
+   * Decisions per second as a ratio to the reference limiter measured in the same rounds
+   * (above 1: faster than the reference); the figure to rank by, since it cancels the
+   * machine's load. Null when not measured.
+   */
+  speedRatio: number | null;
 }
 
 /** Everything one workload produced. */
@@ -125,6 +131,7 @@ export function toRow(scenario: string, contender: Pick<Contender, 'name' | 'sta
     bytesPerKey: null,
     stateBytesPerKey: contender.stateBytesPerKey ?? null,
     opsPerSec: opsPerSec ?? null,
+    speedRatio: null,
     keys: m.keys,
   };
 }

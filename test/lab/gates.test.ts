@@ -4,7 +4,7 @@ import type { ComparisonRow } from '../../src/sim/compare.js';
 import { checkGates } from '../../src/sim/gates.js';
 
 function row(algorithm: string, worstWindowRatio: number, errorRate: number): ComparisonRow {
-  return { scenario: 'edge-attack', algorithm, offered: 100, admitted: 100, denied: 0, falseAdmits: 0, falseDenials: 0, errorRate, worstWindowRatio, fairness: null, bytesPerKey: null, stateBytesPerKey: null, opsPerSec: null, keys: 1 };
+  return { scenario: 'edge-attack', algorithm, offered: 100, admitted: 100, denied: 0, falseAdmits: 0, falseDenials: 0, errorRate, worstWindowRatio, fairness: null, bytesPerKey: null, stateBytesPerKey: null, opsPerSec: null, speedRatio: null, keys: 1 };
 }
 
 describe('checkGates', () => {
