@@ -70,7 +70,7 @@ export { alignedStartEpoch, isAdmitted, plannedEvents, retryAfterMsOf, runAttack
 export type { AttackEvent, AttackRun, AttackRunOptions, AttackStream, RateLimitFields, Shot, StopReason } from './http/attack-runner.js';
 export { analyzeAttack, headerProblem, isDecided } from './http/attack-analysis.js';
 export type { AnalysisOptions, AttackAnalysis, LatencySummary as AttackLatency, ResponseCounts, RetryAfterCheck } from './http/attack-analysis.js';
-export { missingPolicyAdvice, readPolicy } from './http/endpoint-policy.js';
+export { missingPolicy, readPolicy } from './http/endpoint-policy.js';
 export type { GivenPolicy, JudgedPolicy, LimitSource, WindowSource } from './http/endpoint-policy.js';
 export { checkTarget } from './http/attack-target.js';
 export { isLoopbackAddress, isLoopbackHost } from './loopback.js';

@@ -26,7 +26,7 @@ export interface GivenPolicy {
  * - `--window` alone: the limit from `RateLimit-Policy`'s `q`, else from `X-RateLimit-Limit`;
  * - neither: `RateLimit-Policy`'s `q` and `w` (draft-ietf-httpapi-ratelimit-headers:
  *   `"name";q=100;w=60`, the first policy listed), which needs `w`.
- * Undefined when the fields do not complete the policy (see {@link missingPolicyAdvice}).
+ * Undefined when the fields do not complete the policy (see {@link missingPolicy}).
  * `X-RateLimit-Limit` carries no window, so it needs `--window`.
  */
 export function readPolicy(fields: RateLimitFields, given: GivenPolicy): JudgedPolicy | undefined {
@@ -42,18 +42,18 @@ export function readPolicy(fields: RateLimitFields, given: GivenPolicy): JudgedP
 }
 
 /**
- * What to pass when {@link readPolicy} found no policy in `fields`: one sentence naming
- * what the response carried and the flags that would complete it.
+ * Why {@link readPolicy} found no policy in `fields` (undefined: no decided response) and
+ * what to pass: the flag to name, and one sentence saying what the response carried.
  */
-export function missingPolicyAdvice(fields: RateLimitFields | undefined, given: GivenPolicy): string {
-  if (fields === undefined) return 'no 2xx or 429 response to read the policy from: pass --limit N --window D';
+export function missingPolicy(fields: RateLimitFields | undefined, given: GivenPolicy): { flag: '--limit' | '--window'; advice: string } {
+  if (fields === undefined) return { flag: '--limit', advice: 'no 2xx or 429 response to read the policy from: pass --limit N --window D' };
   const advertised = advertisedPolicy(fields);
   const legacy = wholeNumber(fields.limit);
   if (given.windowMs === undefined && (advertised || legacy !== undefined)) {
     const seen = advertised ? `RateLimit-Policy ${JSON.stringify(fields.rateLimitPolicy)} has no window (w)` : `X-RateLimit-Limit ${legacy} carries no window`;
-    return `the endpoint's ${seen}: pass --window D (and --limit N to override the limit)`;
+    return { flag: '--window', advice: `the endpoint's ${seen}: pass --window D (and --limit N to override the limit)` };
   }
-  return 'the endpoint sends neither RateLimit-Policy nor X-RateLimit-Limit: pass --limit N --window D';
+  return { flag: '--limit', advice: 'the endpoint sends neither RateLimit-Policy nor X-RateLimit-Limit: pass --limit N --window D' };
 }
 
 /** The first policy of a `RateLimit-Policy` field: its `q`, and its `w` in ms when present. */

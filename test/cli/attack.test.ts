@@ -3,7 +3,7 @@ import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { attackCommand, type AttackOptions } from '../../src/cli/commands/attack.js';
 import type { ServeOptions } from '../../src/cli/commands/serve.js';
 import { bufferIO } from '../../src/cli/io.js';
@@ -144,6 +144,86 @@ describe('ratelab attack against ratelab serve', () => {
       expect(report.probes).toEqual({ sent: 1, honest: 0, dishonest: 1, contended: 0, undecided: 0 });
     } finally {
       await liar.close();
+    }
+  });
+
+  describe('the policy to judge by, read from the responses', () => {
+    /** A server that admits everything, with these fields; counts the requests it got. */
+    async function withFields<T>(fields: Record<string, string>, body: (url: string, received: () => number) => Promise<T>): Promise<T> {
+      let received = 0;
+      const server = await listen((_req, res) => {
+        received += 1;
+        for (const [name, value] of Object.entries(fields)) res.setHeader(name, value);
+        res.end('ok');
+      });
+      try {
+        return await body(server.url, () => received);
+      } finally {
+        await server.close();
+      }
+    }
+
+    /** 20 requests of one key, 100 ms apart: 1.9 s of replay, long enough to be stopped early. */
+    const dir = mkdtempSync(join(tmpdir(), 'ratelab-policy-'));
+    const trace = join(dir, 'slow.csv');
+    writeFileSync(trace, `time_ms,key\n${Array.from({ length: 20 }, (_, i) => `${i * 100},k`).join('\n')}\n`);
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    it.concurrent.each<{ fields: Record<string, string>; flags: Partial<AttackOptions>; policy: object; note: string }>([
+      { fields: { 'RateLimit-Policy': '"api";q=30;w=60' }, flags: {}, policy: { limit: 30, windowMs: 60_000, source: { limit: 'RateLimit-Policy', window: 'RateLimit-Policy' } }, note: 'policy: 30 per 1m, read from RateLimit-Policy' },
+      { fields: { 'X-RateLimit-Limit': '3' }, flags: { window: '1s' }, policy: { limit: 3, windowMs: 1000, source: { limit: 'X-RateLimit-Limit', window: '--window' } }, note: 'policy: 3 per 1s, limit read from X-RateLimit-Limit, window from --window' },
+      { fields: { 'X-RateLimit-Limit': '3' }, flags: { limit: '4', window: '2s' }, policy: { limit: 4, windowMs: 2000, source: { limit: '--limit', window: '--window' } }, note: 'policy: 4 per 2s, from --limit/--window' },
+    ])('$note', async ({ fields, flags, policy, note }) => {
+      const io = bufferIO();
+      const { code, report } = await withFields(fields, (url) => attack({ url, trace, duration: '250ms', ...flags }, io));
+      expect(code).toBe(0);
+      expect(report.policy).toEqual(policy);
+      expect(report.metrics.offered).toBe(3);
+      const json = JSON.parse(io.out());
+      expect(json.scenarios[0].notes).toContain(`${note}; judged in wall-clock time`);
+    });
+
+    it.concurrent.each<{ fields: Record<string, string>; flags: Record<string, string>; message: RegExp }>([
+      { fields: {}, flags: {}, message: /^ratelab: --limit: no policy to judge by: the endpoint sends neither RateLimit-Policy nor X-RateLimit-Limit: pass --limit N --window D$/ },
+      { fields: { 'X-RateLimit-Limit': '3' }, flags: {}, message: /^ratelab: --window: no policy to judge by: the endpoint's X-RateLimit-Limit 3 carries no window: pass --window D \(and --limit N to override the limit\)$/ },
+      { fields: { 'RateLimit-Policy': '"fast";q=3' }, flags: {}, message: /^ratelab: --window: no policy to judge by: the endpoint's RateLimit-Policy .* has no window \(w\): pass --window D/ },
+      { fields: {}, flags: { window: '1s' }, message: /^ratelab: --limit: no policy to judge by: the endpoint sends neither RateLimit-Policy nor X-RateLimit-Limit/ },
+    ])('a trace and $fields with $flags: exit 2, stopped at the first response', async ({ fields, flags, message }) => {
+      const io = bufferIO();
+      const [code, received] = await withFields(fields, async (url, received): Promise<[number, number]> => [await run(['attack', url, '--trace', trace, ...Object.entries(flags).flatMap(([flag, value]) => [`--${flag}`, value])], io), received()]);
+      expect(code).toBe(2);
+      expect(io.err().trim().split('\n').at(-1)).toMatch(message);
+      expect(io.out()).toBe('');
+      // Stopped once the first response showed no policy, not after the trace's 20 requests.
+      expect(received).toBeLessThan(20);
+    });
+
+    it("falls back on a scenario's own policy when the endpoint sends none", async () => {
+      const { code, report } = await withFields({}, (url) => attack({ url, scenario: fixture('http-liar.yaml'), speed: 2, probe: false }));
+      expect(code).toBe(0);
+      expect(report.policy).toEqual({ limit: 1, windowMs: 1000, source: { limit: 'scenario', window: 'scenario' } });
+    });
+  });
+
+  it('shows progress on a terminal only: requests sent of those planned, and the time', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ratelab-progress-'));
+    // Five requests over 2 s: the replay lasts at least that, past the first second of quiet.
+    writeFileSync(join(dir, 'spread.csv'), 'time_ms,key\n0,a\n500,a\n1000,a\n1500,a\n2000,a\n');
+    try {
+      const [terminal, pipe] = await withServe({ algorithm: 'sliding-log', limit: 100, window: '1s' }, async (url) => {
+        const tty = bufferIO({ cwd: dir, tty: true, env: { NO_COLOR: '1' } });
+        const piped = bufferIO({ cwd: dir });
+        expect(await attackCommand({ url, trace: 'spread.csv', chart: false }, tty)).toBe(0);
+        expect(await attackCommand({ url, trace: 'spread.csv', chart: false }, piped)).toBe(0);
+        return [tty.err(), piped.err()];
+      });
+      expect(terminal).toMatch(/\r\u001b\[Kratelab attack: [1-5]\/5 requests sent, \d+\.\d s/);
+      // Cleared before the report's messages.
+      expect(terminal).toMatch(/requests sent, \d+\.\d s\r\u001b\[K/);
+      expect(pipe).not.toContain('\r');
+      expect(pipe).not.toMatch(/requests sent,/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

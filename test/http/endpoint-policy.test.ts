@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { missingPolicyAdvice, readPolicy, type GivenPolicy } from '../../src/http/endpoint-policy.js';
+import { missingPolicy, readPolicy, type GivenPolicy } from '../../src/http/endpoint-policy.js';
 import type { RateLimitFields } from '../../src/http/attack-runner.js';
 import { describePolicy } from '../../src/report/attack-report.js';
 
@@ -26,14 +26,16 @@ describe('the policy to judge an endpoint by', () => {
     expect(judged && describePolicy(judged, 1), why).toBe(policy);
   });
 
-  it.each<{ fields: RateLimitFields | undefined; given: GivenPolicy; advice: RegExp }>([
-    { fields: {}, given: {}, advice: /^the endpoint sends neither RateLimit-Policy nor X-RateLimit-Limit: pass --limit N --window D$/ },
-    { fields: {}, given: { windowMs: 1000 }, advice: /neither RateLimit-Policy nor X-RateLimit-Limit: pass --limit N --window D/ },
-    { fields: LEGACY, given: {}, advice: /^the endpoint's X-RateLimit-Limit 10 carries no window: pass --window D \(and --limit N to override the limit\)$/ },
-    { fields: SUB_SECOND, given: {}, advice: /RateLimit-Policy "\\"fast\\";q=3" has no window \(w\): pass --window D/ },
-    { fields: undefined, given: {}, advice: /^no 2xx or 429 response to read the policy from: pass --limit N --window D$/ },
-  ])('says what to pass: $advice', ({ fields, given, advice }) => {
-    expect(missingPolicyAdvice(fields, given)).toMatch(advice);
+  it.each<{ fields: RateLimitFields | undefined; given: GivenPolicy; flag: string; advice: RegExp }>([
+    { fields: {}, given: {}, flag: '--limit', advice: /^the endpoint sends neither RateLimit-Policy nor X-RateLimit-Limit: pass --limit N --window D$/ },
+    { fields: {}, given: { windowMs: 1000 }, flag: '--limit', advice: /neither RateLimit-Policy nor X-RateLimit-Limit: pass --limit N --window D/ },
+    { fields: LEGACY, given: {}, flag: '--window', advice: /^the endpoint's X-RateLimit-Limit 10 carries no window: pass --window D \(and --limit N to override the limit\)$/ },
+    { fields: SUB_SECOND, given: {}, flag: '--window', advice: /RateLimit-Policy "\\"fast\\";q=3" has no window \(w\): pass --window D/ },
+    { fields: undefined, given: {}, flag: '--limit', advice: /^no 2xx or 429 response to read the policy from: pass --limit N --window D$/ },
+  ])('says what to pass: $flag, $advice', ({ fields, given, flag, advice }) => {
+    const missing = missingPolicy(fields, given);
+    expect(missing.flag).toBe(flag);
+    expect(missing.advice).toMatch(advice);
   });
 
   it("describes a scenario's policy as time-scaled", () => {

@@ -4,7 +4,7 @@ import { RatelabError } from '../../errors.js';
 import { analyzeAttack, isDecided, type AttackAnalysis } from '../../http/attack-analysis.js';
 import { plannedEvents, runAttack, type AttackRun, type Shot } from '../../http/attack-runner.js';
 import { checkTarget } from '../../http/attack-target.js';
-import { missingPolicyAdvice, readPolicy, type GivenPolicy, type JudgedPolicy } from '../../http/endpoint-policy.js';
+import { missingPolicy, readPolicy, type GivenPolicy, type JudgedPolicy } from '../../http/endpoint-policy.js';
 import { attackComparison, attackJson, type AttackReport } from '../../report/attack-report.js';
 import { renderCharts } from '../../report/compare-chart.js';
 import { comparisonCsv } from '../../report/compare-csv.js';
@@ -79,8 +79,23 @@ export const attackCommand: Command<AttackOptions> = async (options, io) => {
   const plan = planAttack(options, io);
   const url = await checkTarget(options.url, options.allowRemote === true);
   io.stderr.write(`ratelab attack: ${plan.workload.name} against ${url.href} at ${plan.speed}x${plan.alignMs ? `, aligned to ${formatDuration(plan.alignMs)}` : ''}\n`);
+  const { run, policy } = await replay(plan, url, options, io);
+  const unreachable = unreachableError(run, url);
+  if (unreachable) throw unreachable;
+  const analysis = analyzeAttack(run, { policy: policy(), ...timelineBuckets(plan, policy()) });
+  warn(run, analysis, plan, io);
+  const comparison = await writeReports({ url, workload: plan.workload, speed: plan.speed, run, analysis }, options, plan.toStdout, io);
+  const violations = checkGates(comparison.rows, plan.gates);
+  for (const violation of violations) io.stderr.write(`ratelab attack: ${violation.message}\n`);
+  return violations.length > 0 ? EXIT.CHECK_FAILED : EXIT.OK;
+};
+
+/**
+ * Runs the attack, with the progress line and the policy check; `policy()` is the policy
+ * settled (it throws the reason when there is none).
+ */
+async function replay(plan: AttackPlan, url: URL, options: AttackOptions, io: CommandIO): Promise<{ run: AttackRun; policy: () => JudgedPolicy }> {
   const policyCheck = new PolicyCheck(plan);
-  const signal = options.signal ? AbortSignal.any([options.signal, policyCheck.signal]) : policyCheck.signal;
   const stream = plan.workload.open();
   const progress = attackProgress(plan, io);
   const run = await runAttack({
@@ -96,23 +111,19 @@ export const attackCommand: Command<AttackOptions> = async (options, io) => {
     maxTimeMs: plan.maxTimeMs,
     timeoutMs: plan.timeoutMs,
     probeRetryAfter: options.probe !== false,
-    signal,
+    signal: options.signal ? AbortSignal.any([options.signal, policyCheck.signal]) : policyCheck.signal,
     onSend: progress.sent,
     onResponse: (shot) => policyCheck.heard(shot),
   }).finally(progress.stop);
-  const unreachable = unreachableError(run, url);
-  if (unreachable) throw unreachable;
-  const wallMs = plan.durationMs / plan.speed;
-  const policy = policyCheck.judged();
+  return { run, policy: () => policyCheck.judged() };
+}
+
+/** The timeline's bucket (--bucket, else the scenario's time-scaled, else the judged window) and length. */
+function timelineBuckets(plan: AttackPlan, policy: JudgedPolicy): { bucketMs: number; minBuckets: number | undefined } {
   const bucketMs = plan.bucketMs ?? policy.windowMs;
-  const minBuckets = Number.isFinite(wallMs) ? Math.ceil(wallMs / bucketMs) : undefined;
-  const analysis = analyzeAttack(run, { policy, bucketMs, minBuckets });
-  warn(run, analysis, plan, io);
-  const comparison = await writeReports({ url, workload: plan.workload, speed: plan.speed, run, analysis }, options, plan.toStdout, io);
-  const violations = checkGates(comparison.rows, plan.gates);
-  for (const violation of violations) io.stderr.write(`ratelab attack: ${violation.message}\n`);
-  return violations.length > 0 ? EXIT.CHECK_FAILED : EXIT.OK;
-};
+  const wallMs = plan.durationMs / plan.speed;
+  return { bucketMs, minBuckets: Number.isFinite(wallMs) ? Math.ceil(wallMs / bucketMs) : undefined };
+}
 
 /**
  * The policy to judge by, settled on the first decided response: when neither the flags
@@ -148,8 +159,8 @@ class PolicyCheck {
       const { limit, windowMs } = workload.policy;
       return { policy: { limit, windowMs: windowMs / speed, source: { limit: 'scenario', window: 'scenario' } } };
     }
-    const flag = given.windowMs === undefined && shot !== undefined && (shot.headers.rateLimitPolicy ?? shot.headers.limit) !== undefined ? '--window' : '--limit';
-    return { problem: usage(flag, `no policy to judge by: ${missingPolicyAdvice(shot?.headers, given)}`) };
+    const { flag, advice } = missingPolicy(shot?.headers, given);
+    return { problem: usage(flag, `no policy to judge by: ${advice}`) };
   }
 }
 
