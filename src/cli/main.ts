@@ -67,7 +67,7 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
     .option('--align <duration>', "keep the replay's phase against this period of epoch time: time t is sent when the clock is congruent to t / speed (lines up with the endpoint's fixed windows)")
     .option('--limit <n>', "judge by this limit (with --window; default: the endpoint's RateLimit-Policy, else, for a scenario, its own)")
     .option('--window <duration>', 'judge by this window, in wall time (alone: the limit is read from RateLimit-Policy, else X-RateLimit-Limit)')
-    .option('--bucket <duration>', "timeline bucket, wall time (default: the scenario's, time-scaled)")
+    .option('--bucket <duration>', "timeline bucket, wall time (default: the scenario's, time-scaled; for a trace, the judged window)")
     .option('--connections <n>', 'most requests in flight (and connections open)', String(ATTACK_DEFAULTS.connections))
     .option('--max-requests <n>', 'send at most this many requests', String(ATTACK_DEFAULTS.maxRequests))
     .option('--max-time <duration>', 'send nothing after this much wall time', ATTACK_DEFAULTS.maxTime)

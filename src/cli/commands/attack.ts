@@ -46,7 +46,7 @@ export interface AttackOptions {
    */
   limit?: string | number;
   window?: string;
-  /** Timeline bucket, wall time (default: the scenario's, time-scaled). */
+  /** Timeline bucket, wall time (default: the scenario's, time-scaled; for a trace, the judged window). */
   bucket?: string;
   connections?: string | number;
   maxRequests?: string | number;
