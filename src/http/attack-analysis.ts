@@ -1,15 +1,10 @@
 import { MetricsRecorder, type ReplayMetrics } from '../metrics/recorder.js';
 import { isAdmitted, retryAfterMsOf, type AttackRun, type Shot } from './attack-runner.js';
+import type { JudgedPolicy } from './endpoint-policy.js';
 
-/** The policy the endpoint is judged against, in wall-clock time, and where it came from. */
-export interface JudgedPolicy {
-  limit: number;
-  windowMs: number;
-  /** `flags`: --limit/--window; `endpoint`: its RateLimit-Policy field; `scenario`: the scenario's, time-scaled. */
-  source: 'flags' | 'endpoint' | 'scenario';
-}
+export type { JudgedPolicy } from './endpoint-policy.js';
 
-/** How the endpoint answered. */
+/** How the endpoint answered the workload's own requests (Retry-After probes are apart). */
 export interface ResponseCounts {
   /** Requests sent. */
   sent: number;
@@ -24,14 +19,17 @@ export interface ResponseCounts {
   errorCodes: Record<string, number>;
 }
 
-/** Whether the endpoint kept its Retry-After promises (see {@link analyzeAttack}). */
+/**
+ * The Retry-After probes: retries sent at a 429's Retry-After to check the promise, apart
+ * from the workload's requests (see {@link analyzeAttack}).
+ */
 export interface RetryAfterCheck {
-  /** Retries sent at a 429's Retry-After. */
-  probes: number;
+  /** Probes sent. */
+  sent: number;
   /** Admitted: the promise held. */
   honest: number;
   /** Limited although no request of that key was admitted in between: the promise was broken. */
-  broken: number;
+  dishonest: number;
   /** Limited, but other requests of the key were admitted in between: no verdict. */
   contended: number;
   /** No decision (error or other status). */
@@ -49,12 +47,14 @@ export interface LatencySummary {
 /** What `ratelab attack` measured. `metrics` uses the lab's definitions, in wall-clock ms. */
 export interface AttackAnalysis {
   policy: JudgedPolicy;
-  /** Over the decided requests (2xx and 429), scenario events and probes alike. */
+  /** Over the workload's decided requests (2xx and 429); probes are not in it. */
   metrics: ReplayMetrics;
+  /** The workload's requests: `sent` is its events sent, probes not included. */
   responses: ResponseCounts;
+  /** Of the workload's requests' responses. */
   latencyMs: LatencySummary | null;
-  retryAfter: RetryAfterCheck;
-  /** Responses whose rate-limit fields contradict themselves or the status; a few examples. */
+  probes: RetryAfterCheck;
+  /** Responses (probes included) whose rate-limit fields contradict themselves or the status; a few examples. */
   headerProblems: { count: number; examples: string[] };
 }
 
@@ -66,43 +66,39 @@ export interface AnalysisOptions {
 }
 
 /**
- * Judges a run from outside: each decided request (2xx admitted, 429 denied) is recorded
- * at its sending time, in order, into the lab's MetricsRecorder, so admitted per window,
- * the worst-window ratio and the accuracy against the exact oracle mean what they mean in
- * `compare`. A Retry-After probe is honest when admitted; when limited it broke its
- * promise only if no request of that key was admitted between the 429 and the probe.
+ * Judges a run from outside: each decided request of the workload (2xx admitted, 429
+ * denied) is recorded at its sending time, in order, into the lab's MetricsRecorder, so
+ * `offered` is the workload's requests sent, and admitted per window, the worst-window
+ * ratio and the accuracy against the exact oracle mean what they mean in `compare`.
+ * Retry-After probes are extra requests the workload does not hold, so they are counted
+ * apart: a probe is honest when admitted; when limited it is dishonest only if no request
+ * of that key was admitted between the 429 and the probe.
  */
 export function analyzeAttack(run: AttackRun, options: AnalysisOptions): AttackAnalysis {
   const { limit, windowMs } = options.policy;
   const recorder = new MetricsRecorder({ limit, windowMs, bucketMs: options.bucketMs, originMs: 0, minBuckets: options.minBuckets });
+  const own = run.shots.filter((shot) => shot.probeOf === undefined);
+  for (const shot of own) {
+    if (isDecided(shot)) recorder.record(Math.max(0, Math.round(shot.sentMs)), shot.key, 1, isAdmitted(shot));
+  }
   const problems: string[] = [];
   for (const [i, shot] of run.shots.entries()) {
-    if (!isAdmitted(shot) && shot.status !== 429) continue;
-    recorder.record(Math.max(0, Math.round(shot.sentMs)), shot.key, 1, isAdmitted(shot));
-    const problem = headerProblem(shot);
+    const problem = isDecided(shot) ? headerProblem(shot) : undefined;
     if (problem) problems.push(`request ${i + 1} (${shot.status}): ${problem}`);
   }
   return {
     policy: options.policy,
     metrics: recorder.result(),
-    responses: countResponses(run.shots),
-    latencyMs: latency(run.shots),
-    retryAfter: checkRetryAfter(run.shots),
+    responses: countResponses(own),
+    latencyMs: latency(own),
+    probes: checkRetryAfter(run.shots),
     headerProblems: { count: problems.length, examples: problems.slice(0, 5) },
   };
 }
 
-/**
- * The policy an endpoint advertises in its first `RateLimit-Policy` field (draft-10:
- * `"name";q=10;w=1`), or undefined without one (or without `w`).
- */
-export function advertisedPolicy(shots: readonly Shot[]): { limit: number; windowMs: number } | undefined {
-  const field = shots.find((shot) => shot.headers.rateLimitPolicy !== undefined)?.headers.rateLimitPolicy;
-  const first = field?.split(',')[0];
-  const q = first && /;\s*q=(\d+)/.exec(first);
-  const w = first && /;\s*w=(\d+)/.exec(first);
-  if (!q || !w || Number(q[1]) < 1 || Number(w[1]) < 1) return undefined;
-  return { limit: Number(q[1]), windowMs: Number(w[1]) * 1000 };
+/** Whether the endpoint decided the request: admitted (2xx) or limited (429). */
+export function isDecided(shot: Shot): boolean {
+  return isAdmitted(shot) || shot.status === 429;
 }
 
 function countResponses(shots: readonly Shot[]): ResponseCounts {
@@ -120,14 +116,14 @@ function countResponses(shots: readonly Shot[]): ResponseCounts {
 }
 
 function checkRetryAfter(shots: readonly Shot[]): RetryAfterCheck {
-  const check: RetryAfterCheck = { probes: 0, honest: 0, broken: 0, contended: 0, undecided: 0 };
+  const check: RetryAfterCheck = { sent: 0, honest: 0, dishonest: 0, contended: 0, undecided: 0 };
   for (const [i, probe] of shots.entries()) {
     if (probe.probeOf === undefined) continue;
-    check.probes += 1;
+    check.sent += 1;
     if (isAdmitted(probe)) check.honest += 1;
     else if (probe.status !== 429) check.undecided += 1;
     else if (admittedBetween(shots, probe.key, probe.probeOf, i)) check.contended += 1;
-    else check.broken += 1;
+    else check.dishonest += 1;
   }
   return check;
 }

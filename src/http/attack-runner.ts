@@ -30,7 +30,11 @@ export interface AttackRunOptions {
   durationMs: number;
   /** The header that carries each event's key. */
   keyHeader: string;
-  /** Start when the epoch clock is a multiple of this (to line up with a server's fixed windows). */
+  /**
+   * Keep the replay's phase against this period of the epoch clock (to line up with a
+   * server's fixed windows): scenario time `t` is sent at an epoch time congruent to
+   * `t / speed` modulo `alignMs` (see {@link alignedStartEpoch}).
+   */
   alignMs?: number;
   /** Most requests in flight, and connections kept open. */
   connections: number;
@@ -43,6 +47,10 @@ export interface AttackRunOptions {
   /** After a 429 with Retry-After, retry that key once at that time to check the promise. Default true. */
   probeRetryAfter?: boolean;
   signal?: AbortSignal;
+  /** Told of each request as it leaves (events and probes; `probeOf` tells them apart). */
+  onSend?: (shot: Shot) => void;
+  /** Told of each request once its response (or error) is complete. */
+  onResponse?: (shot: Shot) => void;
 }
 
 /** What came back for one request. */
@@ -97,8 +105,8 @@ interface Probe {
 }
 
 /**
- * Replays `stream` against `url` in real time: event `t` is sent at `t / speed` wall ms
- * after the start, with its key in `keyHeader`. At most `connections` requests are in
+ * Replays `stream` against `url` in real time: event `t` is sent `(t - origin) / speed`
+ * wall ms after the start, with its key in `keyHeader`. At most `connections` requests are in
  * flight (kept-alive connections); an event whose time comes while all are busy waits
  * for one and is recorded at its real sending time. Connection errors and timeouts are
  * recorded, never thrown. Stops at the stream's end, `maxRequests`, `maxTimeMs` or the
@@ -186,16 +194,14 @@ class Runner {
    */
   private drain(stream: AttackStream, durationMs: number): number {
     if (stream.closedLoop) return 0;
-    let count = 0;
-    while (count < MAX_UNSENT_COUNTED && this.nextEvent(stream, durationMs)) count += 1;
-    return count;
+    return countEvents(stream, this.originMs + durationMs, MAX_UNSENT_COUNTED);
   }
 
-  /** Waits for the epoch clock to reach a multiple of `alignMs`; returns the start in epoch ms. */
+  /** Waits for the aligned start (now without `alignMs`); returns it in epoch ms. */
   private async alignedStart(): Promise<number> {
-    const align = this.options.alignMs;
+    const { alignMs, speed } = this.options;
     const nowEpoch = Date.now();
-    const startEpoch = align ? Math.ceil(nowEpoch / align) * align : nowEpoch;
+    const startEpoch = alignMs ? alignedStartEpoch(nowEpoch, this.originMs, speed, alignMs) : nowEpoch;
     this.startPerf = performance.now() + (startEpoch - nowEpoch);
     await this.waitUntil(0);
     return startEpoch;
@@ -226,7 +232,11 @@ class Runner {
     this.maxLagMs = Math.max(this.maxLagMs, sentMs - scheduledMs);
     const shot: Shot = { sentMs, key, probeOf, status: undefined, error: undefined, latencyMs: 0, headers: {} };
     const index = this.shots.push(shot) - 1;
-    const done = this.fetch(shot).then(() => this.afterResponse(shot, index));
+    this.options.onSend?.(shot);
+    const done = this.fetch(shot).then(() => {
+      this.afterResponse(shot, index);
+      this.options.onResponse?.(shot);
+    });
     this.inFlight.add(done);
     void done.then(() => this.inFlight.delete(done));
     return done;
@@ -267,6 +277,46 @@ class Runner {
     const at = this.probes.findIndex((p) => p.dueMs > probe.dueMs);
     this.probes.splice(at < 0 ? this.probes.length : at, 0, probe);
   }
+}
+
+/**
+ * The epoch ms to start a replay at so that its phase against `alignMs` is kept: the first
+ * instant at or after `nowEpochMs` congruent to `originMs / speed` modulo `alignMs`. Event
+ * `t`, sent `(t - originMs) / speed` after the start, then leaves at an epoch time
+ * congruent to `t / speed` modulo `alignMs`. A scenario (origin 0) starts on a multiple of
+ * `alignMs`; a trace whose first event is at 1,880 ms starts 880 ms past one (at speed 1).
+ */
+export function alignedStartEpoch(nowEpochMs: number, originMs: number, speed: number, alignMs: number): number {
+  const phase = positiveModulo(originMs / speed, alignMs);
+  return phase + Math.ceil((nowEpochMs - phase) / alignMs) * alignMs;
+}
+
+function positiveModulo(value: number, modulus: number): number {
+  return ((value % modulus) + modulus) % modulus;
+}
+
+/**
+ * The events a stream would send, counted up to `cap`: those less than `durationMs`
+ * (scenario time) after the origin (`originMs`, else the first event's time). Undefined
+ * for a closed-loop stream, whose events depend on the decisions. Consumes the stream.
+ */
+export function plannedEvents(stream: AttackStream, originMs: number | undefined, durationMs: number, cap: number): number | undefined {
+  if (stream.closedLoop) return undefined;
+  const first = stream.next();
+  if (!first || cap < 1) return 0;
+  const endMs = (originMs ?? first.t) + durationMs;
+  return first.t < endMs ? 1 + countEvents(stream, endMs, cap - 1) : 0;
+}
+
+/** Pulls events before `endMs` (scenario time) from `stream`, counting them up to `cap`. */
+function countEvents(stream: AttackStream, endMs: number, cap: number): number {
+  let count = 0;
+  while (count < cap) {
+    const event = stream.next();
+    if (!event || event.t >= endMs) break;
+    count += 1;
+  }
+  return count;
 }
 
 /** Whether the endpoint admitted the request (any 2xx). */

@@ -1,6 +1,7 @@
 import { formatDuration } from '../duration.js';
 import type { AttackAnalysis } from '../http/attack-analysis.js';
 import type { AttackRun } from '../http/attack-runner.js';
+import type { JudgedPolicy } from '../http/endpoint-policy.js';
 import { toRow, type WorkloadComparison } from '../sim/compare.js';
 import type { Workload } from '../sim/workload.js';
 
@@ -12,8 +13,6 @@ export interface AttackReport {
   run: AttackRun;
   analysis: AttackAnalysis;
 }
-
-const POLICY_SOURCES = { flags: '--limit/--window', endpoint: "the endpoint's RateLimit-Policy", scenario: "the scenario's policy at this speed" } as const;
 
 /**
  * The attack as a comparison with one row, named for the endpoint, so `compare`'s table,
@@ -38,14 +37,14 @@ export function attackComparison(report: AttackReport): WorkloadComparison {
 /** The HTTP facts of an attack, one line each. */
 export function attackNotes(report: AttackReport): string[] {
   const { analysis, run } = report;
-  const { policy, responses: r, latencyMs: lat, retryAfter: ra, headerProblems } = analysis;
+  const { policy, responses: r, latencyMs: lat, headerProblems } = analysis;
   const errors = Object.entries(r.errorCodes).map(([code, n]) => `${code} x${n}`).join(', ');
   const notes = [
-    `judged as ${policy.limit} per ${formatDuration(policy.windowMs)} (${POLICY_SOURCES[policy.source]}), in wall-clock time`,
-    `responses: ${r.sent} sent; ${r.admitted} 2xx, ${r.limited} 429, ${r.other} other, ${r.errors} without a response${errors ? ` (${errors})` : ''}`,
+    `policy: ${describePolicy(policy, report.speed)}; judged in wall-clock time`,
+    `requests: ${r.sent} sent; ${r.admitted} 2xx, ${r.limited} 429, ${r.other} other, ${r.errors} without a response${errors ? ` (${errors})` : ''}`,
   ];
   if (lat) notes.push(`latency: p50 ${ms(lat.p50)}, p90 ${ms(lat.p90)}, p99 ${ms(lat.p99)}, max ${ms(lat.max)}`);
-  notes.push(`Retry-After: ${ra.probes} retries at the promised time: ${ra.honest} admitted, ${ra.broken} broken promises, ${ra.contended} contended, ${ra.undecided} undecided`);
+  notes.push(probeNote(analysis.probes));
   notes.push(headerProblems.count === 0 ? 'headers: consistent on every decided response' : `headers: ${headerProblems.count} inconsistent responses, e.g. ${headerProblems.examples[0]}`);
   const stop = run.stoppedBy === 'done' ? 'ran to the end' : `stopped by ${run.stoppedBy}, ${run.unsent} events unsent`;
   notes.push(`timing: ${stop}; the latest request left ${ms(run.maxLagMs)} behind schedule`);
@@ -66,10 +65,27 @@ export function attackJson(report: AttackReport): Record<string, unknown> {
       policySource: analysis.policy.source,
       responses: analysis.responses,
       latencyMs: analysis.latencyMs,
-      retryAfter: analysis.retryAfter,
+      probes: analysis.probes,
       headerProblems: analysis.headerProblems,
     },
   };
+}
+
+/** The policy and where it came from: `5 per 1s, read from RateLimit-Policy`. */
+export function describePolicy(policy: JudgedPolicy, speed: number): string {
+  const { limit, window } = policy.source;
+  const head = `${policy.limit} per ${formatDuration(policy.windowMs)}`;
+  if (limit === '--limit') return `${head}, from --limit/--window`;
+  if (limit === 'scenario') return `${head}, the scenario's policy at ${speed}x speed`;
+  if (limit === window) return `${head}, read from ${limit}`;
+  return `${head}, limit read from ${limit}, window from ${window}`;
+}
+
+/** The Retry-After probes, apart from the workload's requests (they are not in the row). */
+function probeNote(probes: AttackAnalysis['probes']): string {
+  if (probes.sent === 0) return 'Retry-After probes: none sent (not in the figures above)';
+  const { sent, honest, dishonest, contended, undecided } = probes;
+  return `Retry-After probes: ${sent} sent (not in the figures above): ${honest} honest, ${dishonest} dishonest, ${contended} contended, ${undecided} undecided`;
 }
 
 function ms(value: number): string {

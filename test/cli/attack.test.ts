@@ -3,7 +3,7 @@ import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { attackCommand, type AttackOptions } from '../../src/cli/commands/attack.js';
 import type { ServeOptions } from '../../src/cli/commands/serve.js';
 import { bufferIO } from '../../src/cli/io.js';
@@ -27,11 +27,12 @@ async function withServe<T>(options: ServeOptions, body: (url: string) => Promis
   }
 }
 
-/** Runs `ratelab attack --json -` and returns its exit code, report and messages. */
-async function attack(options: AttackOptions): Promise<{ code: number; report: Omit<AttackAnalysis, 'metrics'> & { metrics: ComparisonRow; stoppedBy: string; unsent: number; maxLagMs: number }; err: string }> {
-  const io = bufferIO();
+type AttackResult = { code: number; report: Omit<AttackAnalysis, 'metrics'> & { metrics: ComparisonRow; stoppedBy: string; unsent: number; maxLagMs: number }; err: string };
+
+/** Runs `ratelab attack --json -` and returns its exit code, report (when written) and messages. */
+async function attack(options: AttackOptions, io = bufferIO()): Promise<AttackResult> {
   const code = await attackCommand({ json: '-', ...options }, io);
-  const json = code === 0 ? JSON.parse(io.out()) : undefined;
+  const json = io.out() === '' ? undefined : JSON.parse(io.out());
   return { code, report: json && { ...json.attack, metrics: json.rows[0], policy: { ...json.scenarios[0].policy, source: json.attack.policySource } }, err: io.err() };
 }
 
@@ -44,11 +45,28 @@ const EDGE_MARGIN_MS = 450;
  * (request lag plus latency, as the run itself reports) voids the run, so it is run again
  * (at most 3 times). Not a speed assertion: the figures asserted are counts.
  */
-async function edgeAttack(algorithm: Algorithm): ReturnType<typeof attack> {
+async function edgeAttack(algorithm: Algorithm): Promise<AttackResult> {
   for (let attempt = 1; ; attempt++) {
     const result = await withServe({ algorithm, limit: 5, window: '1s' }, (url) => attack({ url, scenario: fixture('http-edge.yaml'), speed: 10, align: '1s' }));
     const late = result.report === undefined ? 0 : result.report.maxLagMs + (result.report.latencyMs?.max ?? 0);
     if (late < EDGE_MARGIN_MS || attempt === 3) return result;
+  }
+}
+
+/** 40 ms lie between the trace's first burst and the window edge at 2,000 ms. */
+const PHASE_MARGIN_MS = 40;
+
+/**
+ * The phase-shifted trace against a fixed window of 5 per 1 s, aligned to 1 s. A run in
+ * which a request of the first burst may have reached the server after the edge (request
+ * lag plus latency over the margin, as the run itself reports) is void and run again (at
+ * most 3 times); the figures asserted are counts.
+ */
+async function phaseAttack(): Promise<AttackResult> {
+  for (let attempt = 1; ; attempt++) {
+    const result = await withServe({ algorithm: 'fixed-window', limit: 5, window: '1s' }, (url) => attack({ url, trace: fixture('traces/phase-bursts.csv'), align: '1s' }));
+    const late = result.report === undefined ? 0 : result.report.maxLagMs + (result.report.latencyMs?.max ?? 0);
+    if (late < PHASE_MARGIN_MS || attempt === 3) return result;
   }
 }
 
@@ -57,30 +75,55 @@ describe('ratelab attack against ratelab serve', () => {
   it.concurrent.each(ALGORITHMS)('%s: what the endpoint enforced, seen from outside', async (algorithm) => {
     const { code, report } = await edgeAttack(algorithm);
     expect(code).toBe(0);
-    const { metrics, responses, retryAfter, headerProblems, policy } = report;
-    expect(policy).toEqual({ limit: 5, windowMs: 1000, source: 'endpoint' });
+    const { metrics, responses, probes, headerProblems, policy } = report;
+    expect(policy).toEqual({ limit: 5, windowMs: 1000, source: { limit: 'RateLimit-Policy', window: 'RateLimit-Policy' } });
     expect(responses.errors + responses.other).toBe(0);
-    expect(responses.sent).toBe(metrics.offered);
+    // The scenario's 10 requests, whatever the probes: they are counted apart.
+    expect([responses.sent, metrics.offered]).toEqual([10, 10]);
     expect(responses.admitted + responses.limited).toBe(responses.sent);
     expect(headerProblems.count).toBe(0);
-    expect(retryAfter.broken).toBe(0);
-    expect(retryAfter.honest).toBe(retryAfter.probes);
+    expect(probes.dishonest).toBe(0);
+    expect(probes.honest).toBe(probes.sent);
     if (algorithm === 'fixed-window') {
       // The edge burst: both quotas admitted within 550 ms.
       expect(metrics.admitted).toBe(10);
       expect(metrics.worstWindowRatio).toBeGreaterThanOrEqual(1.8);
       expect(metrics.falseAdmits).toBeGreaterThanOrEqual(4);
-      expect(retryAfter.probes).toBe(0);
+      expect(probes.sent).toBe(0);
     } else {
       // The buckets refill for ~0.55 s between the bursts (2 or 3 more units); never the edge's 2x.
       expect(metrics.worstWindowRatio).toBeLessThan(1.8);
-      expect(retryAfter.probes).toBe(1);
+      expect(probes.sent).toBe(1);
     }
     if (algorithm === 'sliding-log' || algorithm === 'sliding-counter') {
-      expect(metrics.admitted).toBe(5 + retryAfter.honest);
+      expect(metrics.admitted).toBe(5);
       expect(metrics.worstWindowRatio).toBe(1);
     }
     if (algorithm === 'sliding-log') expect(metrics.falseAdmits).toBe(0);
+  });
+
+  it.concurrent.each([
+    { algorithm: 'fixed-window', flags: { maxWorstWindow: '1.5' }, code: 1, broken: /^ratelab attack: http-edge \/ 127\.0\.0\.1:\d+: worst window \d\.\d\dx the limit, above --max-worst-window 1\.5$/m },
+    { algorithm: 'fixed-window', flags: { maxError: '10' }, code: 1, broken: /^ratelab attack: http-edge \/ 127\.0\.0\.1:\d+: error \d+\.\d\d% of requests, above --max-error 10%$/m },
+    { algorithm: 'fixed-window', flags: { maxWorstWindow: '2.0', maxError: '100' }, code: 0, broken: undefined },
+    { algorithm: 'sliding-log', flags: { maxWorstWindow: '1.5', maxError: '10' }, code: 0, broken: undefined },
+  ] as const)('gates on what $algorithm really did: $flags -> exit $code', async ({ algorithm, flags, code, broken }) => {
+    const result = await withServe({ algorithm, limit: 5, window: '1s' }, (url) => attack({ url, scenario: fixture('http-edge.yaml'), speed: 10, align: '1s', probe: false, ...flags }));
+    expect(result.code).toBe(code);
+    // The report is written in full before the verdict.
+    expect(result.report.metrics.offered).toBe(10);
+    if (broken) expect(result.err).toMatch(broken);
+    else expect(result.err).not.toMatch(/above --max/);
+  });
+
+  it('--align keeps a trace\'s phase: bursts at 1,880-1,960 ms and 2,010-2,090 ms both pass a 1 s fixed window', async () => {
+    const { code, report } = await phaseAttack();
+    expect(code).toBe(0);
+    expect(report.policy).toEqual({ limit: 5, windowMs: 1000, source: { limit: 'RateLimit-Policy', window: 'RateLimit-Policy' } });
+    // Every line of the trace offered once; both bursts admitted, 10 within 210 ms: twice the limit.
+    expect([report.metrics.offered, report.metrics.admitted, report.metrics.denied]).toEqual([10, 10, 0]);
+    expect(report.metrics.worstWindowRatio).toBe(2);
+    expect(report.probes.sent).toBe(0);
   });
 
   it('catches a Retry-After that comes too early', async () => {
@@ -97,10 +140,90 @@ describe('ratelab attack against ratelab serve', () => {
     try {
       const { code, report } = await attack({ url: liar.url, scenario: fixture('http-liar.yaml'), align: '2s', limit: '1', window: '2s' });
       expect(code).toBe(0);
-      expect(report.responses).toMatchObject({ admitted: 1, limited: 2 });
-      expect(report.retryAfter).toEqual({ probes: 1, honest: 0, broken: 1, contended: 0, undecided: 0 });
+      expect(report.responses).toMatchObject({ sent: 2, admitted: 1, limited: 1 });
+      expect(report.probes).toEqual({ sent: 1, honest: 0, dishonest: 1, contended: 0, undecided: 0 });
     } finally {
       await liar.close();
+    }
+  });
+
+  describe('the policy to judge by, read from the responses', () => {
+    /** A server that admits everything, with these fields; counts the requests it got. */
+    async function withFields<T>(fields: Record<string, string>, body: (url: string, received: () => number) => Promise<T>): Promise<T> {
+      let received = 0;
+      const server = await listen((_req, res) => {
+        received += 1;
+        for (const [name, value] of Object.entries(fields)) res.setHeader(name, value);
+        res.end('ok');
+      });
+      try {
+        return await body(server.url, () => received);
+      } finally {
+        await server.close();
+      }
+    }
+
+    /** 20 requests of one key, 100 ms apart: 1.9 s of replay, long enough to be stopped early. */
+    const dir = mkdtempSync(join(tmpdir(), 'ratelab-policy-'));
+    const trace = join(dir, 'slow.csv');
+    writeFileSync(trace, `time_ms,key\n${Array.from({ length: 20 }, (_, i) => `${i * 100},k`).join('\n')}\n`);
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    it.concurrent.each<{ fields: Record<string, string>; flags: Partial<AttackOptions>; policy: object; note: string }>([
+      { fields: { 'RateLimit-Policy': '"api";q=30;w=60' }, flags: {}, policy: { limit: 30, windowMs: 60_000, source: { limit: 'RateLimit-Policy', window: 'RateLimit-Policy' } }, note: 'policy: 30 per 1m, read from RateLimit-Policy' },
+      { fields: { 'X-RateLimit-Limit': '3' }, flags: { window: '1s' }, policy: { limit: 3, windowMs: 1000, source: { limit: 'X-RateLimit-Limit', window: '--window' } }, note: 'policy: 3 per 1s, limit read from X-RateLimit-Limit, window from --window' },
+      { fields: { 'X-RateLimit-Limit': '3' }, flags: { limit: '4', window: '2s' }, policy: { limit: 4, windowMs: 2000, source: { limit: '--limit', window: '--window' } }, note: 'policy: 4 per 2s, from --limit/--window' },
+    ])('$note', async ({ fields, flags, policy, note }) => {
+      const io = bufferIO();
+      const { code, report } = await withFields(fields, (url) => attack({ url, trace, duration: '250ms', ...flags }, io));
+      expect(code).toBe(0);
+      expect(report.policy).toEqual(policy);
+      expect(report.metrics.offered).toBe(3);
+      const json = JSON.parse(io.out());
+      expect(json.scenarios[0].notes).toContain(`${note}; judged in wall-clock time`);
+    });
+
+    it.concurrent.each<{ fields: Record<string, string>; flags: Record<string, string>; message: RegExp }>([
+      { fields: {}, flags: {}, message: /^ratelab: --limit: no policy to judge by: the endpoint sends neither RateLimit-Policy nor X-RateLimit-Limit: pass --limit N --window D$/ },
+      { fields: { 'X-RateLimit-Limit': '3' }, flags: {}, message: /^ratelab: --window: no policy to judge by: the endpoint's X-RateLimit-Limit 3 carries no window: pass --window D \(and --limit N to override the limit\)$/ },
+      { fields: { 'RateLimit-Policy': '"fast";q=3' }, flags: {}, message: /^ratelab: --window: no policy to judge by: the endpoint's RateLimit-Policy .* has no window \(w\): pass --window D/ },
+      { fields: {}, flags: { window: '1s' }, message: /^ratelab: --limit: no policy to judge by: the endpoint sends neither RateLimit-Policy nor X-RateLimit-Limit/ },
+    ])('a trace and $fields with $flags: exit 2, stopped at the first response', async ({ fields, flags, message }) => {
+      const io = bufferIO();
+      const [code, received] = await withFields(fields, async (url, received): Promise<[number, number]> => [await run(['attack', url, '--trace', trace, ...Object.entries(flags).flatMap(([flag, value]) => [`--${flag}`, value])], io), received()]);
+      expect(code).toBe(2);
+      expect(io.err().trim().split('\n').at(-1)).toMatch(message);
+      expect(io.out()).toBe('');
+      // Stopped once the first response showed no policy, not after the trace's 20 requests.
+      expect(received).toBeLessThan(20);
+    });
+
+    it("falls back on a scenario's own policy when the endpoint sends none", async () => {
+      const { code, report } = await withFields({}, (url) => attack({ url, scenario: fixture('http-liar.yaml'), speed: 2, probe: false }));
+      expect(code).toBe(0);
+      expect(report.policy).toEqual({ limit: 1, windowMs: 1000, source: { limit: 'scenario', window: 'scenario' } });
+    });
+  });
+
+  it('shows progress on a terminal only: requests sent of those planned, and the time', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ratelab-progress-'));
+    // Five requests over 2 s: the replay lasts at least that, past the first second of quiet.
+    writeFileSync(join(dir, 'spread.csv'), 'time_ms,key\n0,a\n500,a\n1000,a\n1500,a\n2000,a\n');
+    try {
+      const [terminal, pipe] = await withServe({ algorithm: 'sliding-log', limit: 100, window: '1s' }, async (url) => {
+        const tty = bufferIO({ cwd: dir, tty: true, env: { NO_COLOR: '1' } });
+        const piped = bufferIO({ cwd: dir });
+        expect(await attackCommand({ url, trace: 'spread.csv', chart: false }, tty)).toBe(0);
+        expect(await attackCommand({ url, trace: 'spread.csv', chart: false }, piped)).toBe(0);
+        return [tty.err(), piped.err()];
+      });
+      expect(terminal).toMatch(/\r\u001b\[Kratelab attack: [1-5]\/5 requests sent, \d+\.\d s/);
+      // Cleared before the report's messages.
+      expect(terminal).toMatch(/requests sent, \d+\.\d s\r\u001b\[K/);
+      expect(pipe).not.toContain('\r');
+      expect(pipe).not.toMatch(/requests sent,/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
@@ -164,10 +287,11 @@ describe('ratelab attack against ratelab serve', () => {
     [['attack', 'not a url', 'edge-attack'], /URL: expected an http:\/\/ URL/],
     [['attack', 'http://127.0.0.1:9/', 'no-such-scenario'], /unknown scenario "no-such-scenario"/],
     [['attack', 'http://127.0.0.1:9/', 'edge-attack', '--speed', '0'], /--speed: expected a number above 0/],
-    [['attack', 'http://127.0.0.1:9/', 'edge-attack', '--limit', '5'], /--limit: give --limit and --window together/],
+    [['attack', 'http://127.0.0.1:9/', 'edge-attack', '--limit', '5'], /--limit: give --window too/],
+    [['attack', 'http://127.0.0.1:9/', 'edge-attack', '--max-worst-window', 'lots'], /--max-worst-window: expected a number of at least 0, got "lots"/],
+    [['attack', 'http://127.0.0.1:9/', 'edge-attack', '--max-error', '150'], /--max-error: expected a number from 0 to 100, got "150"/],
     [['attack', 'http://127.0.0.1:9/', 'edge-attack', '--connections', '0'], /--connections: expected a whole number from 1/],
     [['attack', 'http://127.0.0.1:9/', 'edge-attack', '--key-header', 'X Key'], /--key-header: expected an HTTP header name/],
-    [['attack', 'http://127.0.0.1:9/', '--trace', 'x.csv'], /--trace: a trace needs the policy to judge by/],
     [['attack', 'http://127.0.0.1:9/'], /SCENARIO: expected a built-in scenario name/],
     [['attack', 'http://127.0.0.1:9/', 'edge-attack', '--json', 'no/such/folder/out.json'], /--json: no\/such\/folder\/out.json: the folder .* does not exist/],
   ])('refuses %j before sending anything (exit 2)', async (argv, message) => {

@@ -1,22 +1,26 @@
 import { resolve } from 'node:path';
 import { formatDuration, parseDuration } from '../../duration.js';
 import { RatelabError } from '../../errors.js';
-import { advertisedPolicy, analyzeAttack, type AttackAnalysis, type JudgedPolicy } from '../../http/attack-analysis.js';
-import { runAttack, type AttackRun } from '../../http/attack-runner.js';
+import { analyzeAttack, isDecided, type AttackAnalysis } from '../../http/attack-analysis.js';
+import { plannedEvents, runAttack, type AttackRun, type Shot } from '../../http/attack-runner.js';
 import { checkTarget } from '../../http/attack-target.js';
+import { missingPolicy, readPolicy, type GivenPolicy, type JudgedPolicy } from '../../http/endpoint-policy.js';
 import { attackComparison, attackJson, type AttackReport } from '../../report/attack-report.js';
 import { renderCharts } from '../../report/compare-chart.js';
 import { comparisonCsv } from '../../report/compare-csv.js';
 import { comparisonJson } from '../../report/compare-json.js';
 import { summarise } from '../../report/compare-summary.js';
 import { renderComparison } from '../../report/compare-table.js';
+import type { WorkloadComparison } from '../../sim/compare.js';
 import { colorEnabled, painter } from '../../report/color.js';
 import { writeOutput } from '../../report/write-output.js';
 import { resolveScenario } from '../../scenario/builtins.js';
+import { checkGates, type Gates } from '../../sim/gates.js';
 import { scenarioWorkload, traceWorkload, type Workload } from '../../sim/workload.js';
 import { EXIT } from '../exit-codes.js';
-import { wholeNumberFlag } from '../flags.js';
+import { numberFlag, wholeNumberFlag } from '../flags.js';
 import type { Command, CommandIO } from '../io.js';
+import { createProgress } from '../progress.js';
 import { checkOutputs } from './compare.js';
 
 /** Options of `ratelab attack` (flag values as text, as commander hands them over). */
@@ -24,7 +28,7 @@ export interface AttackOptions {
   url: string;
   /** A built-in scenario's name or a scenario file; or `trace`. */
   scenario?: string;
-  /** A recorded trace to replay instead (needs --limit and --window). */
+  /** A recorded trace to replay instead (judged by --limit/--window, else by the endpoint's fields). */
   trace?: string;
   skipBadLines?: boolean;
   /** Scenario ms per wall ms (default 1): 10 replays ten times faster. */
@@ -33,12 +37,16 @@ export interface AttackOptions {
   duration?: string;
   /** The header carrying each event's key (default X-API-Key, as `ratelab serve` reads). */
   keyHeader?: string;
-  /** Start on a multiple of this in epoch time (line up with the endpoint's fixed windows). */
+  /** Keep the replay's phase against this period of epoch time: time t leaves at an epoch time congruent to t / speed (line up with the endpoint's fixed windows). */
   align?: string;
-  /** The policy to judge the endpoint by, in wall time (default: its RateLimit-Policy, else the scenario's). */
+  /**
+   * The policy to judge the endpoint by, in wall time: both flags; or `window` alone with
+   * the limit read from the responses; or neither, read from RateLimit-Policy (a scenario
+   * falls back on its own policy, time-scaled).
+   */
   limit?: string | number;
   window?: string;
-  /** Timeline bucket, wall time (default: the scenario's, time-scaled). */
+  /** Timeline bucket, wall time (default: the scenario's, time-scaled; for a trace, the judged window). */
   bucket?: string;
   connections?: string | number;
   maxRequests?: string | number;
@@ -51,6 +59,10 @@ export interface AttackOptions {
   json?: string;
   chart?: boolean;
   color?: boolean;
+  /** Gate: exit 1 when the row's worst window exceeds this ratio of the limit. */
+  maxWorstWindow?: string;
+  /** Gate: exit 1 when the row's error exceeds this percent of requests. */
+  maxError?: string;
   signal?: AbortSignal;
 }
 
@@ -59,16 +71,36 @@ export const ATTACK_DEFAULTS = { speed: 1, keyHeader: 'X-API-Key', connections: 
 /**
  * `ratelab attack URL SCENARIO`: replays a scenario (or a trace) against a live endpoint in
  * real time and reports what it really enforced, with compare's table, charts, CSV and
- * JSON. Everything is checked before the first request; exit 3 when no request got any
- * response.
+ * JSON. Everything is checked before the first request, except a policy to be read from
+ * the responses, checked on the first decided one (exit 2, the run stopped). Exit 3 when
+ * no request got any response; exit 1 when the row breaks a gate (after the report).
  */
 export const attackCommand: Command<AttackOptions> = async (options, io) => {
   const plan = planAttack(options, io);
   const url = await checkTarget(options.url, options.allowRemote === true);
   io.stderr.write(`ratelab attack: ${plan.workload.name} against ${url.href} at ${plan.speed}x${plan.alignMs ? `, aligned to ${formatDuration(plan.alignMs)}` : ''}\n`);
+  const { run, policy } = await replay(plan, url, options, io);
+  const unreachable = unreachableError(run, url);
+  if (unreachable) throw unreachable;
+  const analysis = analyzeAttack(run, { policy: policy(), ...timelineBuckets(plan, policy()) });
+  warn(run, analysis, plan, io);
+  const comparison = await writeReports({ url, workload: plan.workload, speed: plan.speed, run, analysis }, options, plan.toStdout, io);
+  const violations = checkGates(comparison.rows, plan.gates);
+  for (const violation of violations) io.stderr.write(`ratelab attack: ${violation.message}\n`);
+  return violations.length > 0 ? EXIT.CHECK_FAILED : EXIT.OK;
+};
+
+/**
+ * Runs the attack, with the progress line and the policy check; `policy()` is the policy
+ * settled (it throws the reason when there is none).
+ */
+async function replay(plan: AttackPlan, url: URL, options: AttackOptions, io: CommandIO): Promise<{ run: AttackRun; policy: () => JudgedPolicy }> {
+  const policyCheck = new PolicyCheck(plan);
+  const stream = plan.workload.open();
+  const progress = attackProgress(plan, io);
   const run = await runAttack({
     url,
-    stream: plan.workload.open(),
+    stream,
     originMs: plan.workload.originMs,
     speed: plan.speed,
     durationMs: plan.durationMs,
@@ -79,19 +111,87 @@ export const attackCommand: Command<AttackOptions> = async (options, io) => {
     maxTimeMs: plan.maxTimeMs,
     timeoutMs: plan.timeoutMs,
     probeRetryAfter: options.probe !== false,
-    signal: options.signal,
-  });
-  const unreachable = unreachableError(run, url);
-  if (unreachable) throw unreachable;
-  const wallMs = plan.durationMs / plan.speed;
-  const minBuckets = Number.isFinite(wallMs) ? Math.ceil(wallMs / plan.bucketMs) : undefined;
-  const analysis = analyzeAttack(run, { policy: judgedPolicy(plan, run), bucketMs: plan.bucketMs, minBuckets });
-  warn(run, analysis, plan, io);
-  await writeReports({ url, workload: plan.workload, speed: plan.speed, run, analysis }, options, plan.toStdout, io);
-  return EXIT.OK;
-};
+    signal: options.signal ? AbortSignal.any([options.signal, policyCheck.signal]) : policyCheck.signal,
+    onSend: progress.sent,
+    onResponse: (shot) => policyCheck.heard(shot),
+  }).finally(progress.stop);
+  return { run, policy: () => policyCheck.judged() };
+}
 
-async function writeReports(report: AttackReport, options: AttackOptions, toStdout: boolean, io: CommandIO): Promise<void> {
+/** The timeline's bucket (--bucket, else the scenario's time-scaled, else the judged window) and length. */
+function timelineBuckets(plan: AttackPlan, policy: JudgedPolicy): { bucketMs: number; minBuckets: number | undefined } {
+  const bucketMs = plan.bucketMs ?? policy.windowMs;
+  const wallMs = plan.durationMs / plan.speed;
+  return { bucketMs, minBuckets: Number.isFinite(wallMs) ? Math.ceil(wallMs / bucketMs) : undefined };
+}
+
+/**
+ * The policy to judge by, settled on the first decided response: when neither the flags
+ * nor that response's fields (nor, with no flags, a scenario) give one, it aborts the run,
+ * since nothing sent after could be judged.
+ */
+class PolicyCheck {
+  private readonly controller = new AbortController();
+  private settled: { policy: JudgedPolicy } | { problem: RatelabError } | undefined;
+  readonly signal = this.controller.signal;
+
+  constructor(private readonly plan: AttackPlan) {}
+
+  /** Hears each response; the first decided one settles the policy. */
+  heard(shot: Shot): void {
+    if (this.settled !== undefined || !isDecided(shot)) return;
+    this.settled = this.settle(shot);
+    if ('problem' in this.settled) this.controller.abort();
+  }
+
+  /** The policy settled, or the reason there is none (thrown: exit 2). */
+  judged(): JudgedPolicy {
+    const settled = this.settled ?? this.settle(undefined);
+    if ('problem' in settled) throw settled.problem;
+    return settled.policy;
+  }
+
+  private settle(shot: Shot | undefined): { policy: JudgedPolicy } | { problem: RatelabError } {
+    const { given, workload, speed } = this.plan;
+    const read = shot && readPolicy(shot.headers, given);
+    if (read) return { policy: read };
+    if (given.windowMs === undefined && workload.kind === 'scenario') {
+      const { limit, windowMs } = workload.policy;
+      return { policy: { limit, windowMs: windowMs / speed, source: { limit: 'scenario', window: 'scenario' } } };
+    }
+    const { flag, advice } = missingPolicy(shot?.headers, given);
+    return { problem: usage(flag, `no policy to judge by: ${advice}`) };
+  }
+}
+
+/** Progress on a terminal: the workload's requests sent of those planned, and the time. */
+function attackProgress(plan: AttackPlan, io: CommandIO): { sent: (shot: Shot) => void; stop: () => void } {
+  if (io.stderr.isTTY !== true) return { sent: () => undefined, stop: () => undefined };
+  const planned = plannedEvents(plan.workload.open(), plan.workload.originMs, plan.durationMs, plan.maxRequests);
+  const progress = createProgress(io);
+  const started = performance.now();
+  let sent = 0;
+  let probes = 0;
+  const show = () => {
+    const of = planned === undefined ? '' : `/${planned}`;
+    const extra = probes > 0 ? ` (+${probes} Retry-After probes)` : '';
+    progress.update(`ratelab attack: ${sent}${of} requests sent${extra}, ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  };
+  const timer = setInterval(show, 250);
+  return {
+    sent: (shot) => {
+      if (shot.probeOf === undefined) sent += 1;
+      else probes += 1;
+    },
+    stop: () => {
+      clearInterval(timer);
+      progress.done();
+    },
+  };
+}
+
+/** Writes the report where asked; returns the comparison it rendered (its row is what the gates judge). */
+async function writeReports(report: AttackReport, options: AttackOptions, toStdout: boolean, io: CommandIO): Promise<WorkloadComparison> {
   const comparison = attackComparison(report);
   if (!toStdout) {
     io.stdout.write(`${renderComparison(comparison, painter(io, options.color))}\n`);
@@ -99,22 +199,25 @@ async function writeReports(report: AttackReport, options: AttackOptions, toStdo
   }
   if (options.csv !== undefined) await writeOutput(options.csv, comparisonCsv([comparison]), io);
   if (options.json !== undefined) await writeOutput(options.json, comparisonJson([comparison], [summarise(comparison)], attackJson(report)), io);
+  return comparison;
 }
 
 interface AttackPlan {
-  workload: Workload;
+  workload: Workload & { kind: 'scenario' | 'trace' };
   speed: number;
   /** Scenario (or trace) time replayed. */
   durationMs: number;
-  bucketMs: number;
+  /** Timeline bucket, wall ms; undefined for a trace without --bucket: the judged window. */
+  bucketMs: number | undefined;
   keyHeader: string;
   alignMs: number | undefined;
   connections: number;
   maxRequests: number;
   maxTimeMs: number;
   timeoutMs: number;
-  limit: number | undefined;
-  windowMs: number | undefined;
+  /** --limit and --window (--limit only with --window). */
+  given: GivenPolicy;
+  gates: Gates;
   toStdout: boolean;
 }
 
@@ -122,50 +225,61 @@ interface AttackPlan {
 function planAttack(options: AttackOptions, io: CommandIO): AttackPlan {
   const speed = Number(options.speed ?? ATTACK_DEFAULTS.speed);
   if (!Number.isFinite(speed) || speed <= 0 || speed > 1000) throw usage('--speed', `expected a number above 0 and at most 1000, got ${JSON.stringify(options.speed)}`);
-  if ((options.limit === undefined) !== (options.window === undefined)) throw usage(options.limit === undefined ? '--window' : '--limit', 'give --limit and --window together');
+  if (options.limit !== undefined && options.window === undefined) throw usage('--limit', 'give --window too (--window alone reads the limit from the responses)');
   const limit = options.limit === undefined ? undefined : wholeNumberFlag(options.limit, '--limit', 1);
   const windowMs = options.window === undefined ? undefined : parseDuration(options.window, '--window');
+  const gates = gateFlags(options);
   const toStdout = checkOutputs(options, io.cwd);
-  const workload = chooseWorkload(options, limit, windowMs, io);
+  const workload = chooseWorkload(options, { limit, windowMs }, io);
   const fullMs = workload.minBuckets === undefined ? Infinity : workload.minBuckets * workload.bucketMs;
   return {
     workload,
     speed,
     durationMs: options.duration === undefined ? fullMs : Math.min(fullMs, parseDuration(options.duration, '--duration')),
-    bucketMs: options.bucket === undefined ? Math.max(1, Math.round(workload.bucketMs / speed)) : parseDuration(options.bucket, '--bucket'),
+    bucketMs: bucketFlag(options.bucket, workload, speed),
     keyHeader: checkHeaderName(options.keyHeader ?? ATTACK_DEFAULTS.keyHeader),
     alignMs: options.align === undefined ? undefined : parseDuration(options.align, '--align'),
     connections: wholeNumberFlag(options.connections ?? ATTACK_DEFAULTS.connections, '--connections', 1, 1024),
     maxRequests: wholeNumberFlag(options.maxRequests ?? ATTACK_DEFAULTS.maxRequests, '--max-requests', 1, 10_000_000),
     maxTimeMs: parseDuration(options.maxTime ?? ATTACK_DEFAULTS.maxTime, '--max-time'),
     timeoutMs: parseDuration(options.timeout ?? ATTACK_DEFAULTS.timeout, '--timeout'),
-    limit,
-    windowMs,
+    given: { limit, windowMs },
+    gates,
     toStdout,
   };
 }
 
-function chooseWorkload(options: AttackOptions, limit: number | undefined, windowMs: number | undefined, io: CommandIO): Workload {
+function bucketFlag(bucket: string | undefined, workload: AttackPlan['workload'], speed: number): number | undefined {
+  if (bucket !== undefined) return parseDuration(bucket, '--bucket');
+  return workload.kind === 'scenario' ? Math.max(1, Math.round(workload.bucketMs / speed)) : undefined;
+}
+
+/** `--max-worst-window` and `--max-error`, checked before anything is sent. */
+function gateFlags(options: AttackOptions): Gates {
+  return {
+    ...(options.maxWorstWindow === undefined ? {} : { maxWorstWindow: numberFlag(options.maxWorstWindow, '--max-worst-window', 0) }),
+    ...(options.maxError === undefined ? {} : { maxErrorPercent: numberFlag(options.maxError, '--max-error', 0, 100) }),
+  };
+}
+
+/**
+ * The scenario, or the trace. A trace has no policy of its own: the one it carries here
+ * is a placeholder (the policy is judged from the flags or the responses, and the
+ * timeline's buckets default to the judged window).
+ */
+function chooseWorkload(options: AttackOptions, given: GivenPolicy, io: CommandIO): AttackPlan['workload'] {
   if (options.trace === undefined) {
     if (options.scenario === undefined) throw usage('SCENARIO', 'expected a built-in scenario name or a scenario file (or --trace FILE)');
-    return scenarioWorkload(resolveScenario(options.scenario, io.cwd));
+    return { ...scenarioWorkload(resolveScenario(options.scenario, io.cwd)), kind: 'scenario' };
   }
   if (options.scenario !== undefined) throw usage('--trace', `give either a scenario or --trace, not both (got ${options.scenario} and --trace ${options.trace})`);
-  if (limit === undefined || windowMs === undefined) throw usage('--trace', 'a trace needs the policy to judge by: pass --limit N and --window D');
-  return traceWorkload(resolve(io.cwd, options.trace), { limit, windowMs }, { label: options.trace, skipBadLines: options.skipBadLines ?? false });
+  const policy = { limit: given.limit ?? 1, windowMs: given.windowMs ?? 1000 };
+  return { ...traceWorkload(resolve(io.cwd, options.trace), policy, { label: options.trace, skipBadLines: options.skipBadLines ?? false }), kind: 'trace' };
 }
 
 function checkHeaderName(name: string): string {
   if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw usage('--key-header', `expected an HTTP header name, got ${JSON.stringify(name)}`);
   return name;
-}
-
-/** The policy to judge by: the flags, else what the endpoint advertised, else the workload's at wall speed. */
-function judgedPolicy(plan: AttackPlan, run: AttackRun): JudgedPolicy {
-  if (plan.limit !== undefined && plan.windowMs !== undefined) return { limit: plan.limit, windowMs: plan.windowMs, source: 'flags' };
-  const advertised = advertisedPolicy(run.shots);
-  if (advertised) return { ...advertised, source: 'endpoint' };
-  return { limit: plan.workload.policy.limit, windowMs: plan.workload.policy.windowMs / plan.speed, source: 'scenario' };
 }
 
 /** `ENDPOINT_UNAVAILABLE` when requests were sent and none got a response. */

@@ -1,0 +1,75 @@
+import type { RateLimitFields } from './attack-runner.js';
+
+/** Where the limit of a {@link JudgedPolicy} came from. */
+export type LimitSource = '--limit' | 'RateLimit-Policy' | 'X-RateLimit-Limit' | 'scenario';
+/** Where the window of a {@link JudgedPolicy} came from. */
+export type WindowSource = '--window' | 'RateLimit-Policy' | 'scenario';
+
+/** The policy an endpoint is judged against, in wall-clock time, and where each half came from. */
+export interface JudgedPolicy {
+  /** Requests per window, at least 1. */
+  limit: number;
+  /** Wall-clock ms, above 0. */
+  windowMs: number;
+  source: { limit: LimitSource; window: WindowSource };
+}
+
+/** What the user passed: `--limit` and `--window` (either may be missing). */
+export interface GivenPolicy {
+  limit?: number;
+  windowMs?: number;
+}
+
+/**
+ * The policy to judge an endpoint by, from the flags and one response's fields:
+ * - `--limit` and `--window` both given: those;
+ * - `--window` alone: the limit from `RateLimit-Policy`'s `q`, else from `X-RateLimit-Limit`;
+ * - neither: `RateLimit-Policy`'s `q` and `w` (draft-ietf-httpapi-ratelimit-headers:
+ *   `"name";q=100;w=60`, the first policy listed), which needs `w`.
+ * Undefined when the fields do not complete the policy (see {@link missingPolicy}).
+ * `X-RateLimit-Limit` carries no window, so it needs `--window`.
+ */
+export function readPolicy(fields: RateLimitFields, given: GivenPolicy): JudgedPolicy | undefined {
+  if (given.limit !== undefined && given.windowMs !== undefined) return { limit: given.limit, windowMs: given.windowMs, source: { limit: '--limit', window: '--window' } };
+  const advertised = advertisedPolicy(fields);
+  if (given.windowMs !== undefined) {
+    if (advertised) return { limit: advertised.limit, windowMs: given.windowMs, source: { limit: 'RateLimit-Policy', window: '--window' } };
+    const legacy = wholeNumber(fields.limit);
+    return legacy === undefined ? undefined : { limit: legacy, windowMs: given.windowMs, source: { limit: 'X-RateLimit-Limit', window: '--window' } };
+  }
+  if (advertised?.windowMs === undefined) return undefined;
+  return { limit: advertised.limit, windowMs: advertised.windowMs, source: { limit: 'RateLimit-Policy', window: 'RateLimit-Policy' } };
+}
+
+/**
+ * Why {@link readPolicy} found no policy in `fields` (undefined: no decided response) and
+ * what to pass: the flag to name, and one sentence saying what the response carried.
+ */
+export function missingPolicy(fields: RateLimitFields | undefined, given: GivenPolicy): { flag: '--limit' | '--window'; advice: string } {
+  if (fields === undefined) return { flag: '--limit', advice: 'no 2xx or 429 response to read the policy from: pass --limit N --window D' };
+  const advertised = advertisedPolicy(fields);
+  const legacy = wholeNumber(fields.limit);
+  if (given.windowMs === undefined && (advertised || legacy !== undefined)) {
+    const seen = advertised ? `RateLimit-Policy ${JSON.stringify(fields.rateLimitPolicy)} has no window (w)` : `X-RateLimit-Limit ${legacy} carries no window`;
+    return { flag: '--window', advice: `the endpoint's ${seen}: pass --window D (and --limit N to override the limit)` };
+  }
+  return { flag: '--limit', advice: 'the endpoint sends neither RateLimit-Policy nor X-RateLimit-Limit: pass --limit N --window D' };
+}
+
+/** The first policy of a `RateLimit-Policy` field: its `q`, and its `w` in ms when present. */
+function advertisedPolicy(fields: RateLimitFields): { limit: number; windowMs: number | undefined } | undefined {
+  const first = fields.rateLimitPolicy?.split(',')[0];
+  if (first === undefined) return undefined;
+  const limit = wholeNumber(/;\s*q=(\d+)/.exec(first)?.[1]);
+  if (limit === undefined) return undefined;
+  const seconds = wholeNumber(/;\s*w=(\d+)/.exec(first)?.[1]);
+  return { limit, windowMs: seconds === undefined ? undefined : seconds * 1000 };
+}
+
+/** A header value that is a whole number >= 1, else undefined. */
+function wholeNumber(value: string | undefined): number | undefined {
+  const text = value?.trim();
+  if (text === undefined || !/^\d+$/.test(text)) return undefined;
+  const number = Number(text);
+  return number >= 1 && Number.isSafeInteger(number) ? number : undefined;
+}

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeAttack } from '../../src/http/attack-analysis.js';
+import type { AttackRun, Shot } from '../../src/http/attack-runner.js';
+import type { JudgedPolicy } from '../../src/http/endpoint-policy.js';
+import { attackJson, attackNotes } from '../../src/report/attack-report.js';
+import { scenarioWorkload } from '../../src/sim/workload.js';
+import { resolveScenario } from '../../src/scenario/builtins.js';
+
+const POLICY: JudgedPolicy = { limit: 2, windowMs: 1000, source: { limit: 'RateLimit-Policy', window: 'RateLimit-Policy' } };
+
+/** A shot as the runner records it: `status` 200/429/503, or undefined (no response). */
+function shot(sentMs: number, status: number | undefined, probeOf?: number, retryAfter?: string): Shot {
+  return { sentMs, key: 'k', probeOf, status, error: status === undefined ? 'ECONNRESET' : undefined, latencyMs: 1, headers: retryAfter === undefined ? {} : { retryAfter } };
+}
+
+function runOf(shots: Shot[]): AttackRun {
+  return { shots, startEpochMs: 0, stoppedBy: 'done', maxLagMs: 0, unsent: 0 };
+}
+
+describe('Retry-After probes are counted apart from the workload', () => {
+  // Three requests of the workload (2 admitted, 1 limited with Retry-After 1), and the probes of that 429.
+  const own = [shot(0, 200), shot(10, 200), shot(20, 429, undefined, '1')];
+  it.each([
+    { probes: [], counted: { sent: 0, honest: 0, dishonest: 0, contended: 0, undecided: 0 } },
+    { probes: [shot(1020, 200, 2)], counted: { sent: 1, honest: 1, dishonest: 0, contended: 0, undecided: 0 } },
+    { probes: [shot(1020, 429, 2, '1')], counted: { sent: 1, honest: 0, dishonest: 1, contended: 0, undecided: 0 } },
+    { probes: [shot(1020, 503, 2)], counted: { sent: 1, honest: 0, dishonest: 0, contended: 0, undecided: 1 } },
+  ])('$counted', ({ probes, counted }) => {
+    const analysis = analyzeAttack(runOf([...own, ...probes]), { policy: POLICY, bucketMs: 1000 });
+    expect(analysis.probes).toEqual(counted);
+    // The row and the responses hold the workload's three requests only, whatever the probes got.
+    expect([analysis.metrics.offered, analysis.metrics.admitted, analysis.metrics.denied]).toEqual([3, 2, 1]);
+    expect([analysis.responses.sent, analysis.responses.admitted, analysis.responses.limited, analysis.responses.other]).toEqual([3, 2, 1, 0]);
+    expect(analysis.metrics.worstWindowRatio).toBe(1);
+  });
+
+  it('calls a limited probe contended when the key was admitted in between', () => {
+    const shots = [shot(0, 200), shot(10, 200), shot(20, 429, undefined, '1'), shot(1010, 200), shot(1020, 429, 2, '1')];
+    const analysis = analyzeAttack(runOf(shots), { policy: POLICY, bucketMs: 1000 });
+    expect(analysis.probes).toEqual({ sent: 1, honest: 0, dishonest: 0, contended: 1, undecided: 0 });
+    expect(analysis.metrics.offered).toBe(4);
+  });
+
+  it('counts requests without a response apart from the decided ones', () => {
+    const analysis = analyzeAttack(runOf([shot(0, 200), shot(5, undefined), shot(10, 503)]), { policy: POLICY, bucketMs: 1000 });
+    expect(analysis.responses).toEqual({ sent: 3, admitted: 1, limited: 0, other: 1, errors: 1, errorCodes: { ECONNRESET: 1 } });
+    expect(analysis.metrics.offered).toBe(1);
+  });
+
+  it('reports the probes on their own line and in their own JSON section', () => {
+    const run = runOf([...own, shot(1020, 429, 2, '1')]);
+    const analysis = analyzeAttack(run, { policy: POLICY, bucketMs: 1000 });
+    const report = { url: new URL('http://127.0.0.1:8080/'), workload: scenarioWorkload(resolveScenario('edge-attack', process.cwd())), speed: 1, run, analysis };
+    const notes = attackNotes(report);
+    expect(notes).toContain('policy: 2 per 1s, read from RateLimit-Policy; judged in wall-clock time');
+    expect(notes).toContain('requests: 3 sent; 2 2xx, 1 429, 0 other, 0 without a response');
+    expect(notes).toContain('Retry-After probes: 1 sent (not in the figures above): 0 honest, 1 dishonest, 0 contended, 0 undecided');
+    const json = attackJson(report).attack as Record<string, unknown>;
+    expect(json.probes).toEqual({ sent: 1, honest: 0, dishonest: 1, contended: 0, undecided: 0 });
+    expect(json.responses).toMatchObject({ sent: 3 });
+    expect(json.policySource).toEqual({ limit: 'RateLimit-Policy', window: 'RateLimit-Policy' });
+  });
+});
