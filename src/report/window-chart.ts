@@ -41,7 +41,7 @@ export function renderWindowCharts(result: WorkloadComparison, view: FocusView, 
   ];
   const axis = timeLabels(width + 1, grid.count, roundTimes(grid.fromMs, grid.fromMs + grid.count * grid.widthMs, 5), (ms) => Math.round((ms - grid.fromMs) / grid.widthMs));
   if (colour) return `${paint.bold(title.join('\n'))}\n${colouredChart(groups, shared, scale, width)}\n${axis}\n${legend(groups, shared !== undefined, width)}\n`;
-  const panels = groups.map((g) => `${g.names.join(' = ')}:\n${glyphPanel(g.values, g.exact ?? shared, scale, width).join('\n')}`);
+  const panels = groups.map((g) => `${sameAs(g.names, 79).join('\n')}:\n${glyphPanel(g.values, g.exact ?? shared, scale, width).join('\n')}`);
   const key = `${GLYPHS.admitted} admitted   ${GLYPHS.exact} exact oracle, where it admitted more   ${GLYPHS.limit} the limit`;
   return `${title.join('\n')}\n${key}\n${panels.join('\n')}\n${axis}\n`;
 }
@@ -82,7 +82,21 @@ function colouredChart(groups: Group[], exact: number[] | undefined, scale: Wind
 function legend(groups: Group[], exact: boolean, indent: number): string {
   const entries: { text: string; color: asciichart.Color }[] = [{ text: '── limit', color: asciichart.red }];
   if (exact && !groups.some((g) => g.names.includes('exact'))) entries.push({ text: '── exact', color: asciichart.lightgray });
-  groups.forEach((g, i) => entries.push({ text: `── ${g.names.join(' = ')}`, color: SERIES_COLORS[i % SERIES_COLORS.length] as asciichart.Color }));
+  groups.forEach((g, i) => {
+    const color = SERIES_COLORS[i % SERIES_COLORS.length] as asciichart.Color;
+    for (const text of sameAs(g.names, 80 - indent - 3)) entries.push({ text: text.startsWith('=') ? text : `── ${text}`, color });
+  });
   const lines = wrap(entries.map((e) => e.text), indent);
   return lines.map((line) => ' '.repeat(indent) + line.map((i) => asciichart.colored(entries[i]?.text as string, entries[i]?.color as asciichart.Color)).join('  ')).join('\n');
+}
+
+/** `names` joined by " = " in lines of at most `width` (each line after the first starts with "="). */
+function sameAs(names: readonly string[], width: number): string[] {
+  const lines: string[] = [];
+  for (const name of names) {
+    const last = lines[lines.length - 1];
+    if (last !== undefined && last.length + 3 + name.length <= width) lines[lines.length - 1] = `${last} = ${name}`;
+    else lines.push(last === undefined ? name : `= ${name}`);
+  }
+  return lines;
 }
