@@ -102,6 +102,10 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
     .option('--no-chart', 'no charts')
     .option('--no-color', 'no colour')
     .option('--no-measure', 'skip measuring memory and speed (every other column is deterministic)')
+    .option('--strip', 'after the charts, the request strip of one key: per algorithm, its requests over time admitted or denied')
+    .option('--key <name>', 'the key the charts and the strip follow (default: the worst key)')
+    .option('--from <duration>', 'show the charts and the strip from this scenario time, e.g. 900ms')
+    .option('--to <duration>', 'show the charts and the strip up to this scenario time, e.g. 1100ms')
     .action(async (scenarios: string[], options: Omit<CompareFlags, 'scenarios'>) => setCode(await compareCommand({ ...options, scenarios }, io)));
   program
     .command('distributed')

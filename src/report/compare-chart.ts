@@ -2,6 +2,7 @@ import * as asciichart from 'asciichart';
 import type { ChalkInstance } from 'chalk';
 import { formatDuration } from '../duration.js';
 import type { WorkloadComparison } from '../sim/compare.js';
+import { renderWindowCharts } from './window-chart.js';
 
 /** Widest chart, columns, labels included: legible in an 80-column terminal. */
 export const CHART_WIDTH = 80;
@@ -10,13 +11,16 @@ const MAX_POINTS = CHART_WIDTH - LABEL_WIDTH - 4;
 const SERIES_COLORS = [asciichart.blue, asciichart.green, asciichart.magenta, asciichart.cyan, asciichart.yellow, asciichart.lightred, asciichart.lightblue];
 
 /**
- * The timelines of one workload as asciichart charts, at most 80 columns wide (buckets
+ * The charts of one workload. With a followed key ({@link WorkloadComparison.focus}, as
+ * `compare` asks for): its trailing-window ratios, see {@link renderWindowCharts}.
+ * Otherwise (`attack`, `distributed`) the timelines as asciichart charts, at most 80 columns wide (buckets
  * are merged to fit). With colour: one chart with offered units per bucket (grey), the
  * limit per bucket (red) and each algorithm's admitted units, with a legend. Without
  * colour the lines could not be told apart, so each algorithm gets its own small chart
  * of admitted units against the limit line.
  */
 export function renderCharts(result: WorkloadComparison, paint: ChalkInstance, colour: boolean): string {
+  if (result.focus?.chart) return renderWindowCharts(result, result.focus, paint, colour);
   const first = result.timelines[0]?.timeline;
   if (!first || first.offered.length === 0) return '';
   const factor = Math.ceil(first.offered.length / MAX_POINTS);
@@ -37,15 +41,15 @@ export function renderCharts(result: WorkloadComparison, paint: ChalkInstance, c
   return `${title}\n${panels.join('\n')}\n`;
 }
 
-/** Indexes of `names` in lines that fit the chart's width after the label margin. */
-function wrap(names: readonly string[]): number[][] {
+/** Indexes of `names` in lines that fit the chart's width after a margin of `indent`. */
+export function wrap(names: readonly string[], indent = LABEL_WIDTH): number[][] {
   const lines: number[][] = [[]];
-  let width = LABEL_WIDTH;
+  let width = indent;
   names.forEach((name, i) => {
     const line = lines[lines.length - 1] as number[];
     if (line.length > 0 && width + 2 + name.length > CHART_WIDTH) {
       lines.push([i]);
-      width = LABEL_WIDTH + name.length;
+      width = indent + name.length;
     } else {
       width += (line.length > 0 ? 2 : 0) + name.length;
       line.push(i);

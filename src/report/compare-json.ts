@@ -1,4 +1,6 @@
 import type { WorkloadComparison } from '../sim/compare.js';
+import type { FocusSeries } from '../metrics/focus-recorder.js';
+import type { FocusView } from '../sim/focus.js';
 import { round } from './compare-csv.js';
 
 /**
@@ -6,7 +8,7 @@ import { round } from './compare-csv.js';
  * algorithm, offered, admitted, denied, falseAdmits, falseDenials, errorRate,
  * worstWindowRatio, fairness, bytesPerKey, opsPerSec` and a few more), `scenarios` (name,
  * description, policy, the one-line summary, notes) and `timelines` (offered and admitted
- * units per bucket for each row). Measured figures not taken are null. `extra` adds
+ * units per bucket for each row), and `focus` when a key was followed (see {@link focusJson}). Measured figures not taken are null. `extra` adds
  * top-level sections (`ratelab attack` adds `attack`).
  */
 export function comparisonJson(results: readonly WorkloadComparison[], summaries: readonly string[], extra: Record<string, unknown> = {}): string {
@@ -26,6 +28,33 @@ export function comparisonJson(results: readonly WorkloadComparison[], summaries
       })),
     ),
     timelines: results.flatMap((result) => result.timelines.map(({ algorithm, timeline }) => ({ scenario: result.name, algorithm, ...timeline }))),
+    ...focusSection(results),
   };
   return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+/** `focus`: per workload with a followed key, that key's series (and strip cells with --strip). */
+function focusSection(results: readonly WorkloadComparison[]): { focus?: unknown[] } {
+  const followed = results.filter((result) => result.focus !== undefined);
+  return followed.length === 0 ? {} : { focus: followed.map((result) => focusJson(result.name, result.focus as FocusView)) };
+}
+
+/**
+ * One followed key: `key`, `worst`, `arrivals`, the `chart` grid (fromMs, widthMs, count)
+ * with per algorithm `window` (per column, the most admitted in a trailing window as a
+ * ratio of the limit) and, with a strip, the `strip` grid with per-cell `admitted` and
+ * `denied` request counts; `exact` is the exact oracle's (per algorithm in a closed loop).
+ */
+function focusJson(scenario: string, view: FocusView): Record<string, unknown> {
+  const series = (s: FocusSeries) => ({ window: s.window.map((x) => round(x, 6)), ...(view.strip ? { admitted: s.admitted, denied: s.denied } : {}) });
+  return {
+    scenario,
+    key: view.key,
+    worst: view.worst,
+    arrivals: view.arrivals,
+    chart: view.chart ?? null,
+    strip: view.strip ?? null,
+    algorithms: view.lanes.map((lane) => ({ algorithm: lane.algorithm, ...series(lane.series), ...(lane.oracle ? { exact: series(lane.oracle) } : {}) })),
+    ...(view.oracle ? { exact: series(view.oracle) } : {}),
+  };
 }

@@ -4,6 +4,7 @@ import type { Timeline } from '../metrics/timeline.js';
 import { decisionsPerSecond } from '../metrics/throughput.js';
 import type { Policy } from '../policy.js';
 import type { Contender } from './contender.js';
+import { followKey, type FocusPlan, type FocusView } from './focus.js';
 import { replay, replayLockstep, type ReplayOptions, type ReplayResult } from './replay.js';
 import type { Workload } from './workload.js';
 
@@ -36,6 +37,8 @@ export interface WorkloadComparison {
   /** Per contender, in row order: where its worst window was. */
   worstWindows: ReplayMetrics['worstWindow'][];
   notes: string[];
+  /** One key followed through every contender (charts, request strip), when {@link CompareOptions.focus} asked for it. */
+  focus?: FocusView;
 }
 
 /** Options of {@link compareWorkloads}. */
@@ -52,6 +55,11 @@ export interface CompareOptions {
   speedTimeMs?: number;
   /** Called before each replay. */
   onProgress?(label: string): void;
+  /**
+   * Which key to follow in a second pass over a workload, and over which columns, given
+   * its first pass (none when it returns undefined); fills {@link WorkloadComparison.focus}.
+   */
+  focus?(result: WorkloadComparison): FocusPlan | undefined;
 }
 
 /**
@@ -90,10 +98,19 @@ export async function compareWorkloads(workloads: readonly Workload[], options: 
       result.worstWindows.push(run.metrics.worstWindow);
     }
     result.notes.push(...workload.notes());
+    await addFocus(result, workload, contenders, options);
     results.push(result);
   }
   if (measure) await memory.fill(results, prepared.map((p) => p.contenders));
   return results;
+}
+
+/** The second pass following one key, when the options plan one. */
+async function addFocus(result: WorkloadComparison, workload: Workload, contenders: readonly Contender[], options: CompareOptions): Promise<void> {
+  const plan = options.focus?.(result);
+  if (!plan) return;
+  options.onProgress?.(`${workload.name}: following ${plan.key}`);
+  result.focus = await followKey(workload, contenders, plan);
 }
 
 /**

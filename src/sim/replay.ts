@@ -59,6 +59,31 @@ const BLOCK = 65_536;
  * arrivals of a single contender.
  */
 export async function replayLockstep(contenders: readonly Contender[], stream: TrafficStream, options: ReplayOptions): Promise<ReplayResult[]> {
+  const recorder = new MetricsRecorder(options, contenders.length);
+  const sample = await driveLockstep(contenders, stream, recorder, options.windowMs, options.sample ?? 0);
+  return contenders.map((_, i) => ({ metrics: recorder.result(i), sample }));
+}
+
+/**
+ * What a replay reports each arrival to (the metrics, or a recorder following one key):
+ * per arrival {@link offer} once, {@link decide} per lane, then {@link commit}.
+ */
+export interface ArrivalObserver {
+  offer(t: number, key: string, cost: number, id?: number): unknown;
+  decide(lane: number, allowed: boolean): void;
+  commit(): void;
+}
+
+/**
+ * Replays `stream` through fresh limiters of `contenders` exactly as {@link replayLockstep}
+ * does, reporting to `observer` instead of the metrics (lane i: contender i).
+ */
+export async function observeLockstep(contenders: readonly Contender[], stream: TrafficStream, observer: ArrivalObserver, windowMs: number): Promise<void> {
+  await driveLockstep(contenders, stream, observer, windowMs, 0);
+}
+
+/** The replay itself; returns the first `sampleSize` arrivals. */
+async function driveLockstep(contenders: readonly Contender[], stream: TrafficStream, recorder: ArrivalObserver, windowMs: number, sampleSize: number): Promise<Arrival[]> {
   const closedLoop = stream.closedLoop;
   if (closedLoop && contenders.length !== 1) {
     throw new RatelabError('INVALID_ARGUMENT', `a closed-loop stream reacts to one limiter's decisions: replay it through one contender at a time, not ${contenders.length}`);
@@ -75,9 +100,9 @@ export async function replayLockstep(contenders: readonly Contender[], stream: T
     lanes,
     stream,
     closedLoop,
-    windowMs: options.windowMs,
-    recorder: new MetricsRecorder(options, lanes.length),
-    sampleSize: options.sample ?? 0,
+    windowMs,
+    recorder,
+    sampleSize,
     sample: [],
     blockSize,
     block: [],
@@ -92,7 +117,7 @@ export async function replayLockstep(contenders: readonly Contender[], stream: T
     conclude(run, run.lane, run.at, await settle(waiting, lane.name));
     run.at += 1;
   }
-  return lanes.map((_, i) => ({ metrics: run.recorder.result(i), sample: run.sample }));
+  return run.sample;
 }
 
 /** One contender's limiter in a replay, on its own clock. */
@@ -108,7 +133,7 @@ interface Run {
   stream: TrafficStream;
   closedLoop: boolean;
   windowMs: number;
-  recorder: MetricsRecorder;
+  recorder: ArrivalObserver;
   sampleSize: number;
   sample: Arrival[];
   /** Arrivals per block, and the block being decided: `size` arrivals of `block`. */

@@ -24,7 +24,9 @@ describe('ratelab compare', () => {
     const out = io.out();
     expect(out).toContain('edge-attack: fixed-window let the most through in one 1s window, 2.00x the limit (200 against 100); token-bucket, gcra, sliding-log and sliding-counter stayed within the limit.');
     expect(out).toMatch(/^fixed-window +800 +800 +0 +400 +0 +50\.00 +2\.00x +- +- +12 +-$/m);
-    expect(out).toContain('sliding-log: admitted (flat line: the limit)');
+    expect(out).toContain('edge-attack: worst key attacker; most admitted in a trailing 1s window');
+    expect(out).toMatch(/^token-bucket = gcra = sliding-log = sliding-counter = exact:$/m);
+    expect(out).toMatch(/^fixed-window:$/m);
     expect(out).not.toMatch(/\u001b\[/);
     for (const line of out.split('\n').filter((l) => /[┼┤]/.test(l))) expect(line.length).toBeLessThanOrEqual(80);
     expect(io.err()).toBe('');
@@ -35,14 +37,14 @@ describe('ratelab compare', () => {
     expect(await compareCommand({ scenarios: ['edge-attack'], measure: false, algorithms: 'fixed-window,sliding-log' }, io)).toBe(0);
     const out = io.out();
     expect(out).toMatch(/\u001b\[/);
-    expect(stripAnsi(out)).toMatch(/offered {2}limit {2}fixed-window {2}sliding-log/);
+    expect(stripAnsi(out)).toMatch(/── limit {2}── fixed-window {2}── sliding-log = exact/);
     for (const line of stripAnsi(out).split('\n').filter((l) => /[┼┤]/.test(l))) expect(line.length).toBeLessThanOrEqual(80);
   });
 
   it('wraps the chart legend to 80 columns', async () => {
     const io = bufferIO({ cwd: ROOT, env: { FORCE_COLOR: '1' } });
     await compareCommand({ scenarios: ['edge-attack'], measure: false, limiter: 'examples/my-limiter.mjs' }, io);
-    const chart = stripAnsi(io.out()).split('edge-attack: units per')[1] ?? '';
+    const chart = stripAnsi(io.out()).split('edge-attack: worst key')[1] ?? '';
     expect(chart).toContain('fixed-window');
     for (const line of chart.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
   });

@@ -5,6 +5,8 @@ import { RatelabError, describeValue } from '../../errors.js';
 import { ALGORITHMS, checkAlgorithm, type Algorithm, type Policy } from '../../policy.js';
 import { comparisonCsv } from '../../report/compare-csv.js';
 import { renderCharts } from '../../report/compare-chart.js';
+import { aroundWorstWindow, chartGrid, runSpan, stripGrid, zoomSpan, type Span } from '../../report/chart-frame.js';
+import { renderStrip } from '../../report/request-strip.js';
 import { comparisonJson } from '../../report/compare-json.js';
 import { summarise } from '../../report/compare-summary.js';
 import { renderComparison } from '../../report/compare-table.js';
@@ -12,7 +14,8 @@ import { colorEnabled, painter } from '../../report/color.js';
 import { writeOutput } from '../../report/write-output.js';
 import { builtinScenarios, resolveScenario } from '../../scenario/builtins.js';
 import { withOverrides, type ScenarioOverrides } from '../../scenario/load-scenario.js';
-import { compareWorkloads } from '../../sim/compare.js';
+import { compareWorkloads, type WorkloadComparison } from '../../sim/compare.js';
+import { worstKey, type FocusPlan } from '../../sim/focus.js';
 import { builtinContender, moduleContender, type Contender } from '../../sim/contender.js';
 import { scenarioWorkload, traceWorkload, type Workload } from '../../sim/workload.js';
 import { EXIT } from '../exit-codes.js';
@@ -40,6 +43,13 @@ export interface CompareFlags {
   color?: boolean;
   /** false with --no-measure: skip the memory and speed columns (the rest is deterministic). */
   measure?: boolean;
+  /** --strip: the request strip of one key after the charts. */
+  strip?: boolean;
+  /** --key NAME: the key the charts and the strip follow (default: the worst key). */
+  key?: string;
+  /** --from, --to: the span of scenario time the charts and the strip show. */
+  from?: string;
+  to?: string;
 }
 
 /**
@@ -54,14 +64,18 @@ export const compareCommand: Command<CompareFlags> = async (flags, io) => {
   const toStdout = checkOutputs(flags, io.cwd);
   const workloads = resolveWorkloads(flags, overrides, io.cwd);
   const contenders = contenderFactory(algorithms, flags.limiter, io.cwd);
+  const focus = focusPlanner(flags, toStdout);
+  for (const workload of workloads) focus.check(workload);
 
   const progress = createProgress(io);
   const results = await compareWorkloads(workloads, {
     contenders,
     measure: flags.measure ?? true,
     onProgress: (label) => progress.update(`ratelab compare: ${label}`),
+    focus: focus.plan,
   });
   progress.done();
+  for (const result of results) focus.found(result);
 
   const summaries = results.map(summarise);
   if (toStdout) {
@@ -72,12 +86,59 @@ export const compareCommand: Command<CompareFlags> = async (flags, io) => {
     for (const result of results) {
       io.stdout.write(`${renderComparison(result, paint)}\n`);
       if (flags.chart !== false) io.stdout.write(`${renderCharts(result, paint, colour)}\n`);
+      // --strip: the request strip of the followed key, right after the charts.
+      if (flags.strip && result.focus) io.stdout.write(`${renderStrip(result, result.focus, paint)}\n`);
     }
   }
   if (flags.csv !== undefined) await writeOutput(flags.csv, comparisonCsv(results), io);
   if (flags.json !== undefined) await writeOutput(flags.json, comparisonJson(results, summaries), io);
   return EXIT.OK;
 };
+
+/**
+ * What the second pass follows (see CompareOptions.focus): the worst key or --key, over
+ * --from/--to, with chart columns of exactly --bucket when charts or JSON are wanted, and
+ * strip cells with --strip. `check` refuses bad flags before the run where the workload
+ * says its span; `found` refuses a --key that never arrived.
+ */
+function focusPlanner(flags: CompareFlags, toStdout: boolean) {
+  const zoom = { startMs: timeFlag(flags.from, '--from'), endMs: timeFlag(flags.to, '--to') };
+  const bucketMs = flags.bucket === undefined ? undefined : parseDuration(flags.bucket, '--bucket');
+  const charts = flags.chart !== false && (!toStdout || flags.json !== undefined);
+  const wanted = charts || flags.strip === true || flags.json !== undefined;
+  const chartGridOf = (span: Span, name: string) => (flags.chart === false ? undefined : chartGrid(span, bucketMs, name));
+  return {
+    check(workload: Workload): void {
+      if (!wanted || workload.originMs === undefined || workload.minBuckets === undefined) return;
+      const run = { startMs: workload.originMs, endMs: workload.originMs + workload.minBuckets * workload.bucketMs };
+      chartGridOf(zoomSpan(run, zoom, workload.name), workload.name);
+    },
+    plan(result: WorkloadComparison): FocusPlan | undefined {
+      const worst = worstKey(result.worstWindows);
+      const key = flags.key ?? worst?.key;
+      if (!wanted || key === undefined) return undefined;
+      const run = runSpan(result);
+      const span = zoomSpan(run, zoom, result.name);
+      const zoomed = flags.from !== undefined || flags.to !== undefined;
+      const stripSpan = zoomed || !worst ? span : aroundWorstWindow(run, worst.endMs, result.policy.windowMs);
+      const chart = chartGridOf(span, result.name);
+      const strip = flags.strip ? stripGrid(stripSpan, result.policy.windowMs) : undefined;
+      return { key, worst: key === worst?.key, ...(chart ? { chart } : {}), ...(strip ? { strip } : {}) };
+    },
+    found(result: WorkloadComparison): void {
+      if (flags.key === undefined || !result.focus || result.focus.arrivals > 0) return;
+      const worst = worstKey(result.worstWindows)?.key;
+      throw usage('--key', `no requests for key ${JSON.stringify(flags.key)} in ${result.name}${worst === undefined ? '' : ` (its worst key is ${JSON.stringify(worst)})`}`);
+    },
+  };
+}
+
+/** A point in scenario time given as a duration (0 allowed), or undefined when not given. */
+function timeFlag(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (/^\s*0+(\.0+)?\s*(ms|s|m|h|d)?\s*$/.test(value)) return 0;
+  return parseDuration(value, flag);
+}
 
 function resolveWorkloads(flags: CompareFlags, overrides: ScenarioOverrides, cwd: string): Workload[] {
   const names = flags.scenarios ?? [];

@@ -1,0 +1,159 @@
+import { oracleAdmits } from './oracle.js';
+import { WindowLedger } from './window-ledger.js';
+
+/** Equal spans of scenario time: `count` columns of `widthMs` ms from `fromMs` (ms). */
+export interface ColumnGrid {
+  fromMs: number;
+  widthMs: number;
+  count: number;
+}
+
+/** What a {@link FocusRecorder} follows: one key, under the policy's limit and window. */
+export interface FocusOptions {
+  key: string;
+  limit: number;
+  windowMs: number;
+  /** Chart columns: the trailing window's peak per column. */
+  chart?: ColumnGrid;
+  /** Strip cells: the key's requests admitted and denied per cell. */
+  strip?: ColumnGrid;
+}
+
+/** One decider's view of the focus key (a limiter's, or the exact oracle's). */
+export interface FocusSeries {
+  /**
+   * Per chart column: the most units admitted in any trailing window `(t - W, t]` with t
+   * in the column, as a ratio of the limit (1.0 is the limit).
+   */
+  window: number[];
+  /** Per strip cell: requests of the key admitted. */
+  admitted: number[];
+  /** Per strip cell: requests of the key denied. */
+  denied: number[];
+}
+
+/** What a {@link FocusRecorder} saw: per lane, and for the exact oracle on the same arrivals. */
+export interface FocusRecord {
+  key: string;
+  /** Requests of the key over the whole run. */
+  arrivals: number;
+  lanes: FocusSeries[];
+  oracle: FocusSeries;
+}
+
+/**
+ * Follows one key through a replay, for the charts and the request strip: the units each
+ * limiter (lane) and the exact oracle admitted for that key in the trailing window, as
+ * per-column peaks, and per strip cell the requests admitted and denied. Called like the
+ * MetricsRecorder (offer, decide per lane, commit) for every arrival; other keys cost a
+ * comparison. Memory: the columns and cells, plus the key's entries within one window.
+ */
+export class FocusRecorder {
+  private readonly ledger: WindowLedger;
+  private readonly verdicts: Uint8Array;
+  private readonly peaks: Float64Array[];
+  private readonly counts: { admitted: Float64Array; denied: Float64Array }[];
+  private focusId = -1;
+  private focused = false;
+  private t = 0;
+  private cost = 0;
+  private arrivals = 0;
+  /** The next chart column whose start has not been passed yet. */
+  private nextColumn = 0;
+
+  constructor(
+    private readonly options: FocusOptions,
+    readonly lanes = 1,
+  ) {
+    this.ledger = new WindowLedger(lanes + 1);
+    this.ledger.slot(options.key);
+    this.verdicts = new Uint8Array(lanes + 1);
+    const columns = options.chart?.count ?? 0;
+    const cells = options.strip?.count ?? 0;
+    this.peaks = Array.from({ length: lanes + 1 }, () => new Float64Array(columns));
+    this.counts = Array.from({ length: lanes + 1 }, () => ({ admitted: new Float64Array(cells), denied: new Float64Array(cells) }));
+  }
+
+  /** Starts recording an arrival (times in non-decreasing order); only the focus key's are kept. */
+  offer(t: number, key: string, cost: number, id?: number): void {
+    this.focused = id !== undefined && this.focusId >= 0 ? id === this.focusId : key === this.options.key;
+    if (!this.focused) return;
+    if (id !== undefined) this.focusId = id;
+    this.passColumns(t);
+    this.ledger.expire(t - this.options.windowMs);
+    this.t = t;
+    this.cost = cost;
+    this.verdicts[this.lanes] = oracleAdmits(this.ledger, 0, cost, this.options.limit) ? 1 : 0;
+  }
+
+  /** The decision of the limiter of `lane` on the arrival offered last. */
+  decide(lane: number, allowed: boolean): void {
+    this.verdicts[lane] = allowed ? 1 : 0;
+  }
+
+  /** Counts the arrival offered last, if it was the focus key's. */
+  commit(): void {
+    if (!this.focused) return;
+    const { ledger, verdicts, lanes, cost } = this;
+    this.arrivals += 1;
+    // The oracle's units are kept both as the ledger's oracle column (for its verdicts) and as the last lane (for its series).
+    const exact = verdicts[lanes] === 1;
+    const entry = ledger.append(0, this.t, exact ? cost : 0);
+    const column = cellOf(this.options.chart, this.t);
+    const cell = cellOf(this.options.strip, this.t);
+    for (let lane = 0; lane <= lanes; lane++) {
+      const allowed = verdicts[lane] === 1;
+      if (allowed) ledger.keep(entry, 0, lane, cost);
+      if (column >= 0) this.raise(lane, column);
+      if (cell >= 0) {
+        const counts = this.counts[lane] as { admitted: Float64Array; denied: Float64Array };
+        const into = allowed ? counts.admitted : counts.denied;
+        into[cell] = (into[cell] as number) + 1;
+      }
+    }
+  }
+
+  /** Everything recorded, once the stream has ended. */
+  result(): FocusRecord {
+    this.passColumns(Infinity);
+    const series = (lane: number): FocusSeries => ({
+      window: Array.from(this.peaks[lane] as Float64Array, (units) => units / this.options.limit),
+      admitted: Array.from((this.counts[lane] as { admitted: Float64Array }).admitted),
+      denied: Array.from((this.counts[lane] as { denied: Float64Array }).denied),
+    });
+    return {
+      key: this.options.key,
+      arrivals: this.arrivals,
+      lanes: Array.from({ length: this.lanes }, (_, lane) => series(lane)),
+      oracle: series(this.lanes),
+    };
+  }
+
+  /**
+   * Takes the window at the start of every column up to `t`: nothing of the key arrived
+   * since, so the window there holds what it held after the last arrival, less what expired.
+   */
+  private passColumns(t: number): void {
+    const grid = this.options.chart;
+    if (!grid) return;
+    for (; this.nextColumn < grid.count; this.nextColumn++) {
+      const start = grid.fromMs + this.nextColumn * grid.widthMs;
+      if (start > t) return;
+      this.ledger.expire(start - this.options.windowMs);
+      for (let lane = 0; lane <= this.lanes; lane++) this.raise(lane, this.nextColumn);
+    }
+  }
+
+  private raise(lane: number, column: number): void {
+    const peaks = this.peaks[lane] as Float64Array;
+    const units = this.ledger.keptSum[lane] as number;
+    if (units > (peaks[column] as number)) peaks[column] = units;
+  }
+}
+
+/** The index of the column of `grid` holding `t`, or -1 outside it. */
+export function cellOf(grid: ColumnGrid | undefined, t: number): number {
+  if (!grid || t < grid.fromMs) return -1;
+  const i = Math.floor((t - grid.fromMs) / grid.widthMs);
+  return i < grid.count ? i : -1;
+}
