@@ -50,8 +50,8 @@ export interface CompareOptions {
   memoryKeys?: number;
   /** Time budget of each speed measurement, ms (default 20). */
   speedTimeMs?: number;
-  /** Called before each replay. */
-  onProgress?(label: string): void;
+  /** Called before each replay: what is replayed, and which workload of how many (`position` from 1). */
+  onProgress?(label: string, position: number, total: number): void;
 }
 
 /**
@@ -71,7 +71,7 @@ export async function compareWorkloads(workloads: readonly Workload[], options: 
     prepared.push({ workload, contenders });
   }
   const results: WorkloadComparison[] = [];
-  for (const { workload, contenders } of prepared) {
+  for (const [index, { workload, contenders }] of prepared.entries()) {
     const result: WorkloadComparison = { name: workload.name, description: workload.description, policy: workload.policy, rows: [], timelines: [], worstWindows: [], notes: [] };
     const replayOptions = {
       limit: workload.policy.limit,
@@ -81,7 +81,7 @@ export async function compareWorkloads(workloads: readonly Workload[], options: 
       minBuckets: workload.minBuckets,
       sample: measure ? (options.sampleSize ?? 4_000) : 0,
     };
-    const runs = await replayAll(workload, contenders, replayOptions, options.onProgress);
+    const runs = await replayAll(workload, contenders, replayOptions, (label) => options.onProgress?.(label, index + 1, prepared.length));
     for (const [i, contender] of contenders.entries()) {
       const run = runs[i] as ReplayResult;
       const opsPerSec = measure ? await decisionsPerSecond(contender, run.sample, { timeMs: options.speedTimeMs }) : undefined;
@@ -104,12 +104,12 @@ export async function compareWorkloads(workloads: readonly Workload[], options: 
 async function replayAll(workload: Workload, contenders: readonly Contender[], options: ReplayOptions, onProgress?: (label: string) => void): Promise<ReplayResult[]> {
   const first = workload.open();
   if (!first.closedLoop) {
-    onProgress?.(`${workload.name}: ${contenders.map((c) => c.name).join(', ')}`);
+    onProgress?.(`${workload.name} (${contenders.map((c) => c.name).join(', ')})`);
     return replayLockstep(contenders, first, options);
   }
   const runs: ReplayResult[] = [];
   for (const [i, contender] of contenders.entries()) {
-    onProgress?.(`${workload.name}: ${contender.name}`);
+    onProgress?.(`${workload.name} (${contender.name})`);
     runs.push(await replay(contender, i === 0 ? first : workload.open(), options));
   }
   return runs;
