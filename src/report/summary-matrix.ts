@@ -19,7 +19,7 @@ interface CostRow {
 
 const COST_ROWS: CostRow[] = [
   { label: 'B/key (median)', legend: 'B/key: heap bytes per key', value: (row) => row.bytesPerKey, format: (value) => value.toFixed(0) },
-  { label: 'speed x ref (median)', legend: 'x ref: decisions/s over a reference run in the same rounds', value: (row) => row.speedRatio, format: speedRatioCell },
+  { label: 'speed x ref (median)', legend: "x ref: speed over a reference's in the same rounds", value: (row) => row.speedRatio, format: speedRatioCell },
 ];
 
 /**
