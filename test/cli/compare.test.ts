@@ -210,7 +210,7 @@ describe('ratelab compare: the summary first', () => {
 describe('ratelab compare gates (--max-worst-window, --max-error)', () => {
   it.each([
     { argv: ['edge-attack', '--algorithms', 'fixed-window', '--max-worst-window', '1.5'], code: 1, err: 'ratelab: gate: edge-attack / fixed-window: worst window 2.00x the limit, above --max-worst-window 1.5\n' },
-    { argv: ['edge-attack', '--algorithms', 'fixed-window', '--max-worst-window', '2.0'], code: 0, err: 'ratelab: gate: all 1 rows pass the gates\n' },
+    { argv: ['edge-attack', '--algorithms', 'fixed-window', '--max-worst-window', '2.0'], code: 0, err: 'ratelab: gate: the row passes\n' },
     { argv: ['edge-attack', '--max-worst-window', '1'], code: 1, err: 'ratelab: gate: edge-attack / fixed-window: worst window 2.00x the limit, above --max-worst-window 1\n' },
     { argv: ['edge-attack', 'single-burst', '--algorithms', 'sliding-log,fixed-window', '--max-error', '10%'], code: 1, err: 'ratelab: gate: edge-attack / fixed-window: error 50.00% of requests, above --max-error 10%\n' },
     {
@@ -223,7 +223,8 @@ describe('ratelab compare gates (--max-worst-window, --max-error)', () => {
         'ratelab: gate: single-burst / fixed-window: error 5.76% of requests, above --max-error 5%',
       ].join('\n') + '\n',
     },
-    { argv: ['edge-attack', '--algorithms', 'sliding-log', '--max-worst-window', '1', '--max-error', '0'], code: 0, err: 'ratelab: gate: all 1 rows pass the gates\n' },
+    { argv: ['edge-attack', '--algorithms', 'sliding-log', '--max-worst-window', '1', '--max-error', '0'], code: 0, err: 'ratelab: gate: the row passes\n' },
+    { argv: ['edge-attack', 'steady-under', '--algorithms', 'sliding-log,gcra', '--max-worst-window', '1'], code: 0, err: 'ratelab: gate: all 4 rows pass\n' },
   ])('$argv exits $code', async ({ argv, code, err }) => {
     const io = bufferIO({ cwd: ROOT });
     expect(await run(['compare', '--no-measure', '--no-chart', ...argv], io)).toBe(code);

@@ -142,7 +142,7 @@ export function reportGates(results: readonly WorkloadComparison[], gates: Gates
   const violations = checkGates(rows, gates);
   for (const violation of violations) io.stderr.write(`ratelab: gate: ${violation.message}\n`);
   if (violations.length > 0) return EXIT.CHECK_FAILED;
-  io.stderr.write(`ratelab: gate: all ${rows.length} rows pass the gates\n`);
+  io.stderr.write(`ratelab: gate: ${rows.length === 1 ? 'the row passes' : `all ${rows.length} rows pass`}\n`);
   return EXIT.OK;
 }
 
