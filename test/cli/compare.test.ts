@@ -197,6 +197,11 @@ describe('ratelab compare: the summary first', () => {
     if (matrix) expect(out.trimEnd().endsWith('name one or two scenarios.') || out.trimEnd().endsWith(MATRIX_LEGEND)).toBe(true);
   });
 
+  it('says that fleet is the single-node view and points to ratelab distributed', async () => {
+    const { out } = await compare(['fleet', '--no-chart']);
+    expect(out.replace(/\n {2}/g, ' ')).toMatch(/^fleet \(100 per 1s\): .*In compare, the single-node view \(one limiter sees every request\); ratelab distributed spreads it over a fleet/m);
+  });
+
   it('fits the table and the matrix to a 100-column terminal, colour or not', async () => {
     for (const env of [{ COLUMNS: '100' }, { COLUMNS: '100', FORCE_COLOR: '1' }]) {
       const { out } = await compare(['--detail', '--no-chart', ...BUILTIN_SAMPLE], env);
