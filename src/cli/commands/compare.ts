@@ -20,7 +20,7 @@ import { builtinContender, moduleContender, type Contender } from '../../sim/con
 import { checkGates, type Gates } from '../../sim/gates.js';
 import { scenarioWorkload, traceWorkload, type Workload } from '../../sim/workload.js';
 import { EXIT } from '../exit-codes.js';
-import { numberFlag, wholeNumberFlag } from '../flags.js';
+import { gateFlags, wholeNumberFlag } from '../flags.js';
 import type { Command, CommandIO } from '../io.js';
 import { createProgress } from '../progress.js';
 import { terminalWidth } from '../terminal-width.js';
@@ -68,7 +68,7 @@ const DETAIL_UP_TO = 2;
 export const compareCommand: Command<CompareFlags> = async (flags, io) => {
   const overrides = policyOverrides(flags);
   const algorithms = parseAlgorithms(flags.algorithms);
-  const gates = parseGates(flags);
+  const gates = gateFlags(flags);
   const toStdout = checkOutputs(flags, io.cwd);
   const workloads = resolveWorkloads(flags, overrides, io.cwd);
   const contenders = contenderFactory(algorithms, flags.limiter, io.cwd);
@@ -123,13 +123,6 @@ function renderLesson(result: WorkloadComparison, paint: ChalkInstance, width: n
 function renderClosing(results: readonly WorkloadComparison[], detail: boolean, paint: ChalkInstance, width: number): string {
   const hint = detail ? '' : paint.dim('Tables and charts per scenario: --detail, or name one or two scenarios.\n');
   return `${detail ? '' : '\n'}${renderSummaryMatrix(results, paint, width)}${hint}`;
-}
-
-function parseGates(flags: CompareFlags): Gates {
-  const gates: Gates = {};
-  if (flags.maxWorstWindow !== undefined) gates.maxWorstWindow = numberFlag(flags.maxWorstWindow, '--max-worst-window', 0);
-  if (flags.maxError !== undefined) gates.maxErrorPercent = numberFlag(flags.maxError, '--max-error', 0, 100);
-  return gates;
 }
 
 /**
