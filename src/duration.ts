@@ -34,7 +34,9 @@ export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms)) return String(ms);
   for (const unit of ['d', 'h', 'm', 's'] as const) {
     const size = UNIT_MS[unit] as number;
-    if (ms >= size && Number.isInteger((ms / size) * 1000)) return `${+(ms / size).toFixed(3)}${unit}`;
+    // Whole thousandths of the unit; compared with a tolerance since 16086 / 1000 * 1000 is 16085.999...
+    const thousandths = (ms / size) * 1000;
+    if (ms >= size && Math.abs(thousandths - Math.round(thousandths)) < 1e-6) return `${+(ms / size).toFixed(3)}${unit}`;
   }
   return `${+ms.toFixed(3)}ms`;
 }

@@ -1,5 +1,6 @@
 import { RatelabError } from '../errors.js';
 import type { TrustProxy } from '../http/client-address.js';
+import type { Gates } from '../sim/gates.js';
 
 /** A whole number from `min` to `max` given on the command line; throws `INVALID_ARGUMENT` naming the flag. */
 export function wholeNumberFlag(value: string | number, flag: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
@@ -33,4 +34,12 @@ export function trustProxyFlag(value: string | undefined): TrustProxy {
   if (value === undefined) return false;
   if (/^\d+$/.test(value.trim())) return Number(value);
   return value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+}
+
+/** `--max-worst-window` (a ratio, at least 0) and `--max-error` (percent, 0 to 100) as gates; checked before anything runs. */
+export function gateFlags(flags: { maxWorstWindow?: string; maxError?: string }): Gates {
+  return {
+    ...(flags.maxWorstWindow === undefined ? {} : { maxWorstWindow: numberFlag(flags.maxWorstWindow, '--max-worst-window', 0) }),
+    ...(flags.maxError === undefined ? {} : { maxErrorPercent: numberFlag(flags.maxError, '--max-error', 0, 100) }),
+  };
 }

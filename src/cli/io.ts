@@ -3,6 +3,8 @@ export interface OutputStream {
   write(text: string): unknown;
   /** True when a person is watching (colour, progress and charts are for them). */
   isTTY?: boolean;
+  /** The terminal's width in columns, when it is a terminal (Node sets it on process streams). */
+  columns?: number;
 }
 
 /**

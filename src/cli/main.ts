@@ -106,6 +106,9 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
     .option('--key <name>', 'the key the charts and the strip follow (default: the worst key)')
     .option('--from <duration>', 'show the charts and the strip from this scenario time, e.g. 900ms')
     .option('--to <duration>', 'show the charts and the strip up to this scenario time, e.g. 1100ms')
+    .option('--detail', "each scenario's table and charts, not just its sentence (implied when naming one or two scenarios, or with --trace)")
+    .option('--max-worst-window <ratio>', 'CI gate: exit 1 if any scenario x algorithm admits more than ratio x the limit in one window, e.g. 1.0 or 2.0')
+    .option('--max-error <pct>', 'CI gate: exit 1 if any scenario x algorithm decides more than pct % of requests unlike the exact sliding log')
     .action(async (scenarios: string[], options: Omit<CompareFlags, 'scenarios'>) => setCode(await compareCommand({ ...options, scenarios }, io)));
   program
     .command('distributed')

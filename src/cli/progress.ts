@@ -21,7 +21,9 @@ export function createProgress(io: CommandIO, now: () => number = () => performa
   return {
     update(text) {
       if (!live || now() - started < QUIET_MS) return;
-      io.stderr.write(`\r\u001b[K${text}`);
+      // A line longer than the terminal would wrap, and `\r` would then redraw only its tail.
+      const width = io.stderr.columns;
+      io.stderr.write(`\r\u001b[K${width === undefined ? text : text.slice(0, width - 1)}`);
       shown = true;
     },
     done() {

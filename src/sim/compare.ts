@@ -53,8 +53,8 @@ export interface CompareOptions {
   memoryKeys?: number;
   /** Time budget of each speed measurement, ms (default 20). */
   speedTimeMs?: number;
-  /** Called before each replay. */
-  onProgress?(label: string): void;
+  /** Called before each replay: what is replayed, and which workload of how many (`position` from 1). */
+  onProgress?(label: string, position: number, total: number): void;
   /**
    * Which key to follow in a second pass over a workload, and over which columns, given
    * its first pass (none when it returns undefined); fills {@link WorkloadComparison.focus}.
@@ -79,7 +79,7 @@ export async function compareWorkloads(workloads: readonly Workload[], options: 
     prepared.push({ workload, contenders });
   }
   const results: WorkloadComparison[] = [];
-  for (const { workload, contenders } of prepared) {
+  for (const [index, { workload, contenders }] of prepared.entries()) {
     const result: WorkloadComparison = { name: workload.name, description: workload.description, policy: workload.policy, rows: [], timelines: [], worstWindows: [], notes: [] };
     const replayOptions = {
       limit: workload.policy.limit,
@@ -89,7 +89,8 @@ export async function compareWorkloads(workloads: readonly Workload[], options: 
       minBuckets: workload.minBuckets,
       sample: measure ? (options.sampleSize ?? 4_000) : 0,
     };
-    const runs = await replayAll(workload, contenders, replayOptions, options.onProgress);
+    const progress = (label: string) => options.onProgress?.(label, index + 1, prepared.length);
+    const runs = await replayAll(workload, contenders, replayOptions, progress);
     for (const [i, contender] of contenders.entries()) {
       const run = runs[i] as ReplayResult;
       const opsPerSec = measure ? await decisionsPerSecond(contender, run.sample, { timeMs: options.speedTimeMs }) : undefined;
@@ -98,7 +99,7 @@ export async function compareWorkloads(workloads: readonly Workload[], options: 
       result.worstWindows.push(run.metrics.worstWindow);
     }
     result.notes.push(...workload.notes());
-    await addFocus(result, workload, contenders, options);
+    await addFocus(result, workload, contenders, options, progress);
     results.push(result);
   }
   if (measure) await memory.fill(results, prepared.map((p) => p.contenders));
@@ -106,10 +107,10 @@ export async function compareWorkloads(workloads: readonly Workload[], options: 
 }
 
 /** The second pass following one key, when the options plan one. */
-async function addFocus(result: WorkloadComparison, workload: Workload, contenders: readonly Contender[], options: CompareOptions): Promise<void> {
+async function addFocus(result: WorkloadComparison, workload: Workload, contenders: readonly Contender[], options: CompareOptions, progress: (label: string) => void): Promise<void> {
   const plan = options.focus?.(result);
   if (!plan) return;
-  options.onProgress?.(`${workload.name}: following ${plan.key}`);
+  progress(`${workload.name}: following ${plan.key}`);
   result.focus = await followKey(workload, contenders, plan);
 }
 
@@ -121,12 +122,12 @@ async function addFocus(result: WorkloadComparison, workload: Workload, contende
 async function replayAll(workload: Workload, contenders: readonly Contender[], options: ReplayOptions, onProgress?: (label: string) => void): Promise<ReplayResult[]> {
   const first = workload.open();
   if (!first.closedLoop) {
-    onProgress?.(`${workload.name}: ${contenders.map((c) => c.name).join(', ')}`);
+    onProgress?.(`${workload.name} (${contenders.map((c) => c.name).join(', ')})`);
     return replayLockstep(contenders, first, options);
   }
   const runs: ReplayResult[] = [];
   for (const [i, contender] of contenders.entries()) {
-    onProgress?.(`${workload.name}: ${contender.name}`);
+    onProgress?.(`${workload.name} (${contender.name})`);
     runs.push(await replay(contender, i === 0 ? first : workload.open(), options));
   }
   return runs;

@@ -103,8 +103,8 @@ describe('ratelab attack against ratelab serve', () => {
   });
 
   it.concurrent.each([
-    { algorithm: 'fixed-window', flags: { maxWorstWindow: '1.5' }, code: 1, broken: /^ratelab attack: http-edge \/ 127\.0\.0\.1:\d+: worst window \d\.\d\dx the limit, above --max-worst-window 1\.5$/m },
-    { algorithm: 'fixed-window', flags: { maxError: '10' }, code: 1, broken: /^ratelab attack: http-edge \/ 127\.0\.0\.1:\d+: error \d+\.\d\d% of requests, above --max-error 10%$/m },
+    { algorithm: 'fixed-window', flags: { maxWorstWindow: '1.5' }, code: 1, broken: /^ratelab: gate: http-edge \/ 127\.0\.0\.1:\d+: worst window \d\.\d\dx the limit, above --max-worst-window 1\.5$/m },
+    { algorithm: 'fixed-window', flags: { maxError: '10' }, code: 1, broken: /^ratelab: gate: http-edge \/ 127\.0\.0\.1:\d+: error \d+\.\d\d% of requests, above --max-error 10%$/m },
     { algorithm: 'fixed-window', flags: { maxWorstWindow: '2.0', maxError: '100' }, code: 0, broken: undefined },
     { algorithm: 'sliding-log', flags: { maxWorstWindow: '1.5', maxError: '10' }, code: 0, broken: undefined },
   ] as const)('gates on what $algorithm really did: $flags -> exit $code', async ({ algorithm, flags, code, broken }) => {

@@ -7,13 +7,25 @@ import { compareCommand } from '../../src/cli/commands/compare.js';
 import { scenariosCommand } from '../../src/cli/commands/scenarios.js';
 import { bufferIO } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
+import { ALGORITHMS } from '../../src/policy.js';
 import { CSV_COLUMNS } from '../../src/report/compare-csv.js';
 import stripAnsi from '../../src/report/strip-ansi.js';
+import { MATRIX_LEGEND } from '../../src/report/summary-matrix.js';
+import { builtinScenarios } from '../../src/scenario/builtins.js';
+import type { Scenario } from '../../src/scenario/scenario.js';
+import { compareWorkloads } from '../../src/sim/compare.js';
+import { builtinContender } from '../../src/sim/contender.js';
+import { scenarioWorkload } from '../../src/sim/workload.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const TRACES = join(ROOT, 'test/fixtures/traces');
 const scratch = mkdtempSync(join(tmpdir(), 'ratelab-compare-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** The text with wrapped lines (continued with a two-space indent) joined back into one. */
+function unwrap(text: string): string {
+  return text.replace(/\n {2}/g, ' ');
+}
 
 const JSON_FIELDS = ['scenario', 'algorithm', 'offered', 'admitted', 'denied', 'falseAdmits', 'falseDenials', 'errorRate', 'worstWindowRatio', 'fairness', 'bytesPerKey', 'opsPerSec'];
 
@@ -22,8 +34,9 @@ describe('ratelab compare', () => {
     const io = bufferIO({ cwd: ROOT });
     expect(await compareCommand({ scenarios: ['edge-attack'], measure: false }, io)).toBe(0);
     const out = io.out();
-    expect(out).toContain('edge-attack: fixed-window let the most through in one 1s window, 2.00x the limit (200 against 100); token-bucket, gcra, sliding-log and sliding-counter stayed within the limit.');
-    expect(out).toMatch(/^fixed-window +800 +800 +0 +400 +0 +50\.00 +2\.00x +- +- +12 +-$/m);
+    expect(unwrap(out)).toContain('edge-attack: fixed-window let the most through in one 1s window, 2.00x the limit (200 against 100, key "attacker", up to 1s); token-bucket, gcra, sliding-log and sliding-counter stayed within it.');
+    expect(out).toMatch(/^fixed-window +800 +800 +0 +400 +0 +50\.00 +2\.00x▲$/m);
+    expect(out).toMatch(/^fixed-window +12$/m);
     expect(out).toContain('edge-attack: worst key attacker; most admitted in a trailing 1s window');
     expect(out).toMatch(/^token-bucket = gcra = sliding-log = sliding-counter = exact:$/m);
     expect(out).toMatch(/^fixed-window:$/m);
@@ -118,7 +131,7 @@ describe('ratelab compare', () => {
   it('says how many trace lines --skip-bad-lines skipped', async () => {
     const io = bufferIO({ cwd: TRACES });
     expect(await compareCommand({ trace: 'unsorted.csv', limit: '2', window: '10ms', measure: false, chart: false, skipBadLines: true, algorithms: 'gcra' }, io)).toBe(0);
-    expect(io.out()).toContain("note: skipped 1 bad line of unsorted.csv (first: unsorted.csv:4: time 5 ms comes before the previous line's 10 ms: a trace must be sorted by time)");
+    expect(unwrap(io.out())).toContain("note: skipped 1 bad line of unsorted.csv (first: unsorted.csv:4: time 5 ms comes before the previous line's 10 ms: a trace must be sorted by time)");
   });
 
   it('runs a user limiter module beside the built-ins (--limiter)', async () => {
@@ -139,6 +152,126 @@ describe('ratelab compare', () => {
       expect(row.opsPerSec).toBeGreaterThan(0);
     }
     expect(rows[1]?.stateBytesPerKey).toBe(8 * 100 + 8 + 8);
+  });
+});
+
+/** Three built-ins: enough for the summary, quick to replay. */
+const BUILTIN_SAMPLE = ['edge-attack', 'steady-under', 'single-burst'];
+
+describe('ratelab compare: the summary first', () => {
+  const BUILTINS = builtinScenarios().map((scenario) => scenario.name);
+
+  /** Runs the CLI as a person on an 80-column terminal without colour would. */
+  async function compare(argv: string[], env: Record<string, string | undefined> = { NO_COLOR: '1', COLUMNS: '80' }) {
+    const io = bufferIO({ cwd: ROOT, env });
+    const code = await run(['compare', '--no-measure', ...argv], io);
+    return { code, out: io.out(), err: io.err(), lines: io.out().trimEnd().split('\n') };
+  }
+
+  it('the default run prints a sentence per built-in and the matrix naming every scenario and algorithm, in at most 100 lines of at most 80 columns', async () => {
+    const { code, out, lines } = await compare([]);
+    expect(code).toBe(0);
+    expect(lines.length).toBeLessThanOrEqual(100);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
+    for (const name of BUILTINS) {
+      expect(out).toMatch(new RegExp(`^${name}: `, 'm'));
+      expect(out).toMatch(new RegExp(`^${name} +\\d\\.\\d\\dx`, 'm'));
+    }
+    for (const algorithm of ALGORITHMS) expect(out).toMatch(new RegExp(`^scenario .*${algorithm}`, 'm'));
+    expect(out).toMatch(/^edge-attack .*2\.00x▲ 50\.0%$/m);
+    expect(out).toContain(MATRIX_LEGEND);
+    expect(out).not.toContain('offered');
+    expect(out).not.toMatch(/[┼┤]/);
+  });
+
+  it.each([
+    { argv: ['--detail', ...BUILTIN_SAMPLE], tables: 3, matrix: true },
+    { argv: ['edge-attack'], tables: 1, matrix: false },
+    { argv: ['edge-attack', 'steady-under'], tables: 2, matrix: true },
+    { argv: BUILTIN_SAMPLE, tables: 0, matrix: true },
+    { argv: ['--trace', 'test/fixtures/traces/good.csv', '--limit', '2', '--window', '10ms'], tables: 1, matrix: false },
+  ])('$argv: $tables tables with charts, matrix: $matrix', async ({ argv, tables, matrix }) => {
+    const { code, out } = await compare(argv);
+    expect(code).toBe(0);
+    expect(out.match(/^algorithm +offered/gm) ?? []).toHaveLength(tables);
+    expect(out.match(/most admitted in a trailing \S+ window/g)?.length ?? 0).toBe(tables);
+    expect(out.includes(MATRIX_LEGEND)).toBe(matrix);
+    if (matrix) expect(out.trimEnd().endsWith('name one or two scenarios.') || out.trimEnd().endsWith(MATRIX_LEGEND)).toBe(true);
+  });
+
+  it('says that fleet is the single-node view and points to ratelab distributed', async () => {
+    const { out } = await compare(['fleet', '--no-chart']);
+    expect(out.replace(/\n {2}/g, ' ')).toMatch(/^fleet \(100 per 1s\): .*In compare, the single-node view \(one limiter sees every request\); ratelab distributed spreads it over a fleet/m);
+  });
+
+  it('fits the table and the matrix to a 100-column terminal, colour or not', async () => {
+    for (const env of [{ COLUMNS: '100' }, { COLUMNS: '100', FORCE_COLOR: '1' }]) {
+      const { out } = await compare(['--detail', '--no-chart', ...BUILTIN_SAMPLE], env);
+      const lines = stripAnsi(out).trimEnd().split('\n');
+      for (const line of lines) expect(line.length).toBeLessThanOrEqual(100);
+      expect(lines.filter((line) => line.startsWith('scenario '))).toHaveLength(1);
+    }
+  });
+});
+
+describe('ratelab compare gates (--max-worst-window, --max-error)', () => {
+  it.each([
+    { argv: ['edge-attack', '--algorithms', 'fixed-window', '--max-worst-window', '1.5'], code: 1, err: 'ratelab: gate: edge-attack / fixed-window: worst window 2.00x the limit, above --max-worst-window 1.5\n' },
+    { argv: ['edge-attack', '--algorithms', 'fixed-window', '--max-worst-window', '2.0'], code: 0, err: 'ratelab: gate: the row passes\n' },
+    { argv: ['edge-attack', '--max-worst-window', '1'], code: 1, err: 'ratelab: gate: edge-attack / fixed-window: worst window 2.00x the limit, above --max-worst-window 1\n' },
+    { argv: ['edge-attack', 'single-burst', '--algorithms', 'sliding-log,fixed-window', '--max-error', '10%'], code: 1, err: 'ratelab: gate: edge-attack / fixed-window: error 50.00% of requests, above --max-error 10%\n' },
+    {
+      argv: ['edge-attack', 'single-burst', '--algorithms', 'fixed-window', '--max-worst-window', '1.1', '--max-error', '5'],
+      code: 1,
+      err: [
+        'ratelab: gate: edge-attack / fixed-window: worst window 2.00x the limit, above --max-worst-window 1.1',
+        'ratelab: gate: edge-attack / fixed-window: error 50.00% of requests, above --max-error 5%',
+        'ratelab: gate: single-burst / fixed-window: worst window 1.19x the limit, above --max-worst-window 1.1',
+        'ratelab: gate: single-burst / fixed-window: error 5.76% of requests, above --max-error 5%',
+      ].join('\n') + '\n',
+    },
+    { argv: ['edge-attack', '--algorithms', 'sliding-log', '--max-worst-window', '1', '--max-error', '0'], code: 0, err: 'ratelab: gate: the row passes\n' },
+    { argv: ['edge-attack', 'steady-under', '--algorithms', 'sliding-log,gcra', '--max-worst-window', '1'], code: 0, err: 'ratelab: gate: all 4 rows pass\n' },
+  ])('$argv exits $code', async ({ argv, code, err }) => {
+    const io = bufferIO({ cwd: ROOT });
+    expect(await run(['compare', '--no-measure', '--no-chart', ...argv], io)).toBe(code);
+    expect(io.err()).toBe(err);
+    expect(io.out()).toMatch(/^algorithm +offered/m);
+  });
+
+  it('writes the outputs before failing the gate', async () => {
+    const out = join(scratch, 'gated.json');
+    const io = bufferIO({ cwd: ROOT });
+    expect(await run(['compare', 'edge-attack', '--no-measure', '--max-worst-window', '1', '--json', out], io)).toBe(1);
+    expect((JSON.parse(readFileSync(out, 'utf8')) as { rows: unknown[] }).rows).toHaveLength(5);
+  });
+
+  it.each([
+    [['--max-worst-window', 'lots'], 'ratelab: --max-worst-window: expected a number of at least 0, got "lots"\n'],
+    [['--max-worst-window', '-1'], 'ratelab: --max-worst-window: expected a number of at least 0, got "-1"\n'],
+    [['--max-error', '101'], 'ratelab: --max-error: expected a number from 0 to 100, got "101"\n'],
+  ])('refuses %j with exit 2 before running', async (argv, message) => {
+    const io = bufferIO({ cwd: ROOT });
+    expect(await run(['compare', 'edge-attack', '--no-measure', ...argv], io)).toBe(2);
+    expect(io.err()).toBe(message);
+    expect(io.out()).toBe('');
+  });
+});
+
+describe('compare progress', () => {
+  it.each([
+    { names: ['edge-attack', 'retry-storm'], calls: [['edge-attack (token-bucket, sliding-log)', 1, 2], ['retry-storm (token-bucket)', 2, 2], ['retry-storm (sliding-log)', 2, 2]] },
+    { names: ['steady-under'], calls: [['steady-under (token-bucket, sliding-log)', 1, 1]] },
+  ])('counts the workloads: $names', async ({ names, calls }) => {
+    const scenarios = new Map(builtinScenarios().map((scenario) => [scenario.name, scenario]));
+    const workloads = names.map((name) => scenarioWorkload(scenarios.get(name) as Scenario));
+    const seen: unknown[] = [];
+    await compareWorkloads(workloads, {
+      contenders: (policy) => (['token-bucket', 'sliding-log'] as const).map((algorithm) => builtinContender(algorithm, policy)),
+      measure: false,
+      onProgress: (...args) => seen.push(args),
+    });
+    expect(seen).toEqual(calls);
   });
 });
 

@@ -25,3 +25,19 @@ describe('progress on stderr', () => {
     expect(io.err()).toBe('');
   });
 });
+
+describe('progress on a narrow terminal', () => {
+  it.each([
+    { columns: 20, shown: 'ratelab compare 6/1' },
+    { columns: 80, shown: 'ratelab compare 6/13: zipf-many-keys (sliding-log)' },
+    { columns: undefined, shown: 'ratelab compare 6/13: zipf-many-keys (sliding-log)' },
+  ])('cuts the line to $columns columns less one, so that it never wraps', ({ columns, shown }) => {
+    let now = 0;
+    const io = bufferIO({ tty: true });
+    io.stderr.columns = columns;
+    const progress = createProgress(io, () => now);
+    now = 1500;
+    progress.update('ratelab compare 6/13: zipf-many-keys (sliding-log)');
+    expect(io.err()).toBe(`\r\u001b[K${shown}`);
+  });
+});

@@ -15,10 +15,11 @@ import type { WorkloadComparison } from '../../sim/compare.js';
 import { colorEnabled, painter } from '../../report/color.js';
 import { writeOutput } from '../../report/write-output.js';
 import { resolveScenario } from '../../scenario/builtins.js';
-import { checkGates, type Gates } from '../../sim/gates.js';
+import type { Gates } from '../../sim/gates.js';
 import { scenarioWorkload, traceWorkload, type Workload } from '../../sim/workload.js';
 import { EXIT } from '../exit-codes.js';
-import { numberFlag, wholeNumberFlag } from '../flags.js';
+import { gateFlags, wholeNumberFlag } from '../flags.js';
+import { reportGates } from '../gates.js';
 import type { Command, CommandIO } from '../io.js';
 import { createProgress } from '../progress.js';
 import { checkOutputs } from './compare.js';
@@ -85,9 +86,7 @@ export const attackCommand: Command<AttackOptions> = async (options, io) => {
   const analysis = analyzeAttack(run, { policy: policy(), ...timelineBuckets(plan, policy()) });
   warn(run, analysis, plan, io);
   const comparison = await writeReports({ url, workload: plan.workload, speed: plan.speed, run, analysis }, options, plan.toStdout, io);
-  const violations = checkGates(comparison.rows, plan.gates);
-  for (const violation of violations) io.stderr.write(`ratelab attack: ${violation.message}\n`);
-  return violations.length > 0 ? EXIT.CHECK_FAILED : EXIT.OK;
+  return reportGates(comparison.rows, plan.gates, io);
 };
 
 /**
@@ -252,14 +251,6 @@ function planAttack(options: AttackOptions, io: CommandIO): AttackPlan {
 function bucketFlag(bucket: string | undefined, workload: AttackPlan['workload'], speed: number): number | undefined {
   if (bucket !== undefined) return parseDuration(bucket, '--bucket');
   return workload.kind === 'scenario' ? Math.max(1, Math.round(workload.bucketMs / speed)) : undefined;
-}
-
-/** `--max-worst-window` and `--max-error`, checked before anything is sent. */
-function gateFlags(options: AttackOptions): Gates {
-  return {
-    ...(options.maxWorstWindow === undefined ? {} : { maxWorstWindow: numberFlag(options.maxWorstWindow, '--max-worst-window', 0) }),
-    ...(options.maxError === undefined ? {} : { maxErrorPercent: numberFlag(options.maxError, '--max-error', 0, 100) }),
-  };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import type { ChalkInstance } from 'chalk';
 import { parseDuration } from '../../duration.js';
 import { RatelabError, describeValue } from '../../errors.js';
 import { ALGORITHMS, checkAlgorithm, type Algorithm, type Policy } from '../../policy.js';
@@ -10,6 +11,8 @@ import { renderStrip } from '../../report/request-strip.js';
 import { comparisonJson } from '../../report/compare-json.js';
 import { summarise } from '../../report/compare-summary.js';
 import { renderComparison } from '../../report/compare-table.js';
+import { renderSummaryMatrix } from '../../report/summary-matrix.js';
+import { wrapWords } from '../../report/wrap.js';
 import { colorEnabled, painter } from '../../report/color.js';
 import { writeOutput } from '../../report/write-output.js';
 import { builtinScenarios, resolveScenario } from '../../scenario/builtins.js';
@@ -19,9 +22,11 @@ import { worstKey, type FocusPlan } from '../../sim/focus.js';
 import { builtinContender, moduleContender, type Contender } from '../../sim/contender.js';
 import { scenarioWorkload, traceWorkload, type Workload } from '../../sim/workload.js';
 import { EXIT } from '../exit-codes.js';
-import { wholeNumberFlag } from '../flags.js';
-import type { Command } from '../io.js';
+import { gateFlags, wholeNumberFlag } from '../flags.js';
+import type { Command, CommandIO } from '../io.js';
+import { reportGates } from '../gates.js';
 import { createProgress } from '../progress.js';
+import { terminalWidth } from '../terminal-width.js';
 
 /** Flags of `ratelab compare`, as commander hands them over (values still text). */
 export interface CompareFlags {
@@ -50,17 +55,30 @@ export interface CompareFlags {
   /** --from, --to: the span of scenario time the charts and the strip show. */
   from?: string;
   to?: string;
+  /** --detail: each scenario's table and charts, even in a run of many. */
+  detail?: boolean;
+  /** --max-worst-window R: exit 1 when a row's worst window is above R times the limit. */
+  maxWorstWindow?: string;
+  /** --max-error PCT: exit 1 when a row's error is above PCT % of requests. */
+  maxError?: string;
 }
+
+/** Naming at most this many scenarios shows each one's table and charts without --detail. */
+const DETAIL_UP_TO = 2;
 
 /**
  * `ratelab compare [SCENARIO|FILE...]`: replays built-in scenarios (all by default), scenario
- * files or a recorded trace through every algorithm (and a user's limiter) and reports the
- * table, the charts, and optionally CSV and JSON. All input is checked before anything
- * runs, and the files are written only once everything succeeded.
+ * files or a recorded trace through every algorithm (and a user's limiter) and reports
+ * either the summary (a sentence per scenario, then the matrix) or, with --detail or one
+ * or two scenarios, each scenario's table and charts (then the matrix when there are
+ * several), and optionally CSV and JSON. All input is checked before anything runs, and
+ * the files are written only once everything succeeded. With gates, exits 1 after all
+ * that when a row breaks one, naming each such row on stderr.
  */
 export const compareCommand: Command<CompareFlags> = async (flags, io) => {
   const overrides = policyOverrides(flags);
   const algorithms = parseAlgorithms(flags.algorithms);
+  const gates = gateFlags(flags);
   const toStdout = checkOutputs(flags, io.cwd);
   const workloads = resolveWorkloads(flags, overrides, io.cwd);
   const contenders = contenderFactory(algorithms, flags.limiter, io.cwd);
@@ -71,7 +89,7 @@ export const compareCommand: Command<CompareFlags> = async (flags, io) => {
   const results = await compareWorkloads(workloads, {
     contenders,
     measure: flags.measure ?? true,
-    onProgress: (label) => progress.update(`ratelab compare: ${label}`),
+    onProgress: (label, position, total) => progress.update(`ratelab compare ${position}/${total}: ${label}`),
     focus: focus.plan,
   });
   progress.done();
@@ -83,16 +101,23 @@ export const compareCommand: Command<CompareFlags> = async (flags, io) => {
   } else {
     const paint = painter(io, flags.color);
     const colour = colorEnabled(io, flags.color);
+    const width = terminalWidth(io);
+    const detail = showDetail(flags);
     for (const result of results) {
-      io.stdout.write(`${renderComparison(result, paint)}\n`);
+      if (!detail) {
+        io.stdout.write(renderLesson(result, paint, width));
+        continue;
+      }
+      io.stdout.write(`${renderComparison(result, paint, width)}\n`);
       if (flags.chart !== false) io.stdout.write(`${renderCharts(result, paint, colour)}\n`);
       // --strip: the request strip of the followed key, right after the charts.
       if (flags.strip && result.focus) io.stdout.write(`${renderStrip(result, result.focus, paint)}\n`);
     }
+    if (results.length > 1) io.stdout.write(renderClosing(results, detail, paint, width));
   }
   if (flags.csv !== undefined) await writeOutput(flags.csv, comparisonCsv(results), io);
   if (flags.json !== undefined) await writeOutput(flags.json, comparisonJson(results, summaries), io);
-  return EXIT.OK;
+  return reportGates(results.flatMap((result) => result.rows), gates, io);
 };
 
 /**
@@ -138,6 +163,27 @@ function timeFlag(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   if (/^\s*0+(\.0+)?\s*(ms|s|m|h|d)?\s*$/.test(value)) return 0;
   return parseDuration(value, flag);
+}
+
+/**
+ * Whether to print each workload's table and charts: asked with --detail, or implied by
+ * naming one or two scenarios or a trace; a run of many prints the sentences only.
+ */
+function showDetail(flags: CompareFlags): boolean {
+  const named = flags.scenarios?.length ?? 0;
+  return flags.detail === true || flags.trace !== undefined || (named > 0 && named <= DETAIL_UP_TO);
+}
+
+/** A workload's sentence wrapped to `width`, and its notes: all the summary prints of it. */
+function renderLesson(result: WorkloadComparison, paint: ChalkInstance, width: number): string {
+  const notes = result.notes.flatMap((note) => wrapWords(`note: ${note}`, width - 2, '  ').map((line) => paint.yellow(`  ${line}`)));
+  return [...wrapWords(summarise(result), width, '  '), ...notes].join('\n') + '\n';
+}
+
+/** The matrix that closes a run of several workloads (and, in the summary, how to see more). */
+function renderClosing(results: readonly WorkloadComparison[], detail: boolean, paint: ChalkInstance, width: number): string {
+  const hint = detail ? '' : paint.dim('Tables and charts per scenario: --detail, or name one or two scenarios.\n');
+  return `${detail ? '' : '\n'}${renderSummaryMatrix(results, paint, width)}${hint}`;
 }
 
 function resolveWorkloads(flags: CompareFlags, overrides: ScenarioOverrides, cwd: string): Workload[] {
