@@ -3,6 +3,7 @@ import type { ComparisonRow, WorkloadComparison } from '../sim/compare.js';
 import { formatDuration } from '../duration.js';
 import type { Policy } from '../policy.js';
 import { summarise } from './compare-summary.js';
+import { renderLabelBreakdown } from './label-breakdown.js';
 import { renderTable, type Column } from './table.js';
 
 const COLUMNS: Column[] = [
@@ -23,13 +24,14 @@ const COLUMNS: Column[] = [
 /**
  * The terminal report of one workload: a title line with the policy, the plain sentence
  * of what it shows, then the table (worst-window ratios above the limit in red, exact
- * ones in green), then any notes.
+ * ones in green), the per-label breakdown when sources carry labels, then any notes.
  */
 export function renderComparison(result: WorkloadComparison, paint: ChalkInstance): string {
   const lines = [paint.bold(`${result.name}`) + paint.dim(` (${describePolicy(result.policy)}): ${result.description}`), summarise(result), ''];
   const table = renderTable(COLUMNS, result.rows.map((row) => cells(row, paint)));
   const notes = result.notes.map((note) => paint.yellow(`note: ${note}`));
-  return [...lines, table.trimEnd(), ...notes].join('\n') + '\n';
+  const labels = renderLabelBreakdown(result.rows, paint);
+  return [...lines, table.trimEnd(), ...(labels === '' ? [] : ['', labels.trimEnd()]), ...notes].join('\n') + '\n';
 }
 
 /** `100 per 1s` or `100 per 1s, burst 20`. */

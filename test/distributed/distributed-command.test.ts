@@ -54,8 +54,10 @@ describe('ratelab distributed', () => {
     expect(report.scenario.name).toBe('steady-over');
     expect(report.rows.map((row: { strategy: string }) => row.strategy)).toEqual(['central', 'local-split', 'sync']);
     for (const row of report.rows) {
-      for (const field of ['strategy', 'failMode', 'offered', 'admitted', 'falseDenials', 'worstWindowRatio', 'addedLatencyMs']) expect(row).toHaveProperty(field);
+      for (const field of ['strategy', 'failMode', 'offered', 'admitted', 'falseDenials', 'errorPercent', 'worstWindowRatio', 'addedLatencyMs']) expect(row).toHaveProperty(field);
+      expect(row).not.toHaveProperty('errorRate');
     }
+    expect(report.version).toBe(2);
     expect(report.timelines).toHaveLength(3);
     expect(io.out()).toContain('steady-over');
   });
