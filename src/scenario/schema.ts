@@ -24,7 +24,8 @@ const keys = z.union([text('a key name'), keySet], { error: (issue) => `expected
 /** A source's label: what its requests are (a legitimate user, an attacker), reported per label. */
 const label = z
   .string({ error: (issue) => `expected a label, got ${describeValue(issue.input)}` })
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$/, { error: (issue) => `expected a label of up to 32 letters, digits, dots, dashes and underscores, got ${describeValue(issue.input)}` });
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$/, { error: (issue) => `expected a label of up to 32 letters, digits, dots, dashes and underscores, got ${describeValue(issue.input)}` })
+  .describe('What these requests are (e.g. user, attacker): rows report offered, admitted, false denials and false admits per label');
 
 /** Fields every source has. */
 const common = {
@@ -40,7 +41,7 @@ const backoff = z.strictObject({
   base: duration.default(100),
   cap: duration.default(10_000),
   jitter: z.enum(JITTERS, { error: (issue) => `expected none, full, equal or decorrelated, got ${describeValue(issue.input)}` }).default('full'),
-});
+}).describe('Exponential backoff (base doubling per retry up to cap; jitter none, full, equal or decorrelated), used when the limiter gives no Retry-After or honourRetryAfter is false');
 const span = { start: offset.default(0), end: offset.optional() };
 
 const pareto = z.strictObject({
@@ -72,7 +73,7 @@ const source = z.discriminatedUnion(
       think: duration.default(1000),
       jitter: boundedNumber(0, 10, 'a jitter fraction of Retry-After').default(0),
       maxRetries: wholeNumber(1_000_000, 0).default(20),
-      honourRetryAfter: z.boolean({ error: (issue) => `expected true or false, got ${describeValue(issue.input)}` }).default(true),
+      honourRetryAfter: z.boolean({ error: (issue) => `expected true or false, got ${describeValue(issue.input)}` }).default(true).describe('Wait for the limiter\'s Retry-After (default true); false needs backoff'),
       backoff: backoff.optional(),
     }),
   ],

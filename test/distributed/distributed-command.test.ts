@@ -84,6 +84,7 @@ describe('ratelab distributed', () => {
     [['--limit', '-1'], /^ratelab: --limit: expected a whole number/],
     [['--csv', '-', '--json', '-'], /^ratelab: --csv: only one of --csv and --json can go to stdout/],
     [['no-such-scenario'], /^ratelab: unknown scenario "no-such-scenario"/],
+    [['flet'], /^ratelab: unknown scenario "flet"; did you mean fleet\?\n$/],
     [['--json', 'missing-folder/out.json'], /^ratelab: --json: missing-folder\/out.json: the folder .* does not exist\n$/],
   ])('exits 2 with one line for %j, writing nothing', async (args, message) => {
     const io = bufferIO({ cwd: dir });

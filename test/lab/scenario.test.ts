@@ -71,6 +71,21 @@ describe('parseScenario', () => {
     expect(problemsOf(VALID.replace(from, to))).toEqual(expected);
   });
 
+  const RETRY = VALID.replace('kind: steady\n    rate: 5/s', 'kind: retry\n    clients: 2');
+  it.each([
+    ['honourRetryAfter: false without a backoff', 'clients: 2', 'clients: 2\n    honourRetryAfter: false', 's.yaml:7: sources[0].backoff: missing (needed with honourRetryAfter: false: the clients must wait somehow)'],
+    ['a cap below the base', 'clients: 2', 'clients: 2\n    backoff: { base: 1s, cap: 500ms }', 's.yaml:9: sources[0].backoff.cap: expected at least base (1000 ms), got 500 ms'],
+    ['an unknown jitter', 'clients: 2', 'clients: 2\n    backoff: { jitter: some }', 's.yaml:9: sources[0].backoff.jitter: expected none, full, equal or decorrelated, got "some"'],
+    ['a label with spaces', 'clients: 2', 'clients: 2\n    label: bad actor', 's.yaml:9: sources[0].label: expected a label of up to 32 letters, digits, dots, dashes and underscores, got "bad actor"'],
+  ])('a retry source with %s is refused', (_what, from, to, expected) => {
+    expect(problemsOf(RETRY.replace(from, to))).toEqual([expected]);
+  });
+
+  it('a backoff takes base 100ms, cap 10s and full jitter by default', () => {
+    const scenario = parseScenario(RETRY.replace('clients: 2', 'clients: 2\n    backoff: {}'), 's.yaml');
+    expect(scenario.sources[0]).toMatchObject({ honourRetryAfter: true, backoff: { baseMs: 100, capMs: 10_000, jitter: 'full' } });
+  });
+
   it('reports every problem of a file at once', () => {
     const text = VALID.replace('limit: 10', 'limit: 0').replace('rate: 5/s', 'rate: -1').replace('seed: 3', 'seed: x');
     expect(problemsOf(text)).toHaveLength(3);
