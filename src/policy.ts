@@ -53,8 +53,12 @@ export function checkPolicy(policy: Policy, algorithm: Algorithm, where = 'polic
 
 /** The most units a key can hold at once: `burst ?? limit` for token bucket and GCRA, `limit` for the window algorithms. */
 export function capacityOf(algorithm: Algorithm, limit: number, burst: number | undefined): number {
-  const bucket = algorithm === 'token-bucket' || algorithm === 'gcra';
-  return bucket ? (burst ?? limit) : limit;
+  return hasBucket(algorithm) ? (burst ?? limit) : limit;
+}
+
+/** Whether `algorithm` has a bucket whose capacity `burst` sets (token bucket, GCRA); the window algorithms ignore `burst`. */
+export function hasBucket(algorithm: Algorithm): boolean {
+  return algorithm === 'token-bucket' || algorithm === 'gcra';
 }
 
 /**
@@ -66,7 +70,7 @@ export function capacityOf(algorithm: Algorithm, limit: number, burst: number | 
  * and sliding log only count, so any window is fine for them.
  */
 export function windowTooLong(algorithm: Algorithm, limits: Limits): string | undefined {
-  const largest = algorithm === 'sliding-counter' ? 2 * limits.limit : algorithm === 'token-bucket' || algorithm === 'gcra' ? limits.capacity : 0;
+  const largest = algorithm === 'sliding-counter' ? 2 * limits.limit : hasBucket(algorithm) ? limits.capacity : 0;
   if (largest === 0 || largest * limits.windowMs <= Number.MAX_SAFE_INTEGER) return undefined;
   const maxWindowMs = Math.floor(Number.MAX_SAFE_INTEGER / largest);
   const what = algorithm === 'sliding-counter' ? `a limit of ${limits.limit}` : `a capacity of ${limits.capacity}`;

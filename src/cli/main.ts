@@ -9,7 +9,7 @@ import { checkTiersCommand } from './commands/check-tiers.js';
 import { compareCommand, type CompareFlags } from './commands/compare.js';
 import { distributedCommand, type DistributedFlags } from './commands/distributed.js';
 import { raceCommand, type RaceOptions } from './commands/race.js';
-import { scenariosCommand } from './commands/scenarios.js';
+import { scenariosCommand, type ScenariosOptions } from './commands/scenarios.js';
 import { SERVE_DEFAULTS, serveCommand, type ServeOptions } from './commands/serve.js';
 import { EXIT } from './exit-codes.js';
 import type { CommandIO } from './io.js';
@@ -135,7 +135,9 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
   program
     .command('scenarios')
     .description('list the built-in scenarios and what each teaches')
-    .action(async () => setCode(await scenariosCommand({}, io)));
+    .option('--schema', "print the scenario file's JSON Schema (also shipped as scenarios/scenario.schema.json)")
+    .option('--template', 'print a commented example scenario to start from')
+    .action(async (options: ScenariosOptions) => setCode(await scenariosCommand(options, io)));
   program
     .command('race')
     .description('race a naive GET-then-SET limiter against the Lua script on a real Redis, and count what each admits over the limit')

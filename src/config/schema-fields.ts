@@ -18,7 +18,7 @@ export function boundedNumber(min: number, max: number, what = 'a number') {
 const DURATION_HINT = 'expected a duration such as 250ms, 1s, 1m or 1h';
 
 /** `250ms`, `1s`, `1m`, `1h`, or a number of milliseconds; always whole positive ms. */
-export const duration = z.union([z.string(), z.number()], { error: (issue) => `${DURATION_HINT}, got ${describeValue(issue.input)}` }).transform((value, ctx) => {
+export const duration = z.union([z.string(), z.number()], { error: (issue) => `${DURATION_HINT}, got ${describeValue(issue.input)}` }).describe('A duration: 250ms, 1s, 1.5s, 1m, 1h, 1d, or a number of milliseconds').transform((value, ctx) => {
   try {
     return parseDuration(value);
   } catch {
@@ -35,7 +35,7 @@ const PER_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_00
 const RATE_HINT = 'expected a rate such as 50 (per second), 50/s, 3000/m or 2/ms';
 
 /** Requests per unit of time: a number (per second) or `N/ms`, `N/s`, `N/m`, `N/h`. Parsed to requests per millisecond, > 0. */
-export const rate = z.union([z.number(), z.string()], { error: (issue) => `${RATE_HINT}, got ${describeValue(issue.input)}` }).transform((value, ctx) => {
+export const rate = z.union([z.number(), z.string()], { error: (issue) => `${RATE_HINT}, got ${describeValue(issue.input)}` }).describe('Requests per unit of time: a number (per second), or N/ms, N/s, N/m, N/h').transform((value, ctx) => {
   const perMs = ratePerMs(value);
   if (perMs === undefined) {
     ctx.addIssue({ code: 'custom', message: `${RATE_HINT}, got ${describeValue(value)}` });

@@ -7,7 +7,6 @@ export interface SchemaProblem {
   message: string;
 }
 
-
 interface ZodIssueLike {
   code: string;
   path: PropertyKey[];
@@ -24,9 +23,22 @@ interface ZodIssueLike {
  * the input fits none of its branches.
  */
 export function validateWith<S extends z.ZodType>(schema: S, data: unknown, union?: string): { ok: true; value: z.output<S> } | { ok: false; problems: SchemaProblem[] } {
-  const result = schema.safeParse(data, { reportInput: true });
+  const result = schema.safeParse(data, { reportInput: true, error: listFields });
   if (result.success) return { ok: true, value: result.data };
   return { ok: false, problems: result.error.issues.flatMap((issue) => explain(issue as ZodIssueLike, [], union)) };
+}
+
+const UNKNOWN_FIELD = 'unknown field';
+
+/**
+ * The message of an unknown field: the fields the object does take, from the schema that
+ * raised the issue (so a typo is fixed without opening the docs). Other issues keep the
+ * schema's own messages.
+ */
+function listFields(issue: { code?: string; inst?: unknown }): string | undefined {
+  if (issue.code !== 'unrecognized_keys') return undefined;
+  const shape = (issue.inst as { shape?: Record<string, unknown> } | undefined)?.shape;
+  return shape === undefined ? UNKNOWN_FIELD : `${UNKNOWN_FIELD}; expected one of ${Object.keys(shape).join(', ')}`;
 }
 
 /**
@@ -38,7 +50,8 @@ export function validateWith<S extends z.ZodType>(schema: S, data: unknown, unio
 function explain(issue: ZodIssueLike, prefix: (string | number)[], union: string | undefined): SchemaProblem[] {
   const path = [...prefix, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))];
   if (issue.code === 'unrecognized_keys') {
-    return (issue.keys ?? []).map((key) => ({ path: [...path, key], message: 'unknown field' }));
+    const message = issue.message.startsWith(UNKNOWN_FIELD) ? issue.message : UNKNOWN_FIELD;
+    return (issue.keys ?? []).map((key) => ({ path: [...path, key], message }));
   }
   if (issue.code === 'invalid_union' && issue.input === undefined) return [{ path, message: 'missing' }];
   if (issue.code === 'invalid_union' && issue.errors && issue.errors.length > 0) {

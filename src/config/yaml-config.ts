@@ -19,7 +19,7 @@ export function readText(path: string, label = path): string {
 /**
  * Parses a YAML (or JSON) document and validates it, reporting problems where they are
  * in the file. `validate` checks the parsed data and returns the typed value or its
- * problems (paths of keys); each problem becomes `source:line: a.b.c: message`, with the
+ * problems (paths of keys); each problem becomes `source:line: a.b[0].c: message`, with the
  * line of the deepest node of the path that exists. Throws `code` listing every problem
  * (YAML syntax errors included), so one run shows everything to fix.
  */
@@ -43,9 +43,9 @@ export function parseYamlConfig<T>(
   return checked.value;
 }
 
-/** A problem as `source:line: a.b.c: message`, with its line (0 when it has none) for sorting. */
+/** A problem as `source:line: a.b[0].c: message`, with its line (0 when it has none) for sorting. */
 function locate(problem: SchemaProblem, doc: Document, lines: LineCounter, source: string): { line: number; text: string } {
-  const where = problem.path.length > 0 ? `${problem.path.join('.')}: ` : '';
+  const where = problem.path.length > 0 ? `${fieldPath(problem.path)}: ` : '';
   for (let depth = problem.path.length; depth >= 0; depth--) {
     const node = doc.getIn(problem.path.slice(0, depth), true) as { range?: [number, number, number] } | undefined;
     if (node?.range) {
@@ -54,6 +54,11 @@ function locate(problem: SchemaProblem, doc: Document, lines: LineCounter, sourc
     }
   }
   return { line: 0, text: `${source}: ${where}${problem.message}` };
+}
+
+/** A path of keys as it reads in the file: `sources[0].rate`, `tiers.free.limit`. */
+export function fieldPath(path: readonly (string | number)[]): string {
+  return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? part : `.${part}`)).join('');
 }
 
 /** yaml's message without its own position suffix and code excerpt (we give the line). */

@@ -1,4 +1,5 @@
 import { jainIndex } from './fairness.js';
+import { LabelCounts, type LabelMetrics } from './label-counts.js';
 import { oracleAdmits } from './oracle.js';
 import { TimelineCounter, type Timeline } from './timeline.js';
 import { WindowLedger } from './window-ledger.js';
@@ -30,6 +31,8 @@ export interface ReplayMetrics {
   keys: number;
   /** Offered and admitted units per bucket. */
   timeline: Timeline;
+  /** Per source label, in the order first seen; empty when no arrival had a label. */
+  labels: LabelMetrics[];
 }
 
 /** What the recorder needs to know: the policy's limit and window, and the timeline's buckets. */
@@ -69,6 +72,9 @@ export class MetricsRecorder {
   private key = '';
   private cost = 0;
   private exact = false;
+  /** Per-label counts, made on the first labelled arrival; the label slot of the arrival being decided, or -1. */
+  private labels: LabelCounts | undefined;
+  private labelSlot = -1;
 
   constructor(
     private readonly options: RecorderOptions,
@@ -88,17 +94,18 @@ export class MetricsRecorder {
    * Records the (one-lane) limiter's decision on `cost` units for `key` at `t` (times in
    * non-decreasing order). `id` is the stream's number for the key, when it has one.
    */
-  record(t: number, key: string, cost: number, allowed: boolean, id?: number): void {
-    this.offer(t, key, cost, id);
+  record(t: number, key: string, cost: number, allowed: boolean, id?: number, label?: string): void {
+    this.offer(t, key, cost, id, label);
     this.decide(0, allowed);
     this.commit();
   }
 
   /**
    * Starts recording an arrival of `cost` units for `key` at `t` (times in non-decreasing
-   * order; `id` as in {@link record}); returns the exact oracle's verdict on it.
+   * order; `id` as in {@link record}; `label` its source's label, if any); returns the
+   * exact oracle's verdict on it.
    */
-  offer(t: number, key: string, cost: number, id?: number): boolean {
+  offer(t: number, key: string, cost: number, id?: number, label?: string): boolean {
     const ledger = this.ledger;
     const slot = ledger.slot(key, id);
     ledger.expire(t - this.options.windowMs);
@@ -107,6 +114,7 @@ export class MetricsRecorder {
     this.key = key;
     this.cost = cost;
     this.exact = oracleAdmits(ledger, slot, cost, this.options.limit);
+    this.labelSlot = label === undefined ? -1 : (this.labels ??= new LabelCounts(this.lanes)).offer(label);
     return this.exact;
   }
 
@@ -129,6 +137,13 @@ export class MetricsRecorder {
       else if (exact) this.falseDenials[lane] = (this.falseDenials[lane] as number) + 1;
       (this.timelines[lane] ??= new TimelineCounter(t, this.options.bucketMs)).add(t, cost, allowed);
     }
+    if (this.labelSlot >= 0) this.countLabel();
+  }
+
+  /** Counts every lane's decision on the arrival offered last under its label. */
+  private countLabel(): void {
+    const { labels, labelSlot, exact, lanes, verdicts } = this;
+    for (let lane = 0; lane < lanes; lane++) labels?.decide(labelSlot, lane, verdicts[lane] === 1, exact);
   }
 
   /** Counts an admission by the limiter of `lane` into the window and the worst window. */
@@ -164,6 +179,7 @@ export class MetricsRecorder {
       fairness: jainIndex(this.shares(lane)),
       keys: this.ledger.keys.length,
       timeline: timeline.result(this.options.minBuckets ?? 0),
+      labels: this.labels?.result(lane) ?? [],
     };
   }
 

@@ -1,11 +1,15 @@
 import { stringify } from 'csv-stringify/sync';
+import type { LabelMetrics } from '../metrics/label-counts.js';
 import type { WorkloadComparison } from '../sim/compare.js';
 
 /**
  * The CSV columns, in order. Names are stable (scripts depend on them) and carry their
- * units: counts are requests; `error_rate_pct` is a percentage of offered requests;
+ * units: counts are requests; `error_percent` is a percentage of offered requests;
  * `worst_window_ratio` is units / limit; bytes are per live key; `ops_per_sec` is
- * decisions per second. An empty cell means not measured / not defined.
+ * decisions per second; `labels` holds each source label's counts as
+ * `label=offered/admitted/false_denials/false_admits`, `;`-separated (labels are letters,
+ * digits, `.`, `-` and `_`, so the cell splits without quoting). An empty cell means not
+ * measured / not defined (no labels).
  */
 export const CSV_COLUMNS = [
   'scenario',
@@ -18,13 +22,14 @@ export const CSV_COLUMNS = [
   'denied',
   'false_admits',
   'false_denials',
-  'error_rate_pct',
+  'error_percent',
   'worst_window_ratio',
   'fairness_jain',
   'keys',
   'bytes_per_key',
   'state_bytes_per_key',
   'ops_per_sec',
+  'labels',
 ] as const;
 
 /** One row per (workload, algorithm), RFC 4180 (CRLF line ends, quoted where needed), with a header. */
@@ -48,9 +53,15 @@ export function comparisonCsv(results: readonly WorkloadComparison[]): string {
       row.bytesPerKey === null ? '' : round(row.bytesPerKey, 1),
       row.stateBytesPerKey ?? '',
       row.opsPerSec === null ? '' : Math.round(row.opsPerSec),
+      labelsCell(row.labels ?? []),
     ]),
   );
   return stringify(records, { header: true, columns: [...CSV_COLUMNS], record_delimiter: '\r\n' });
+}
+
+/** The `labels` cell: `user=50/50/0/0;attacker=200/100/0/100`, empty without labels. */
+export function labelsCell(labels: readonly LabelMetrics[]): string {
+  return labels.map((l) => `${l.label}=${l.offered}/${l.admitted}/${l.falseDenials}/${l.falseAdmits}`).join(';');
 }
 
 /** Rounds for output: the figures are exact ratios of counts, printed to `digits` places. */

@@ -4,6 +4,7 @@ import { formatDuration } from '../duration.js';
 import type { Policy } from '../policy.js';
 import { summarise } from './compare-summary.js';
 import stripAnsi from './strip-ansi.js';
+import { renderLabelBreakdown } from './label-breakdown.js';
 import { renderTable, type Column } from './table.js';
 import { wrapWords } from './wrap.js';
 
@@ -41,7 +42,8 @@ export const SPEED_NOTE = 'x ref: decisions/s as a ratio to a reference measured
 /**
  * The terminal report of one workload: a title line with the policy, the plain sentence
  * of what it shows, then the table (worst-window ratios above the limit marked and in
- * red, the rest in green), then any notes. Columns with no figure in any row are left
+ * red, the rest in green), the per-label breakdown when sources carry labels, then any
+ * notes. Columns with no figure in any row are left
  * out; when the table would be wider than `width` (at most {@link MAX_WIDTH}) columns, the
  * memory and speed columns go in a second table below.
  */
@@ -50,7 +52,8 @@ export function renderComparison(result: WorkloadComparison, paint: ChalkInstanc
   const title = wrapWords(`${result.name} (${describePolicy(result.policy)}): ${result.description}`, fit, '  ');
   const lines = [paint.bold(title[0] as string), ...title.slice(1).map((line) => paint.dim(line)), ...wrapWords(summarise(result), fit, '  '), ''];
   const notes = result.notes.flatMap((note) => wrapWords(`note: ${note}`, fit, '  ').map((line) => paint.yellow(line)));
-  return [...lines, ...comparisonTables(result.rows, paint, fit), ...notes].join('\n') + '\n';
+  const labels = renderLabelBreakdown(result.rows, paint);
+  return [...lines, ...comparisonTables(result.rows, paint, fit), ...(labels === '' ? [] : ['', labels.trimEnd()]), ...notes].join('\n') + '\n';
 }
 
 /**

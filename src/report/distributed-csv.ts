@@ -29,7 +29,7 @@ export const DISTRIBUTED_CSV_COLUMNS = [
   'denied',
   'false_admits',
   'false_denials',
-  'error_rate_pct',
+  'error_percent',
   'worst_window_ratio',
   'added_latency_ms',
   'added_latency_p99_ms',

@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RatelabError } from '../errors.js';
+import { nearestName } from '../nearest-name.js';
 import { loadScenario } from './load-scenario.js';
 import type { Scenario } from './scenario.js';
 
@@ -19,7 +20,8 @@ export function builtinScenarios(): Scenario[] {
 /**
  * A scenario named on the command line: a built-in's name, or a path to a YAML file
  * (anything with a slash or a .yaml/.yml ending, or an existing file), from `cwd`.
- * Throws `UNKNOWN_SCENARIO` listing the built-ins, or the loader's errors for a file.
+ * Throws `UNKNOWN_SCENARIO` suggesting the nearest built-in's name (or listing them all when
+ * none is near), or the loader's errors for a file.
  */
 export function resolveScenario(arg: string, cwd: string, builtins: readonly Scenario[] = builtinScenarios()): Scenario {
   const path = isAbsolute(arg) ? arg : resolve(cwd, arg);
@@ -29,5 +31,8 @@ export function resolveScenario(arg: string, cwd: string, builtins: readonly Sce
   }
   const found = builtins.find((scenario) => scenario.name === arg);
   if (found) return found;
-  throw new RatelabError('UNKNOWN_SCENARIO', `unknown scenario ${JSON.stringify(arg)}: expected a file or one of ${builtins.map((s) => s.name).join(', ')}`, { field: arg });
+  const names = builtins.map((s) => s.name);
+  const nearest = nearestName(arg, names);
+  const hint = nearest === undefined ? `: expected a file or one of ${names.join(', ')}` : `; did you mean ${nearest}?`;
+  throw new RatelabError('UNKNOWN_SCENARIO', `unknown scenario ${JSON.stringify(arg)}${hint}`, { field: arg });
 }

@@ -1,6 +1,6 @@
 import { parseYamlConfig, readText } from '../config/yaml-config.js';
 import type { Policy } from '../policy.js';
-import type { KeySpec, Scenario, SourceSpec } from './scenario.js';
+import type { KeySpec, RetrySourceSpec, Scenario, SourceSpec } from './scenario.js';
 import { validateScenario, type ScenarioFile, type SourceFile } from './schema.js';
 
 /** Timelines aim for about this many buckets when a scenario does not set `bucket`. */
@@ -60,7 +60,7 @@ function toKeys(keys: SourceFile['keys']): KeySpec {
 }
 
 function toSource(item: SourceFile, file: ScenarioFile): SourceSpec {
-  const base = { keys: toKeys(item.keys), cost: item.cost };
+  const base = item.label === undefined ? { keys: toKeys(item.keys), cost: item.cost } : { keys: toKeys(item.keys), cost: item.cost, label: item.label };
   switch (item.kind) {
     case 'steady':
     case 'poisson':
@@ -73,7 +73,10 @@ function toSource(item: SourceFile, file: ScenarioFile): SourceSpec {
     }
     case 'onoff':
       return { ...base, kind: 'onoff', startMs: item.start, endMs: item.end ?? file.duration, ratePerMs: item.rate, on: { alpha: item.on.alpha, minMs: item.on.min }, off: { alpha: item.off.alpha, minMs: item.off.min } };
-    case 'retry':
-      return { ...base, kind: 'retry', startMs: item.start, endMs: item.end ?? file.duration, clients: item.clients, rampMs: item.ramp, thinkMs: item.think, jitter: item.jitter, maxRetries: item.maxRetries };
+    case 'retry': {
+      const retry: RetrySourceSpec = { ...base, kind: 'retry', startMs: item.start, endMs: item.end ?? file.duration, clients: item.clients, rampMs: item.ramp, thinkMs: item.think, jitter: item.jitter, maxRetries: item.maxRetries, honourRetryAfter: item.honourRetryAfter };
+      if (item.backoff !== undefined) retry.backoff = { baseMs: item.backoff.base, capMs: item.backoff.cap, jitter: item.backoff.jitter };
+      return retry;
+    }
   }
 }

@@ -16,6 +16,8 @@ interface SourceBase {
   keys: KeySpec;
   /** Units each request takes from its key's quota: a whole number >= 1. */
   cost: number;
+  /** What the source's requests are (a legitimate user, an attacker): rows count per label. */
+  label?: string;
 }
 
 /** Evenly spaced (`steady`) or Poisson arrivals at `ratePerMs` requests per ms in [startMs, endMs). */
@@ -53,12 +55,33 @@ export interface OnOffSourceSpec extends SourceBase {
 }
 
 /**
+ * Exponential backoff, as in Brooker's "Exponential Backoff And Jitter" (AWS Architecture
+ * Blog, 2015): retry n (from 0) waits, with `v = min(capMs, baseMs * 2^n)`,
+ * - `none`: v;
+ * - `full`: uniform in [0, v);
+ * - `equal`: v / 2 + uniform in [0, v / 2);
+ * - `decorrelated`: min(capMs, uniform in [baseMs, 3 * previous wait)), the first
+ *   previous wait being baseMs.
+ * Waits are whole ms, at least 1.
+ */
+export interface BackoffSpec {
+  baseMs: number;
+  capMs: number;
+  jitter: 'none' | 'full' | 'equal' | 'decorrelated';
+}
+
+/**
  * A closed loop of `clients` clients, each with one request outstanding: the first sent
  * at a uniformly random time in [startMs, startMs + rampMs]; a denied request is retried
  * after the limiter's Retry-After, stretched by up to `jitter` of itself at random
  * (0: no jitter, every denied client comes back at the same instant); after `maxRetries`
  * retries, or once admitted, the client waits `thinkMs` (>= 1) and sends its next request.
- * A Retry-After of 0 or none counts as 1 ms, so a client never loops within one instant.
+ * A Retry-After of 0 counts as 1 ms, so a client never loops within one instant.
+ *
+ * With `backoff`, a denial that carries no Retry-After (a limiter that gives none), or
+ * every denial when `honourRetryAfter` is false, waits the backoff instead; without it, no
+ * Retry-After means one window. A Retry-After of Infinity (the request can never fit)
+ * always ends the request.
  */
 export interface RetrySourceSpec extends SourceBase {
   kind: 'retry';
@@ -69,6 +92,9 @@ export interface RetrySourceSpec extends SourceBase {
   thinkMs: number;
   jitter: number;
   maxRetries: number;
+  /** Whether a Retry-After is waited for (default true); false needs `backoff`. */
+  honourRetryAfter?: boolean;
+  backoff?: BackoffSpec;
 }
 
 /** One traffic source of a scenario; sources compose by merging their arrivals by time. */

@@ -1,4 +1,5 @@
 import { measureMemory, type MemorySample } from '../metrics/memory-probe.js';
+import type { LabelMetrics } from '../metrics/label-counts.js';
 import type { ReplayMetrics } from '../metrics/recorder.js';
 import type { Timeline } from '../metrics/timeline.js';
 import { decisionsPerSecond } from '../metrics/throughput.js';
@@ -9,7 +10,9 @@ import { replay, replayLockstep, type ReplayOptions, type ReplayResult } from '.
 import type { Workload } from './workload.js';
 
 /** One row of a comparison: one workload through one contender (see {@link ReplayMetrics} for the counts). */
-export interface ComparisonRow extends Omit<ReplayMetrics, 'timeline' | 'worstWindow'> {
+export interface ComparisonRow extends Omit<ReplayMetrics, 'timeline' | 'worstWindow' | 'labels'> {
+  /** Per source label (offered, admitted, false denials, false admits); absent or empty when no source has a label. */
+  labels?: LabelMetrics[];
   scenario: string;
   algorithm: string;
   /** Measured heap bytes per live key (key strings excluded); null when not measured. */
@@ -151,6 +154,7 @@ export function toRow(scenario: string, contender: Pick<Contender, 'name' | 'sta
     opsPerSec: opsPerSec ?? null,
     speedRatio: null,
     keys: m.keys,
+    labels: m.labels,
   };
 }
 

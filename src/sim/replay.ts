@@ -69,7 +69,7 @@ export async function replayLockstep(contenders: readonly Contender[], stream: T
  * per arrival {@link offer} once, {@link decide} per lane, then {@link commit}.
  */
 export interface ArrivalObserver {
-  offer(t: number, key: string, cost: number, id?: number): unknown;
+  offer(t: number, key: string, cost: number, id?: number, label?: string): unknown;
   decide(lane: number, allowed: boolean): void;
   commit(): void;
 }
@@ -221,7 +221,10 @@ function fill(run: Run): void {
 function conclude(run: Run, i: number, k: number, result: unknown): void {
   const allowed = isAllowed(result, (run.lanes[i] as Lane).name);
   run.verdicts[i * run.blockSize + k] = allowed ? 1 : 0;
-  if (run.closedLoop) run.stream.react(allowed, allowed ? 0 : retryAfterOf(result, run.windowMs));
+  if (run.closedLoop) {
+    const retryAfter = allowed ? 0 : retryAfterOf(result);
+    run.stream.react(allowed, retryAfter ?? run.windowMs, retryAfter !== undefined);
+  }
 }
 
 /** Records the block's arrivals, in time order, with every lane's decision on each. */
@@ -232,7 +235,7 @@ function record(run: Run): void {
 /** Records `arrival`, number `k` of the block, with every lane's decision on it. */
 function recordArrival(run: Run, arrival: Arrival, k: number): void {
   const { recorder, verdicts, blockSize } = run;
-  recorder.offer(arrival.t, arrival.key, arrival.cost, arrival.id);
+  recorder.offer(arrival.t, arrival.key, arrival.cost, arrival.id, arrival.label);
   for (let i = 0; i < run.lanes.length; i++) recorder.decide(i, verdicts[i * blockSize + k] === 1);
   recorder.commit();
   if (run.sample.length < run.sampleSize) run.sample.push(arrival);
@@ -268,8 +271,8 @@ function isPromise(value: unknown): value is PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
-/** The limiter's Retry-After in ms; a limiter that gives none is taken to mean one window. */
-function retryAfterOf(result: unknown, windowMs: number): number {
+/** The limiter's Retry-After in ms, or undefined when it gives none (then taken to mean one window, unless the client backs off). */
+function retryAfterOf(result: unknown): number | undefined {
   const retry = typeof result === 'object' && result !== null ? (result as { retryAfterMs?: unknown }).retryAfterMs : undefined;
-  return typeof retry === 'number' && !Number.isNaN(retry) && retry >= 0 ? retry : windowMs;
+  return typeof retry === 'number' && !Number.isNaN(retry) && retry >= 0 ? retry : undefined;
 }

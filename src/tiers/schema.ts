@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { describeValue } from '../errors.js';
 import { validateWith, type SchemaProblem } from '../config/schema-problems.js';
 import { duration, wholeNumber } from '../config/schema-fields.js';
-import { ALGORITHMS, MAX_LIMIT, capacityOf, windowTooLong, type Algorithm } from '../policy.js';
+import { ALGORITHMS, MAX_LIMIT, capacityOf, hasBucket, windowTooLong, type Algorithm } from '../policy.js';
 import { SLIDING_LOG_MAX_LIMIT } from '../algorithms/sliding-log.js';
 
 const limitedTier = z
@@ -17,6 +17,9 @@ const limitedTier = z
       ctx.addIssue({ code: 'custom', path: ['limit'], message: `the sliding log keeps one timestamp per request; at most ${SLIDING_LOG_MAX_LIMIT}, got ${tier.limit}` });
     }
     const algorithm = tier.algorithm as Algorithm;
+    if (tier.burst !== undefined && !hasBucket(algorithm)) {
+      ctx.addIssue({ code: 'custom', path: ['burst'], message: `${algorithm} ignores burst (only token-bucket and gcra have a bucket capacity); remove it or pick one of those` });
+    }
     const tooLong = windowTooLong(algorithm, { limit: tier.limit, windowMs: tier.window, capacity: capacityOf(algorithm, tier.limit, tier.burst) });
     if (tooLong) ctx.addIssue({ code: 'custom', path: ['window'], message: tooLong });
   });
@@ -30,7 +33,7 @@ export const tiersFileSchema = z.strictObject({
   tiers: z.record(z.string(), tier, { error: (issue) => `expected a map of tier name to tier, got ${describeValue(issue.input)}` }),
   clients: z.record(z.string(), tierName, { error: (issue) => `expected a map of client id to tier name, got ${describeValue(issue.input)}` }).default({}),
   default: tierName,
-}, { error: (issue) => `expected a map with the keys tiers, clients and default, got ${issue.input === null || issue.input === undefined ? 'an empty file' : describeValue(issue.input)}` });
+}, { error: (issue) => (issue.code === 'unrecognized_keys' ? undefined : `expected a map with the keys tiers, clients and default, got ${issue.input === null || issue.input === undefined ? 'an empty file' : describeValue(issue.input)}`) });
 
 /**
  * Tier names that `default` and `clients` refer to but `tiers` lacks. Checked on the raw

@@ -10,6 +10,8 @@ export interface Arrival {
   readonly id?: number;
   /** The source's own mark on the arrival (a retry client's id), handed back in `react`. */
   readonly tag?: number;
+  /** The source's label (what its requests are), when it has one: metrics count per label. */
+  readonly label?: string | undefined;
 }
 
 /**
@@ -25,7 +27,8 @@ export interface TrafficSource {
   /**
    * The decision on the arrival just taken: whether it was admitted and, if not, the
    * limiter's Retry-After in ms (Infinity: never; a limiter that gives none is taken to
-   * mean the policy's window).
+   * mean the policy's window, with `retryAfterGiven` false, so a client may back off
+   * instead).
    */
-  react?(arrival: Arrival, allowed: boolean, retryAfterMs: number): void;
+  react?(arrival: Arrival, allowed: boolean, retryAfterMs: number, retryAfterGiven?: boolean): void;
 }

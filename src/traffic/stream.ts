@@ -53,9 +53,9 @@ export class TrafficStream {
   }
 
   /** Tells the source of the last arrival the decision on it (see {@link TrafficSource.react}). */
-  react(allowed: boolean, retryAfterMs: number): void {
+  react(allowed: boolean, retryAfterMs: number, retryAfterGiven = true): void {
     const source = this.sources[this.last];
-    if (source?.react && this.lastArrival) source.react(this.lastArrival, allowed, retryAfterMs);
+    if (source?.react && this.lastArrival) source.react(this.lastArrival, allowed, retryAfterMs, retryAfterGiven);
   }
 }
 

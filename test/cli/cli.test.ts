@@ -57,6 +57,20 @@ describe('ratelab check-tiers', () => {
     expect(io.out()).toBe('');
   });
 
+  it('exits 2 on burst given to the window algorithms, naming each field and why', async () => {
+    const io = bufferIO();
+    const path = fixture('burst-ignored.yaml');
+    expect(await run(['check-tiers', path], io)).toBe(2);
+    expect(io.err().trimEnd().split('\n')).toEqual(
+      [
+        [6, 'api', 'fixed-window'],
+        [11, 'reports', 'sliding-log'],
+        [16, 'search', 'sliding-counter'],
+      ].map(([line, tier, algorithm]) => `ratelab: ${path}:${line}: tiers.${tier}.burst: ${algorithm} ignores burst (only token-bucket and gcra have a bucket capacity); remove it or pick one of those`),
+    );
+    expect(io.out()).toBe('');
+  });
+
   it('exits 2 on a missing file, naming it on one line', async () => {
     const io = bufferIO();
     const path = fixture('absent.yaml');

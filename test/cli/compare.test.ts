@@ -27,7 +27,7 @@ function unwrap(text: string): string {
   return text.replace(/\n {2}/g, ' ');
 }
 
-const JSON_FIELDS = ['scenario', 'algorithm', 'offered', 'admitted', 'denied', 'falseAdmits', 'falseDenials', 'errorRate', 'worstWindowRatio', 'fairness', 'bytesPerKey', 'opsPerSec'];
+const JSON_FIELDS = ['scenario', 'algorithm', 'offered', 'admitted', 'denied', 'falseAdmits', 'falseDenials', 'errorPercent', 'worstWindowRatio', 'fairness', 'bytesPerKey', 'opsPerSec'];
 
 describe('ratelab compare', () => {
   it('prints the sentence, the table and the charts for a scenario', async () => {
@@ -77,13 +77,16 @@ describe('ratelab compare', () => {
     expect(csv.split('\r\n')[0]).toBe(CSV_COLUMNS.join(','));
     const records = parse(csv, { columns: true }) as Record<string, string>[];
     expect(records).toHaveLength(10);
-    expect(records.find((r) => r.scenario === 'edge-attack' && r.algorithm === 'fixed-window')).toMatchObject({ limit: '100', window_ms: '1000', offered: '800', admitted: '800', false_admits: '400', error_rate_pct: '50', worst_window_ratio: '2', fairness_jain: '', bytes_per_key: '', ops_per_sec: '' });
+    expect(records.find((r) => r.scenario === 'edge-attack' && r.algorithm === 'fixed-window')).toMatchObject({ limit: '100', window_ms: '1000', offered: '800', admitted: '800', false_admits: '400', error_percent: '50', worst_window_ratio: '2', fairness_jain: '', bytes_per_key: '', ops_per_sec: '' });
     expect(Number(records.find((r) => r.scenario === 'zipf-many-keys')?.fairness_jain)).toBeGreaterThan(0);
 
-    const json = JSON.parse(readFileSync(jsonPath, 'utf8')) as { rows: Record<string, unknown>[]; timelines: { scenario: string; algorithm: string; offered: number[]; admitted: number[] }[]; scenarios: { summary: string }[] };
+    const json = JSON.parse(readFileSync(jsonPath, 'utf8')) as { version: number; rows: Record<string, unknown>[]; timelines: { scenario: string; algorithm: string; offered: number[]; admitted: number[] }[]; scenarios: { summary: string }[] };
     expect(json.rows).toHaveLength(10);
     for (const row of json.rows) expect(Object.keys(row)).toEqual(expect.arrayContaining(JSON_FIELDS));
-    expect(json.rows[4]).toMatchObject({ scenario: 'edge-attack', algorithm: 'fixed-window', worstWindowRatio: 2, bytesPerKey: null, opsPerSec: null });
+    expect(json.rows[4]).toMatchObject({ scenario: 'edge-attack', algorithm: 'fixed-window', errorPercent: 50, worstWindowRatio: 2, bytesPerKey: null, opsPerSec: null });
+    // Format 2: the percent is named for its unit; the old name is gone.
+    expect(json.version).toBe(2);
+    for (const row of json.rows) expect(row).not.toHaveProperty('errorRate');
     expect(json.timelines).toHaveLength(10);
     expect(json.timelines[0]?.offered.reduce((a, b) => a + b, 0)).toBe(800);
     expect(json.scenarios[0]?.summary).toMatch(/^edge-attack: fixed-window let the most through/);
@@ -277,7 +280,7 @@ describe('compare progress', () => {
 
 describe('ratelab compare on bad input: exit 2, one line per problem, nothing written', () => {
   it.each([
-    [['compare', 'edge-atack'], /^ratelab: unknown scenario "edge-atack": expected a file or one of steady-under, /],
+    [['compare', 'edge-atack'], /^ratelab: unknown scenario "edge-atack"; did you mean edge-attack\?\n$/],
     [['compare', '--algorithms', 'token-bucket,leaky'], /^ratelab: --algorithms: expected one of token-bucket, gcra, sliding-log, sliding-counter, fixed-window, got "leaky"\n$/],
     [['compare', '--limit', '-5'], /^ratelab: --limit: expected a whole number from 1 to 4294967295, got "-5"\n$/],
     [['compare', '--window', 'soon'], /^ratelab: --window: expected a duration/],

@@ -54,8 +54,10 @@ describe('ratelab distributed', () => {
     expect(report.scenario.name).toBe('steady-over');
     expect(report.rows.map((row: { strategy: string }) => row.strategy)).toEqual(['central', 'local-split', 'sync']);
     for (const row of report.rows) {
-      for (const field of ['strategy', 'failMode', 'offered', 'admitted', 'falseDenials', 'worstWindowRatio', 'addedLatencyMs']) expect(row).toHaveProperty(field);
+      for (const field of ['strategy', 'failMode', 'offered', 'admitted', 'falseDenials', 'errorPercent', 'worstWindowRatio', 'addedLatencyMs']) expect(row).toHaveProperty(field);
+      expect(row).not.toHaveProperty('errorRate');
     }
+    expect(report.version).toBe(2);
     expect(report.timelines).toHaveLength(3);
     expect(io.out()).toContain('steady-over');
   });
@@ -82,6 +84,7 @@ describe('ratelab distributed', () => {
     [['--limit', '-1'], /^ratelab: --limit: expected a whole number/],
     [['--csv', '-', '--json', '-'], /^ratelab: --csv: only one of --csv and --json can go to stdout/],
     [['no-such-scenario'], /^ratelab: unknown scenario "no-such-scenario"/],
+    [['flet'], /^ratelab: unknown scenario "flet"; did you mean fleet\?\n$/],
     [['--json', 'missing-folder/out.json'], /^ratelab: --json: missing-folder\/out.json: the folder .* does not exist\n$/],
   ])('exits 2 with one line for %j, writing nothing', async (args, message) => {
     const io = bufferIO({ cwd: dir });

@@ -36,7 +36,15 @@ describe('loadTiers: each kind of invalid file is INVALID_TIERS, every problem w
     ['bad-limit.yaml', [`4: tiers.free.limit: ${LIMIT_MESSAGE('-3')}`]],
     ['bad-duration.yaml', [`5: tiers.free.window: ${DURATION_MESSAGE('"1 fortnight"')}`]],
     ['unknown-algorithm.yaml', ['3: tiers.free.algorithm: expected one of token-bucket, gcra, sliding-log, sliding-counter, fixed-window, got "leaky-bucket"']],
-    ['unknown-field.yaml', ['6: tiers.free.burts: unknown field']],
+    ['unknown-field.yaml', ['6: tiers.free.burts: unknown field; expected one of algorithm, limit, window, burst']],
+    [
+      'burst-ignored.yaml',
+      [
+        '6: tiers.api.burst: fixed-window ignores burst (only token-bucket and gcra have a bucket capacity); remove it or pick one of those',
+        '11: tiers.reports.burst: sliding-log ignores burst (only token-bucket and gcra have a bucket capacity); remove it or pick one of those',
+        '16: tiers.search.burst: sliding-counter ignores burst (only token-bucket and gcra have a bucket capacity); remove it or pick one of those',
+      ],
+    ],
     ['default-missing-tier.yaml', ['6: default: no tier named "gold" (tiers: free)']],
     ['client-missing-tier.yaml', ['8: clients.globex: no tier named "platinum" (tiers: free)']],
     ['syntax-error.yaml', ['5: Flow sequence in block collection must be sufficiently indented and end with a ]']],
@@ -51,7 +59,7 @@ describe('loadTiers: each kind of invalid file is INVALID_TIERS, every problem w
         '19: tiers.bulk.window: token-bucket with a capacity of 4000000000 is exact up to a window of 2251799 ms (2251.799s), got 86400000; use a shorter window with a proportionally smaller limit',
         '22: clients.globex: no tier named "gold" (tiers: free, premium, logs, odd, bulk)',
         '23: default: no tier named "platinum" (tiers: free, premium, logs, odd, bulk)',
-        '24: colour: unknown field',
+        '24: colour: unknown field; expected one of tiers, clients, default',
       ],
     ],
     [

@@ -1,10 +1,34 @@
 import { formatDuration } from '../../duration.js';
+import { RatelabError } from '../../errors.js';
 import { builtinScenarios } from '../../scenario/builtins.js';
+import { scenarioJsonSchemaText } from '../../scenario/json-schema.js';
+import { SCENARIO_TEMPLATE } from '../../scenario/template.js';
 import { EXIT } from '../exit-codes.js';
 import type { Command } from '../io.js';
 
-/** `ratelab scenarios`: lists the built-in scenarios, their policies and what each teaches. */
-export const scenariosCommand: Command<Record<string, never>> = async (_options, io) => {
+/** Options of `ratelab scenarios`: at most one of them. */
+export interface ScenariosOptions {
+  /** Print the scenario file's JSON Schema instead of the list. */
+  schema?: boolean;
+  /** Print a commented example scenario instead of the list. */
+  template?: boolean;
+}
+
+/**
+ * `ratelab scenarios`: lists the built-in scenarios, their policies and what each teaches;
+ * with `--schema` prints the JSON Schema of a scenario file, with `--template` a commented
+ * example (both to stdout, to redirect into a file).
+ */
+export const scenariosCommand: Command<ScenariosOptions> = async (options, io) => {
+  if (options.schema && options.template) throw new RatelabError('INVALID_ARGUMENT', '--schema and --template: pass one of them', { field: '--schema' });
+  if (options.schema) {
+    io.stdout.write(scenarioJsonSchemaText());
+    return EXIT.OK;
+  }
+  if (options.template) {
+    io.stdout.write(SCENARIO_TEMPLATE);
+    return EXIT.OK;
+  }
   const scenarios = builtinScenarios();
   const width = Math.max(...scenarios.map((s) => s.name.length));
   for (const s of scenarios) {

@@ -20,7 +20,7 @@ export class BurstSource implements TrafficSource {
 
   take(): Arrival {
     const key = this.keys.next();
-    const arrival = { t: this.peek(), key, cost: this.spec.cost, id: this.keys.lastId };
+    const arrival = { t: this.peek(), key, cost: this.spec.cost, id: this.keys.lastId, label: this.spec.label };
     this.i += 1;
     if (this.i === this.spec.count) {
       this.i = 0;

@@ -17,7 +17,7 @@ export class OnOffSource extends ScheduledSource {
     keys: KeyPicker,
     private readonly random: Random,
   ) {
-    super(keys, spec.cost);
+    super(keys, spec.cost, spec.label);
     this.exact = spec.startMs;
     this.onUntil = spec.startMs + random.pareto(spec.on.alpha, spec.on.minMs);
     this.begin();

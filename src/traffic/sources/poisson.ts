@@ -12,7 +12,7 @@ export class PoissonSource extends ScheduledSource {
     keys: KeyPicker,
     private readonly random: Random,
   ) {
-    super(keys, spec.cost);
+    super(keys, spec.cost, spec.label);
     this.exact = spec.startMs;
     this.begin();
   }

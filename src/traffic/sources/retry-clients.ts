@@ -1,6 +1,7 @@
 import FlatQueue from 'flatqueue';
-import type { RetrySourceSpec } from '../../scenario/scenario.js';
+import type { BackoffSpec, RetrySourceSpec } from '../../scenario/scenario.js';
 import type { Arrival, TrafficSource } from '../arrival.js';
+import { backoffWait } from '../backoff.js';
 import type { KeyPicker } from '../keys.js';
 import type { Random } from '../random.js';
 
@@ -16,6 +17,8 @@ export class RetryClients implements TrafficSource {
   private readonly keyOf: string[];
   private readonly idOf: Int32Array;
   private readonly retries: Uint32Array;
+  /** Each client's last backoff wait, ms (only with `backoff`). */
+  private lastWait: Float64Array | undefined;
 
   constructor(
     private readonly spec: RetrySourceSpec,
@@ -42,10 +45,10 @@ export class RetryClients implements TrafficSource {
   take(): Arrival {
     const t = this.queue.peekValue() as number;
     const client = this.queue.pop() as number;
-    return { t, key: this.keyOf[client] as string, cost: this.spec.cost, id: this.idOf[client] as number, tag: client };
+    return { t, key: this.keyOf[client] as string, cost: this.spec.cost, id: this.idOf[client] as number, tag: client, label: this.spec.label };
   }
 
-  react(arrival: Arrival, allowed: boolean, retryAfterMs: number): void {
+  react(arrival: Arrival, allowed: boolean, retryAfterMs: number, retryAfterGiven = true): void {
     const client = arrival.tag as number;
     const retries = this.retries[client] as number;
     if (allowed || retries >= this.spec.maxRetries || retryAfterMs === Infinity) {
@@ -54,8 +57,21 @@ export class RetryClients implements TrafficSource {
       return;
     }
     this.retries[client] = retries + 1;
+    const backoff = this.spec.backoff;
+    if (backoff !== undefined && (!retryAfterGiven || this.spec.honourRetryAfter === false)) {
+      this.schedule(client, arrival.t + this.backOff(client, backoff, retries));
+      return;
+    }
     const wait = Number.isFinite(retryAfterMs) && retryAfterMs >= 1 ? retryAfterMs : 1;
     this.schedule(client, arrival.t + Math.ceil(wait * (1 + this.spec.jitter * this.random.uniform())));
+  }
+
+  /** The backoff before retry `attempt` of `client`'s request; remembers it for the decorrelated variant. */
+  private backOff(client: number, backoff: BackoffSpec, attempt: number): number {
+    const waits = (this.lastWait ??= new Float64Array(this.spec.clients));
+    const wait = backoffWait(backoff, attempt, attempt === 0 ? backoff.baseMs : (waits[client] as number), this.random);
+    waits[client] = wait;
+    return wait;
   }
 
   private schedule(client: number, t: number): void {

@@ -3,7 +3,7 @@ import type { KeyPicker } from '../keys.js';
 
 /**
  * An open-loop source whose arrival times come one at a time from `advance()` (Infinity
- * when done); keys and cost are the same for every kind. Subclasses call `begin()` at the
+ * when done); keys, cost and label are the same for every kind. Subclasses call `begin()` at the
  * end of their constructor, once their own state is set.
  */
 export abstract class ScheduledSource implements TrafficSource {
@@ -12,6 +12,7 @@ export abstract class ScheduledSource implements TrafficSource {
   constructor(
     private readonly keys: KeyPicker,
     private readonly cost: number,
+    private readonly label?: string,
   ) {}
 
   peek(): number {
@@ -20,7 +21,7 @@ export abstract class ScheduledSource implements TrafficSource {
 
   take(): Arrival {
     const key = this.keys.next();
-    const arrival = { t: this.nextT, key, cost: this.cost, id: this.keys.lastId };
+    const arrival = { t: this.nextT, key, cost: this.cost, id: this.keys.lastId, label: this.label };
     this.nextT = this.advance();
     return arrival;
   }

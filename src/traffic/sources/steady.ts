@@ -10,7 +10,7 @@ export class SteadySource extends ScheduledSource {
     private readonly spec: RateSourceSpec,
     keys: KeyPicker,
   ) {
-    super(keys, spec.cost);
+    super(keys, spec.cost, spec.label);
     this.begin();
   }
 

@@ -1,0 +1,63 @@
+/** What one label's requests met, for one limiter. Requests are counted one per arrival. */
+export interface LabelMetrics {
+  label: string;
+  /** Requests offered with this label. */
+  offered: number;
+  /** Of those, admitted by the limiter. */
+  admitted: number;
+  /** Denied, but the exact oracle would have admitted (legitimate requests wrongly denied). */
+  falseDenials: number;
+  /** Admitted, but the exact oracle would have denied (requests wrongly let through). */
+  falseAdmits: number;
+}
+
+/**
+ * Per-label counts of a replay's lanes (limiters deciding on the same arrivals), in the
+ * order labels first appear. Only labelled arrivals reach it, so a replay without labels
+ * never pays for it.
+ */
+export class LabelCounts {
+  private readonly index = new Map<string, number>();
+  private readonly labels: string[] = [];
+  private readonly offered: number[] = [];
+  /** Per label, per lane: admitted, false denials, false admits at `(label * lanes + lane) * 3`. */
+  private counts = new Float64Array(0);
+
+  constructor(private readonly lanes: number) {}
+
+  /** The slot of `label`, added on first sight; counts one more request offered with it. */
+  offer(label: string): number {
+    let slot = this.index.get(label);
+    if (slot === undefined) slot = this.add(label);
+    this.offered[slot] = (this.offered[slot] as number) + 1;
+    return slot;
+  }
+
+  /** Counts lane `lane`'s decision on a request of label `slot`, given the exact oracle's verdict. */
+  decide(slot: number, lane: number, allowed: boolean, exact: boolean): void {
+    const at = (slot * this.lanes + lane) * 3;
+    const counts = this.counts;
+    if (allowed) counts[at] = (counts[at] as number) + 1;
+    if (!allowed && exact) counts[at + 1] = (counts[at + 1] as number) + 1;
+    if (allowed && !exact) counts[at + 2] = (counts[at + 2] as number) + 1;
+  }
+
+  /** Every label's counts for lane `lane`, in the order the labels were first seen. */
+  result(lane: number): LabelMetrics[] {
+    return this.labels.map((label, slot) => {
+      const at = (slot * this.lanes + lane) * 3;
+      return { label, offered: this.offered[slot] as number, admitted: this.counts[at] as number, falseDenials: this.counts[at + 1] as number, falseAdmits: this.counts[at + 2] as number };
+    });
+  }
+
+  private add(label: string): number {
+    const slot = this.labels.length;
+    this.index.set(label, slot);
+    this.labels.push(label);
+    this.offered.push(0);
+    const grown = new Float64Array((slot + 1) * this.lanes * 3);
+    grown.set(this.counts);
+    this.counts = grown;
+    return slot;
+  }
+}
