@@ -1,4 +1,5 @@
 import type { MemoryTarget } from '../metrics/memory-probe.js';
+import type { ChildResult } from './measure-child.js';
 import { WALL_CLOCK_NOTE, measureInChild, speedFigure } from './runner.js';
 import type { SampleSpec } from './sample-workload.js';
 import type { SubjectSpec } from './subjects.js';
@@ -59,6 +60,11 @@ export async function measureSampleSpeeds(subject: SubjectSpec, samples: readonl
     warmUpBatches: plan.warmUpBatches,
     checkClock: subject.kind !== 'algorithm',
   });
+  return speedsOf(result);
+}
+
+/** The figures of a child's measurements: per sample, the median rate and the median per-round ratio. */
+export function speedsOf(result: Pick<Extract<ChildResult, { ok: true }>, 'workloads' | 'readsClock'>): SampleSpeeds {
   const speeds = result.workloads.map((one) => {
     const figure = speedFigure('subject', one.workload, one.subject, one.reference);
     return { workload: one.workload, opsPerSec: figure.value, speedRatio: figure.ratio };

@@ -131,10 +131,11 @@ describe('ratelab compare', () => {
   it('measures memory per key and decisions per second when asked', async () => {
     const io = bufferIO({ cwd: ROOT });
     expect(await compareCommand({ scenarios: ['steady-under'], algorithms: 'gcra,sliding-log', json: '-' }, io)).toBe(0);
-    const rows = (JSON.parse(io.out()) as { rows: { bytesPerKey: number; stateBytesPerKey: number; opsPerSec: number }[] }).rows;
+    const rows = (JSON.parse(io.out()) as { rows: { bytesPerKey: number; stateBytesPerKey: number; opsPerSec: number; speedRatio: number }[] }).rows;
     for (const row of rows) {
       expect(row.bytesPerKey).toBeGreaterThan(0);
       expect(row.opsPerSec).toBeGreaterThan(0);
+      expect(row.speedRatio).toBeGreaterThan(0);
     }
     expect(rows[1]?.stateBytesPerKey).toBe(8 * 100 + 8 + 8);
   });
