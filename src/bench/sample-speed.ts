@@ -12,16 +12,22 @@ export interface SampleSpeedPlan {
   roundMs: number;
   /** Batches of 1,000 decisions each task runs before it is timed. */
   warmUpBatches: number;
+  /** Measuring children running at a time (one per subject). */
+  processes: number;
 }
 
 /**
  * What the default all-built-ins run can afford inside its time budget (12 samples per
- * child, about 1 s of CPU). Many short rounds rather than a few long ones: each ratio then
+ * child, about 1.3 s of CPU). Many short rounds rather than a few long ones: each ratio then
  * pairs the subject with a reference timed within ~2 ms of it, before a busy neighbour
- * comes or goes. On a shared 2-core machine (load 10-14), 40 x 1 ms held 56 of 60 rows
- * within 25% over three runs, 5 x 8 ms only 36 (bench/compare-speed-agreement.ts).
+ * comes or goes. On this shared 2-core machine, over three runs of the 60 built-in rows:
+ * 5 rounds x 8 ms left 24 rows beyond 25% of spread (load 12), 40 x 1 ms 4 (load 12) and 1
+ * (load 6), 24 x 1 ms 8 (load 8), 40 x 0.75 ms 0 (load 3-4; widest 1.24x). Two children at
+ * a time (the replays are over by then, so each has a core): against one at a time the
+ * rows' ratios moved by a median 0.7%, within the run-to-run spread, and the run is ~3 s
+ * shorter. Rerun: bench/compare-speed-agreement.ts.
  */
-export const SAMPLE_SPEED_DEFAULTS: SampleSpeedPlan = { rounds: 40, roundMs: 1, warmUpBatches: 40 };
+export const SAMPLE_SPEED_DEFAULTS: SampleSpeedPlan = { rounds: 40, roundMs: 0.75, warmUpBatches: 30, processes: 2 };
 
 /** A subject's speed on one sample. */
 export interface SampleSpeed {

@@ -1,5 +1,5 @@
 import { forEachConcurrently } from '../bench/runner.js';
-import { measureSampleSpeeds, subjectOf, type SampleSpeedPlan } from '../bench/sample-speed.js';
+import { SAMPLE_SPEED_DEFAULTS, measureSampleSpeeds, subjectOf, type SampleSpeedPlan } from '../bench/sample-speed.js';
 import { sampleSpec, type SampleSpec } from '../bench/sample-workload.js';
 import type { SubjectSpec } from '../bench/subjects.js';
 import type { Arrival } from '../traffic/arrival.js';
@@ -16,16 +16,12 @@ interface Job {
 /**
  * Decisions per second for a comparison's rows, measured as `ratelab bench` measures them:
  * one child process per contender times it on every workload's sample against the
- * reference bucket (see measureSampleSpeeds). Children run one at a time by default: two
- * timing children on two cores would each run beside the other.
+ * reference bucket (see measureSampleSpeeds), `plan.processes` children at a time.
  */
 export class SpeedProbes {
   private readonly jobs = new Map<string, Job>();
 
-  constructor(
-    private readonly plan?: SampleSpeedPlan,
-    private readonly concurrency = 1,
-  ) {}
+  constructor(private readonly plan: SampleSpeedPlan = SAMPLE_SPEED_DEFAULTS) {}
 
   /** Queues `row`'s figures: `contender` timed on `sample` (the replay's first arrivals) of `result`'s workload. */
   add(result: WorkloadComparison, row: ComparisonRow, contender: Contender, sample: readonly Arrival[]): void {
@@ -44,7 +40,7 @@ export class SpeedProbes {
 
   /** Runs the children and fills `opsPerSec` and `speedRatio`; a failed child leaves them null with a note. */
   async fill(): Promise<void> {
-    await forEachConcurrently([...this.jobs.values()], this.concurrency, async (job) => {
+    await forEachConcurrently([...this.jobs.values()], this.plan.processes, async (job) => {
       try {
         const { speeds, note } = await measureSampleSpeeds(job.subject, job.samples, this.plan);
         for (const [i, { row, result }] of job.targets.entries()) {

@@ -89,7 +89,7 @@ describe('compare fills decisions/s and the ratio to the reference from measurin
     return path;
   };
   const edge = scenarioWorkload(builtinScenarios().find((s) => s.name === 'edge-attack') as never);
-  const speed = { rounds: 2, roundMs: 1, warmUpBatches: 1 };
+  const speed = { rounds: 2, roundMs: 1, warmUpBatches: 1, processes: 2 };
   const run = (path: string) =>
     compareWorkloads([edge], {
       contenders: async (policy) => [builtinContender('token-bucket', policy), await moduleContender(path, policy, dir)],
