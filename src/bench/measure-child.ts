@@ -4,19 +4,26 @@
 import { median } from 'simple-statistics';
 import { Bench } from 'tinybench';
 import { RatelabError } from '../errors.js';
-import { compileBatch, isThenable, type Batch, type LoopState } from './batch-loop.js';
+import type { Policy } from '../policy.js';
+import { compileBatch, isThenable, type Batch, type LoopState, type Tape } from './batch-loop.js';
+import { sampleTape, type SampleSpec } from './sample-workload.js';
 import { createDecide, subjectName, type SubjectSpec } from './subjects.js';
 import { BATCH, workloadKeys, workloadSequence, type WorkloadSpec } from './workloads.js';
 
-/** What the parent asks of a child. */
+/** What the parent asks of a child (as its one argument, or on stdin when large). */
 export interface ChildRequest {
   subject: SubjectSpec;
-  workloads: WorkloadSpec[];
+  /** Synthetic workloads (`ratelab bench`) or replays' samples (`ratelab compare`). */
+  workloads: Array<WorkloadSpec | SampleSpec>;
   rounds: number;
   /** Measuring time per task per round, in ms. */
   roundMs: number;
+  /** Batches each task runs before it is measured (default 300, at least a full pass of its keys). */
+  warmUpBatches?: number;
   /** Also check tinybench against a plain timed loop (on the first workload). */
   harness?: boolean;
+  /** Also report whether the subject reads the clock it is given (on the first workload). */
+  checkClock?: boolean;
 }
 
 /** One task's measurements on one workload. */
@@ -47,7 +54,7 @@ export interface HarnessCheck {
 }
 
 export type ChildResult =
-  | { ok: true; workloads: WorkloadMeasurement[]; harness?: HarnessCheck }
+  | { ok: true; workloads: WorkloadMeasurement[]; harness?: HarnessCheck; readsClock?: boolean }
   | { ok: false; code: string; message: string };
 
 interface Task {
@@ -60,21 +67,60 @@ interface Task {
   rates: number[];
 }
 
-async function createTask(subject: SubjectSpec, spec: WorkloadSpec, keys: string[], sequence: Uint32Array, size = BATCH): Promise<Task> {
-  const state: LoopState = { now: 0, position: 0, decided: 0, admitted: 0 };
-  const decide = await createDecide(subject, spec.policy, () => state.now);
+/** What a task replays: keys in order, and either a clock step per batch or a tape. */
+interface Course {
+  policy: Policy;
+  keys: string[];
+  sequence: Uint32Array;
+  /** Virtual ms per batch of {@link BATCH} (synthetic workloads). */
+  stepMs: number;
+  tape?: Tape;
+}
+
+function courseOf(spec: WorkloadSpec | SampleSpec): Course {
+  if (isSample(spec)) return { policy: spec.policy, keys: spec.keys, stepMs: 0, ...sampleTape(spec) };
+  return { policy: spec.policy, keys: workloadKeys(spec), sequence: workloadSequence(spec), stepMs: spec.stepMs };
+}
+
+function isSample(spec: WorkloadSpec | SampleSpec): spec is SampleSpec {
+  return (spec as Partial<SampleSpec>).kind === 'sample';
+}
+
+async function createTask(subject: SubjectSpec, course: Course, size = BATCH): Promise<Task> {
+  const { keys, sequence, tape } = course;
+  const state: LoopState = { now: tape ? (tape.times[0] as number) : 0, position: 0, decided: 0, admitted: 0 };
+  const decide = await createDecide(subject, course.policy, () => state.now);
   // One decision tells whether the subject answers with promises; every subject gets it.
-  const first = decide(keys[sequence[0] as number] as string);
+  const first = decide(keys[sequence[0] as number] as string, tape ? (tape.costs[0] as number) : 1);
   const isAsync = isThenable(first);
   if (isAsync) await first;
-  const stepMs = (spec.stepMs * size) / BATCH;
-  const batch = compileBatch({ decide, keys, sequence, state, stepMs, isAsync, name: subjectName(subject), size });
+  const stepMs = (course.stepMs * size) / BATCH;
+  const batch = compileBatch({ decide, keys, sequence, state, stepMs, isAsync, name: subjectName(subject), size, tape });
   return { name: subjectName(subject), batch, state, size, latencies: [], rates: [] };
 }
 
-/** Runs `task` for a full pass of its key sequence (every key live) and at least 300 batches. */
-async function warmUp(task: Task, sequenceLength: number): Promise<void> {
-  const batches = Math.max(300, Math.ceil(sequenceLength / BATCH));
+/**
+ * Whether `subject` reads the clock it is given while deciding: one that does not (a peer
+ * reading wall time, a module calling Date.now) meets the real decision rate, not the
+ * workload's, so it admits a different share than in the replay.
+ */
+async function readsClock(subject: SubjectSpec, course: Course): Promise<boolean> {
+  let reads = 0;
+  const decide = await createDecide(subject, course.policy, () => {
+    reads += 1;
+    return course.tape ? (course.tape.times[0] as number) : 0;
+  });
+  const before = reads; // a factory may read the clock once to start
+  for (let i = 0; i < Math.min(course.sequence.length, 10); i++) {
+    const result = decide(course.keys[course.sequence[i] as number] as string, 1);
+    if (isThenable(result)) await result;
+  }
+  return reads > before;
+}
+
+/** Runs `task` for a full pass of its key sequence (every key live) and at least `least` batches. */
+async function warmUp(task: Task, sequenceLength: number, least = 300): Promise<void> {
+  const batches = Math.max(least, Math.ceil(sequenceLength / BATCH));
   for (let i = 0; i < batches; i++) await task.batch();
   task.state.decided = 0;
   task.state.admitted = 0;
@@ -108,13 +154,12 @@ function summarise(task: Task): TaskMeasurement {
   return { rates: task.rates, p50Ns: at(0.5), p99Ns: at(0.99), admitted: task.state.admitted / task.state.decided };
 }
 
-async function measureWorkload(request: ChildRequest, spec: WorkloadSpec): Promise<WorkloadMeasurement> {
-  const keys = workloadKeys(spec);
-  const sequence = workloadSequence(spec);
-  const reference = await createTask({ kind: 'reference' }, spec, keys, sequence);
-  const subject = await createTask(request.subject, spec, keys, sequence);
-  await warmUp(reference, sequence.length);
-  await warmUp(subject, sequence.length);
+async function measureWorkload(request: ChildRequest, spec: WorkloadSpec | SampleSpec): Promise<WorkloadMeasurement> {
+  const course = courseOf(spec);
+  const reference = await createTask({ kind: 'reference' }, course);
+  const subject = await createTask(request.subject, course);
+  await warmUp(reference, course.sequence.length, request.warmUpBatches);
+  await warmUp(subject, course.sequence.length, request.warmUpBatches);
   // Alternate which goes first so slow drifts of the machine hit both alike.
   for (let round = 0; round < request.rounds; round++) {
     await measureRound(round % 2 === 0 ? [reference, subject] : [subject, reference], request.roundMs);
@@ -135,12 +180,11 @@ function plainLoopRate(task: Task, ms: number): number {
   return (batches * BATCH * 1e6) / (used.user + used.system);
 }
 
-async function checkHarness(spec: WorkloadSpec, roundMs: number): Promise<HarnessCheck> {
-  const keys = workloadKeys(spec);
-  const sequence = workloadSequence(spec);
-  const batched = await createTask({ kind: 'reference' }, spec, keys, sequence);
-  const single = await createTask({ kind: 'reference' }, spec, keys, sequence, 1);
-  await warmUp(batched, sequence.length);
+async function checkHarness(spec: WorkloadSpec | SampleSpec, roundMs: number): Promise<HarnessCheck> {
+  const course = courseOf(spec);
+  const batched = await createTask({ kind: 'reference' }, course);
+  const single = await createTask({ kind: 'reference' }, course, 1);
+  await warmUp(batched, course.sequence.length);
   const loop = median(Array.from({ length: 5 }, () => plainLoopRate(batched, roundMs)));
   for (let round = 0; round < 5; round++) await measureRound([batched, single], roundMs);
   return { workload: spec.name, batchedVsLoop: median(batched.rates) / loop, unbatchedVsLoop: median(single.rates) / loop };
@@ -148,11 +192,12 @@ async function checkHarness(spec: WorkloadSpec, roundMs: number): Promise<Harnes
 
 async function main(request: ChildRequest): Promise<ChildResult> {
   try {
+    const first = request.workloads[0];
+    const clockCheck = request.checkClock && first ? { readsClock: await readsClock(request.subject, courseOf(first)) } : {};
     const workloads: WorkloadMeasurement[] = [];
     for (const spec of request.workloads) workloads.push(await measureWorkload(request, spec));
-    const first = request.workloads[0];
-    if (request.harness && first) return { ok: true, workloads, harness: await checkHarness(first, request.roundMs) };
-    return { ok: true, workloads };
+    if (request.harness && first) return { ok: true, workloads, harness: await checkHarness(first, request.roundMs), ...clockCheck };
+    return { ok: true, workloads, ...clockCheck };
   } catch (error) {
     if (error instanceof RatelabError) return { ok: false, code: error.code, message: error.message };
     // A user's module that throws is bad input, not a bug of ratelab.
@@ -164,7 +209,13 @@ async function main(request: ChildRequest): Promise<ChildResult> {
   }
 }
 
-const result = await main(JSON.parse(process.argv[2] as string) as ChildRequest);
+const result = await main(JSON.parse(process.argv[2] ?? (await readStdin())) as ChildRequest);
 process.stdout.write(`${JSON.stringify(result)}\n`);
 // Peers may leave timers behind; the measurements are out.
 process.exit(0);
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}

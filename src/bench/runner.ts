@@ -34,7 +34,8 @@ export interface BenchPlan {
 /** The policy of the memory probe: limit 10, so the sliding log keeps 10 slots per key. */
 export const MEMORY_POLICY: Policy = { limit: 10, windowMs: 1000 };
 
-const WALL_CLOCK_NOTE = 'reads wall time, not the virtual clock: it sees the real decision rate, so its admitted share differs';
+/** Why a subject that does not read the virtual clock reads as it does (bench and compare). */
+export const WALL_CLOCK_NOTE = 'reads wall time, not the virtual clock: it sees the real decision rate, so its admitted share differs';
 
 /** Runs the benchmark: speed (one child process per subject), then memory, then the harness check. */
 export async function runBench(plan: BenchPlan, progress: (line: string) => void): Promise<BenchRun> {
@@ -128,13 +129,22 @@ async function chooseSubjects(plan: BenchPlan, notes: string[]): Promise<Subject
   return subjects;
 }
 
+/**
+ * Measures one subject against the reference in its own process (see measure-child.ts);
+ * throws what the child reported, or why it failed. The request goes on stdin, since a
+ * replay's samples do not fit in an argument.
+ */
+export async function measureInChild(request: ChildRequest): Promise<Extract<ChildResult, { ok: true }>> {
+  const timeoutMs = 120_000 + request.workloads.length * request.rounds * request.roundMs * 4;
+  const result = await runNodeChild<ChildResult>(siblingModule(import.meta.url, 'measure-child'), request, { timeoutMs, what: `benchmark of ${subjectName(request.subject)}`, stdin: true });
+  if (result.ok) return result;
+  throw new RatelabError(result.code as RatelabErrorCode, result.message);
+}
+
 /** Measures one subject in its own process. A peer that breaks is skipped with a note. */
 async function measureSubject(request: ChildRequest, notes: string[]): Promise<Extract<ChildResult, { ok: true }> | undefined> {
-  const timeoutMs = 120_000 + request.workloads.length * request.rounds * request.roundMs * 4;
   try {
-    const result = await runNodeChild<ChildResult>(siblingModule(import.meta.url, 'measure-child'), request, { timeoutMs, what: `benchmark of ${subjectName(request.subject)}` });
-    if (result.ok) return result;
-    throw new RatelabError(result.code as RatelabErrorCode, result.message);
+    return await measureInChild(request);
   } catch (error) {
     if (request.subject.kind !== 'peer') throw error;
     notes.push(`${subjectName(request.subject)}: skipped, ${(error as Error).message}`);
@@ -206,7 +216,8 @@ async function memoryFigures(plan: BenchPlan, subjects: readonly SubjectSpec[], 
   return targets.filter(([name]) => bytes.has(name)).map(([name]) => memoryFigure(name, bytes.get(name) as number, reference));
 }
 
-async function forEachConcurrently<T>(items: readonly T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
+/** Runs `work` on every item, at most `width` at a time. */
+export async function forEachConcurrently<T>(items: readonly T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < items.length) await work(items[next++] as T);

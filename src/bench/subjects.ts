@@ -22,8 +22,8 @@ export type SubjectSpec =
   | { kind: 'peer'; peer: PeerName }
   | { kind: 'module'; path: string };
 
-/** One decision: a boolean, a `{ allowed }` object, or a promise of either. */
-export type Decide = (key: string) => unknown;
+/** One decision on `cost` units: a boolean, a `{ allowed }` object, or a promise of either. */
+export type Decide = (key: string, cost: number) => unknown;
 
 /** The name a subject has in reports and in the JSON figures. */
 export function subjectName(subject: SubjectSpec): string {
@@ -69,23 +69,24 @@ export async function peerInstalled(peer: PeerName): Promise<boolean> {
 
 /**
  * Builds a fresh instance of `subject` enforcing `policy` and reading `clock`, and returns
- * its decision function. Built-in algorithms are asked through `allow(key)`, the reference
- * through its own boolean `consume`, modules and peers through `consume(key, 1)`.
+ * its decision function. Built-in algorithms are asked through `allow(key)` (through
+ * `consume(key, cost).allowed` for a cost other than 1, which `allow` does not take), the
+ * reference through its own boolean `consume`, modules and peers through `consume(key, cost)`.
  */
 export async function createDecide(subject: SubjectSpec, policy: Policy, clock: Clock): Promise<Decide> {
   switch (subject.kind) {
     case 'reference': {
       const bucket = createReferenceBucket(policy, { clock });
-      return (key) => bucket.consume(key);
+      return (key, cost) => bucket.consume(key, cost);
     }
     case 'algorithm': {
       const limiter = createLimiter(subject.algorithm, policy, { clock });
-      return (key) => limiter.allow(key);
+      return (key, cost) => (cost === 1 ? limiter.allow(key) : limiter.consume(key, cost).allowed);
     }
     case 'peer':
     case 'module': {
       const limiter = await loadLimiterModule(moduleOf(subject), policy, clock, '/');
-      return (key) => limiter.consume(key, 1);
+      return (key, cost) => limiter.consume(key, cost);
     }
   }
 }

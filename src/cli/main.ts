@@ -8,7 +8,7 @@ import { benchCommand, type BenchOptions } from './commands/bench.js';
 import { checkTiersCommand } from './commands/check-tiers.js';
 import { compareCommand, type CompareFlags } from './commands/compare.js';
 import { distributedCommand, type DistributedFlags } from './commands/distributed.js';
-import { raceCommand, type RaceOptions } from './commands/race.js';
+import type { RaceOptions } from './commands/race.js';
 import { scenariosCommand, type ScenariosOptions } from './commands/scenarios.js';
 import { SERVE_DEFAULTS, serveCommand, type ServeOptions } from './commands/serve.js';
 import { EXIT } from './exit-codes.js';
@@ -148,7 +148,8 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
     .option('--connections <n>', 'Redis connections racing (default 4)')
     .option('--in-flight <n>', 'calls in flight per connection (default 50)')
     .option('--requests <n>', 'requests in all (default twice the limit)')
-    .action(async (options: RaceOptions) => setCode(await raceCommand(options, io)));
+    // Loaded when run: it brings ioredis, which every other command would pay to start.
+    .action(async (options: RaceOptions) => setCode(await (await import('./commands/race.js')).raceCommand(options, io)));
   program
     .command('bench')
     .description('measure decisions/s and memory per key of every algorithm against a reference; compare with a baseline')

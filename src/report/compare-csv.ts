@@ -6,7 +6,8 @@ import type { WorkloadComparison } from '../sim/compare.js';
  * The CSV columns, in order. Names are stable (scripts depend on them) and carry their
  * units: counts are requests; `error_percent` is a percentage of offered requests;
  * `worst_window_ratio` is units / limit; bytes are per live key; `ops_per_sec` is
- * decisions per second; `labels` holds each source label's counts as
+ * decisions per second and `speed_ratio` the same as a ratio to a reference timed in the
+ * same rounds (the figure to rank by); `labels` holds each source label's counts as
  * `label=offered/admitted/false_denials/false_admits`, `;`-separated (labels are letters,
  * digits, `.`, `-` and `_`, so the cell splits without quoting). An empty cell means not
  * measured / not defined (no labels).
@@ -29,6 +30,7 @@ export const CSV_COLUMNS = [
   'bytes_per_key',
   'state_bytes_per_key',
   'ops_per_sec',
+  'speed_ratio',
   'labels',
 ] as const;
 
@@ -53,6 +55,7 @@ export function comparisonCsv(results: readonly WorkloadComparison[]): string {
       row.bytesPerKey === null ? '' : round(row.bytesPerKey, 1),
       row.stateBytesPerKey ?? '',
       row.opsPerSec === null ? '' : Math.round(row.opsPerSec),
+      row.speedRatio === null ? '' : round(row.speedRatio, 3),
       labelsCell(row.labels ?? []),
     ]),
   );

@@ -26,6 +26,7 @@ export function comparisonJson(results: readonly WorkloadComparison[], summaries
         fairness: row.fairness === null ? null : round(row.fairness, 6),
         bytesPerKey: row.bytesPerKey === null ? null : round(row.bytesPerKey, 1),
         opsPerSec: row.opsPerSec === null ? null : Math.round(row.opsPerSec),
+        speedRatio: row.speedRatio === null ? null : round(row.speedRatio, 3),
         worstWindow: result.worstWindows[j] ?? null,
         labels: row.labels ?? [],
       })),

@@ -1,12 +1,13 @@
+import type { SampleSpeedPlan } from '../bench/sample-speed.js';
 import { measureMemory, type MemorySample } from '../metrics/memory-probe.js';
 import type { LabelMetrics } from '../metrics/label-counts.js';
 import type { ReplayMetrics } from '../metrics/recorder.js';
 import type { Timeline } from '../metrics/timeline.js';
-import { decisionsPerSecond } from '../metrics/throughput.js';
 import type { Policy } from '../policy.js';
 import type { Contender } from './contender.js';
 import { followKey, type FocusPlan, type FocusView } from './focus.js';
 import { replay, replayLockstep, type ReplayOptions, type ReplayResult } from './replay.js';
+import { SpeedProbes } from './speed-probes.js';
 import type { Workload } from './workload.js';
 
 /** One row of a comparison: one workload through one contender (see {@link ReplayMetrics} for the counts). */
@@ -54,8 +55,8 @@ export interface CompareOptions {
   sampleSize?: number;
   /** Keys the memory probe creates (default 20,000). */
   memoryKeys?: number;
-  /** Time budget of each speed measurement, ms (default 20). */
-  speedTimeMs?: number;
+  /** Rounds and time of each speed measurement (default SAMPLE_SPEED_DEFAULTS). */
+  speed?: SampleSpeedPlan;
   /** Called before each replay: what is replayed, and which workload of how many (`position` from 1). */
   onProgress?(label: string, position: number, total: number): void;
   /**
@@ -69,12 +70,14 @@ export interface CompareOptions {
  * Replays each workload through each contender (each on its own virtual clock; open-loop
  * workloads in lockstep from one stream, closed-loop ones on a stream per contender) and
  * collects the rows. Memory is probed once per distinct (limiter, policy)
- * in child processes, one at a time, while the replays run; a failed probe leaves its
- * figure null with a note rather than failing the run.
+ * in child processes, one at a time, while the replays run; speed once per contender, in a
+ * child process timing it on every workload's sample after the replays (see SpeedProbes).
+ * A failed probe leaves its figure null with a note rather than failing the run.
  */
 export async function compareWorkloads(workloads: readonly Workload[], options: CompareOptions): Promise<WorkloadComparison[]> {
   const measure = options.measure ?? true;
   const memory = new MemoryProbes(options.memoryKeys ?? 20_000);
+  const speed = new SpeedProbes(options.speed);
   const prepared = [];
   for (const workload of workloads) {
     const contenders = await options.contenders(workload.policy);
@@ -96,8 +99,9 @@ export async function compareWorkloads(workloads: readonly Workload[], options: 
     const runs = await replayAll(workload, contenders, replayOptions, progress);
     for (const [i, contender] of contenders.entries()) {
       const run = runs[i] as ReplayResult;
-      const opsPerSec = measure ? await decisionsPerSecond(contender, run.sample, { timeMs: options.speedTimeMs }) : undefined;
-      result.rows.push(toRow(workload.name, contender, run.metrics, opsPerSec));
+      const row = toRow(workload.name, contender, run.metrics, undefined);
+      if (measure) speed.add(result, row, contender, run.sample);
+      result.rows.push(row);
       result.timelines.push({ algorithm: contender.name, timeline: run.metrics.timeline });
       result.worstWindows.push(run.metrics.worstWindow);
     }
@@ -105,7 +109,7 @@ export async function compareWorkloads(workloads: readonly Workload[], options: 
     await addFocus(result, workload, contenders, options, progress);
     results.push(result);
   }
-  if (measure) await memory.fill(results, prepared.map((p) => p.contenders));
+  if (measure) await Promise.all([speed.fill(), memory.fill(results, prepared.map((p) => p.contenders))]);
   return results;
 }
 

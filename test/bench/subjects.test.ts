@@ -15,7 +15,7 @@ describe('peers, adapted to the --limiter contract', () => {
     expect(await peerInstalled(peer)).toBe(true);
     const decide = await createDecide({ kind: 'peer', peer }, { limit: 3, windowMs: 60_000 }, () => 0);
     const answers = [];
-    for (let i = 0; i < 4; i++) answers.push(allowedOf(await (decide('k') as Promise<boolean> | boolean), peer));
+    for (let i = 0; i < 4; i++) answers.push(allowedOf(await (decide('k', 1) as Promise<boolean> | boolean), peer));
     expect(answers).toEqual([true, true, true, false]);
   });
 });

@@ -77,7 +77,7 @@ describe('ratelab compare', () => {
     expect(csv.split('\r\n')[0]).toBe(CSV_COLUMNS.join(','));
     const records = parse(csv, { columns: true }) as Record<string, string>[];
     expect(records).toHaveLength(10);
-    expect(records.find((r) => r.scenario === 'edge-attack' && r.algorithm === 'fixed-window')).toMatchObject({ limit: '100', window_ms: '1000', offered: '800', admitted: '800', false_admits: '400', error_percent: '50', worst_window_ratio: '2', fairness_jain: '', bytes_per_key: '', ops_per_sec: '' });
+    expect(records.find((r) => r.scenario === 'edge-attack' && r.algorithm === 'fixed-window')).toMatchObject({ limit: '100', window_ms: '1000', offered: '800', admitted: '800', false_admits: '400', error_percent: '50', worst_window_ratio: '2', fairness_jain: '', bytes_per_key: '', ops_per_sec: '', speed_ratio: '' });
     expect(Number(records.find((r) => r.scenario === 'zipf-many-keys')?.fairness_jain)).toBeGreaterThan(0);
 
     const json = JSON.parse(readFileSync(jsonPath, 'utf8')) as { version: number; rows: Record<string, unknown>[]; timelines: { scenario: string; algorithm: string; offered: number[]; admitted: number[] }[]; scenarios: { summary: string }[] };
@@ -149,10 +149,11 @@ describe('ratelab compare', () => {
   it('measures memory per key and decisions per second when asked', async () => {
     const io = bufferIO({ cwd: ROOT });
     expect(await compareCommand({ scenarios: ['steady-under'], algorithms: 'gcra,sliding-log', json: '-' }, io)).toBe(0);
-    const rows = (JSON.parse(io.out()) as { rows: { bytesPerKey: number; stateBytesPerKey: number; opsPerSec: number }[] }).rows;
+    const rows = (JSON.parse(io.out()) as { rows: { bytesPerKey: number; stateBytesPerKey: number; opsPerSec: number; speedRatio: number }[] }).rows;
     for (const row of rows) {
       expect(row.bytesPerKey).toBeGreaterThan(0);
       expect(row.opsPerSec).toBeGreaterThan(0);
+      expect(row.speedRatio).toBeGreaterThan(0);
     }
     expect(rows[1]?.stateBytesPerKey).toBe(8 * 100 + 8 + 8);
   });
