@@ -36,6 +36,8 @@ const IMPORTS = [
   { name: 'ratelab/http (require)', kind: 'cjs', file: lib('http.cjs') },
   { name: 'ratelab/lab', kind: 'esm', file: lib('lab.js') },
   { name: 'dist/limiter.js (tsc, per file)', kind: 'esm', file: join(root, 'dist/limiter.js') },
+  { name: 'dist/cli/main.js (what the CLI loads)', kind: 'esm', file: join(root, 'dist/cli/main.js') },
+  { name: 'commander (the CLI\'s parser alone)', kind: 'esm', file: join(root, 'node_modules/commander/esm.mjs') },
 ];
 
 /** Whole CLI runs, timed from outside (spawn to exit). */
