@@ -1,5 +1,6 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
 import { RatelabError } from '../../errors.js';
+import { loadIoredis } from './load-ioredis.js';
 import { withTimeout } from './timeout.js';
 import { isLoopbackHost } from '../../loopback.js';
 
@@ -29,6 +30,7 @@ export function boundedRedisOptions(commandTimeoutMs = 1000): RedisOptions {
  */
 export async function connectRedis(url: string, options: { allowRemote?: boolean; connectTimeoutMs?: number } = {}): Promise<Redis> {
   const parsed = parseRedisUrl(url, options.allowRemote ?? false);
+  const { Redis } = await loadIoredis();
   const client = new Redis(parsed.href, { ...boundedRedisOptions(), lazyConnect: true });
   client.on('error', () => {
     // Reported through the commands that fail; without a listener ioredis logs to stderr.

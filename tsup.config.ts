@@ -1,0 +1,63 @@
+// The library build: the package's entry points as ESM (.js) and CommonJS (.cjs) bundles
+// with types for both (.d.ts, .d.cts), in dist/lib/. The CLI keeps running the per-file
+// tsc output in dist/ (scripts/build.mjs runs both), because it finds its scenarios,
+// package.json and child-process modules by paths relative to its own files.
+//
+// tsup 8.5 rather than tsup 9 or tsdown: both of those want Node 22, and ratelab supports 20.
+import { readFileSync, readdirSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { defineConfig, type Options } from 'tsup';
+
+/** The entry points by audience; `core` and `tiers` are issue 10's proposed split, built
+ * and measured (bench/import-time.mjs) but not yet in package.json "exports". */
+export const ENTRIES = {
+  index: 'src/index.ts',
+  core: 'src/entries/core.ts',
+  tiers: 'src/entries/tiers.ts',
+  redis: 'src/entries/redis.ts',
+  http: 'src/entries/http.ts',
+  lab: 'src/entries/lab.ts',
+  // Not an entry point: the script the memory probe runs in a child process, which it
+  // finds beside its own module (metrics/child-process.ts siblingModule).
+  'memory-child': 'src/metrics/memory-child.ts',
+};
+
+type Plugin = NonNullable<Options['esbuildPlugins']>[number];
+
+/**
+ * Inlines the Lua scripts into the module that reads them. The source reads `name.lua`
+ * beside itself through import.meta.url, which a bundle (and CommonJS) does not have; the
+ * bundle carries the sources instead. Fails the build if the read it replaces changed.
+ */
+export const inlineLua: Plugin = {
+  name: 'ratelab-inline-lua',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]redis[\\/]scripts\.ts$/ }, (args) => {
+      const read = 'readFileSync(new URL(`./${name}.lua`, import.meta.url), \'utf8\')';
+      const source = readFileSync(args.path, 'utf8');
+      if (!source.includes(read)) throw new Error(`${args.path}: the Lua read to inline changed; update tsup.config.ts`);
+      const dir = dirname(args.path);
+      const scripts: Record<string, string> = {};
+      for (const file of readdirSync(dir).filter((f) => f.endsWith('.lua'))) scripts[basename(file, '.lua')] = readFileSync(join(dir, file), 'utf8');
+      const lookup = `(${JSON.stringify(scripts)}[name] ?? (() => { throw new Error('no Lua script ' + name); })())`;
+      return { contents: source.replace(read, lookup), loader: 'ts' };
+    });
+  },
+};
+
+export default defineConfig({
+  entry: ENTRIES,
+  outDir: 'dist/lib',
+  format: ['esm', 'cjs'],
+  target: 'node20',
+  platform: 'node',
+  tsconfig: 'tsconfig.build.json',
+  dts: true,
+  splitting: true,
+  shims: true,
+  removeNodeProtocol: false,
+  sourcemap: false,
+  clean: true,
+  treeshake: false,
+  esbuildPlugins: [inlineLua],
+});
