@@ -2,38 +2,31 @@
 // import breaks it. Read top to bottom, it is the description of the layers:
 //
 //   bin/, src/cli/            the shell: parse flags, call, render; nothing imports it
-//   src/report/               tables, charts, CSV, JSON of results (may read sim/bench/http types)
+//   src/report/               tables, charts, CSV, JSON of results (may read sim/bench/attack types)
+//   src/attack/, src/race/    the lab against live systems: HTTP load runner and its demo
+//                             API, the naive-vs-Lua Redis race (a demonstration, never library)
 //   src/sim/                  replay on a virtual clock; distributed simulator
-//   src/metrics/              accuracy, windows, fairness, throughput of a decider
+//   src/bench/                speed and memory measured in child processes (used by the
+//                             bench command and by compare's speed figures)
+//   src/metrics/              accuracy, windows, fairness of a replay
 //   src/traffic/              seeded arrivals from a scenario or a trace
 //   src/scenario/, config/    scenario files: parse and validate
-//   library: src/*.ts (limiter, policy, clock, errors, duration), src/algorithms/ (pure),
-//            the memory store, src/tiers/; src/store/redis/ (ratelab/redis), src/http/
-//            (ratelab/http). The core entry loads no lab layer and no third-party module.
+//   library: src/*.ts (policy, clock, errors, duration, io, typed-arrays), src/algorithms/
+//            (pure), src/memory/ (the memory limiter and its store), src/tiers/, src/redis/
+//            (ratelab/redis), src/http/ (ratelab/http). The core entry loads no lab layer
+//            and no third-party module.
 //
 // Data flows scenario -> traffic -> sim -> algorithms -> metrics -> report, but imports
 // point down this list: a module never imports one above it.
 //
-// Rules that today's layout still breaks are listed in KNOWN_EXCEPTIONS below: one entry per
-// offending import, each removed by issue 10's moves. test/architecture.test.ts checks the
-// list is exact (every entry still needed), so it can only shrink.
+// Rules that the layout still breaks are listed in KNOWN_EXCEPTIONS below: one entry per
+// offending import. test/architecture.test.ts checks the list is exact (every entry still
+// needed), so it can only shrink.
 
-/** rule name -> source files allowed to break it for now (issue 10 removes each). */
+/** rule name -> source files allowed to break it for now. */
 const KNOWN_EXCEPTIONS = {
-  // CommandIO moves from src/cli/io.ts to a neutral src/io.ts.
-  'report-not-to-cli': ['^src/report/color\\.ts$', '^src/report/write-output\\.ts$'],
-  'only-cli-imports-cli': ['^src/report/color\\.ts$', '^src/report/write-output\\.ts$'],
-  // Contender/Decider types move down (metrics/decider.ts) or throughput moves to sim/bench.
-  'metrics-not-to-sim': ['^src/metrics/throughput\\.ts$'],
-  // grow/floorDiv move from algorithms/meter.ts to a neutral src/typed-arrays.ts.
-  'meter-helpers-stay-in-algorithms': ['^src/store/lru-list\\.ts$', '^src/store/slot-table\\.ts$', '^src/metrics/window-ledger\\.ts$'],
-  // The memory store and the Redis limiters share src/store/ while the limiter imports the
-  // one and the others import the limiter: src/memory/ and src/redis/ end that.
-  'store-not-to-limiter': ['^src/store/redis/redis-limiter\\.ts$', '^src/store/redis/approximate-limiter\\.ts$'],
-  // src/index.ts re-exports everything today; issue 10 makes it the core entry.
+  // src/index.ts re-exports everything today; it becomes the core entry.
   'library-not-to-lab': ['^src/index\\.ts$'],
-  // Shared command helpers move from commands/compare.ts to a cli/ helper module.
-  'commands-independent': ['^src/cli/commands/attack\\.ts$', '^src/cli/commands/distributed\\.ts$'],
 };
 /** Third-party packages the core entry still reaches, by a type-only import of
  * tiers/load-tiers.ts (TierSpec, TiersConfig): moved to a runtime-free tiers/types.ts. */
@@ -48,29 +41,31 @@ function forbid(name, comment, from, to) {
 }
 
 /** The lab's layers (src/config/ is neutral: tiers files and scenario files share it). */
-const LAB = '^src/(scenario|traffic|sim|metrics|report|cli|bench)/';
+const LAB = '^src/(scenario|traffic|sim|metrics|report|cli|bench|attack|race)/';
 
 module.exports = {
   forbidden: [
     { name: 'no-circular', comment: 'import cycles hide which layer owns what', severity: 'error', from: {}, to: { circular: true } },
     forbid('only-cli-imports-cli', 'the CLI is the top: nothing else imports it', '^src/(?!cli/)', '^src/cli/'),
     forbid('report-not-to-cli', 'report renders results; the CLI calls it, not the reverse', '^src/report/', '^src/cli/'),
-    forbid('metrics-not-to-sim', 'metrics measure a decider; the simulator uses them, not the reverse', '^src/metrics/', '^src/(sim|report|cli)/'),
-    forbid('sim-not-up', 'the simulator does not render or parse flags', '^src/sim/', '^src/(report|cli|bench)/'),
-    forbid('traffic-not-up', 'traffic generates arrivals; it knows nothing of replay or metrics', '^src/traffic/', '^src/(sim|metrics|report|cli|bench|http)/'),
-    forbid('scenario-not-up', 'scenarios are parsed data; nothing downstream', '^src/(scenario|config)/', '^src/(traffic|sim|metrics|report|cli|bench|http)/'),
-    forbid('algorithms-pure', 'algorithms are pure: policy and errors only', '^src/algorithms/', '^src/(?!algorithms/|policy\\.ts$|errors\\.ts$)'),
-    forbid('library-not-to-lab', 'the library (core, memory store, tiers, ratelab/redis, ratelab/http middleware) never loads the lab', '^src/([^/]+\\.ts$|store/|tiers/|http/(middleware|headers|client-address|fastify)\\.ts$)', LAB),
-    forbid('memory-not-to-redis', 'the memory limiter and store never import the Redis code (the Redis code may use the memory limiter as its local fallback)', '^src/(limiter\\.ts$|algorithms/|store/[^/]+\\.ts$)', '^src/store/redis/'),
-    forbid('store-not-to-limiter', 'the store sits below the limiter that uses it', '^src/store/', '^src/limiter\\.ts$'),
-    forbid('meter-helpers-stay-in-algorithms', 'grow/floorDiv belong in a neutral module, not in the algorithms', '^src/(?!algorithms/)', '^src/algorithms/meter\\.ts$'),
+    forbid('lab-demos-not-up', 'the attack runner and the race are called by the CLI and rendered by report', '^src/(attack|race)/', '^src/(report|cli)/'),
+    forbid('sim-not-up', 'the simulator does not render, parse flags or drive live systems', '^src/sim/', '^src/(report|cli|attack|race)/'),
+    forbid('bench-not-up', 'the speed and memory harness measures a decider; it knows nothing of replays', '^src/bench/', '^src/(sim|report|cli|attack|race)/'),
+    forbid('metrics-not-up', 'metrics measure a replay; the simulator uses them, not the reverse', '^src/metrics/', '^src/(sim|bench|report|cli|attack|race)/'),
+    forbid('traffic-not-up', 'traffic generates arrivals; it knows nothing of replay or metrics', '^src/traffic/', '^src/(sim|metrics|report|cli|bench|http|attack|race)/'),
+    forbid('scenario-not-up', 'scenarios are parsed data; nothing downstream', '^src/(scenario|config)/', '^src/(traffic|sim|metrics|report|cli|bench|http|attack|race)/'),
+    forbid('algorithms-pure', 'algorithms are pure: policy, errors and typed-array helpers only', '^src/algorithms/', '^src/(?!algorithms/|policy\\.ts$|errors\\.ts$|typed-arrays\\.ts$)'),
+    forbid('library-not-to-lab', 'the library (core, memory limiter, tiers, ratelab/redis, ratelab/http) never loads the lab', '^src/([^/]+\\.ts$|memory/|tiers/|redis/|http/)', LAB),
+    forbid('memory-not-to-redis', 'the memory limiter and store never import the Redis code (the Redis code may use the memory limiter as its local fallback)', '^src/(memory/|algorithms/)', '^src/redis/'),
+    forbid('store-below-limiter', 'the memory store sits below the limiter that uses it', '^src/memory/(?!limiter\\.ts$)', '^src/memory/limiter\\.ts$'),
+    forbid('meter-helpers-stay-in-algorithms', 'algorithms/meter.ts is the algorithms\' own; shared column helpers live in src/typed-arrays.ts', '^src/(?!algorithms/)', '^src/algorithms/meter\\.ts$'),
     forbid('commands-independent', 'commands share helpers through cli/ modules, not through each other', '^src/cli/commands/', '^src/cli/commands/'),
     {
       name: 'core-loads-no-lab-redis-http',
       comment: 'import("ratelab") loads the limiter library only',
       severity: 'error',
       from: { path: '^src/entries/core\\.ts$' },
-      to: { path: '^src/(store/redis|http|scenario|traffic|sim|metrics|report|cli|bench)/', reachable: true },
+      to: { path: '^src/(redis|http|scenario|traffic|sim|metrics|report|cli|bench|attack|race)/', reachable: true },
     },
     {
       name: 'core-loads-no-package',
@@ -84,7 +79,7 @@ module.exports = {
       comment: 'the naive limiter and the race are lab demonstrations, never library code',
       severity: 'error',
       from: { path: '^src/entries/(core|redis|http)\\.ts$' },
-      to: { path: '^src/store/redis/(naive|race)\\.ts$', reachable: true },
+      to: { path: '^src/race/', reachable: true },
     },
   ],
   options: {

@@ -35,7 +35,7 @@ const IMPORTS = [
   { name: 'ratelab/http', kind: 'esm', file: lib('http.js') },
   { name: 'ratelab/http (require)', kind: 'cjs', file: lib('http.cjs') },
   { name: 'ratelab/lab', kind: 'esm', file: lib('lab.js') },
-  { name: 'dist/limiter.js (tsc, per file)', kind: 'esm', file: join(root, 'dist/limiter.js') },
+  { name: 'dist/memory/limiter.js (tsc, per file)', kind: 'esm', file: join(root, 'dist/memory/limiter.js') },
   { name: 'dist/cli/main.js (what the CLI loads)', kind: 'esm', file: join(root, 'dist/cli/main.js') },
   { name: 'commander (the CLI\'s parser alone)', kind: 'esm', file: join(root, 'node_modules/commander/esm.mjs') },
 ];

@@ -15,7 +15,7 @@
 //   npx tsx bench/lab-replay.ts                   (three workloads of 500,000 arrivals)
 //   npx tsx bench/lab-replay.ts --single          (and each algorithm alone)
 //   npx tsx bench/lab-replay.ts poisson ...       (built-in scenarios by name instead)
-import { createLimiter } from '../src/limiter.js';
+import { createLimiter } from '../src/memory/limiter.js';
 import { ALGORITHMS, type Algorithm } from '../src/policy.js';
 import { builtinScenarios } from '../src/scenario/builtins.js';
 import { parseScenario } from '../src/scenario/load-scenario.js';

@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { createRedisLimiter } from '../src/index.js';
-import { limiterScript } from '../src/store/redis/scripts.js';
+import { limiterScript } from '../src/redis/scripts.js';
 import { startRedisServer } from '../test/support/redis-server.js';
 import { median } from 'simple-statistics';
 import { format, numberArg, throughput } from './redis-support.js';

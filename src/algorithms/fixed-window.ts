@@ -1,5 +1,6 @@
 import type { Limits } from '../policy.js';
-import { WindowCache, grow, type Meter } from './meter.js';
+import { WindowCache, type Meter } from './meter.js';
+import { grow } from '../typed-arrays.js';
 
 /**
  * Fixed window: at most `limit` units per window `[k * windowMs, (k + 1) * windowMs)`,

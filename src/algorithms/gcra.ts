@@ -1,5 +1,6 @@
 import type { Limits } from '../policy.js';
-import { grow, type Meter } from './meter.js';
+import { type Meter } from './meter.js';
+import { grow } from '../typed-arrays.js';
 
 /**
  * GCRA, the leaky bucket as a meter (ITU-T I.371): one number per key, the theoretical

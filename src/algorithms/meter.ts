@@ -33,25 +33,6 @@ export interface Meter {
   untilFull(slot: number, now: number): number;
 }
 
-/** Returns `column` grown to `length` entries, contents kept. */
-export function grow<T extends Float64Array | Uint32Array | Int32Array>(column: T, length: number): T {
-  if (column.length >= length) return column;
-  const next = new (column.constructor as new (n: number) => T)(length);
-  next.set(column);
-  return next;
-}
-
-/**
- * `floor(a / b)` for non-negative `a` and positive `b`, exact for whole numbers below
- * 2^53: the float quotient can round up to the next integer, so it is checked both ways.
- */
-export function floorDiv(a: number, b: number): number {
-  let q = Math.floor(a / b);
-  if (q * b > a) q -= 1;
-  else if ((q + 1) * b <= a) q += 1;
-  return q;
-}
-
 /**
  * The start of the aligned window (multiple of `windowMs`) that holds a time, remembered for
  * the latest window asked about: nearly every decision falls in it, and a hit costs two

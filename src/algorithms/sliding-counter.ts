@@ -1,5 +1,6 @@
 import type { Limits } from '../policy.js';
-import { WindowCache, floorDiv, grow, type Meter } from './meter.js';
+import { WindowCache, type Meter } from './meter.js';
+import { floorDiv, grow } from '../typed-arrays.js';
 
 /**
  * Sliding-window counter (Cloudflare, 2017): two counters per key, the previous and the

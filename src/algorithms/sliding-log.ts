@@ -1,6 +1,7 @@
 import { RatelabError } from '../errors.js';
 import type { Limits } from '../policy.js';
-import { grow, type Meter } from './meter.js';
+import { type Meter } from './meter.js';
+import { grow } from '../typed-arrays.js';
 
 /** One timestamp per admitted unit: beyond this a key's ring would take over 8 MiB. */
 export const SLIDING_LOG_MAX_LIMIT = 1 << 20;

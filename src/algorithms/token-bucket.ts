@@ -1,5 +1,6 @@
 import type { Limits } from '../policy.js';
-import { grow, type Meter } from './meter.js';
+import { type Meter } from './meter.js';
+import { grow } from '../typed-arrays.js';
 
 /**
  * Token bucket: capacity `burst ?? limit` tokens, refilled at `limit / windowMs` per ms,

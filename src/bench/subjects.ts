@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import type { Clock } from '../clock.js';
 import { loadLimiterModule } from '../external-limiter.js';
-import { createLimiter } from '../limiter.js';
+import { createLimiter } from '../memory/limiter.js';
 import { siblingModule } from '../metrics/child-process.js';
 import type { Algorithm, Policy } from '../policy.js';
 import createReferenceBucket from './reference.js';

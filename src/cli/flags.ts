@@ -1,4 +1,8 @@
+import { existsSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { parseDuration } from '../duration.js';
 import { RatelabError } from '../errors.js';
+import type { ScenarioOverrides } from '../scenario/load-scenario.js';
 import type { TrustProxy } from '../http/client-address.js';
 import type { Gates } from '../sim/gates.js';
 
@@ -42,4 +46,38 @@ export function gateFlags(flags: { maxWorstWindow?: string; maxError?: string })
     ...(flags.maxWorstWindow === undefined ? {} : { maxWorstWindow: numberFlag(flags.maxWorstWindow, '--max-worst-window', 0) }),
     ...(flags.maxError === undefined ? {} : { maxErrorPercent: numberFlag(flags.maxError, '--max-error', 0, 100) }),
   };
+}
+
+/** The policy and seed flags shared by compare, distributed and attack (values still text). */
+export interface PolicyFlags {
+  limit?: string;
+  window?: string;
+  burst?: string;
+  seed?: string;
+}
+
+/** The scenario overrides that `--limit`, `--window`, `--burst` and `--seed` ask for, each checked. */
+export function policyOverrides(flags: PolicyFlags): ScenarioOverrides {
+  const overrides: ScenarioOverrides = {};
+  if (flags.limit !== undefined) overrides.limit = wholeNumberFlag(flags.limit, '--limit', 1, 0xffff_ffff);
+  if (flags.window !== undefined) overrides.windowMs = parseDuration(flags.window, '--window');
+  if (flags.burst !== undefined) overrides.burst = wholeNumberFlag(flags.burst, '--burst', 1, 0xffff_ffff);
+  if (flags.seed !== undefined) overrides.seed = wholeNumberFlag(flags.seed, '--seed', 0, 0xffff_ffff);
+  return overrides;
+}
+
+/** Checks the output targets up front; returns whether one of them is stdout (then no table). */
+export function checkOutputs(flags: { csv?: string; json?: string }, cwd: string): boolean {
+  if (flags.csv === '-' && flags.json === '-') throw usage('--csv', 'only one of --csv and --json can go to stdout (-)');
+  for (const [flag, target] of [['--csv', flags.csv], ['--json', flags.json]] as const) {
+    if (target === undefined || target === '-') continue;
+    const folder = dirname(resolve(cwd, target));
+    if (!existsSync(folder) || !statSync(folder).isDirectory()) throw usage(flag, `${target}: the folder ${folder} does not exist`);
+  }
+  return flags.csv === '-' || flags.json === '-';
+}
+
+/** A usage error naming the flag: exit 2. */
+export function usage(flag: string, why: string): RatelabError {
+  return new RatelabError('INVALID_ARGUMENT', `${flag}: ${why}`, { field: flag });
 }

@@ -12,7 +12,7 @@ import type { RaceOptions } from './commands/race.js';
 import { scenariosCommand, type ScenariosOptions } from './commands/scenarios.js';
 import { SERVE_DEFAULTS, serveCommand, type ServeOptions } from './commands/serve.js';
 import { EXIT } from './exit-codes.js';
-import type { CommandIO } from './io.js';
+import type { CommandIO } from '../io.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 

@@ -5,8 +5,8 @@
 export { ALGORITHMS, MAX_LIMIT, checkAlgorithm, checkPolicy } from '../policy.js';
 export type { Algorithm, Limits, Policy } from '../policy.js';
 export type { Decision } from '../decision.js';
-export { createLimiter } from '../limiter.js';
-export type { LimiterOptions, RateLimiter } from '../limiter.js';
+export { createLimiter } from '../memory/limiter.js';
+export type { LimiterOptions, RateLimiter } from '../memory/limiter.js';
 export { ManualClock, systemClock } from '../clock.js';
 export type { Clock, ClockSource } from '../clock.js';
 export { RatelabError } from '../errors.js';

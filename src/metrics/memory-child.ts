@@ -1,6 +1,6 @@
 // The child process of measureMemory: prints one JSON line, a MemorySample.
 import { ManualClock } from '../clock.js';
-import { createLimiter } from '../limiter.js';
+import { createLimiter } from '../memory/limiter.js';
 import type { MemorySample, MemoryTarget } from './memory-probe.js';
 
 interface Consumer {

@@ -1,4 +1,4 @@
-import { grow } from '../algorithms/meter.js';
+import { grow } from '../typed-arrays.js';
 
 const FIRST_KEYS = 1024;
 const FIRST_ENTRIES = 1024;

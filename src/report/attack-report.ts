@@ -1,8 +1,9 @@
 import { formatDuration } from '../duration.js';
-import type { AttackAnalysis } from '../http/attack-analysis.js';
-import type { AttackRun } from '../http/attack-runner.js';
-import type { JudgedPolicy } from '../http/endpoint-policy.js';
-import { toRow, type WorkloadComparison } from '../sim/compare.js';
+import type { AttackAnalysis } from '../attack/analysis.js';
+import type { AttackRun } from '../attack/runner.js';
+import type { JudgedPolicy } from '../attack/endpoint-policy.js';
+import { toRow } from '../sim/compare.js';
+import type { WorkloadComparison } from '../sim/comparison.js';
 import type { Workload } from '../sim/workload.js';
 
 /** One attack, as reported. */

@@ -1,8 +1,10 @@
 import { formatDuration } from '../duration.js';
 import { RatelabError } from '../errors.js';
 import type { ColumnGrid } from '../metrics/focus-recorder.js';
-import type { WorkloadComparison } from '../sim/compare.js';
+import type { WorkloadComparison } from '../sim/comparison.js';
 
+/** Widest chart, columns, labels and legend included: legible in an 80-column terminal. */
+export const CHART_WIDTH = 80;
 /** Columns of a window chart (labels and axis take the rest of 80). */
 export const MAX_CHART_COLUMNS = 68;
 /** Cells of a request strip, window edges included (the algorithm's name takes the rest of 80). */
@@ -51,7 +53,7 @@ export function chartGrid(span: Span, bucketMs: number | undefined, scenario: st
     const fits = Math.ceil(length / MAX_CHART_COLUMNS);
     throw invalid(
       '--bucket',
-      `${formatDuration(bucketMs)} would need ${count} chart columns over ${formatDuration(length)} of ${scenario} and ${MAX_CHART_COLUMNS} fit in 80: use --bucket ${formatDuration(fits)} or more, or zoom with --from/--to`,
+      `${formatDuration(bucketMs)} would need ${count} chart columns over ${formatDuration(length)} of ${scenario} and ${MAX_CHART_COLUMNS} fit in ${CHART_WIDTH}: use --bucket ${formatDuration(fits)} or more, or zoom with --from/--to`,
     );
   }
   return { fromMs: span.startMs, widthMs: bucketMs, count };

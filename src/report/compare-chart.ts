@@ -1,11 +1,12 @@
 import * as asciichart from 'asciichart';
 import type { ChalkInstance } from 'chalk';
 import { formatDuration } from '../duration.js';
-import type { WorkloadComparison } from '../sim/compare.js';
+import type { WorkloadComparison } from '../sim/comparison.js';
+import { CHART_WIDTH } from './chart-frame.js';
 import { renderWindowCharts } from './window-chart.js';
+import { wrapIndexes } from './wrap.js';
 
-/** Widest chart, columns, labels included: legible in an 80-column terminal. */
-export const CHART_WIDTH = 80;
+/** Width of the y-axis labels, columns. */
 const LABEL_WIDTH = 8;
 const MAX_POINTS = CHART_WIDTH - LABEL_WIDTH - 4;
 const SERIES_COLORS = [asciichart.blue, asciichart.green, asciichart.magenta, asciichart.cyan, asciichart.yellow, asciichart.lightred, asciichart.lightblue];
@@ -34,28 +35,11 @@ export function renderCharts(result: WorkloadComparison, paint: ChalkInstance, c
     const colors = [asciichart.lightgray, asciichart.red, ...admitted.map((_, i) => SERIES_COLORS[i % SERIES_COLORS.length])];
     const chart = asciichart.plot([offered, limit, ...admitted.map((a) => a.points)], { height: 12, colors, format: label });
     const names = ['offered', 'limit', ...admitted.map((a) => a.algorithm)];
-    const legend = wrap(names).map((line) => ' '.repeat(LABEL_WIDTH) + line.map((i) => asciichart.colored(names[i] as string, colors[i])).join('  '));
+    const legend = wrapIndexes(names, CHART_WIDTH, LABEL_WIDTH).map((line) => ' '.repeat(LABEL_WIDTH) + line.map((i) => asciichart.colored(names[i] as string, colors[i])).join('  '));
     return `${paint.bold(title)}\n${chart}\n${legend.join('\n')}\n`;
   }
   const panels = admitted.map((a) => `${a.algorithm}: admitted (flat line: the limit)\n${asciichart.plot([a.points, limit], { height: 5, format: label, min: 0 })}`);
   return `${title}\n${panels.join('\n')}\n`;
-}
-
-/** Indexes of `names` in lines that fit the chart's width after a margin of `indent`. */
-export function wrap(names: readonly string[], indent = LABEL_WIDTH): number[][] {
-  const lines: number[][] = [[]];
-  let width = indent;
-  names.forEach((name, i) => {
-    const line = lines[lines.length - 1] as number[];
-    if (line.length > 0 && width + 2 + name.length > CHART_WIDTH) {
-      lines.push([i]);
-      width = indent + name.length;
-    } else {
-      width += (line.length > 0 ? 2 : 0) + name.length;
-      line.push(i);
-    }
-  });
-  return lines;
 }
 
 /** Sums `factor` consecutive buckets into one (the last one may be partial). */

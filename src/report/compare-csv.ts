@@ -1,6 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import type { LabelMetrics } from '../metrics/label-counts.js';
-import type { WorkloadComparison } from '../sim/compare.js';
+import type { WorkloadComparison } from '../sim/comparison.js';
 
 /**
  * The CSV columns, in order. Names are stable (scripts depend on them) and carry their

@@ -1,4 +1,4 @@
-import type { WorkloadComparison } from '../sim/compare.js';
+import type { WorkloadComparison } from '../sim/comparison.js';
 import type { FocusSeries } from '../metrics/focus-recorder.js';
 import type { FocusView } from '../sim/focus.js';
 import { round } from './compare-csv.js';

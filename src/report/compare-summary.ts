@@ -1,5 +1,5 @@
 import { formatDuration } from '../duration.js';
-import type { ComparisonRow, WorkloadComparison } from '../sim/compare.js';
+import type { ComparisonRow, WorkloadComparison } from '../sim/comparison.js';
 
 /** Ratios within this of 1.0 count as "at the limit" (they are sums of whole units / limit). */
 const EPSILON = 1e-9;

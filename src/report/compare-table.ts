@@ -1,11 +1,11 @@
 import type { ChalkInstance } from 'chalk';
-import type { ComparisonRow, WorkloadComparison } from '../sim/compare.js';
+import type { ComparisonRow, WorkloadComparison } from '../sim/comparison.js';
 import { formatDuration } from '../duration.js';
 import type { Policy } from '../policy.js';
 import { summarise } from './compare-summary.js';
 import stripAnsi from './strip-ansi.js';
 import { renderLabelBreakdown } from './label-breakdown.js';
-import { renderTable, type Column } from './table.js';
+import { count, renderTable, type Column } from './table.js';
 import { wrapWords } from './wrap.js';
 
 /** Widest line of a report, columns: tables and sentences never run past this. */
@@ -99,11 +99,6 @@ export function worstWindowCell(ratio: number, paint: ChalkInstance): string {
 /** A speed ratio to the reference as `0.36x`. */
 export function speedRatioCell(ratio: number): string {
   return `${ratio.toFixed(2)}x`;
-}
-
-/** A count with thousands separators: 4,818. */
-export function count(n: number): string {
-  return n.toLocaleString('en-US');
 }
 
 /** 12345678 -> "12.3M": speed figures vary run to run, three digits say all they can. */

@@ -1,4 +1,4 @@
-import type { WorkloadComparison } from '../sim/compare.js';
+import type { WorkloadComparison } from '../sim/comparison.js';
 import type { DistributedComparison } from '../sim/distributed/simulate.js';
 
 /**

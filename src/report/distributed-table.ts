@@ -3,7 +3,8 @@ import { formatDuration } from '../duration.js';
 import type { DistributedComparison, DistributedRow } from '../sim/distributed/simulate.js';
 import { asComparison } from './distributed-as-comparison.js';
 import { summarise } from './compare-summary.js';
-import { count, describePolicy, worstWindowCell } from './compare-table.js';
+import { describePolicy, worstWindowCell } from './compare-table.js';
+import { count } from './table.js';
 import { renderTable, type Column } from './table.js';
 
 const COLUMNS: Column[] = [

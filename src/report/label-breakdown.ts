@@ -1,7 +1,6 @@
 import type { ChalkInstance } from 'chalk';
-import type { ComparisonRow } from '../sim/compare.js';
-import { count } from './compare-table.js';
-import { renderTable, type Column } from './table.js';
+import type { ComparisonRow } from '../sim/comparison.js';
+import { count, renderTable, type Column } from './table.js';
 
 const COLUMNS: Column[] = [
   { header: 'label' },

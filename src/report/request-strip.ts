@@ -1,7 +1,7 @@
 import type { ChalkInstance } from 'chalk';
 import { formatDuration } from '../duration.js';
 import type { ColumnGrid, FocusSeries } from '../metrics/focus-recorder.js';
-import type { WorkloadComparison } from '../sim/compare.js';
+import type { WorkloadComparison } from '../sim/comparison.js';
 import type { FocusView } from '../sim/focus.js';
 import { timeLabels } from './time-axis.js';
 

@@ -1,6 +1,6 @@
 import type { ChalkInstance } from 'chalk';
 import { median } from 'simple-statistics';
-import type { ComparisonRow, WorkloadComparison } from '../sim/compare.js';
+import type { ComparisonRow, WorkloadComparison } from '../sim/comparison.js';
 import { MAX_WIDTH, OVER_MARK, fits, speedRatioCell, worstWindowCell } from './compare-table.js';
 import { renderTable, type Column } from './table.js';
 import { wrapWords } from './wrap.js';

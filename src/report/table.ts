@@ -29,3 +29,8 @@ function pad(text: string, width: number, align: 'left' | 'right'): string {
   const gap = ' '.repeat(Math.max(0, width - visible(text)));
   return align === 'right' ? gap + text : text + gap;
 }
+
+/** A count with thousands separators: 4,818. */
+export function count(n: number): string {
+  return n.toLocaleString('en-US');
+}

@@ -1,12 +1,13 @@
 import * as asciichart from 'asciichart';
 import type { ChalkInstance } from 'chalk';
 import { formatDuration } from '../duration.js';
-import type { WorkloadComparison } from '../sim/compare.js';
+import type { WorkloadComparison } from '../sim/comparison.js';
 import type { FocusView } from '../sim/focus.js';
-import { wrap } from './compare-chart.js';
+import { CHART_WIDTH } from './chart-frame.js';
 import { GLYPHS, glyphPanel } from './glyph-chart.js';
 import { roundTimes, timeLabels } from './time-axis.js';
 import { labelWidth, rowLabel, rowOf, windowScale, type WindowScale } from './window-scale.js';
+import { wrapIndexes } from './wrap.js';
 
 const COLOURED_ROWS = 10;
 const PANEL_ROWS = 5;
@@ -84,9 +85,9 @@ function legend(groups: Group[], exact: boolean, indent: number): string {
   if (exact && !groups.some((g) => g.names.includes('exact'))) entries.push({ text: '── exact', color: asciichart.lightgray });
   groups.forEach((g, i) => {
     const color = SERIES_COLORS[i % SERIES_COLORS.length] as asciichart.Color;
-    for (const text of sameAs(g.names, 80 - indent - 3)) entries.push({ text: text.startsWith('=') ? text : `── ${text}`, color });
+    for (const text of sameAs(g.names, CHART_WIDTH - indent - 3)) entries.push({ text: text.startsWith('=') ? text : `── ${text}`, color });
   });
-  const lines = wrap(entries.map((e) => e.text), indent);
+  const lines = wrapIndexes(entries.map((e) => e.text), CHART_WIDTH, indent);
   return lines.map((line) => ' '.repeat(indent) + line.map((i) => asciichart.colored(entries[i]?.text as string, entries[i]?.color as asciichart.Color)).join('  ')).join('\n');
 }
 

@@ -18,3 +18,23 @@ export function wrapWords(text: string, width: number, indent = ''): string[] {
   if (line !== '' || lines.length === 0) lines.push(line);
   return lines;
 }
+
+/**
+ * Indexes of `names` grouped into lines of at most `width` columns after a margin of
+ * `indent`, names two spaces apart (a chart's legend): a name never splits.
+ */
+export function wrapIndexes(names: readonly string[], width: number, indent: number): number[][] {
+  const lines: number[][] = [[]];
+  let used = indent;
+  names.forEach((name, i) => {
+    const line = lines[lines.length - 1] as number[];
+    if (line.length > 0 && used + 2 + name.length > width) {
+      lines.push([i]);
+      used = indent + name.length;
+    } else {
+      used += (line.length > 0 ? 2 : 0) + name.length;
+      line.push(i);
+    }
+  });
+  return lines;
+}

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { CommandIO } from '../cli/io.js';
+import type { CommandIO } from '../io.js';
 
 /**
  * Writes `content` to `target`: `-` means stdout; a path is written atomically (a temporary

@@ -1,49 +1,13 @@
 import type { SampleSpeedPlan } from '../bench/sample-speed.js';
 import { measureMemory, type MemorySample } from '../metrics/memory-probe.js';
-import type { LabelMetrics } from '../metrics/label-counts.js';
 import type { ReplayMetrics } from '../metrics/recorder.js';
-import type { Timeline } from '../metrics/timeline.js';
 import type { Policy } from '../policy.js';
 import type { Contender } from './contender.js';
-import { followKey, type FocusPlan, type FocusView } from './focus.js';
+import { followKey, type FocusPlan } from './focus.js';
 import { replay, replayLockstep, type ReplayOptions, type ReplayResult } from './replay.js';
 import { SpeedProbes } from './speed-probes.js';
+import type { ComparisonRow, WorkloadComparison } from './comparison.js';
 import type { Workload } from './workload.js';
-
-/** One row of a comparison: one workload through one contender (see {@link ReplayMetrics} for the counts). */
-export interface ComparisonRow extends Omit<ReplayMetrics, 'timeline' | 'worstWindow' | 'labels'> {
-  /** Per source label (offered, admitted, false denials, false admits); absent or empty when no source has a label. */
-  labels?: LabelMetrics[];
-  scenario: string;
-  algorithm: string;
-  /** Measured heap bytes per live key (key strings excluded); null when not measured. */
-  bytesPerKey: number | null;
-  /** The limiter's own account of its state per key; null when it gives none. */
-  stateBytesPerKey: number | null;
-  /** Decisions per second on a sample of this workload; null when not measured. */
-  opsPerSec: number | null;
-  /**
-   * Decisions per second as a ratio to the reference limiter measured in the same rounds
-   * (above 1: faster than the reference); the figure to rank by, since it cancels the
-   * machine's load. Null when not measured.
-   */
-  speedRatio: number | null;
-}
-
-/** Everything one workload produced. */
-export interface WorkloadComparison {
-  name: string;
-  description: string;
-  policy: Policy;
-  rows: ComparisonRow[];
-  /** Per contender, in row order. */
-  timelines: { algorithm: string; timeline: Timeline }[];
-  /** Per contender, in row order: where its worst window was. */
-  worstWindows: ReplayMetrics['worstWindow'][];
-  notes: string[];
-  /** One key followed through every contender (charts, request strip), when {@link CompareOptions.focus} asked for it. */
-  focus?: FocusView;
-}
 
 /** Options of {@link compareWorkloads}. */
 export interface CompareOptions {

@@ -1,4 +1,4 @@
-import type { ComparisonRow } from './compare.js';
+import type { ComparisonRow } from './comparison.js';
 
 /**
  * Bounds a CI run holds every (scenario, algorithm) row to. Both are optional: a gate that

@@ -3,7 +3,7 @@ import { SAMPLE_SPEED_DEFAULTS, measureSampleSpeeds, subjectOf, type SampleSpeed
 import { sampleSpec, type SampleSpec } from '../bench/sample-workload.js';
 import type { SubjectSpec } from '../bench/subjects.js';
 import type { Arrival } from '../traffic/arrival.js';
-import type { ComparisonRow, WorkloadComparison } from './compare.js';
+import type { ComparisonRow, WorkloadComparison } from './comparison.js';
 import type { Contender } from './contender.js';
 
 /** One contender's samples, and the rows its figures go to. */

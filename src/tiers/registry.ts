@@ -1,6 +1,6 @@
 import type { Decision } from '../decision.js';
 import { RatelabError, describeValue } from '../errors.js';
-import { checkCost, createLimiter, type LimiterOptions, type RateLimiter } from '../limiter.js';
+import { checkCost, createLimiter, type LimiterOptions, type RateLimiter } from '../memory/limiter.js';
 import type { TierSpec, TiersConfig } from './load-tiers.js';
 
 /** A decision, with the tier that made it. */

@@ -5,7 +5,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compareCommand } from '../../src/cli/commands/compare.js';
 import { scenariosCommand } from '../../src/cli/commands/scenarios.js';
-import { bufferIO } from '../../src/cli/io.js';
+import { bufferIO } from '../../src/io.js';
 import { run } from '../../src/cli/main.js';
 import { ALGORITHMS } from '../../src/policy.js';
 import { CSV_COLUMNS } from '../../src/report/compare-csv.js';

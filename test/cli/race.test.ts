@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { bufferIO } from '../../src/cli/io.js';
+import { bufferIO } from '../../src/io.js';
 import { run } from '../../src/cli/main.js';
 import { describeRedis } from '../support/describe-redis.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';

@@ -107,7 +107,7 @@ const limiter = createRedisLimiter('gcra', { limit: 5, windowMs: 1000 }, { redis
 Promise.resolve().then(() => limiter.consume('k')).catch(() => {}).then(() => console.log(JSON.stringify(sent)));`;
     writeProject(join(work, `lua-${kind}`), { 'package.json': JSON.stringify({ type: kind === 'cjs' ? 'commonjs' : 'module' }), 'main.js': script });
     const sent = JSON.parse(run('node', ['main.js'], join(work, `lua-${kind}`))) as string;
-    const lua = (name: string) => readFileSync(join(root, 'src/store/redis', `${name}.lua`), 'utf8');
+    const lua = (name: string) => readFileSync(join(root, 'src/redis', `${name}.lua`), 'utf8');
     expect(sent).toContain(lua('common'));
     expect(sent).toContain(lua('gcra'));
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeAttack } from '../../src/http/attack-analysis.js';
-import type { AttackRun, Shot } from '../../src/http/attack-runner.js';
-import type { JudgedPolicy } from '../../src/http/endpoint-policy.js';
+import { analyzeAttack } from '../../src/attack/analysis.js';
+import type { AttackRun, Shot } from '../../src/attack/runner.js';
+import type { JudgedPolicy } from '../../src/attack/endpoint-policy.js';
 import { attackJson, attackNotes } from '../../src/report/attack-report.js';
 import { scenarioWorkload } from '../../src/sim/workload.js';
 import { resolveScenario } from '../../src/scenario/builtins.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { missingPolicy, readPolicy, type GivenPolicy } from '../../src/http/endpoint-policy.js';
-import type { RateLimitFields } from '../../src/http/attack-runner.js';
+import { missingPolicy, readPolicy, type GivenPolicy } from '../../src/attack/endpoint-policy.js';
+import type { RateLimitFields } from '../../src/attack/runner.js';
 import { describePolicy } from '../../src/report/attack-report.js';
 
 const IETF: RateLimitFields = { rateLimitPolicy: '"default";q=5;w=1', limit: '5' };

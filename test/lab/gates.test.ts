@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { numberFlag } from '../../src/cli/flags.js';
-import type { ComparisonRow } from '../../src/sim/compare.js';
+import type { ComparisonRow } from '../../src/sim/comparison.js';
 import { checkGates } from '../../src/sim/gates.js';
 
 function row(algorithm: string, worstWindowRatio: number, errorRate: number): ComparisonRow {

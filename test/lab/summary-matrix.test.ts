@@ -5,7 +5,7 @@ import { MAX_WIDTH, OVER_MARK, renderComparison } from '../../src/report/compare
 import stripAnsi from '../../src/report/strip-ansi.js';
 import { MATRIX_LEGEND, renderSummaryMatrix } from '../../src/report/summary-matrix.js';
 import { wrapWords } from '../../src/report/wrap.js';
-import type { ComparisonRow, WorkloadComparison } from '../../src/sim/compare.js';
+import type { ComparisonRow, WorkloadComparison } from '../../src/sim/comparison.js';
 
 const plain = new Chalk({ level: 0 });
 const coloured = new Chalk({ level: 1 });

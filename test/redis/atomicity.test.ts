@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ALGORITHMS } from '../../src/index.js';
-import type { Contender } from '../../src/store/redis/race.js';
+import type { Contender } from '../../src/race/race.js';
 import { describeRedis } from '../support/describe-redis.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 

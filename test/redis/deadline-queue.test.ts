@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DeadlineQueue, RedisTimeoutError } from '../../src/store/redis/timeout.js';
+import { DeadlineQueue, RedisTimeoutError } from '../../src/redis/timeout.js';
 
 const never = () => new Promise<never>(() => {});
 const later = <T>(value: T, ms: number) => new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));

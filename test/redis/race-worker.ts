@@ -3,7 +3,7 @@
 // on one key, prints the number admitted.
 import { createInterface } from 'node:readline';
 import { Redis } from 'ioredis';
-import { race, type Contender } from '../../src/store/redis/race.js';
+import { race, type Contender } from '../../src/race/race.js';
 
 const [url, limit, requests, inFlight, prefix, ...contenders] = process.argv.slice(2) as [string, string, string, string, string, ...Contender[]];
 const redis = new Redis(url);

@@ -1,6 +1,6 @@
 import { ALGORITHMS, type Algorithm } from '../../policy.js';
 import { EXIT } from '../exit-codes.js';
-import type { Command } from '../io.js';
+import type { Command } from '../../io.js';
 
 /** One line each: what the algorithm keeps per key and what it gets wrong. */
 export const ALGORITHM_SUMMARIES: Record<Algorithm, string> = {

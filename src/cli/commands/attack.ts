@@ -1,28 +1,27 @@
 import { resolve } from 'node:path';
 import { formatDuration, parseDuration } from '../../duration.js';
 import { RatelabError } from '../../errors.js';
-import { analyzeAttack, isDecided, type AttackAnalysis } from '../../http/attack-analysis.js';
-import { plannedEvents, runAttack, type AttackRun, type Shot } from '../../http/attack-runner.js';
-import { checkTarget } from '../../http/attack-target.js';
-import { missingPolicy, readPolicy, type GivenPolicy, type JudgedPolicy } from '../../http/endpoint-policy.js';
+import { analyzeAttack, isDecided, type AttackAnalysis } from '../../attack/analysis.js';
+import { plannedEvents, runAttack, type AttackRun, type Shot } from '../../attack/runner.js';
+import { checkTarget } from '../../attack/target.js';
+import { missingPolicy, readPolicy, type GivenPolicy, type JudgedPolicy } from '../../attack/endpoint-policy.js';
 import { attackComparison, attackJson, type AttackReport } from '../../report/attack-report.js';
 import { renderCharts } from '../../report/compare-chart.js';
 import { comparisonCsv } from '../../report/compare-csv.js';
 import { comparisonJson } from '../../report/compare-json.js';
 import { summarise } from '../../report/compare-summary.js';
 import { renderComparison } from '../../report/compare-table.js';
-import type { WorkloadComparison } from '../../sim/compare.js';
+import type { WorkloadComparison } from '../../sim/comparison.js';
 import { colorEnabled, painter } from '../../report/color.js';
 import { writeOutput } from '../../report/write-output.js';
 import { resolveScenario } from '../../scenario/builtins.js';
 import type { Gates } from '../../sim/gates.js';
 import { scenarioWorkload, traceWorkload, type Workload } from '../../sim/workload.js';
 import { EXIT } from '../exit-codes.js';
-import { gateFlags, wholeNumberFlag } from '../flags.js';
+import { checkOutputs, gateFlags, wholeNumberFlag } from '../flags.js';
 import { reportGates } from '../gates.js';
-import type { Command, CommandIO } from '../io.js';
+import type { Command, CommandIO } from '../../io.js';
 import { createProgress } from '../progress.js';
-import { checkOutputs } from './compare.js';
 
 /** Options of `ratelab attack` (flag values as text, as commander hands them over). */
 export interface AttackOptions {

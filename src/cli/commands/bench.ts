@@ -10,7 +10,7 @@ import { renderBars, renderComparison, renderCsv, renderGoals, renderMemory, ren
 import { painter } from '../../report/color.js';
 import { writeOutput } from '../../report/write-output.js';
 import { EXIT } from '../exit-codes.js';
-import type { Command, CommandIO, OutputStream } from '../io.js';
+import type { Command, CommandIO, OutputStream } from '../../io.js';
 
 /** Options of `ratelab bench`, as commander parses them (strings until checked). */
 export interface BenchOptions {

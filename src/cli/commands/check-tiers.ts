@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { formatDuration } from '../../duration.js';
 import { loadTiers } from '../../tiers/load-tiers.js';
 import { EXIT } from '../exit-codes.js';
-import type { Command } from '../io.js';
+import type { Command } from '../../io.js';
 
 /** `ratelab check-tiers FILE`: validates a tiers file and summarises it. */
 export const checkTiersCommand: Command<{ file: string }> = async (options, io) => {

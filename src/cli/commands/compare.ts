@@ -1,5 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { ChalkInstance } from 'chalk';
 import { parseDuration } from '../../duration.js';
 import { RatelabError, describeValue } from '../../errors.js';
@@ -17,26 +16,23 @@ import { colorEnabled, painter } from '../../report/color.js';
 import { writeOutput } from '../../report/write-output.js';
 import { builtinScenarios, resolveScenario } from '../../scenario/builtins.js';
 import { withOverrides, type ScenarioOverrides } from '../../scenario/load-scenario.js';
-import { compareWorkloads, type WorkloadComparison } from '../../sim/compare.js';
+import { compareWorkloads } from '../../sim/compare.js';
+import type { WorkloadComparison } from '../../sim/comparison.js';
 import { worstKey, type FocusPlan } from '../../sim/focus.js';
 import { builtinContender, moduleContender, type Contender } from '../../sim/contender.js';
 import { scenarioWorkload, traceWorkload, type Workload } from '../../sim/workload.js';
 import { EXIT } from '../exit-codes.js';
-import { gateFlags, wholeNumberFlag } from '../flags.js';
-import type { Command, CommandIO } from '../io.js';
+import { checkOutputs, gateFlags, policyOverrides, usage, type PolicyFlags } from '../flags.js';
+import type { Command, CommandIO } from '../../io.js';
 import { reportGates } from '../gates.js';
 import { createProgress } from '../progress.js';
 import { terminalWidth } from '../terminal-width.js';
 
 /** Flags of `ratelab compare`, as commander hands them over (values still text). */
-export interface CompareFlags {
+export interface CompareFlags extends PolicyFlags {
   scenarios?: string[];
   algorithms?: string;
   trace?: string;
-  limit?: string;
-  window?: string;
-  burst?: string;
-  seed?: string;
   bucket?: string;
   limiter?: string;
   skipBadLines?: boolean;
@@ -213,33 +209,9 @@ function contenderFactory(algorithms: Algorithm[], limiter: string | undefined, 
   };
 }
 
-export function policyOverrides(flags: CompareFlags): ScenarioOverrides {
-  const overrides: ScenarioOverrides = {};
-  if (flags.limit !== undefined) overrides.limit = wholeNumberFlag(flags.limit, '--limit', 1, 0xffff_ffff);
-  if (flags.window !== undefined) overrides.windowMs = parseDuration(flags.window, '--window');
-  if (flags.burst !== undefined) overrides.burst = wholeNumberFlag(flags.burst, '--burst', 1, 0xffff_ffff);
-  if (flags.seed !== undefined) overrides.seed = wholeNumberFlag(flags.seed, '--seed', 0, 0xffff_ffff);
-  return overrides;
-}
-
 function parseAlgorithms(list: string | undefined): Algorithm[] {
   if (list === undefined) return [...ALGORITHMS];
   const names = list.split(',').map((name) => name.trim()).filter((name) => name !== '');
   if (names.length === 0) throw usage('--algorithms', `expected a comma-separated list of ${ALGORITHMS.join(', ')}, got ${describeValue(list)}`);
   return [...new Set(names.map((name) => checkAlgorithm(name, '--algorithms')))];
-}
-
-/** Checks the output targets up front; returns whether one of them is stdout (then no table). Shared with `attack`. */
-export function checkOutputs(flags: Pick<CompareFlags, 'csv' | 'json'>, cwd: string): boolean {
-  if (flags.csv === '-' && flags.json === '-') throw usage('--csv', 'only one of --csv and --json can go to stdout (-)');
-  for (const [flag, target] of [['--csv', flags.csv], ['--json', flags.json]] as const) {
-    if (target === undefined || target === '-') continue;
-    const folder = dirname(resolve(cwd, target));
-    if (!existsSync(folder) || !statSync(folder).isDirectory()) throw usage(flag, `${target}: the folder ${folder} does not exist`);
-  }
-  return flags.csv === '-' || flags.json === '-';
-}
-
-export function usage(flag: string, why: string): RatelabError {
-  return new RatelabError('INVALID_ARGUMENT', `${flag}: ${why}`, { field: flag });
 }

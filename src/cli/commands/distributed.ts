@@ -15,8 +15,8 @@ import { BALANCES, FAIL_MODES, STRATEGIES, type Balance, type FailMode, type Fle
 import { parseOutage, parseTime, type Outage } from '../../sim/distributed/outage.js';
 import { simulateDistributed } from '../../sim/distributed/simulate.js';
 import { EXIT } from '../exit-codes.js';
-import type { Command } from '../io.js';
-import { checkOutputs, policyOverrides, usage, type CompareFlags } from './compare.js';
+import type { Command } from '../../io.js';
+import { checkOutputs, policyOverrides, usage, type PolicyFlags } from '../flags.js';
 import { wholeNumberFlag } from '../flags.js';
 
 /** The built-in scenario `ratelab distributed` runs when given none. */
@@ -36,7 +36,13 @@ export const DISTRIBUTED_DEFAULTS = {
 const MAX_NODES = 10_000;
 
 /** Flags of `ratelab distributed`, as commander hands them over (values still text); the policy and output flags are `compare`'s. */
-export interface DistributedFlags extends Pick<CompareFlags, 'limit' | 'window' | 'burst' | 'seed' | 'csv' | 'json' | 'chart' | 'color'> {
+export interface DistributedFlags extends PolicyFlags {
+  csv?: string;
+  json?: string;
+  /** false with --no-chart. */
+  chart?: boolean;
+  /** false with --no-color. */
+  color?: boolean;
   scenario?: string;
   nodes?: string;
   strategy?: string;

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { RatelabError } from '../../errors.js';
 import { checkAlgorithm } from '../../policy.js';
-import { connectRedis } from '../../store/redis/client.js';
-import { race, type Contender } from '../../store/redis/race.js';
+import { connectRedis } from '../../redis/client.js';
+import { race, type Contender } from '../../race/race.js';
 import { EXIT } from '../exit-codes.js';
-import type { Command } from '../io.js';
+import type { Command } from '../../io.js';
 
 /** Options of `ratelab race`. */
 export interface RaceOptions {

@@ -4,7 +4,7 @@ import { builtinScenarios } from '../../scenario/builtins.js';
 import { scenarioJsonSchemaText } from '../../scenario/json-schema.js';
 import { SCENARIO_TEMPLATE } from '../../scenario/template.js';
 import { EXIT } from '../exit-codes.js';
-import type { Command } from '../io.js';
+import type { Command } from '../../io.js';
 
 /** Options of `ratelab scenarios`: at most one of them. */
 export interface ScenariosOptions {

@@ -4,17 +4,17 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { formatDuration, parseDuration } from '../../duration.js';
 import { RatelabError } from '../../errors.js';
-import { createDemoApi, type DemoRequestLog } from '../../http/demo-api.js';
+import { createDemoApi, type DemoRequestLog } from '../../attack/demo-api.js';
 import { retryAfterSeconds } from '../../http/headers.js';
 import type { ClockSource } from '../../clock.js';
-import { createLimiter, type RateLimiter } from '../../limiter.js';
+import { createLimiter, type RateLimiter } from '../../memory/limiter.js';
 import { checkAlgorithm } from '../../policy.js';
 import { painter } from '../../report/color.js';
 import { loadTiers } from '../../tiers/load-tiers.js';
 import { RateLimiterRegistry } from '../../tiers/registry.js';
 import { EXIT } from '../exit-codes.js';
 import { portFlag, trustProxyFlag, wholeNumberFlag } from '../flags.js';
-import type { Command, CommandIO } from '../io.js';
+import type { Command, CommandIO } from '../../io.js';
 
 /** Options of `ratelab serve`. */
 export interface ServeOptions {

@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import type { RateLimiter } from '../../limiter.js';
+import type { RateLimiter } from '../../memory/limiter.js';
 import type { Policy } from '../../policy.js';
 import type { Random } from '../../traffic/random.js';
 import type { Decider } from '../contender.js';

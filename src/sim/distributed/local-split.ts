@@ -1,4 +1,4 @@
-import type { RateLimiter } from '../../limiter.js';
+import type { RateLimiter } from '../../memory/limiter.js';
 import type { Design, Verdict } from './design.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import { createLimiter, type RateLimiter } from '../../limiter.js';
+import { createLimiter, type RateLimiter } from '../../memory/limiter.js';
 import type { Algorithm, Policy } from '../../policy.js';
 
 /**

@@ -3,7 +3,7 @@ import type { Timeline } from '../../metrics/timeline.js';
 import { checkPolicy } from '../../policy.js';
 import type { Scenario } from '../../scenario/scenario.js';
 import { Random } from '../../traffic/random.js';
-import type { WorkloadComparison } from '../compare.js';
+import type { WorkloadComparison } from '../comparison.js';
 import type { Contender } from '../contender.js';
 import { replay } from '../replay.js';
 import { scenarioWorkload } from '../workload.js';

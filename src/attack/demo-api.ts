@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { RateLimiterRegistry } from '../tiers/registry.js';
-import { clientAddress, proxyTrust, type TrustProxy } from './client-address.js';
-import { rateLimit, rateLimitResult, type LimiterLike, type RateLimitResult } from './middleware.js';
+import { clientAddress, proxyTrust, type TrustProxy } from '../http/client-address.js';
+import { rateLimit, rateLimitResult, type LimiterLike, type RateLimitResult } from '../http/middleware.js';
 
 /** The header that names a client (and so its tier) to the demo API. */
 export const API_KEY_HEADER = 'x-api-key';

@@ -1,5 +1,5 @@
-import type { Policy } from '../../policy.js';
-import type { RedisClient } from './run-script.js';
+import type { Policy } from '../policy.js';
+import type { RedisClient } from '../redis/run-script.js';
 
 /**
  * TEACHING EXAMPLE, WRONG ON PURPOSE: do not use it to limit anything.

@@ -1,7 +1,7 @@
-import { toClock, type Clock, type ClockSource } from '../../clock.js';
-import type { Decision } from '../../decision.js';
-import { checkCost } from '../../limiter.js';
-import { checkPolicy, type Limits, type Policy } from '../../policy.js';
+import { toClock, type Clock, type ClockSource } from '../clock.js';
+import type { Decision } from '../decision.js';
+import { checkCost } from '../memory/limiter.js';
+import { checkPolicy, type Limits, type Policy } from '../policy.js';
 import { invalidOption } from './invalid-option.js';
 import { runScript, type RedisClient } from './run-script.js';
 import { luaScript, readLua, type LuaScript } from './scripts.js';

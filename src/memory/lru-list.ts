@@ -1,4 +1,4 @@
-import { grow } from '../algorithms/meter.js';
+import { grow } from '../typed-arrays.js';
 
 const NONE = -1;
 

@@ -1,8 +1,8 @@
 import type { Redis, RedisOptions } from 'ioredis';
-import { RatelabError } from '../../errors.js';
+import { RatelabError } from '../errors.js';
 import { loadIoredis } from './load-ioredis.js';
 import { withTimeout } from './timeout.js';
-import { isLoopbackHost } from '../../loopback.js';
+import { isLoopbackHost } from '../loopback.js';
 
 /**
  * Client settings that keep every command bounded while Redis is down or hanging, instead

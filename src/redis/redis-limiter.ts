@@ -1,10 +1,10 @@
-import { FAIL_MODES, type FailMode } from '../../fail-mode.js';
+import { FAIL_MODES, type FailMode } from '../fail-mode.js';
 import { performance } from 'node:perf_hooks';
-import { createMeter } from '../../algorithms/index.js';
-import { toClock, type Clock, type ClockSource } from '../../clock.js';
-import type { Decision } from '../../decision.js';
-import { checkCost, createLimiter, type RateLimiter } from '../../limiter.js';
-import { checkAlgorithm, checkPolicy, type Algorithm, type Limits, type Policy } from '../../policy.js';
+import { createMeter } from '../algorithms/index.js';
+import { toClock, type Clock, type ClockSource } from '../clock.js';
+import type { Decision } from '../decision.js';
+import { checkCost, createLimiter, type RateLimiter } from '../memory/limiter.js';
+import { checkAlgorithm, checkPolicy, type Algorithm, type Limits, type Policy } from '../policy.js';
 import { shareOf } from './approximate-limiter.js';
 import { DenyCache } from './deny-cache.js';
 import { invalidOption } from './invalid-option.js';
@@ -13,7 +13,7 @@ import { limiterScript, type LuaScript } from './scripts.js';
 import { DeadlineQueue } from './timeout.js';
 
 /** What the limiter does when Redis fails or does not answer within `timeoutMs`. */
-export type { FailMode } from '../../fail-mode.js';
+export type { FailMode } from '../fail-mode.js';
 
 /**
  * Why a decision is what it is: Redis decided (`redis`), a denial Redis gave earlier was

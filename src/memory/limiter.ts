@@ -1,9 +1,9 @@
-import { createMeter, type Meter } from './algorithms/index.js';
-import { toClock, type Clock, type ClockSource } from './clock.js';
-import type { Decision } from './decision.js';
-import { RatelabError, describeValue } from './errors.js';
-import { checkAlgorithm, checkPolicy, type Algorithm, type Limits, type Policy } from './policy.js';
-import { SlotTable } from './store/slot-table.js';
+import { createMeter, type Meter } from '../algorithms/index.js';
+import { toClock, type Clock, type ClockSource } from '../clock.js';
+import type { Decision } from '../decision.js';
+import { RatelabError, describeValue } from '../errors.js';
+import { checkAlgorithm, checkPolicy, type Algorithm, type Limits, type Policy } from '../policy.js';
+import { SlotTable } from './slot-table.js';
 
 /** Options of {@link createLimiter}. */
 export interface LimiterOptions {

@@ -1,7 +1,7 @@
-import type { Algorithm, Policy } from '../../policy.js';
-import { createNaiveRedisLimiter } from './naive.js';
-import { createRedisLimiter } from './redis-limiter.js';
-import type { RedisClient } from './run-script.js';
+import type { Algorithm, Policy } from '../policy.js';
+import { createNaiveRedisLimiter } from './naive-redis-limiter.js';
+import { createRedisLimiter } from '../redis/redis-limiter.js';
+import type { RedisClient } from '../redis/run-script.js';
 
 /** Which limiter a racer drives: the naive GET-then-SET one, or ratelab's Lua script. */
 export type Contender = 'naive' | Algorithm;

@@ -1,5 +1,5 @@
 import { MetricsRecorder, type ReplayMetrics } from '../metrics/recorder.js';
-import { isAdmitted, retryAfterMsOf, type AttackRun, type Shot } from './attack-runner.js';
+import { isAdmitted, retryAfterMsOf, type AttackRun, type Shot } from './runner.js';
 import type { JudgedPolicy } from './endpoint-policy.js';
 
 export type { JudgedPolicy } from './endpoint-policy.js';
