@@ -72,8 +72,6 @@ export { MetricsRecorder } from '../metrics/recorder.js';
 export type { RecorderOptions, ReplayMetrics } from '../metrics/recorder.js';
 /** A replay's admitted and offered units per time bucket (ms). */
 export type { Timeline } from '../metrics/timeline.js';
-/** The exact answer (a sliding-window log) a limiter is checked against. */
-export { oracleAdmits } from '../metrics/oracle.js';
 /** Jain's fairness index over shares: 1 all equal, down to 1/n; null for fewer than two. */
 export { jainIndex } from '../metrics/fairness.js';
 
