@@ -16,6 +16,10 @@
 //            (ratelab/redis), src/http/ (ratelab/http). The core entry loads no lab layer
 //            and no third-party module.
 //
+// The package's entry points (package.json "exports") are leaves nobody inside src/ imports:
+//   src/index.ts (ratelab), src/tiers/index.ts, src/redis/index.ts, src/http/index.ts (the
+//   library's), src/lab/index.ts (ratelab/lab: the lab's layers for programs).
+//
 // Data flows scenario -> traffic -> sim -> algorithms -> metrics -> report, but imports
 // point down this list: a module never imports one above it.
 //
@@ -23,14 +27,8 @@
 // offending import. test/architecture.test.ts checks the list is exact (every entry still
 // needed), so it can only shrink.
 
-/** rule name -> source files allowed to break it for now. */
-const KNOWN_EXCEPTIONS = {
-  // src/index.ts re-exports everything today; it becomes the core entry.
-  'library-not-to-lab': ['^src/index\\.ts$'],
-};
-/** Third-party packages the core entry still reaches, by a type-only import of
- * tiers/load-tiers.ts (TierSpec, TiersConfig): moved to a runtime-free tiers/types.ts. */
-const CORE_KNOWN_PACKAGES = ['node_modules/yaml/', 'node_modules/zod/'];
+/** rule name -> source files allowed to break it for now (none left). */
+const KNOWN_EXCEPTIONS = {};
 
 const withExceptions = process.env.RATELAB_ARCH_NO_EXCEPTIONS !== '1';
 const except = (name) => (withExceptions ? KNOWN_EXCEPTIONS[name] ?? [] : []);
@@ -41,7 +39,10 @@ function forbid(name, comment, from, to) {
 }
 
 /** The lab's layers (src/config/ is neutral: tiers files and scenario files share it). */
-const LAB = '^src/(scenario|traffic|sim|metrics|report|cli|bench|attack|race)/';
+const LAB = '^src/(scenario|traffic|sim|metrics|report|cli|bench|attack|race|lab)/';
+
+/** The entry points' modules. */
+const ENTRY = '^src/(index|tiers/index|redis/index|http/index|lab/index)\\.ts$';
 
 module.exports = {
   forbidden: [
@@ -59,26 +60,27 @@ module.exports = {
     forbid('memory-not-to-redis', 'the memory limiter and store never import the Redis code (the Redis code may use the memory limiter as its local fallback)', '^src/(memory/|algorithms/)', '^src/redis/'),
     forbid('store-below-limiter', 'the memory store sits below the limiter that uses it', '^src/memory/(?!limiter\\.ts$)', '^src/memory/limiter\\.ts$'),
     forbid('meter-helpers-stay-in-algorithms', 'algorithms/meter.ts is the algorithms\' own; shared column helpers live in src/typed-arrays.ts', '^src/(?!algorithms/)', '^src/algorithms/meter\\.ts$'),
+    forbid('entries-not-imported', 'an entry point only re-exports; code imports the module that defines a name', '^src/', ENTRY),
     forbid('commands-independent', 'commands share helpers through cli/ modules, not through each other', '^src/cli/commands/', '^src/cli/commands/'),
     {
       name: 'core-loads-no-lab-redis-http',
       comment: 'import("ratelab") loads the limiter library only',
       severity: 'error',
-      from: { path: '^src/entries/core\\.ts$' },
-      to: { path: '^src/(redis|http|scenario|traffic|sim|metrics|report|cli|bench|attack|race)/', reachable: true },
+      from: { path: '^src/index\\.ts$' },
+      to: { path: '^src/(redis|http|scenario|traffic|sim|metrics|report|cli|bench|attack|race|lab)/', reachable: true },
     },
     {
       name: 'core-loads-no-package',
-      comment: 'import("ratelab") loads no third-party module',
+      comment: 'import("ratelab") and import("ratelab/http") load no third-party module',
       severity: 'error',
-      from: { path: '^src/entries/core\\.ts$' },
-      to: { path: 'node_modules/', pathNot: withExceptions ? CORE_KNOWN_PACKAGES : [], reachable: true },
+      from: { path: '^src/(index|http/index)\\.ts$' },
+      to: { path: 'node_modules/', reachable: true },
     },
     {
       name: 'library-entries-no-lab-demos',
       comment: 'the naive limiter and the race are lab demonstrations, never library code',
       severity: 'error',
-      from: { path: '^src/entries/(core|redis|http)\\.ts$' },
+      from: { path: '^src/(index|tiers/index|redis/index|http/index)\\.ts$' },
       to: { path: '^src/race/', reachable: true },
     },
   ],
@@ -94,4 +96,4 @@ module.exports = {
 
 // For test/architecture.test.ts, which checks every known exception is still needed. Not
 // enumerable: dependency-cruiser refuses keys it does not know.
-Object.defineProperty(module.exports, 'knownExceptions', { value: { ...KNOWN_EXCEPTIONS, 'core-loads-no-package': CORE_KNOWN_PACKAGES }, enumerable: false });
+Object.defineProperty(module.exports, 'knownExceptions', { value: KNOWN_EXCEPTIONS, enumerable: false });

@@ -8,15 +8,14 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
 
-/** The entry points by audience; `core` and `tiers` are issue 10's proposed split, built
- * and measured (bench/import-time.mjs) but not yet in package.json "exports". */
+/** The entry points by audience, bundle name -> source: package.json "exports" maps
+ * `ratelab`, `ratelab/tiers`, `ratelab/redis`, `ratelab/http` and `ratelab/lab` to them. */
 export const ENTRIES = {
   index: 'src/index.ts',
-  core: 'src/entries/core.ts',
-  tiers: 'src/entries/tiers.ts',
-  redis: 'src/entries/redis.ts',
-  http: 'src/entries/http.ts',
-  lab: 'src/entries/lab.ts',
+  tiers: 'src/tiers/index.ts',
+  redis: 'src/redis/index.ts',
+  http: 'src/http/index.ts',
+  lab: 'src/lab/index.ts',
   // Not an entry point: the script the memory probe runs in a child process, which it
   // finds beside its own module (metrics/child-process.ts siblingModule).
   'memory-child': 'src/metrics/memory-child.ts',

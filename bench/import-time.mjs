@@ -26,11 +26,9 @@ const lib = (name) => join(root, 'dist/lib', name);
 
 /** What to import: `kind` is how (ESM import or CJS require); `file` is a path. */
 const IMPORTS = [
-  { name: 'ratelab (today: src/index.ts)', kind: 'esm', file: lib('index.js') },
+  { name: 'ratelab (the core: src/index.ts)', kind: 'esm', file: lib('index.js') },
   { name: 'ratelab (require)', kind: 'cjs', file: lib('index.cjs') },
-  { name: 'proposed core (src/entries/core.ts)', kind: 'esm', file: lib('core.js') },
-  { name: 'proposed core (require)', kind: 'cjs', file: lib('core.cjs') },
-  { name: 'proposed ratelab/tiers', kind: 'esm', file: lib('tiers.js') },
+  { name: 'ratelab/tiers', kind: 'esm', file: lib('tiers.js') },
   { name: 'ratelab/redis', kind: 'esm', file: lib('redis.js') },
   { name: 'ratelab/http', kind: 'esm', file: lib('http.js') },
   { name: 'ratelab/http (require)', kind: 'cjs', file: lib('http.cjs') },

@@ -5,7 +5,7 @@
 //
 //   npx tsx bench/redis-deny-cache.ts [--rounds 5] [--calls 40000]
 import { Redis } from 'ioredis';
-import { createRedisLimiter, type RedisRateLimiter } from '../src/index.js';
+import { createRedisLimiter, type RedisRateLimiter } from '../src/redis/redis-limiter.js';
 import { startRedisServer } from '../test/support/redis-server.js';
 import { median } from 'simple-statistics';
 import { format, numberArg, throughput } from './redis-support.js';

@@ -10,7 +10,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { createRedisLimiter } from '../src/index.js';
+import { createRedisLimiter } from '../src/redis/redis-limiter.js';
 import { limiterScript } from '../src/redis/scripts.js';
 import { startRedisServer } from '../test/support/redis-server.js';
 import { median } from 'simple-statistics';

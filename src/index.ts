@@ -1,80 +1,48 @@
-// The public API of ratelab. Everything a user may import is listed here by name.
-export { ALGORITHMS, MAX_LIMIT, checkAlgorithm, checkPolicy } from './policy.js';
-export type { Algorithm, Limits, Policy } from './policy.js';
-export type { Decision } from './decision.js';
+// `ratelab`: the in-memory limiter library. It loads no third-party module and no lab code
+// (.dependency-cruiser.cjs core-* rules; test/entries.test.ts counts the names). Other
+// audiences have their own entries: ratelab/redis, ratelab/http, ratelab/tiers (tiers
+// files: yaml and zod), ratelab/lab (the simulator, metrics and attack runner).
+
+/** Creates an in-memory limiter: `createLimiter(algorithm, policy, options?)`, O(1) per decision. */
 export { createLimiter } from './memory/limiter.js';
+/** The limiter (`allow`, `consume`, `reset`, `prune`) and its options (clock, `idleMs`, `maxKeys`). */
 export type { LimiterOptions, RateLimiter } from './memory/limiter.js';
-export { ManualClock, systemClock } from './clock.js';
-export type { Clock, ClockSource } from './clock.js';
-export { RatelabError } from './errors.js';
-export type { RatelabErrorCode } from './errors.js';
-export { formatDuration, parseDuration } from './duration.js';
+/** One decision: `allowed`, `limit` and `remaining` units, `retryAfterMs` and `resetMs` in whole ms (rounded up). */
+export type { Decision } from './decision.js';
+
+/** The five algorithm names, in report order: token-bucket, gcra, sliding-log, sliding-counter, fixed-window. */
+export { ALGORITHMS } from './policy.js';
+/** Checks an algorithm name; throws `UNKNOWN_ALGORITHM` listing the five. */
+export { checkAlgorithm } from './policy.js';
+/** Validates a policy and resolves its capacity; throws `INVALID_POLICY` or `POLICY_TOO_LARGE` naming the field. */
+export { checkPolicy } from './policy.js';
+/** The largest `limit` and `burst`: 2^32 - 1 (counters are 32-bit). */
+export { MAX_LIMIT } from './policy.js';
+/** The sliding log's largest `limit`: 2^20 timestamps per key (8 MiB). */
 export { SLIDING_LOG_MAX_LIMIT } from './algorithms/sliding-log.js';
-export { loadTiers, parseTiers } from './tiers/load-tiers.js';
-export type { TierSpec, TiersConfig } from './tiers/load-tiers.js';
+/** `Policy`: `limit` units per `windowMs` ms (whole numbers >= 1), optional `burst`; `Limits`: a checked policy with its `capacity`. */
+export type { Algorithm, Limits, Policy } from './policy.js';
+
+/** A clock that moves only when told to (ms), for tests and simulations. */
+export { ManualClock } from './clock.js';
+/** The system clock in epoch ms, never stepping backwards. */
+export { systemClock } from './clock.js';
+/** `Clock`: a function returning ms; `ClockSource`: a clock or anything with `now()`. */
+export type { Clock, ClockSource } from './clock.js';
+
+/** The one error ratelab throws on purpose: a stable `code`, the offending `field`, every `problems` line. */
+export { RatelabError } from './errors.js';
+/** The stable error codes (docs/errors.md says what to do about each). */
+export type { RatelabErrorCode } from './errors.js';
+
+/** Parses `250ms`, `1.5s`, `1m`, `1h`, `1d` or a number of ms into whole ms (> 0); throws `INVALID_DURATION`. */
+export { parseDuration } from './duration.js';
+/** Formats ms for people: 1500 -> `1.5s`, 60000 -> `1m`. */
+export { formatDuration } from './duration.js';
+
+/** One limiter per tier, each client decided by its tier's; built from a `TiersConfig` (ratelab/tiers parses files). */
 export { RateLimiterRegistry } from './tiers/registry.js';
+/** The registry's options (a resolver) and its decision (with the `tier` that made it). */
 export type { RegistryOptions, TierDecision } from './tiers/registry.js';
-export { loadScenario, parseScenario, withOverrides } from './scenario/load-scenario.js';
-export type { ScenarioOverrides } from './scenario/load-scenario.js';
-export { BUILTIN_DIR, builtinScenarios, resolveScenario } from './scenario/builtins.js';
-export type { BurstSourceSpec, KeySpec, OnOffSourceSpec, ParetoSpec, RateSourceSpec, RetrySourceSpec, Scenario, SourceSpec } from './scenario/scenario.js';
-export type { Arrival, TrafficSource } from './traffic/arrival.js';
-export { Random } from './traffic/random.js';
-export { KeyPicker } from './traffic/keys.js';
-export { KeyIds } from './traffic/key-ids.js';
-export { TrafficStream, createSource, openScenario } from './traffic/stream.js';
-export { replay, replayLockstep } from './sim/replay.js';
-export type { ReplayOptions, ReplayResult } from './sim/replay.js';
-export { builtinContender, moduleContender } from './sim/contender.js';
-export type { Contender, Decider } from './sim/contender.js';
-export { MetricsRecorder } from './metrics/recorder.js';
-export type { RecorderOptions, ReplayMetrics } from './metrics/recorder.js';
-export { oracleAdmits } from './metrics/oracle.js';
-export { WindowLedger } from './metrics/window-ledger.js';
-export { jainIndex } from './metrics/fairness.js';
-export type { Timeline } from './metrics/timeline.js';
-export { TraceSource } from './traffic/trace/trace-source.js';
-export type { TraceOptions, TraceStats } from './traffic/trace/trace-source.js';
-export { scenarioWorkload, traceWorkload } from './sim/workload.js';
-export type { Workload } from './sim/workload.js';
-export { compareWorkloads } from './sim/compare.js';
-export type { CompareOptions } from './sim/compare.js';
-export type { ComparisonRow, WorkloadComparison } from './sim/comparison.js';
-export { simulateDistributed, designName } from './sim/distributed/simulate.js';
-export type { DistributedComparison, DistributedRow } from './sim/distributed/simulate.js';
-export { BALANCES, FAIL_MODES, STRATEGIES } from './sim/distributed/fleet-options.js';
-export type { Balance, FleetOptions, Strategy } from './sim/distributed/fleet-options.js';
-export { Fleet } from './sim/distributed/fleet.js';
-export type { OutageCounts } from './sim/distributed/fleet.js';
-export type { Design, Verdict } from './sim/distributed/design.js';
-export { LoadBalancer, nodeWeight } from './sim/distributed/load-balancer.js';
-export { nodeShare } from './sim/distributed/node-share.js';
-export { parseOutage } from './sim/distributed/outage.js';
-export type { Outage } from './sim/distributed/outage.js';
-export { SyncedWindow } from './sim/distributed/synced-window.js';
-export { SyncSchedule } from './sim/distributed/sync-schedule.js';
-export type { LatencySummary as DistributedLatency } from './sim/distributed/latency-tally.js';
-export { createRedisLimiter } from './redis/redis-limiter.js';
-export type { DecisionReason, FailMode, RedisDecision, RedisLimiterOptions, RedisRateLimiter } from './redis/redis-limiter.js';
-export type { RedisClient } from './redis/run-script.js';
-export { boundedRedisOptions, connectRedis } from './redis/client.js';
-export { SHARED_NO_KEY, rateLimit, rateLimitResult } from './http/middleware.js';
-export type { FailMode as MiddlewareFailMode, LimitedInfo, LimiterLike, Next, RateLimitOptions, RateLimitResult } from './http/middleware.js';
-export { rateLimitHeaders, retryAfterSeconds } from './http/headers.js';
-export type { HeaderField, HeaderOptions, PolicyInfo } from './http/headers.js';
-export { clientAddress, proxyTrust } from './http/client-address.js';
-export type { ProxyTrust, TrustProxy } from './http/client-address.js';
-export { API_KEY_HEADER, createDemoApi } from './attack/demo-api.js';
-export type { DemoApiOptions, DemoRequestLog } from './attack/demo-api.js';
-export { alignedStartEpoch, isAdmitted, plannedEvents, retryAfterMsOf, runAttack } from './attack/runner.js';
-export type { AttackEvent, AttackRun, AttackRunOptions, AttackStream, RateLimitFields, Shot, StopReason } from './attack/runner.js';
-export { analyzeAttack, headerProblem, isDecided } from './attack/analysis.js';
-export type { AnalysisOptions, AttackAnalysis, LatencySummary as AttackLatency, ResponseCounts, RetryAfterCheck } from './attack/analysis.js';
-export { missingPolicy, readPolicy } from './attack/endpoint-policy.js';
-export type { GivenPolicy, JudgedPolicy, LimitSource, WindowSource } from './attack/endpoint-policy.js';
-export { checkTarget } from './attack/target.js';
-export { isLoopbackAddress, isLoopbackHost } from './loopback.js';
-export { rateLimitHook } from './http/fastify.js';
-export type { FastifyReplyLike, FastifyRequestLike } from './http/fastify.js';
-export { createApproximateLimiter } from './redis/approximate-limiter.js';
-export type { ApproximateLimiter, ApproximateLimiterOptions } from './redis/approximate-limiter.js';
+/** A validated tiers file: `tiers` (name -> algorithm and policy, or `unlimited`), `clients`, `default`. */
+export type { TierSpec, TiersConfig } from './tiers/types.js';

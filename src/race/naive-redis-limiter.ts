@@ -1,5 +1,10 @@
 import type { Policy } from '../policy.js';
-import type { RedisClient } from '../redis/run-script.js';
+
+/** The two commands the naive limiter sends (an ioredis client fits). */
+export interface GetSetClient {
+  get(key: string): Promise<string | null>;
+  set(key: string, value: number, expiry: 'PX', ms: number): Promise<unknown>;
+}
 
 /**
  * TEACHING EXAMPLE, WRONG ON PURPOSE: do not use it to limit anything.
@@ -10,7 +15,7 @@ import type { RedisClient } from '../redis/run-script.js';
  * it took the last unit, so the limit is exceeded. `ratelab race` and the atomicity test
  * set it against the Lua scripts, which read and write in one atomic step.
  */
-export function createNaiveRedisLimiter(policy: Policy, options: { redis: RedisClient; prefix?: string }): { consume(key: string): Promise<boolean> } {
+export function createNaiveRedisLimiter(policy: Policy, options: { redis: GetSetClient; prefix?: string }): { consume(key: string): Promise<boolean> } {
   const prefix = options.prefix ?? 'ratelab:naive:';
   return {
     async consume(key: string): Promise<boolean> {

@@ -1,7 +1,10 @@
 import type { Algorithm, Policy } from '../policy.js';
-import { createNaiveRedisLimiter } from './naive-redis-limiter.js';
+import { createNaiveRedisLimiter, type GetSetClient } from './naive-redis-limiter.js';
 import { createRedisLimiter } from '../redis/redis-limiter.js';
 import type { RedisClient } from '../redis/run-script.js';
+
+/** A client both contenders can drive. */
+export type RaceClient = RedisClient & GetSetClient;
 
 /** Which limiter a racer drives: the naive GET-then-SET one, or ratelab's Lua script. */
 export type Contender = 'naive' | Algorithm;
@@ -16,7 +19,7 @@ export const RACE_WINDOW_MS = 2 ** 40;
  * Sends `requests` calls for `key` through `contender`, keeping `inFlight` of them
  * outstanding at once, and returns how many were admitted.
  */
-export async function race(redis: RedisClient, contender: Contender, options: { key: string; limit: number; requests: number; inFlight: number; prefix: string }): Promise<number> {
+export async function race(redis: RaceClient, contender: Contender, options: { key: string; limit: number; requests: number; inFlight: number; prefix: string }): Promise<number> {
   const consume = admitter(redis, contender, { limit: options.limit, windowMs: RACE_WINDOW_MS }, options.prefix);
   let next = 0;
   let admitted = 0;
@@ -30,7 +33,7 @@ export async function race(redis: RedisClient, contender: Contender, options: { 
   return admitted;
 }
 
-function admitter(redis: RedisClient, contender: Contender, policy: Policy, prefix: string): (key: string) => Promise<boolean> {
+function admitter(redis: RaceClient, contender: Contender, policy: Policy, prefix: string): (key: string) => Promise<boolean> {
   if (contender === 'naive') {
     const naive = createNaiveRedisLimiter(policy, { redis, prefix });
     return (key) => naive.consume(key);

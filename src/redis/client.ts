@@ -1,8 +1,30 @@
-import type { Redis, RedisOptions } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { RatelabError } from '../errors.js';
 import { loadIoredis } from './load-ioredis.js';
+import type { RedisClient } from './run-script.js';
 import { withTimeout } from './timeout.js';
 import { isLoopbackHost } from '../loopback.js';
+
+/** ioredis client options that bound every command (a subset of ioredis's `RedisOptions`). */
+export interface BoundedRedisOptions {
+  enableOfflineQueue: false;
+  maxRetriesPerRequest: 0;
+  autoResendUnfulfilledCommands: false;
+  /** ms a command may take before it fails. */
+  commandTimeout: number;
+  /** ms the connection may take before it fails. */
+  connectTimeout: number;
+  /** ms to wait before reconnect attempt `times` (1, 2, ...): 50 ms to 500 ms. */
+  retryStrategy: (times: number) => number;
+}
+
+/** A connection {@link connectRedis} opened: an ioredis client, typed by what ratelab and its caller need. */
+export interface RedisConnection extends RedisClient {
+  /** Closes the connection after pending replies. */
+  quit(): Promise<unknown>;
+  /** Closes the connection at once. */
+  disconnect(): void;
+}
 
 /**
  * Client settings that keep every command bounded while Redis is down or hanging, instead
@@ -11,7 +33,7 @@ import { isLoopbackHost } from '../loopback.js';
  * after `commandTimeoutMs`, and the client keeps reconnecting in the background (every
  * 50 ms to 500 ms), so a limiter recovers by itself when the server returns.
  */
-export function boundedRedisOptions(commandTimeoutMs = 1000): RedisOptions {
+export function boundedRedisOptions(commandTimeoutMs = 1000): BoundedRedisOptions {
   return {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
@@ -22,13 +44,28 @@ export function boundedRedisOptions(commandTimeoutMs = 1000): RedisOptions {
   };
 }
 
+/** Options of {@link connectRedis}. */
+export interface ConnectOptions {
+  /** Allow a host that is not loopback (default false). */
+  allowRemote?: boolean;
+  /** ms to wait for the connection and a PING reply (default 2000). */
+  connectTimeoutMs?: number;
+}
+
 /**
  * Connects to the Redis at `url` (`redis://host:port[/db]`) with {@link boundedRedisOptions}
  * and waits until it answers PING. Only loopback hosts unless `allowRemote`, so a lab run
  * cannot load a shared server by mistake. Throws `INVALID_ARGUMENT` for a bad or remote
- * URL, `REDIS_UNAVAILABLE` when nothing answers within `connectTimeoutMs`.
+ * URL, `MISSING_DEPENDENCY` when the optional peer ioredis is not installed,
+ * `REDIS_UNAVAILABLE` when nothing answers within `connectTimeoutMs`. The connection is an
+ * ioredis client; its declared type names only what ratelab's types can without ioredis's.
  */
-export async function connectRedis(url: string, options: { allowRemote?: boolean; connectTimeoutMs?: number } = {}): Promise<Redis> {
+export function connectRedis(url: string, options: ConnectOptions = {}): Promise<RedisConnection> {
+  return openRedis(url, options);
+}
+
+/** {@link connectRedis}, typed as the ioredis client it is (for the lab, which has ioredis). */
+export async function openRedis(url: string, options: ConnectOptions = {}): Promise<Redis> {
   const parsed = parseRedisUrl(url, options.allowRemote ?? false);
   const { Redis } = await loadIoredis();
   const client = new Redis(parsed.href, { ...boundedRedisOptions(), lazyConnect: true });

@@ -4,7 +4,7 @@ import { RatelabError } from '../errors.js';
 /**
  * Loads ioredis, an optional peer dependency: only code that opens its own connection
  * needs it (a limiter given a client does not). A missing package becomes one clear
- * `REDIS_UNAVAILABLE` error saying what to install, in ESM and in the CommonJS build alike.
+ * `MISSING_DEPENDENCY` error saying what to install, in ESM and in the CommonJS build alike.
  */
 export async function loadIoredis(): Promise<{ Redis: typeof Redis }> {
   try {
@@ -12,7 +12,7 @@ export async function loadIoredis(): Promise<{ Redis: typeof Redis }> {
     return { Redis };
   } catch (error) {
     if (!isMissingPackage(error, 'ioredis')) throw error;
-    throw new RatelabError('REDIS_UNAVAILABLE', 'ratelab needs the optional peer dependency ioredis to connect to Redis: npm install ioredis', { field: 'redis', cause: error });
+    throw new RatelabError('MISSING_DEPENDENCY', 'ratelab needs the optional peer dependency ioredis to connect to Redis: npm install ioredis', { field: 'redis', cause: error });
   }
 }
 

@@ -27,7 +27,7 @@ export type RedisDecision = Decision & { reason: DecisionReason };
 
 /** Options of {@link createRedisLimiter}. */
 export interface RedisLimiterOptions {
-  /** An ioredis client or Cluster client (see `connectRedis` for bounded settings). */
+  /** An ioredis client or Cluster client, or any {@link RedisClient} (see `connectRedis` for bounded settings). */
   redis: RedisClient;
   /** Prepended to every key (default `ratelab:`). */
   prefix?: string;

@@ -1,8 +1,18 @@
-import type { Cluster, Redis } from 'ioredis';
 import type { LuaScript } from './scripts.js';
 
-/** A Redis client ratelab can use: an ioredis client, or an ioredis Cluster client. */
-export type RedisClient = Redis | Cluster;
+/**
+ * The Redis commands ratelab sends, as a structural type: an ioredis `Redis` or `Cluster`
+ * client fits it, and ratelab's declarations need no ioredis types (a TypeScript project
+ * without ioredis type checks them). Each command resolves with the server's reply.
+ */
+export interface RedisClient {
+  /** EVALSHA: runs a cached script by its SHA-1; rejects with a `NOSCRIPT` error when not cached. */
+  evalsha(sha: string, numKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
+  /** EVAL: runs (and caches) a script's source. */
+  eval(script: string, numKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
+  /** DEL: deletes keys, resolving with how many existed. */
+  del(...keys: string[]): Promise<number>;
+}
 
 /**
  * Runs `script` by EVALSHA, and by EVAL (which also caches it) when the server answers

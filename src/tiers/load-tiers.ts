@@ -1,19 +1,7 @@
 import { parseYamlConfig, readText } from '../config/yaml-config.js';
 import type { Algorithm, Policy } from '../policy.js';
 import { validateTiers } from './schema.js';
-
-/** A tier: a limiter to build, or `unlimited` (always admits). */
-export type TierSpec = 'unlimited' | { algorithm: Algorithm; policy: Policy };
-
-/** A validated tiers file. */
-export interface TiersConfig {
-  /** Tier name -> tier. */
-  tiers: Record<string, TierSpec>;
-  /** Client id -> tier name. */
-  clients: Record<string, string>;
-  /** The tier of every client not listed in `clients`. */
-  default: string;
-}
+import type { TierSpec, TiersConfig } from './types.js';
 
 /**
  * Reads and validates a tiers file (YAML, or JSON, which YAML includes). Throws

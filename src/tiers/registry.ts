@@ -1,7 +1,7 @@
 import type { Decision } from '../decision.js';
 import { RatelabError, describeValue } from '../errors.js';
 import { checkCost, createLimiter, type LimiterOptions, type RateLimiter } from '../memory/limiter.js';
-import type { TierSpec, TiersConfig } from './load-tiers.js';
+import type { TierSpec, TiersConfig } from './types.js';
 
 /** A decision, with the tier that made it. */
 export interface TierDecision extends Decision {

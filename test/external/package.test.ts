@@ -18,6 +18,7 @@ const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as
 /** Every public entry point and a value it must export. */
 const ENTRIES = [
   { specifier: 'ratelab', value: 'createLimiter' },
+  { specifier: 'ratelab/tiers', value: 'parseTiers' },
   { specifier: 'ratelab/redis', value: 'createRedisLimiter' },
   { specifier: 'ratelab/http', value: 'rateLimit' },
   { specifier: 'ratelab/lab', value: 'replay' },
@@ -93,7 +94,7 @@ describe('the packed package', () => {
     const script = `${load}\nconnectRedis('redis://127.0.0.1:1').then(() => console.log('connected'), (e) => console.log(JSON.stringify([e.name, e.code, e.message])));`;
     writeProject(join(work, `peer-${kind}`), { 'package.json': JSON.stringify({ type: kind === 'cjs' ? 'commonjs' : 'module' }), 'main.js': script });
     const [name, code, message] = JSON.parse(run('node', ['main.js'], join(work, `peer-${kind}`))) as string[];
-    expect([name, code]).toEqual(['RatelabError', 'REDIS_UNAVAILABLE']);
+    expect([name, code]).toEqual(['RatelabError', 'MISSING_DEPENDENCY']);
     expect(message).toContain('npm install ioredis');
   });
 
@@ -112,19 +113,24 @@ Promise.resolve().then(() => limiter.consume('k')).catch(() => {}).then(() => co
     expect(sent).toContain(lua('gcra'));
   });
 
-  const TYPED = `import { createLimiter, RatelabError, type RateLimiter, type Decision } from 'ratelab';
-import { createRedisLimiter, type RedisRateLimiter } from 'ratelab/redis';
+  const TYPED = `import { createLimiter, RateLimiterRegistry, RatelabError, type RateLimiter, type Decision, type TiersConfig } from 'ratelab';
+import { parseTiers } from 'ratelab/tiers';
+import { createRedisLimiter, type RedisClient, type RedisRateLimiter } from 'ratelab/redis';
 import { rateLimit, type RateLimitOptions } from 'ratelab/http';
 import { replay, type Scenario } from 'ratelab/lab';
 const limiter: RateLimiter = createLimiter('token-bucket', { limit: 1, windowMs: 1000 });
 const decision: Decision = limiter.consume('k');
 const allowed: boolean = decision.allowed;
-const options: RateLimitOptions | undefined = undefined;
-const redisLimiter: RedisRateLimiter | undefined = undefined;
+const tiers: TiersConfig = parseTiers('tiers: { free: { algorithm: gcra, limit: 1, window: 1s } }\\ndefault: free\\n');
+const registry = new RateLimiterRegistry(tiers);
+const options: RateLimitOptions = { limiter };
+// Any client with the three commands will do: no ioredis types needed.
+const client: RedisClient = { evalsha: async () => null, eval: async () => null, del: async () => 0 };
+const redisLimiter: RedisRateLimiter = createRedisLimiter('gcra', { limit: 1, windowMs: 1000 }, { redis: client });
 const scenario: Scenario | undefined = undefined;
 // @ts-expect-error an unknown algorithm is a type error
 createLimiter('leaky', { limit: 1, windowMs: 1000 });
-export { allowed, options, redisLimiter, scenario, RatelabError, createRedisLimiter, rateLimit, replay };
+export { allowed, options, redisLimiter, registry, scenario, RatelabError, rateLimit, replay };
 `;
 
   it.each([
@@ -133,9 +139,9 @@ export { allowed, options, redisLimiter, scenario, RatelabError, createRedisLimi
     { name: 'bundler', type: 'module', module: 'esnext', moduleResolution: 'bundler', types: 'index.d.ts' },
   ])('type checks every entry point with moduleResolution $name', ({ name, type, module, moduleResolution, types }) => {
     const dir = join(work, `ts-${name.replace(/\W+/g, '-')}`);
-    // skipLibCheck as `tsc --init` sets it: ratelab/redis's types name ioredis's client
-    // types, which a project without ioredis cannot resolve (issue 10: a structural RedisClient).
-    const compilerOptions = { module, moduleResolution, target: 'es2022', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] };
+    // No skipLibCheck: ratelab's declarations must check on their own, in a project
+    // without the optional peer ioredis (RedisClient is structural).
+    const compilerOptions = { module, moduleResolution, target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: ['node'] };
     writeProject(dir, { 'package.json': JSON.stringify({ type }), 'tsconfig.json': JSON.stringify({ compilerOptions, files: ['main.ts'] }), 'main.ts': TYPED });
     const files = run('node', [tsc, '-p', dir, '--listFiles'], dir).split('\n');
     // No diagnostics, and the types came from the declarations for this module kind.

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Redis } from 'ioredis';
 import { expect, it } from 'vitest';
-import { connectRedis, createRedisLimiter, type FailMode } from '../../src/index.js';
+import { connectRedis, type RedisConnection } from '../../src/redis/client.js';
+import { createRedisLimiter, type FailMode } from '../../src/redis/redis-limiter.js';
+import type { RedisClient } from '../../src/redis/run-script.js';
 import { rateLimit, rateLimitResult, type RateLimitResult } from '../../src/http/middleware.js';
 import { describeRedis, useRedisServer } from '../support/describe-redis.js';
 import { startRedisServer } from '../support/redis-server.js';
@@ -12,14 +13,14 @@ describeRedis('rateLimit with a Redis limiter', () => {
   const fixture = useRedisServer();
 
   /** A bounded client of a server that has gone away: every command fails at once. */
-  async function deadClient(): Promise<Redis> {
+  async function deadClient(): Promise<RedisConnection> {
     const gone = await startRedisServer();
     const client = await connectRedis(gone.url);
     await gone.stop();
     return client;
   }
 
-  async function serve(failMode: FailMode, prefix: string, client = fixture.redis) {
+  async function serve(failMode: FailMode, prefix: string, client: RedisClient = fixture.redis) {
     const limiter = createRedisLimiter('sliding-log', { limit: 2, windowMs: 60_000 }, { redis: client, failMode, prefix, timeoutMs: 200, ...(failMode === 'local' ? { expectedNodes: 1 } : {}) });
     const limit = rateLimit({ limiter, headers: { ietf: { policyName: 'api' } } });
     const seen: (RateLimitResult | undefined)[] = [];

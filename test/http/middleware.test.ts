@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ManualClock, RateLimiterRegistry, createLimiter, parseTiers, type Decision } from '../../src/index.js';
+import { ManualClock, RateLimiterRegistry, createLimiter, type Decision } from '../../src/index.js';
+import { parseTiers } from '../../src/tiers/load-tiers.js';
 import { rateLimit, rateLimitResult, type LimiterLike, type RateLimitOptions } from '../../src/http/middleware.js';
 import { get, getMany, listen } from './support.js';
 

@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { expect, it } from 'vitest';
-import { ManualClock, createApproximateLimiter, type ApproximateLimiter } from '../../src/index.js';
+import { ManualClock } from '../../src/index.js';
+import { createApproximateLimiter, type ApproximateLimiter } from '../../src/redis/approximate-limiter.js';
 import { describeRedis, useRedisServer } from '../support/describe-redis.js';
 
 let runs = 0;

@@ -1,6 +1,7 @@
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ALGORITHMS, createRedisLimiter } from '../../src/index.js';
+import { ALGORITHMS } from '../../src/index.js';
+import { createRedisLimiter } from '../../src/redis/redis-limiter.js';
 import { describeRedis } from '../support/describe-redis.js';
 import { startRedisCluster, type RedisClusterHandle } from '../support/redis-server.js';
 

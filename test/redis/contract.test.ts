@@ -1,4 +1,4 @@
-import { createRedisLimiter } from '../../src/index.js';
+import { createRedisLimiter } from '../../src/redis/redis-limiter.js';
 import { describeLimiterContract } from '../contract/limiter-contract.js';
 import { describeRedis, useRedisServer } from '../support/describe-redis.js';
 

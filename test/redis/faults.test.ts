@@ -1,7 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { Redis, type RedisOptions } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { boundedRedisOptions, createRedisLimiter, type FailMode, type RedisDecision, type RedisRateLimiter } from '../../src/index.js';
+import { boundedRedisOptions } from '../../src/redis/client.js';
+import { createRedisLimiter, type FailMode, type RedisDecision, type RedisRateLimiter } from '../../src/redis/redis-limiter.js';
 import { describeRedis } from '../support/describe-redis.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 

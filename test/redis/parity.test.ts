@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { ALGORITHMS, ManualClock, createLimiter, createRedisLimiter, type Algorithm } from '../../src/index.js';
+import { ALGORITHMS, ManualClock, createLimiter, type Algorithm } from '../../src/index.js';
+import { createRedisLimiter } from '../../src/redis/redis-limiter.js';
 import { describeRedis, useRedisServer } from '../support/describe-redis.js';
 
 // The Redis scripts against the memory limiters as the oracle: the same random streams of

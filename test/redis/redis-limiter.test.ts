@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ALGORITHMS, ManualClock, RatelabError, createRedisLimiter, type Algorithm } from '../../src/index.js';
+import { ALGORITHMS, ManualClock, RatelabError, type Algorithm } from '../../src/index.js';
+import { createRedisLimiter } from '../../src/redis/redis-limiter.js';
 import { describeRedis, useRedisServer } from '../support/describe-redis.js';
 
 let prefixes = 0;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock, RateLimiterRegistry, loadTiers, parseTiers, type TiersConfig } from '../../src/index.js';
+import { ManualClock, RateLimiterRegistry, type TiersConfig } from '../../src/index.js';
+import { loadTiers, parseTiers } from '../../src/tiers/load-tiers.js';
 import { expectRatelabError } from '../support/errors.js';
 import { tiersFixture as fixture } from '../support/fixtures.js';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { RatelabError } from '../../errors.js';
 import { checkAlgorithm } from '../../policy.js';
-import { connectRedis } from '../../redis/client.js';
+import { openRedis } from '../../redis/client.js';
 import { race, type Contender } from '../../race/race.js';
 import { EXIT } from '../exit-codes.js';
 import type { Command } from '../../io.js';
@@ -54,7 +54,7 @@ export const raceCommand: Command<RaceOptions> = async (options, io) => {
 async function connectAll(url: string, connections: number, allowRemote: boolean) {
   const clients = [];
   try {
-    for (let i = 0; i < connections; i++) clients.push(await connectRedis(url, { allowRemote }));
+    for (let i = 0; i < connections; i++) clients.push(await openRedis(url, { allowRemote }));
   } catch (error) {
     for (const client of clients) client.disconnect();
     throw error;
@@ -63,7 +63,7 @@ async function connectAll(url: string, connections: number, allowRemote: boolean
 }
 
 /** Deletes the keys this race wrote (they would expire anyway, but not for years). */
-async function cleanUp(redis: Awaited<ReturnType<typeof connectRedis>> | undefined, prefix: string): Promise<void> {
+async function cleanUp(redis: Awaited<ReturnType<typeof openRedis>> | undefined, prefix: string): Promise<void> {
   if (redis === undefined) return;
   const keys = await redis.keys(`${prefix}*`).catch(() => []);
   if (keys.length > 0) await redis.del(...keys).catch(() => 0);

@@ -1,0 +1,20 @@
+// `ratelab/redis`: limiters whose state lives in Redis, shared by every process. ioredis is
+// an optional peer dependency: only connectRedis loads it (on first call), and these types
+// name none of its types, so a project without ioredis type checks them.
+
+/** A limiter deciding in Redis, one atomic Lua script per decision; same decisions as `createLimiter`. */
+export { createRedisLimiter } from './redis-limiter.js';
+/** Its options (`timeoutMs` default 50 ms, `failMode`, `denyCache`...), the limiter, and a decision with its `reason`. */
+export type { DecisionReason, FailMode, RedisDecision, RedisLimiterOptions, RedisRateLimiter } from './redis-limiter.js';
+/** Local decisions with counts shared through Redis every `syncMs` (default 100 ms): approximate, no round trip per request. */
+export { createApproximateLimiter } from './approximate-limiter.js';
+/** The approximate limiter and its options (`expectedNodes` >= 1, `syncMs`, `timeoutMs` in ms). */
+export type { ApproximateLimiter, ApproximateLimiterOptions } from './approximate-limiter.js';
+/** Connects to a loopback Redis (others with `allowRemote`) with bounded options; needs ioredis (`MISSING_DEPENDENCY` says `npm install ioredis`). */
+export { connectRedis } from './client.js';
+/** ioredis options bounding every command: no offline queue, no retries, `commandTimeout` ms (default 1000). */
+export { boundedRedisOptions } from './client.js';
+/** connectRedis's options and connection, and the bounded options' type. */
+export type { BoundedRedisOptions, ConnectOptions, RedisConnection } from './client.js';
+/** The commands ratelab sends (EVALSHA, EVAL, DEL): an ioredis Redis or Cluster client fits. */
+export type { RedisClient } from './run-script.js';
