@@ -1,3 +1,4 @@
+import { percentiles } from '../metrics/percentile.js';
 import { MetricsRecorder, type ReplayMetrics } from '../metrics/recorder.js';
 import { isAdmitted, retryAfterMsOf, type AttackRun, type Shot } from './runner.js';
 import type { JudgedPolicy } from './endpoint-policy.js';
@@ -137,10 +138,10 @@ function admittedBetween(shots: readonly Shot[], key: string, from: number, to: 
 }
 
 function latency(shots: readonly Shot[]): LatencySummary | null {
-  const times = shots.filter((shot) => shot.status !== undefined).map((shot) => shot.latencyMs).sort((a, b) => a - b);
+  const times = shots.filter((shot) => shot.status !== undefined).map((shot) => shot.latencyMs);
   if (times.length === 0) return null;
-  const at = (q: number) => times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)] as number;
-  return { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: times[times.length - 1] as number };
+  const [p50, p90, p99, max] = percentiles(times, [0.5, 0.9, 0.99, 1]) as [number, number, number, number];
+  return { p50, p90, p99, max };
 }
 
 /**

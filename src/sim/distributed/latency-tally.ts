@@ -1,8 +1,10 @@
+import { percentilesOfCounts } from '../../metrics/percentile.js';
+
 /** Added latency of decisions: the mean, and the 99th percentile from exact counts per value. */
 export interface LatencySummary {
   /** Mean added latency per decision, ms (0 when there were none). */
   meanMs: number;
-  /** Nearest-rank 99th percentile, ms (0 when there were none). */
+  /** 99th percentile (nearest rank, see `percentiles`), ms (0 when there were none). */
   p99Ms: number;
 }
 
@@ -24,16 +26,6 @@ export class LatencyTally {
 
   summary(): LatencySummary {
     if (this.n === 0) return { meanMs: 0, p99Ms: 0 };
-    return { meanMs: this.total / this.n, p99Ms: this.percentile(0.99) };
-  }
-
-  private percentile(q: number): number {
-    const rank = Math.ceil(q * this.n);
-    let seen = 0;
-    for (const value of [...this.counts.keys()].sort((a, b) => a - b)) {
-      seen += this.counts.get(value) as number;
-      if (seen >= rank) return value;
-    }
-    return 0;
+    return { meanMs: this.total / this.n, p99Ms: percentilesOfCounts(this.counts, [0.99])[0] as number };
   }
 }
