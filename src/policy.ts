@@ -77,6 +77,33 @@ export function windowTooLong(algorithm: Algorithm, limits: Limits): string | un
   return `${algorithm} with ${what} is exact up to a window of ${maxWindowMs} ms (${formatDuration(maxWindowMs)}), got ${limits.windowMs}; use a shorter window with a proportionally smaller limit`;
 }
 
+/** Throws `INVALID_COST` unless `cost` (units a decision takes) is a whole number >= 0; every limiter, memory or Redis, checks it so. */
+export function checkCost(cost: number): void {
+  if (!Number.isSafeInteger(cost) || cost < 0) {
+    throw new RatelabError('INVALID_COST', `cost: expected a whole number >= 0, got ${describeValue(cost)}`, { field: 'cost' });
+  }
+}
+
+/**
+ * A node's share of `units` when `nodes` nodes each enforce a global quota alone:
+ * `units / nodes` rounded down, so the shares never add up to more than the whole, but at
+ * least 1 while any unit is left (a node that could admit nothing would starve its keys;
+ * with more nodes than units the fleet then admits `nodes`, above the whole); 0 when none is.
+ */
+export function shareOf(units: number, nodes: number): number {
+  return units <= 0 ? 0 : Math.max(1, Math.floor(units / nodes));
+}
+
+/**
+ * Each node's share of a global `policy` when `nodes` nodes enforce it alone: the limit and
+ * the burst each by {@link shareOf}; the window stays. The distributed simulator's `local`
+ * strategy and the Redis limiter's `failMode: 'local'` both use it.
+ */
+export function nodeShare(policy: Policy, nodes: number): Policy {
+  const limit = shareOf(policy.limit, nodes);
+  return policy.burst === undefined ? { limit, windowMs: policy.windowMs } : { limit, windowMs: policy.windowMs, burst: shareOf(policy.burst, nodes) };
+}
+
 function wholeNumber(value: unknown, field: string, max: number): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > max) {
     throw new RatelabError('INVALID_POLICY', `${field}: expected a whole number from 1 to ${max}, got ${describeValue(value)}`, { field });

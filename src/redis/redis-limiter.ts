@@ -3,9 +3,8 @@ import { performance } from 'node:perf_hooks';
 import { createMeter } from '../algorithms/index.js';
 import { toClock, type Clock, type ClockSource } from '../clock.js';
 import type { Decision } from '../decision.js';
-import { checkCost, createLimiter, type RateLimiter } from '../memory/limiter.js';
-import { checkAlgorithm, checkPolicy, type Algorithm, type Limits, type Policy } from '../policy.js';
-import { shareOf } from './approximate-limiter.js';
+import { createLimiter, type RateLimiter } from '../memory/limiter.js';
+import { checkAlgorithm, checkCost, checkPolicy, nodeShare, type Algorithm, type Limits, type Policy } from '../policy.js';
 import { DenyCache } from './deny-cache.js';
 import { invalidOption } from './invalid-option.js';
 import { runKeyScript, type RedisClient } from './run-script.js';
@@ -194,14 +193,14 @@ class RedisLimiter implements RedisRateLimiter {
   }
 }
 
-/** The in-memory limiter of `failMode: 'local'`: this node's share, `limit / N` (at least 1). */
+/** The in-memory limiter of `failMode: 'local'`: this node's {@link nodeShare}, `limit / N` (at least 1). */
 function localFallback(algorithm: Algorithm, limits: Limits, options: RedisLimiterOptions, clock: Clock | undefined): RateLimiter {
   const nodes = options.expectedNodes;
   if (nodes === undefined || !Number.isInteger(nodes) || nodes < 1) {
     throw invalidOption('expectedNodes', "failMode 'local' needs the number of nodes sharing the limit, a whole number >= 1", nodes);
   }
-  const policy = { limit: shareOf(limits.limit, nodes), windowMs: limits.windowMs, burst: shareOf(limits.capacity, nodes) };
-  return createLimiter(algorithm, policy, clock ? { clock } : {});
+  const share = nodeShare({ limit: limits.limit, windowMs: limits.windowMs, burst: limits.capacity }, nodes);
+  return createLimiter(algorithm, share, clock ? { clock } : {});
 }
 
 function denyCacheOf(option: RedisLimiterOptions['denyCache'], limit: number): DenyCache | undefined {
