@@ -33,16 +33,37 @@ export interface Limits {
 /** Counters are stored in 32-bit columns. */
 export const MAX_LIMIT = 0xffff_ffff;
 
+/** The sliding log keeps one timestamp per admitted unit: beyond this limit a key's ring would take over 8 MiB. */
+export const SLIDING_LOG_MAX_LIMIT = 1 << 20;
+
+/** Bytes of the sliding log's columns per key for `limit`: an 8-byte time per unit of the limit, a 4-byte head and a 4-byte count. */
+export function slidingLogBytes(limit: number): number {
+  return 8 * limit + 8;
+}
+
+/**
+ * Why `limit` is too large for `algorithm` to keep, or undefined: only the sliding log's
+ * memory grows with the limit, and it takes at most {@link SLIDING_LOG_MAX_LIMIT}.
+ */
+export function limitTooLarge(algorithm: Algorithm, limit: number): string | undefined {
+  if (algorithm !== 'sliding-log' || limit <= SLIDING_LOG_MAX_LIMIT) return undefined;
+  const mebibytes = Math.ceil(slidingLogBytes(limit) / 2 ** 20);
+  return `the sliding log keeps one timestamp per admitted request, so a limit of ${limit} would need ${mebibytes} MiB per key; the most it takes is ${SLIDING_LOG_MAX_LIMIT} (use sliding-counter for large limits)`;
+}
+
 /**
  * Validates a policy and resolves its capacity for `algorithm`. Throws `INVALID_POLICY`
  * naming the field (`${where}.limit`) on 0, negatives, NaN, Infinity, fractions, burst < 1,
- * and `POLICY_TOO_LARGE` on a window too long to decide exactly (see {@link windowTooLong}).
+ * and `POLICY_TOO_LARGE` on a limit too large to keep (see {@link limitTooLarge}) or a window
+ * too long to decide exactly (see {@link windowTooLong}).
  */
 export function checkPolicy(policy: Policy, algorithm: Algorithm, where = 'policy'): Limits {
   if (typeof policy !== 'object' || policy === null) {
     throw new RatelabError('INVALID_POLICY', `${where}: expected an object { limit, windowMs, burst? }, got ${describeValue(policy)}`, { field: where });
   }
   const limit = wholeNumber(policy.limit, `${where}.limit`, MAX_LIMIT);
+  const tooLarge = limitTooLarge(algorithm, limit);
+  if (tooLarge) throw new RatelabError('POLICY_TOO_LARGE', `${where}.limit: ${tooLarge}`, { field: `${where}.limit` });
   const windowMs = wholeNumber(policy.windowMs, `${where}.windowMs`, Number.MAX_SAFE_INTEGER);
   const burst = policy.burst === undefined ? undefined : wholeNumber(policy.burst, `${where}.burst`, MAX_LIMIT);
   const limits = { limit, windowMs, capacity: capacityOf(algorithm, limit, burst) };

@@ -1,6 +1,5 @@
 import { FAIL_MODES, type FailMode } from '../fail-mode.js';
 import { performance } from 'node:perf_hooks';
-import { createMeter } from '../algorithms/index.js';
 import { toClock, type Clock, type ClockSource } from '../clock.js';
 import type { Decision } from '../decision.js';
 import { createLimiter, type RateLimiter } from '../memory/limiter.js';
@@ -111,7 +110,6 @@ class RedisLimiter implements RedisRateLimiter {
     options: RedisLimiterOptions,
   ) {
     this.limits = checkPolicy(policy, algorithm);
-    createMeter(algorithm, this.limits); // refuses what the memory limiter refuses (a huge sliding log)
     if (typeof options !== 'object' || options === null || typeof options.redis !== 'object' || options.redis === null) {
       throw invalidOption('redis', 'expected an ioredis client or Cluster client', options?.redis);
     }
