@@ -37,13 +37,16 @@ export interface RetryAfterCheck {
   undecided: number;
 }
 
-/** Latency percentiles, wall ms. */
-export interface LatencySummary {
+/** Percentiles of the endpoint's response times (nearest rank, see `percentiles`), wall ms. */
+export interface ResponseTimes {
   p50: number;
   p90: number;
   p99: number;
   max: number;
 }
+
+/** @deprecated The old name of {@link ResponseTimes}: only src/index.ts and src/entries/lab.ts still re-export it (as `AttackLatency`). */
+export type LatencySummary = ResponseTimes;
 
 /** What `ratelab attack` measured. `metrics` uses the lab's definitions, in wall-clock ms. */
 export interface AttackAnalysis {
@@ -53,7 +56,7 @@ export interface AttackAnalysis {
   /** The workload's requests: `sent` is its events sent, probes not included. */
   responses: ResponseCounts;
   /** Of the workload's requests' responses. */
-  latencyMs: LatencySummary | null;
+  latencyMs: ResponseTimes | null;
   probes: RetryAfterCheck;
   /** Responses (probes included) whose rate-limit fields contradict themselves or the status; a few examples. */
   headerProblems: { count: number; examples: string[] };
@@ -91,7 +94,7 @@ export function analyzeAttack(run: AttackRun, options: AnalysisOptions): AttackA
     policy: options.policy,
     metrics: recorder.result(),
     responses: countResponses(own),
-    latencyMs: latency(own),
+    latencyMs: responseTimes(own),
     probes: checkRetryAfter(run.shots),
     headerProblems: { count: problems.length, examples: problems.slice(0, 5) },
   };
@@ -137,7 +140,7 @@ function admittedBetween(shots: readonly Shot[], key: string, from: number, to: 
   return false;
 }
 
-function latency(shots: readonly Shot[]): LatencySummary | null {
+function responseTimes(shots: readonly Shot[]): ResponseTimes | null {
   const times = shots.filter((shot) => shot.status !== undefined).map((shot) => shot.latencyMs);
   if (times.length === 0) return null;
   const [p50, p90, p99, max] = percentiles(times, [0.5, 0.9, 0.99, 1]) as [number, number, number, number];

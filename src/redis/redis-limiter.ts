@@ -1,4 +1,4 @@
-import { FAIL_MODES, type FailMode } from '../fail-mode.js';
+import { checkFailMode, type FailMode } from '../fail-mode.js';
 import { performance } from 'node:perf_hooks';
 import { toClock, type Clock, type ClockSource } from '../clock.js';
 import type { Decision } from '../decision.js';
@@ -56,6 +56,8 @@ export interface RedisLimiterOptions {
 export interface RedisRateLimiter {
   readonly algorithm: Algorithm;
   readonly limits: Limits;
+  /** What decides while Redis fails (the `failMode` option); the HTTP middleware reads it too. */
+  readonly failMode: FailMode;
   /**
    * Takes `cost` units (a whole number >= 0, default 1) for `key`. Always resolves within
    * about `timeoutMs` (rejects only on a bad cost); the `reason` says who decided.
@@ -96,7 +98,7 @@ class RedisLimiter implements RedisRateLimiter {
   private readonly redis: RedisClient;
   private readonly keyPrefix: string;
   private readonly deadlines: DeadlineQueue;
-  private readonly failMode: FailMode;
+  readonly failMode: FailMode;
   private readonly fallback: RateLimiter | undefined;
   private readonly denials: DenyCache | undefined;
   private readonly clock: Clock | undefined;
@@ -206,11 +208,6 @@ function denyCacheOf(option: RedisLimiterOptions['denyCache'], limit: number): D
   const maxKeys = option === true ? DEFAULT_DENY_CACHE_KEYS : (option.maxKeys ?? DEFAULT_DENY_CACHE_KEYS);
   if (!Number.isInteger(maxKeys) || maxKeys < 1) throw invalidOption('denyCache.maxKeys', 'expected a whole number >= 1', maxKeys);
   return new DenyCache(maxKeys, limit);
-}
-
-function checkFailMode(mode: unknown): FailMode {
-  if ((FAIL_MODES as readonly unknown[]).includes(mode)) return mode as FailMode;
-  throw invalidOption('failMode', "expected 'open', 'closed' or 'local'", mode);
 }
 
 function positive(value: number | undefined, field: string, fallback: number): number {

@@ -1,12 +1,15 @@
 import { percentilesOfCounts } from '../../metrics/percentile.js';
 
-/** Added latency of decisions: the mean, and the 99th percentile from exact counts per value. */
-export interface LatencySummary {
+/** The latency a shared store added to decisions: the mean, and the 99th percentile from exact counts per value. */
+export interface AddedLatency {
   /** Mean added latency per decision, ms (0 when there were none). */
   meanMs: number;
   /** 99th percentile (nearest rank, see `percentiles`), ms (0 when there were none). */
   p99Ms: number;
 }
+
+/** @deprecated The old name of {@link AddedLatency}: only src/index.ts and src/entries/lab.ts still re-export it (as `DistributedLatency`). */
+export type LatencySummary = AddedLatency;
 
 /**
  * Counts how long each decision waited on the network. The simulator's latencies take a
@@ -24,7 +27,7 @@ export class LatencyTally {
     this.n += 1;
   }
 
-  summary(): LatencySummary {
+  summary(): AddedLatency {
     if (this.n === 0) return { meanMs: 0, p99Ms: 0 };
     return { meanMs: this.total / this.n, p99Ms: percentilesOfCounts(this.counts, [0.99])[0] as number };
   }
