@@ -46,7 +46,7 @@ export async function connectRedis(url: string, options: { allowRemote?: boolean
 }
 
 /** Parses a `redis://` URL, refusing non-loopback hosts unless `allowRemote`. */
-export function parseRedisUrl(url: string, allowRemote: boolean): URL {
+function parseRedisUrl(url: string, allowRemote: boolean): URL {
   let parsed: URL;
   try {
     parsed = new URL(url);

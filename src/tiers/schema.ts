@@ -27,7 +27,7 @@ const tier = z.union([z.literal('unlimited'), limitedTier]);
 const tierName = z.string({ error: (issue) => `expected a tier name, got ${describeValue(issue.input)}` });
 
 /** The tiers file: `tiers`, `clients` (client id -> tier) and `default` (a tier name). */
-export const tiersFileSchema = z.strictObject({
+const tiersFileSchema = z.strictObject({
   tiers: z.record(z.string(), tier, { error: (issue) => `expected a map of tier name to tier, got ${describeValue(issue.input)}` }),
   clients: z.record(z.string(), tierName, { error: (issue) => `expected a map of client id to tier name, got ${describeValue(issue.input)}` }).default({}),
   default: tierName,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SlidingLog } from '../../src/algorithms/sliding-log.js';
 import { checkGoals } from '../../src/bench/goals.js';
 import { createLimiter } from '../../src/memory/limiter.js';
-import { ALGORITHMS, SLIDING_LOG_MAX_LIMIT, checkPolicy, limitTooLarge, slidingLogBytes, type Algorithm } from '../../src/policy.js';
+import { ALGORITHMS, SLIDING_LOG_MAX_LIMIT, checkPolicy, limitTooLarge, slidingLogBytes } from '../../src/policy.js';
 import { createRedisLimiter } from '../../src/redis/redis-limiter.js';
 import type { RedisClient } from '../../src/redis/run-script.js';
 import { parseTiers } from '../../src/tiers/load-tiers.js';

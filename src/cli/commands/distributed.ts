@@ -21,10 +21,10 @@ import { checkOutputs, policyOverrides, usage, type PolicyFlags } from '../flags
 import { wholeNumberFlag } from '../flags.js';
 
 /** The built-in scenario `ratelab distributed` runs when given none. */
-export const DEFAULT_DISTRIBUTED_SCENARIO = 'fleet';
+const DEFAULT_DISTRIBUTED_SCENARIO = 'fleet';
 
 /** Defaults of the fleet: small enough to read, large enough to show each design's failure. */
-export const DISTRIBUTED_DEFAULTS = {
+const DISTRIBUTED_DEFAULTS = {
   nodes: 4,
   syncMs: 100,
   rttMs: 1,
