@@ -1,3 +1,5 @@
+import { RatelabError, describeValue } from './errors.js';
+
 /**
  * What a limiter that depends on a shared store (Redis) does when the store cannot answer
  * within its timeout:
@@ -10,3 +12,9 @@
 export const FAIL_MODES = ['open', 'closed', 'local'] as const;
 
 export type FailMode = (typeof FAIL_MODES)[number];
+
+/** `mode` if it is one of {@link FAIL_MODES}; else throws `INVALID_ARGUMENT` naming `field`. */
+export function checkFailMode(mode: unknown, field = 'failMode'): FailMode {
+  if ((FAIL_MODES as readonly unknown[]).includes(mode)) return mode as FailMode;
+  throw new RatelabError('INVALID_ARGUMENT', `${field}: expected 'open', 'closed' or 'local', got ${describeValue(mode)}`, { field });
+}

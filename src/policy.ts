@@ -33,16 +33,37 @@ export interface Limits {
 /** Counters are stored in 32-bit columns. */
 export const MAX_LIMIT = 0xffff_ffff;
 
+/** The sliding log keeps one timestamp per admitted unit: beyond this limit a key's ring would take over 8 MiB. */
+export const SLIDING_LOG_MAX_LIMIT = 1 << 20;
+
+/** Bytes of the sliding log's columns per key for `limit`: an 8-byte time per unit of the limit, a 4-byte head and a 4-byte count. */
+export function slidingLogBytes(limit: number): number {
+  return 8 * limit + 8;
+}
+
+/**
+ * Why `limit` is too large for `algorithm` to keep, or undefined: only the sliding log's
+ * memory grows with the limit, and it takes at most {@link SLIDING_LOG_MAX_LIMIT}.
+ */
+export function limitTooLarge(algorithm: Algorithm, limit: number): string | undefined {
+  if (algorithm !== 'sliding-log' || limit <= SLIDING_LOG_MAX_LIMIT) return undefined;
+  const mebibytes = Math.ceil(slidingLogBytes(limit) / 2 ** 20);
+  return `the sliding log keeps one timestamp per admitted request, so a limit of ${limit} would need ${mebibytes} MiB per key; the most it takes is ${SLIDING_LOG_MAX_LIMIT} (use sliding-counter for large limits)`;
+}
+
 /**
  * Validates a policy and resolves its capacity for `algorithm`. Throws `INVALID_POLICY`
  * naming the field (`${where}.limit`) on 0, negatives, NaN, Infinity, fractions, burst < 1,
- * and `POLICY_TOO_LARGE` on a window too long to decide exactly (see {@link windowTooLong}).
+ * and `POLICY_TOO_LARGE` on a limit too large to keep (see {@link limitTooLarge}) or a window
+ * too long to decide exactly (see {@link windowTooLong}).
  */
 export function checkPolicy(policy: Policy, algorithm: Algorithm, where = 'policy'): Limits {
   if (typeof policy !== 'object' || policy === null) {
     throw new RatelabError('INVALID_POLICY', `${where}: expected an object { limit, windowMs, burst? }, got ${describeValue(policy)}`, { field: where });
   }
   const limit = wholeNumber(policy.limit, `${where}.limit`, MAX_LIMIT);
+  const tooLarge = limitTooLarge(algorithm, limit);
+  if (tooLarge) throw new RatelabError('POLICY_TOO_LARGE', `${where}.limit: ${tooLarge}`, { field: `${where}.limit` });
   const windowMs = wholeNumber(policy.windowMs, `${where}.windowMs`, Number.MAX_SAFE_INTEGER);
   const burst = policy.burst === undefined ? undefined : wholeNumber(policy.burst, `${where}.burst`, MAX_LIMIT);
   const limits = { limit, windowMs, capacity: capacityOf(algorithm, limit, burst) };
@@ -75,6 +96,33 @@ export function windowTooLong(algorithm: Algorithm, limits: Limits): string | un
   const maxWindowMs = Math.floor(Number.MAX_SAFE_INTEGER / largest);
   const what = algorithm === 'sliding-counter' ? `a limit of ${limits.limit}` : `a capacity of ${limits.capacity}`;
   return `${algorithm} with ${what} is exact up to a window of ${maxWindowMs} ms (${formatDuration(maxWindowMs)}), got ${limits.windowMs}; use a shorter window with a proportionally smaller limit`;
+}
+
+/** Throws `INVALID_COST` unless `cost` (units a decision takes) is a whole number >= 0; every limiter, memory or Redis, checks it so. */
+export function checkCost(cost: number): void {
+  if (!Number.isSafeInteger(cost) || cost < 0) {
+    throw new RatelabError('INVALID_COST', `cost: expected a whole number >= 0, got ${describeValue(cost)}`, { field: 'cost' });
+  }
+}
+
+/**
+ * A node's share of `units` when `nodes` nodes each enforce a global quota alone:
+ * `units / nodes` rounded down, so the shares never add up to more than the whole, but at
+ * least 1 while any unit is left (a node that could admit nothing would starve its keys;
+ * with more nodes than units the fleet then admits `nodes`, above the whole); 0 when none is.
+ */
+export function shareOf(units: number, nodes: number): number {
+  return units <= 0 ? 0 : Math.max(1, Math.floor(units / nodes));
+}
+
+/**
+ * Each node's share of a global `policy` when `nodes` nodes enforce it alone: the limit and
+ * the burst each by {@link shareOf}; the window stays. The distributed simulator's `local`
+ * strategy and the Redis limiter's `failMode: 'local'` both use it.
+ */
+export function nodeShare(policy: Policy, nodes: number): Policy {
+  const limit = shareOf(policy.limit, nodes);
+  return policy.burst === undefined ? { limit, windowMs: policy.windowMs } : { limit, windowMs: policy.windowMs, burst: shareOf(policy.burst, nodes) };
 }
 
 function wholeNumber(value: unknown, field: string, max: number): number {

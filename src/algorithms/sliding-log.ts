@@ -1,10 +1,9 @@
-import { RatelabError } from '../errors.js';
-import type { Limits } from '../policy.js';
+import { slidingLogBytes, type Limits } from '../policy.js';
 import { type Meter } from './meter.js';
 import { grow } from '../typed-arrays.js';
 
-/** One timestamp per admitted unit: beyond this a key's ring would take over 8 MiB. */
-export const SLIDING_LOG_MAX_LIMIT = 1 << 20;
+// The size rule lives in src/policy.ts (checkPolicy refuses a limit above it); the entry
+// points still re-export the constant from here.
 
 /**
  * Sliding-window log: the exact answer. It keeps the time of every admitted unit in the
@@ -25,17 +24,10 @@ export class SlidingLog implements Meter {
   private readonly windowMs: number;
 
   constructor(limits: Limits) {
-    if (limits.limit > SLIDING_LOG_MAX_LIMIT) {
-      throw new RatelabError(
-        'POLICY_TOO_LARGE',
-        `policy.limit: the sliding log keeps one timestamp per admitted request, so a limit of ${limits.limit} would need ${Math.ceil((limits.limit * 8) / 2 ** 20)} MiB per key; the most it takes is ${SLIDING_LOG_MAX_LIMIT} (use sliding-counter for large limits)`,
-        { field: 'policy.limit' },
-      );
-    }
     this.limit = limits.limit;
     this.windowMs = limits.windowMs;
     this.fullAfterMs = limits.windowMs;
-    this.bytesPerSlot = 8 * limits.limit + 8;
+    this.bytesPerSlot = slidingLogBytes(limits.limit);
   }
 
   resize(capacity: number): void {

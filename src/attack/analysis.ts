@@ -1,3 +1,4 @@
+import { percentiles } from '../metrics/percentile.js';
 import { MetricsRecorder, type ReplayMetrics } from '../metrics/recorder.js';
 import { isAdmitted, retryAfterMsOf, type AttackRun, type Shot } from './runner.js';
 import type { JudgedPolicy } from './endpoint-policy.js';
@@ -36,8 +37,8 @@ export interface RetryAfterCheck {
   undecided: number;
 }
 
-/** Latency percentiles, wall ms. */
-export interface LatencySummary {
+/** Percentiles of the endpoint's response times (nearest rank, see `percentiles`), wall ms. */
+export interface ResponseTimes {
   p50: number;
   p90: number;
   p99: number;
@@ -52,7 +53,7 @@ export interface AttackAnalysis {
   /** The workload's requests: `sent` is its events sent, probes not included. */
   responses: ResponseCounts;
   /** Of the workload's requests' responses. */
-  latencyMs: LatencySummary | null;
+  latencyMs: ResponseTimes | null;
   probes: RetryAfterCheck;
   /** Responses (probes included) whose rate-limit fields contradict themselves or the status; a few examples. */
   headerProblems: { count: number; examples: string[] };
@@ -90,7 +91,7 @@ export function analyzeAttack(run: AttackRun, options: AnalysisOptions): AttackA
     policy: options.policy,
     metrics: recorder.result(),
     responses: countResponses(own),
-    latencyMs: latency(own),
+    latencyMs: responseTimes(own),
     probes: checkRetryAfter(run.shots),
     headerProblems: { count: problems.length, examples: problems.slice(0, 5) },
   };
@@ -136,11 +137,11 @@ function admittedBetween(shots: readonly Shot[], key: string, from: number, to: 
   return false;
 }
 
-function latency(shots: readonly Shot[]): LatencySummary | null {
-  const times = shots.filter((shot) => shot.status !== undefined).map((shot) => shot.latencyMs).sort((a, b) => a - b);
+function responseTimes(shots: readonly Shot[]): ResponseTimes | null {
+  const times = shots.filter((shot) => shot.status !== undefined).map((shot) => shot.latencyMs);
   if (times.length === 0) return null;
-  const at = (q: number) => times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)] as number;
-  return { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: times[times.length - 1] as number };
+  const [p50, p90, p99, max] = percentiles(times, [0.5, 0.9, 0.99, 1]) as [number, number, number, number];
+  return { p50, p90, p99, max };
 }
 
 /**

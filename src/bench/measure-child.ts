@@ -2,6 +2,7 @@
 // every workload and prints one JSON line, a ChildResult. One process per subject, so no
 // subject runs on code that V8 compiled and specialised for another.
 import { median } from 'simple-statistics';
+import { percentiles } from '../metrics/percentile.js';
 import { Bench } from 'tinybench';
 import { RatelabError } from '../errors.js';
 import type { Policy } from '../policy.js';
@@ -30,7 +31,7 @@ export interface ChildRequest {
 export interface TaskMeasurement {
   /** Decisions per second, one value per round. */
   rates: number[];
-  /** Per-decision latency percentiles in ns: batch time / batch size, over all rounds' batches. */
+  /** Per-decision latency percentiles in ns (nearest rank, see `percentiles`): batch time / batch size, over all rounds' batches. */
   p50Ns: number;
   p99Ns: number;
   /** Fraction of measured decisions that were admitted. */
@@ -149,9 +150,8 @@ async function measureRound(tasks: readonly Task[], roundMs: number): Promise<vo
 }
 
 function summarise(task: Task): TaskMeasurement {
-  const sorted = Float64Array.from(task.latencies).sort();
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
-  return { rates: task.rates, p50Ns: at(0.5), p99Ns: at(0.99), admitted: task.state.admitted / task.state.decided };
+  const [p50Ns, p99Ns] = percentiles(task.latencies, [0.5, 0.99]) as [number, number];
+  return { rates: task.rates, p50Ns, p99Ns, admitted: task.state.admitted / task.state.decided };
 }
 
 async function measureWorkload(request: ChildRequest, spec: WorkloadSpec | SampleSpec): Promise<WorkloadMeasurement> {

@@ -104,7 +104,7 @@ interface SubjectMeasurement {
 }
 
 /** One measurement per workload from several processes' measurements of it. */
-export function poolWorkloads(byProcess: readonly (readonly WorkloadMeasurement[])[]): WorkloadMeasurement[] {
+function poolWorkloads(byProcess: readonly (readonly WorkloadMeasurement[])[]): WorkloadMeasurement[] {
   const first = byProcess[0] ?? [];
   return first.map((one, w) => {
     const all = byProcess.map((measurements) => measurements[w] as WorkloadMeasurement);
@@ -175,7 +175,7 @@ export function speedFigure(subject: string, workload: string, measured: TaskMea
 }
 
 /** The reference's own figure: its rate over every round of every subject's process. */
-export function referenceFigure(workload: string, ratesBySubject: readonly (readonly number[])[]): Figure {
+function referenceFigure(workload: string, ratesBySubject: readonly (readonly number[])[]): Figure {
   const rates = ratesBySubject.flat();
   const { median: value, spread } = centre(rates);
   return {
@@ -226,7 +226,7 @@ export async function forEachConcurrently<T>(items: readonly T[], width: number,
 }
 
 /** Bytes of state per key (key strings excluded), and the ratio to the reference's. */
-export function memoryFigure(subject: string, bytesPerKey: number, referenceBytes: number): Figure {
+function memoryFigure(subject: string, bytesPerKey: number, referenceBytes: number): Figure {
   const ratio = bytesPerKey / referenceBytes;
   return {
     name: `${subject}/memory`,

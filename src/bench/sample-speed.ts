@@ -30,7 +30,7 @@ export interface SampleSpeedPlan {
 export const SAMPLE_SPEED_DEFAULTS: SampleSpeedPlan = { rounds: 40, roundMs: 0.75, warmUpBatches: 30, processes: 2 };
 
 /** A subject's speed on one sample. */
-export interface SampleSpeed {
+interface SampleSpeed {
   /** The sample's workload name. */
   workload: string;
   /** Median over rounds of decisions per CPU second. */

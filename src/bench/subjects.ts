@@ -45,7 +45,7 @@ export function followsVirtualClock(subject: SubjectSpec): boolean {
 }
 
 /** The adapter module of a peer: it follows the `--limiter` contract. */
-export function peerModule(peer: PeerName): string {
+function peerModule(peer: PeerName): string {
   return siblingModule(import.meta.url, `peers/${peer}`);
 }
 

@@ -14,5 +14,3 @@ export const EXIT = {
   UNAVAILABLE: 3,
   INTERNAL: 70,
 } as const;
-
-export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

@@ -1,16 +1,23 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseDuration } from '../duration.js';
-import { RatelabError } from '../errors.js';
+import { RatelabError, describeValue } from '../errors.js';
+import { ALGORITHMS, checkAlgorithm, type Algorithm } from '../policy.js';
 import type { ScenarioOverrides } from '../scenario/load-scenario.js';
 import type { TrustProxy } from '../http/client-address.js';
 import type { Gates } from '../sim/gates.js';
 
-/** A whole number from `min` to `max` given on the command line; throws `INVALID_ARGUMENT` naming the flag. */
+/**
+ * A whole number from `min` to `max` given on the command line, in digits or with a
+ * power-of-ten exponent (`1000000`, `1e6`): the one rule of every command, because sizes
+ * such as `--keys 1e4,1e6` read best that way. Signs, fractions, hex and empty text are
+ * refused; throws `INVALID_ARGUMENT` naming the flag. A number (a default) is checked alike.
+ */
 export function wholeNumberFlag(value: string | number, flag: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  const number = typeof value === 'number' ? value : /^\d+$/.test(value.trim()) ? Number(value) : NaN;
+  const number = typeof value === 'number' ? value : /^\d+(e\d+)?$/i.test(value.trim()) ? Number(value) : NaN;
   if (!Number.isSafeInteger(number) || number < min || number > max) {
-    throw new RatelabError('INVALID_ARGUMENT', `${flag}: expected a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`, { field: flag });
+    const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`;
+    throw new RatelabError('INVALID_ARGUMENT', `${flag}: expected a whole number ${range}, got ${JSON.stringify(value)}`, { field: flag });
   }
   return number;
 }
@@ -26,6 +33,19 @@ export function numberFlag(value: string, flag: string, min: number, max = Numbe
     throw new RatelabError('INVALID_ARGUMENT', `${flag}: expected a number ${max === Number.MAX_VALUE ? `of at least ${min}` : `from ${min} to ${max}`}, got ${JSON.stringify(value)}`, { field: flag });
   }
   return number;
+}
+
+/**
+ * `--algorithms`: a comma-separated list of algorithm names, all of them when not given.
+ * Blanks around names and empty entries are dropped and repeats kept once, in the order
+ * given; throws `UNKNOWN_ALGORITHM` naming a wrong name, `INVALID_ARGUMENT` for a list
+ * with no name at all.
+ */
+export function algorithmsFlag(list: string | undefined, flag = '--algorithms'): Algorithm[] {
+  if (list === undefined) return [...ALGORITHMS];
+  const names = list.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  if (names.length === 0) throw usage(flag, `expected a comma-separated list of ${ALGORITHMS.join(', ')}, got ${describeValue(list)}`);
+  return [...new Set(names.map((name) => checkAlgorithm(name, flag)))];
 }
 
 /** `--port`: 0 (any free port) to 65535. */

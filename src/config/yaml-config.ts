@@ -57,7 +57,7 @@ function locate(problem: SchemaProblem, doc: Document, lines: LineCounter, sourc
 }
 
 /** A path of keys as it reads in the file: `sources[0].rate`, `tiers.free.limit`. */
-export function fieldPath(path: readonly (string | number)[]): string {
+function fieldPath(path: readonly (string | number)[]): string {
   return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? part : `.${part}`)).join('');
 }
 

@@ -30,7 +30,7 @@ const MS_PER_SECOND = 1000;
  * Whole seconds, rounded up: a client waiting this long has waited at least `ms`.
  * RFC 9110 10.2.3 allows only a non-negative whole number in `Retry-After`.
  */
-export function secondsUp(ms: number): number {
+function secondsUp(ms: number): number {
   return Math.ceil(ms / MS_PER_SECOND);
 }
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Decision } from '../decision.js';
 import { RatelabError } from '../errors.js';
+import { checkFailMode, type FailMode } from '../fail-mode.js';
 import type { Limits } from '../policy.js';
 import type { RateLimiterRegistry } from '../tiers/registry.js';
 import { clientAddress, proxyTrust, type TrustProxy } from './client-address.js';
@@ -8,8 +9,8 @@ import { rateLimitHeaders, retryAfterSeconds, sfString, type HeaderOptions, type
 
 /**
  * What the middleware needs of a limiter: `consume`, sync (the memory limiters) or async
- * (a Redis limiter). `limits` feeds `RateLimit-Policy`; `failMode` says what to do when
- * `consume` throws or rejects.
+ * (a Redis limiter). `limits` feeds `RateLimit-Policy`; `failMode` (declared by the Redis
+ * limiter) says what to do when `consume` throws or rejects, see {@link LETS_THROUGH}.
  */
 export interface LimiterLike {
   consume(key: string, cost?: number): Decision | PromiseLike<Decision>;
@@ -17,8 +18,14 @@ export interface LimiterLike {
   readonly failMode?: FailMode;
 }
 
-/** When the limiter fails: `open` lets the request through, `closed` answers 503. */
-export type FailMode = 'open' | 'closed';
+
+/**
+ * Whether a request goes through when the limiter throws or rejects, by fail mode: `open`
+ * lets it through, `closed` answers 503. `local` answers 503 too: a limiter in that mode
+ * decides in memory while its store is down, so a throw from it is not an outage but a bad
+ * cost or a bug, and the middleware has no store of its own to fall back from.
+ */
+const LETS_THROUGH: Readonly<Record<FailMode, boolean>> = { open: true, closed: false, local: false };
 
 /** The continuation of a middleware stack; Express's `next` fits. */
 export type Next = (error?: unknown) => void;
@@ -66,7 +73,11 @@ export interface RateLimitOptions<Req extends IncomingMessage = IncomingMessage>
   noKey?: 'share' | 'reject';
   /** Answers a denied request instead of the default JSON body; status and headers are set already. */
   onLimited?: (req: Req, res: ServerResponse, info: LimitedInfo) => void;
-  /** Overrides the limiter's own `failMode` (default `closed`). */
+  /**
+   * What to do when the limiter (or `key`/`cost`) throws: `open` lets the request through,
+   * `closed` and `local` answer 503. Overrides the limiter's own declared `failMode`;
+   * default that, else `closed`.
+   */
   failMode?: FailMode;
   /** Told of every limiter (or `key`/`cost`) error; default: one process warning. */
   onError?: (error: unknown, req: Req) => void;
@@ -101,7 +112,7 @@ export function rateLimit<Req extends IncomingMessage = IncomingMessage>(options
   const source = decisionSource(options);
   const trust = proxyTrust(options.trustProxy);
   const keyOf = options.key ?? ((req: Req) => clientAddress(req, trust));
-  const failMode = options.failMode ?? source.failMode ?? 'closed';
+  const failMode = options.failMode === undefined ? (source.failMode ?? 'closed') : checkFailMode(options.failMode);
   const onError = options.onError ?? warnOnce();
 
   return async (req, res, next) => {
@@ -153,7 +164,7 @@ function answer<Req extends IncomingMessage>(
  * 503 (with Retry-After when the limiter said when to come back).
  */
 function failed(mode: FailMode, req: IncomingMessage, res: ServerResponse, next: Next | undefined, at: { key: string | undefined; policy: string; retryAfterMs: number }): void {
-  const open = mode === 'open';
+  const open = LETS_THROUGH[mode];
   results.set(req, { outcome: open ? 'failed-open' : 'failed-closed', key: at.key, policy: at.policy, decision: undefined });
   if (open) return next?.();
   const retryAfter = retryAfterSeconds(at.retryAfterMs);

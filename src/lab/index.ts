@@ -101,7 +101,7 @@ export type { Outage } from '../sim/distributed/outage.js';
 /** When each node last saw the others' counts, every `syncMs` plus `rttMs`. */
 export { SyncSchedule } from '../sim/distributed/sync-schedule.js';
 /** Network wait per request in a simulated fleet (ms percentiles). */
-export type { LatencySummary as DistributedLatency } from '../sim/distributed/latency-tally.js';
+export type { AddedLatency } from '../sim/distributed/latency-tally.js';
 
 // The attack runner (`ratelab attack`, `ratelab serve`): live HTTP endpoints.
 /** Sends a stream's requests to an endpoint at their times (wall ms), recording every response; never throws on network errors. */
@@ -115,7 +115,7 @@ export type { AttackEvent, AttackRun, AttackRunOptions, AttackStream, RateLimitF
 /** Measures an attack like `compare` does a replay: accuracy, worst window, header problems, Retry-After honesty. */
 export { analyzeAttack } from '../attack/analysis.js';
 /** An attack's analysis and its parts. */
-export type { AnalysisOptions, AttackAnalysis, JudgedPolicy, LatencySummary as AttackLatency, ResponseCounts, RetryAfterCheck } from '../attack/analysis.js';
+export type { AnalysisOptions, AttackAnalysis, JudgedPolicy, ResponseCounts, ResponseTimes, RetryAfterCheck } from '../attack/analysis.js';
 /** The URL to attack, checked: http only, loopback unless `allowRemote`; throws `REMOTE_TARGET`, `ENDPOINT_UNAVAILABLE`. */
 export { checkTarget } from '../attack/target.js';
 /** A small API behind the rate-limit middleware (client id in the {@link API_KEY_HEADER} header). */

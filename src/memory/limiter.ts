@@ -2,7 +2,7 @@ import { createMeter, type Meter } from '../algorithms/index.js';
 import { toClock, type Clock, type ClockSource } from '../clock.js';
 import type { Decision } from '../decision.js';
 import { RatelabError, describeValue } from '../errors.js';
-import { checkAlgorithm, checkPolicy, type Algorithm, type Limits, type Policy } from '../policy.js';
+import { checkAlgorithm, checkCost, checkPolicy, type Algorithm, type Limits, type Policy } from '../policy.js';
 import { SlotTable } from './slot-table.js';
 
 /** Options of {@link createLimiter}. */
@@ -139,13 +139,6 @@ class MemoryLimiter implements RateLimiter {
     const slot = this.table.add(key, now);
     this.meter.init(slot, now);
     return slot;
-  }
-}
-
-/** Throws `INVALID_COST` unless `cost` is a whole number >= 0. */
-export function checkCost(cost: number): void {
-  if (!Number.isSafeInteger(cost) || cost < 0) {
-    throw new RatelabError('INVALID_COST', `cost: expected a whole number >= 0, got ${describeValue(cost)}`, { field: 'cost' });
   }
 }
 

@@ -152,7 +152,7 @@ export class FocusRecorder {
 }
 
 /** The index of the column of `grid` holding `t`, or -1 outside it. */
-export function cellOf(grid: ColumnGrid | undefined, t: number): number {
+function cellOf(grid: ColumnGrid | undefined, t: number): number {
   if (!grid || t < grid.fromMs) return -1;
   const i = Math.floor((t - grid.fromMs) / grid.widthMs);
   return i < grid.count ? i : -1;

@@ -13,7 +13,7 @@ export type Contender = 'naive' | Algorithm;
  * A window so long (2^40 ms, about 35 years) that nothing refills and no window boundary
  * passes during a race: every admission beyond the limit is an over-admission.
  */
-export const RACE_WINDOW_MS = 2 ** 40;
+const RACE_WINDOW_MS = 2 ** 40;
 
 /**
  * Sends `requests` calls for `key` through `contender`, keeping `inFlight` of them

@@ -1,7 +1,6 @@
 import { toClock, type Clock, type ClockSource } from '../clock.js';
 import type { Decision } from '../decision.js';
-import { checkCost } from '../memory/limiter.js';
-import { checkPolicy, type Limits, type Policy } from '../policy.js';
+import { checkCost, checkPolicy, shareOf, type Limits, type Policy } from '../policy.js';
 import { invalidOption } from './invalid-option.js';
 import { runScript, type RedisClient } from './run-script.js';
 import { luaScript, readLua, type LuaScript } from './scripts.js';
@@ -172,9 +171,4 @@ class Approximate implements ApproximateLimiter {
     state.spent = state.unsent;
     state.budget = shareOf(this.limits.limit - total, this.nodes);
   }
-}
-
-/** A node's share of `units` among `nodes`: at least 1 while any unit is left, so a key is never starved. */
-export function shareOf(units: number, nodes: number): number {
-  return units <= 0 ? 0 : Math.max(1, Math.floor(units / nodes));
 }

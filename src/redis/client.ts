@@ -83,7 +83,7 @@ export async function openRedis(url: string, options: ConnectOptions = {}): Prom
 }
 
 /** Parses a `redis://` URL, refusing non-loopback hosts unless `allowRemote`. */
-export function parseRedisUrl(url: string, allowRemote: boolean): URL {
+function parseRedisUrl(url: string, allowRemote: boolean): URL {
   let parsed: URL;
   try {
     parsed = new URL(url);

@@ -1,11 +1,9 @@
-import { FAIL_MODES, type FailMode } from '../fail-mode.js';
+import { checkFailMode, type FailMode } from '../fail-mode.js';
 import { performance } from 'node:perf_hooks';
-import { createMeter } from '../algorithms/index.js';
 import { toClock, type Clock, type ClockSource } from '../clock.js';
 import type { Decision } from '../decision.js';
-import { checkCost, createLimiter, type RateLimiter } from '../memory/limiter.js';
-import { checkAlgorithm, checkPolicy, type Algorithm, type Limits, type Policy } from '../policy.js';
-import { shareOf } from './approximate-limiter.js';
+import { createLimiter, type RateLimiter } from '../memory/limiter.js';
+import { checkAlgorithm, checkCost, checkPolicy, nodeShare, type Algorithm, type Limits, type Policy } from '../policy.js';
 import { DenyCache } from './deny-cache.js';
 import { invalidOption } from './invalid-option.js';
 import { runKeyScript, type RedisClient } from './run-script.js';
@@ -58,6 +56,8 @@ export interface RedisLimiterOptions {
 export interface RedisRateLimiter {
   readonly algorithm: Algorithm;
   readonly limits: Limits;
+  /** What decides while Redis fails (the `failMode` option); the HTTP middleware reads it too. */
+  readonly failMode: FailMode;
   /**
    * Takes `cost` units (a whole number >= 0, default 1) for `key`. Always resolves within
    * about `timeoutMs` (rejects only on a bad cost); the `reason` says who decided.
@@ -98,7 +98,7 @@ class RedisLimiter implements RedisRateLimiter {
   private readonly redis: RedisClient;
   private readonly keyPrefix: string;
   private readonly deadlines: DeadlineQueue;
-  private readonly failMode: FailMode;
+  readonly failMode: FailMode;
   private readonly fallback: RateLimiter | undefined;
   private readonly denials: DenyCache | undefined;
   private readonly clock: Clock | undefined;
@@ -112,7 +112,6 @@ class RedisLimiter implements RedisRateLimiter {
     options: RedisLimiterOptions,
   ) {
     this.limits = checkPolicy(policy, algorithm);
-    createMeter(algorithm, this.limits); // refuses what the memory limiter refuses (a huge sliding log)
     if (typeof options !== 'object' || options === null || typeof options.redis !== 'object' || options.redis === null) {
       throw invalidOption('redis', 'expected an ioredis client or Cluster client', options?.redis);
     }
@@ -194,14 +193,14 @@ class RedisLimiter implements RedisRateLimiter {
   }
 }
 
-/** The in-memory limiter of `failMode: 'local'`: this node's share, `limit / N` (at least 1). */
+/** The in-memory limiter of `failMode: 'local'`: this node's {@link nodeShare}, `limit / N` (at least 1). */
 function localFallback(algorithm: Algorithm, limits: Limits, options: RedisLimiterOptions, clock: Clock | undefined): RateLimiter {
   const nodes = options.expectedNodes;
   if (nodes === undefined || !Number.isInteger(nodes) || nodes < 1) {
     throw invalidOption('expectedNodes', "failMode 'local' needs the number of nodes sharing the limit, a whole number >= 1", nodes);
   }
-  const policy = { limit: shareOf(limits.limit, nodes), windowMs: limits.windowMs, burst: shareOf(limits.capacity, nodes) };
-  return createLimiter(algorithm, policy, clock ? { clock } : {});
+  const share = nodeShare({ limit: limits.limit, windowMs: limits.windowMs, burst: limits.capacity }, nodes);
+  return createLimiter(algorithm, share, clock ? { clock } : {});
 }
 
 function denyCacheOf(option: RedisLimiterOptions['denyCache'], limit: number): DenyCache | undefined {
@@ -209,11 +208,6 @@ function denyCacheOf(option: RedisLimiterOptions['denyCache'], limit: number): D
   const maxKeys = option === true ? DEFAULT_DENY_CACHE_KEYS : (option.maxKeys ?? DEFAULT_DENY_CACHE_KEYS);
   if (!Number.isInteger(maxKeys) || maxKeys < 1) throw invalidOption('denyCache.maxKeys', 'expected a whole number >= 1', maxKeys);
   return new DenyCache(maxKeys, limit);
-}
-
-function checkFailMode(mode: unknown): FailMode {
-  if ((FAIL_MODES as readonly unknown[]).includes(mode)) return mode as FailMode;
-  throw invalidOption('failMode', "expected 'open', 'closed' or 'local'", mode);
 }
 
 function positive(value: number | undefined, field: string, fallback: number): number {

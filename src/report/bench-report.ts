@@ -7,7 +7,7 @@ import type { GoalCheck } from '../bench/goals.js';
 import { renderTable } from './table.js';
 
 /** 12345678 -> "12.3M", 45600 -> "45.6k". */
-export function formatRate(value: number): string {
+function formatRate(value: number): string {
   if (value >= 1e9) return `${(value / 1e9).toFixed(2)}G`;
   if (value >= 1e6) return `${(value / 1e6).toFixed(1)}M`;
   if (value >= 1e3) return `${(value / 1e3).toFixed(1)}k`;

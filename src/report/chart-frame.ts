@@ -6,9 +6,9 @@ import type { WorkloadComparison } from '../sim/comparison.js';
 /** Widest chart, columns, labels and legend included: legible in an 80-column terminal. */
 export const CHART_WIDTH = 80;
 /** Columns of a window chart (labels and axis take the rest of 80). */
-export const MAX_CHART_COLUMNS = 68;
+const MAX_CHART_COLUMNS = 68;
 /** Cells of a request strip, window edges included (the algorithm's name takes the rest of 80). */
-export const MAX_STRIP_CELLS = 62;
+const MAX_STRIP_CELLS = 62;
 
 /** A span of scenario time, ms: `[startMs, endMs)`. */
 export interface Span {

@@ -43,7 +43,7 @@ export function renderCharts(result: WorkloadComparison, paint: ChalkInstance, c
 }
 
 /** Sums `factor` consecutive buckets into one (the last one may be partial). */
-export function rebin(values: readonly number[], factor: number): number[] {
+function rebin(values: readonly number[], factor: number): number[] {
   if (factor <= 1) return [...values];
   const out: number[] = [];
   for (let i = 0; i < values.length; i += factor) {

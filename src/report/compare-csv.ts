@@ -63,7 +63,7 @@ export function comparisonCsv(results: readonly WorkloadComparison[]): string {
 }
 
 /** The `labels` cell: `user=50/50/0/0;attacker=200/100/0/100`, empty without labels. */
-export function labelsCell(labels: readonly LabelMetrics[]): string {
+function labelsCell(labels: readonly LabelMetrics[]): string {
   return labels.map((l) => `${l.label}=${l.offered}/${l.admitted}/${l.falseDenials}/${l.falseAdmits}`).join(';');
 }
 

@@ -37,7 +37,7 @@ const COLUMNS: RowColumn[] = [
 ];
 
 /** Said under a table that shows both speed figures, so the reader knows which one ranks. */
-export const SPEED_NOTE = 'x ref: decisions/s as a ratio to a reference measured in the same rounds; rank by it (the raw decisions/s move with the machine\'s load).';
+const SPEED_NOTE = 'x ref: decisions/s as a ratio to a reference measured in the same rounds; rank by it (the raw decisions/s move with the machine\'s load).';
 
 /**
  * The terminal report of one workload: a title line with the policy, the plain sentence

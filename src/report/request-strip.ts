@@ -6,7 +6,7 @@ import type { FocusView } from '../sim/focus.js';
 import { timeLabels } from './time-axis.js';
 
 /** Glyphs of a strip cell, readable without colour. */
-export const STRIP_GLYPHS = { admitted: '#', denied: 'x', mixed: '*', none: '·', edge: '|' } as const;
+const STRIP_GLYPHS = { admitted: '#', denied: 'x', mixed: '*', none: '·', edge: '|' } as const;
 
 const NAME_WIDTH = 17;
 /** Window edges marked inside a strip at most (more would crowd it; the axis still shows the span). */

@@ -5,9 +5,9 @@ import { describeValue } from '../errors.js';
 import { MAX_LIMIT } from '../policy.js';
 
 /** Most keys one source may spread over (the Zipf alias table holds 12 B per key). */
-export const MAX_KEYS = 1_000_000;
+const MAX_KEYS = 1_000_000;
 /** Most clients of a retry source (each is one pending request at a time). */
-export const MAX_CLIENTS = 1_000_000;
+const MAX_CLIENTS = 1_000_000;
 const MAX_COUNT = 100_000_000;
 
 const text = (what: string) => z.string({ error: (issue) => `expected ${what}, got ${describeValue(issue.input)}` }).min(1, { error: `expected ${what}, got ""` });
@@ -35,7 +35,7 @@ const common = {
 };
 
 /** The jitter variants of exponential backoff (Brooker, "Exponential Backoff And Jitter", AWS Architecture Blog, 2015). */
-export const JITTERS = ['none', 'full', 'equal', 'decorrelated'] as const;
+const JITTERS = ['none', 'full', 'equal', 'decorrelated'] as const;
 
 const backoff = z.strictObject({
   base: duration.default(100),

@@ -1,6 +1,7 @@
 import type { Decision } from '../decision.js';
 import { RatelabError, describeValue } from '../errors.js';
-import { checkCost, createLimiter, type LimiterOptions, type RateLimiter } from '../memory/limiter.js';
+import { createLimiter, type LimiterOptions, type RateLimiter } from '../memory/limiter.js';
+import { checkCost } from '../policy.js';
 import type { TierSpec, TiersConfig } from './types.js';
 
 /** A decision, with the tier that made it. */

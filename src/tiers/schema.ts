@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { describeValue } from '../errors.js';
 import { validateWith, type SchemaProblem } from '../config/schema-problems.js';
 import { duration, wholeNumber } from '../config/schema-fields.js';
-import { ALGORITHMS, MAX_LIMIT, capacityOf, hasBucket, windowTooLong, type Algorithm } from '../policy.js';
-import { SLIDING_LOG_MAX_LIMIT } from '../algorithms/sliding-log.js';
+import { ALGORITHMS, MAX_LIMIT, capacityOf, hasBucket, limitTooLarge, windowTooLong, type Algorithm } from '../policy.js';
 
 const limitedTier = z
   .strictObject({
@@ -13,10 +12,9 @@ const limitedTier = z
     burst: wholeNumber(MAX_LIMIT).optional(),
   })
   .superRefine((tier, ctx) => {
-    if (tier.algorithm === 'sliding-log' && tier.limit > SLIDING_LOG_MAX_LIMIT) {
-      ctx.addIssue({ code: 'custom', path: ['limit'], message: `the sliding log keeps one timestamp per request; at most ${SLIDING_LOG_MAX_LIMIT}, got ${tier.limit}` });
-    }
     const algorithm = tier.algorithm as Algorithm;
+    const tooLarge = limitTooLarge(algorithm, tier.limit);
+    if (tooLarge) ctx.addIssue({ code: 'custom', path: ['limit'], message: tooLarge });
     if (tier.burst !== undefined && !hasBucket(algorithm)) {
       ctx.addIssue({ code: 'custom', path: ['burst'], message: `${algorithm} ignores burst (only token-bucket and gcra have a bucket capacity); remove it or pick one of those` });
     }
@@ -29,7 +27,7 @@ const tier = z.union([z.literal('unlimited'), limitedTier]);
 const tierName = z.string({ error: (issue) => `expected a tier name, got ${describeValue(issue.input)}` });
 
 /** The tiers file: `tiers`, `clients` (client id -> tier) and `default` (a tier name). */
-export const tiersFileSchema = z.strictObject({
+const tiersFileSchema = z.strictObject({
   tiers: z.record(z.string(), tier, { error: (issue) => `expected a map of tier name to tier, got ${describeValue(issue.input)}` }),
   clients: z.record(z.string(), tierName, { error: (issue) => `expected a map of client id to tier name, got ${describeValue(issue.input)}` }).default({}),
   default: tierName,

@@ -60,7 +60,7 @@ describe('Fleet', () => {
         time.now = t;
         cluster.consume(key, cost);
       }
-      return { latency: cluster.latencySummary(), outage: cluster.outageCounts() };
+      return { latency: cluster.addedLatency(), outage: cluster.outageCounts() };
     };
     expect(measure('central')).toEqual({ latency: { meanMs: (90 * 2 + 10 * 50) / 100, p99Ms: 50 }, outage: { offered: 10, admitted: 10 } });
     expect(measure('sync').latency).toEqual({ meanMs: 0, p99Ms: 0 });

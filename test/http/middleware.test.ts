@@ -1,9 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ManualClock, RateLimiterRegistry, createLimiter, type Decision } from '../../src/index.js';
+import { ManualClock, RateLimiterRegistry, createLimiter, type Decision, type RatelabError } from '../../src/index.js';
+import type { FailMode } from '../../src/fail-mode.js';
 import { parseTiers } from '../../src/tiers/load-tiers.js';
 import { rateLimit, rateLimitResult, type LimiterLike, type RateLimitOptions } from '../../src/http/middleware.js';
+import { createRedisLimiter } from '../../src/redis/redis-limiter.js';
+import type { RedisClient } from '../../src/redis/run-script.js';
+import { expectRatelabError } from '../support/errors.js';
 import { get, getMany, listen } from './support.js';
 
 const servers: { close(): Promise<void> }[] = [];
@@ -233,5 +237,43 @@ describe('rateLimit setup', () => {
       { outcome: 'allowed', key: '127.0.0.1', policy: 'default', decision: { allowed: true } },
       { outcome: 'limited', key: '127.0.0.1', policy: 'default', decision: { allowed: false, retryAfterMs: 1000 } },
     ]);
+  });
+});
+
+describe("when consume throws: the limiter's declared failMode, or the middleware's own, decides", () => {
+  const down = () => Promise.reject(new Error('store down'));
+  it.each<{ declared: FailMode | undefined; option: FailMode | undefined; status: number }>([
+    { declared: undefined, option: undefined, status: 503 },
+    { declared: 'open', option: undefined, status: 200 },
+    { declared: 'closed', option: undefined, status: 503 },
+    // A limiter in `local` mode already decides in memory while its store is down: a throw is a bug, so deny.
+    { declared: 'local', option: undefined, status: 503 },
+    { declared: 'local', option: 'open', status: 200 },
+    { declared: 'open', option: 'closed', status: 503 },
+    { declared: 'open', option: 'local', status: 503 },
+    { declared: undefined, option: 'open', status: 200 },
+  ])('limiter $declared, option $option: $status', async ({ declared, option, status }) => {
+    const limiter: LimiterLike = declared === undefined ? { consume: down } : { consume: down, failMode: declared };
+    const seen: (string | undefined)[] = [];
+    const limit = rateLimit({ limiter, onError: () => undefined, ...(option === undefined ? {} : { failMode: option }) });
+    const server = await listen((req, res) => void limit(req, res, () => ok(req, res)).then(() => seen.push(rateLimitResult(req)?.outcome)));
+    servers.push(server);
+    expect((await get(server.url)).status).toBe(status);
+    expect(seen).toEqual([status === 200 ? 'failed-open' : 'failed-closed']);
+  });
+
+  it('reads the failMode a Redis limiter declares; a bad cost under local answers 503', async () => {
+    const redis = { evalsha: down, eval: down } as unknown as RedisClient;
+    const limiter = createRedisLimiter('gcra', { limit: 5, windowMs: 1000 }, { redis, failMode: 'local', expectedNodes: 2 });
+    expect(limiter.failMode).toBe('local');
+    const onError = vi.fn();
+    const url = await nodeServer({ limiter, cost: () => -1, onError });
+    expect((await get(url)).status).toBe(503);
+    expect((onError.mock.calls[0]![0] as RatelabError).code).toBe('INVALID_COST');
+  });
+
+  it('refuses an unknown failMode when the middleware is made', () => {
+    const error = expectRatelabError(() => rateLimit({ limiter: { consume: down }, failMode: 'sometimes' as FailMode }), 'INVALID_ARGUMENT', 'failMode');
+    expect(error.message).toBe(`failMode: expected 'open', 'closed' or 'local', got "sometimes"`);
   });
 });

@@ -55,7 +55,7 @@ describe('loadTiers: each kind of invalid file is INVALID_TIERS, every problem w
         `4: tiers.free.limit: ${LIMIT_MESSAGE('0')}`,
         `5: tiers.free.window: ${DURATION_MESSAGE('"soon"')}`,
         `10: tiers.premium.burst: ${LIMIT_MESSAGE('1.5')}`,
-        '13: tiers.logs.limit: the sliding log keeps one timestamp per request; at most 1048576, got 2000000',
+        '13: tiers.logs.limit: the sliding log keeps one timestamp per admitted request, so a limit of 2000000 would need 16 MiB per key; the most it takes is 1048576 (use sliding-counter for large limits)',
         '15: tiers.odd: expected "unlimited" or { algorithm, limit, window, burst? }, got "sometimes"',
         '19: tiers.bulk.window: token-bucket with a capacity of 4000000000 is exact up to a window of 2251799 ms (2251.799s), got 86400000; use a shorter window with a proportionally smaller limit',
         '22: clients.globex: no tier named "gold" (tiers: free, premium, logs, odd, bulk)',

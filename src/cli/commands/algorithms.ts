@@ -3,7 +3,7 @@ import { EXIT } from '../exit-codes.js';
 import type { Command } from '../../io.js';
 
 /** One line each: what the algorithm keeps per key and what it gets wrong. */
-export const ALGORITHM_SUMMARIES: Record<Algorithm, string> = {
+const ALGORITHM_SUMMARIES: Record<Algorithm, string> = {
   'token-bucket': 'tokens + last refill per key; bursts up to its capacity, then the steady rate',
   gcra: 'one timestamp per key (leaky bucket as a meter); the token bucket\'s decisions',
   'sliding-log': 'a timestamp per admitted request; exact, O(limit) memory per key',

@@ -17,7 +17,6 @@ import { writeOutput } from '../../report/write-output.js';
 import { resolveScenario } from '../../scenario/builtins.js';
 import type { Gates } from '../../sim/gates.js';
 import { scenarioWorkload, traceWorkload, type Workload } from '../../sim/workload.js';
-import { EXIT } from '../exit-codes.js';
 import { checkOutputs, gateFlags, wholeNumberFlag } from '../flags.js';
 import { reportGates } from '../gates.js';
 import type { Command, CommandIO } from '../../io.js';

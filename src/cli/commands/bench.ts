@@ -4,12 +4,13 @@ import { compareRuns, parseThreshold, type Comparison } from '../../bench/compar
 import { REFERENCE_GOAL_NOTE, checkGoals, referenceGoalMissed } from '../../bench/goals.js';
 import { MEMORY_POLICY, runBench, type BenchPlan } from '../../bench/runner.js';
 import { parseDuration } from '../../duration.js';
-import { RatelabError, describeValue } from '../../errors.js';
-import { ALGORITHMS, checkAlgorithm, type Algorithm } from '../../policy.js';
+import { RatelabError } from '../../errors.js';
+import { ALGORITHMS } from '../../policy.js';
 import { renderBars, renderComparison, renderCsv, renderGoals, renderMemory, renderRoundsChart, renderSpeed } from '../../report/bench-report.js';
 import { painter } from '../../report/color.js';
 import { writeOutput } from '../../report/write-output.js';
 import { EXIT } from '../exit-codes.js';
+import { algorithmsFlag, wholeNumberFlag } from '../flags.js';
 import type { Command, CommandIO, OutputStream } from '../../io.js';
 
 /** Options of `ratelab bench`, as commander parses them (strings until checked). */
@@ -84,38 +85,24 @@ export async function finishBench(run: BenchRun, baseline: BenchRun | undefined,
 function planOf(options: BenchOptions, io: CommandIO): BenchPlan {
   const quick = options.quick === true;
   const defaults = quick ? DEFAULTS.quick : DEFAULTS.full;
-  const rounds = options.rounds === undefined ? defaults.rounds : wholeNumber(options.rounds, '--rounds', 2, 100);
+  const rounds = options.rounds === undefined ? defaults.rounds : wholeNumberFlag(options.rounds, '--rounds', 2, 100);
   const timeMs = options.time === undefined ? defaults.timeMs : parseDuration(options.time, '--time');
   if (timeMs / rounds < 5) {
     throw new RatelabError('INVALID_ARGUMENT', `--time: ${options.time} over ${rounds} rounds leaves under 5 ms per round; give at least ${5 * rounds}ms`, { field: '--time' });
   }
   return {
     quick,
-    algorithms: options.algorithms === undefined ? ALGORITHMS : parseAlgorithms(options.algorithms),
-    keyCounts: options.keys === undefined ? defaults.keys : options.keys.split(',').map((part) => wholeNumber(part, '--keys', 1, 10_000_000)),
+    algorithms: algorithmsFlag(options.algorithms),
+    keyCounts: options.keys === undefined ? defaults.keys : options.keys.split(',').map((part) => wholeNumberFlag(part, '--keys', 1, 10_000_000)),
     rounds,
     // Two processes per subject, their rounds pooled: process-to-process variation is noise too.
     processes: 2,
     roundMs: timeMs / rounds,
     peers: options.peers !== false && !quick,
     modules: (options.limiter ?? []).map((path) => resolve(io.cwd, path)),
-    memoryKeys: options.memoryKeys === undefined ? defaults.memoryKeys : wholeNumber(options.memoryKeys, '--memory-keys', 0, 10_000_000),
+    memoryKeys: options.memoryKeys === undefined ? defaults.memoryKeys : wholeNumberFlag(options.memoryKeys, '--memory-keys', 0, 10_000_000),
     harness: !quick,
   };
-}
-
-function parseAlgorithms(list: string): Algorithm[] {
-  const names = list.split(',').map((name) => name.trim());
-  return names.map((name) => checkAlgorithm(name, '--algorithms'));
-}
-
-/** A whole number from `min` to `max`; `1e6` is accepted. */
-function wholeNumber(text: string, field: string, min: number, max: number): number {
-  const value = Number(text.trim());
-  if (text.trim() === '' || !Number.isInteger(value) || value < min || value > max) {
-    throw new RatelabError('INVALID_ARGUMENT', `${field}: expected a whole number from ${min} to ${max}, got ${describeValue(text)}`, { field });
-  }
-  return value;
 }
 
 /** `--json` alone means stdout. */

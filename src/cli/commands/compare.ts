@@ -1,8 +1,7 @@
 import { resolve } from 'node:path';
 import type { ChalkInstance } from 'chalk';
 import { parseDuration } from '../../duration.js';
-import { RatelabError, describeValue } from '../../errors.js';
-import { ALGORITHMS, checkAlgorithm, type Algorithm, type Policy } from '../../policy.js';
+import type { Algorithm, Policy } from '../../policy.js';
 import { comparisonCsv } from '../../report/compare-csv.js';
 import { renderCharts } from '../../report/compare-chart.js';
 import { aroundWorstWindow, chartGrid, runSpan, stripGrid, zoomSpan, type Span } from '../../report/chart-frame.js';
@@ -21,9 +20,8 @@ import type { WorkloadComparison } from '../../sim/comparison.js';
 import { worstKey, type FocusPlan } from '../../sim/focus.js';
 import { builtinContender, moduleContender, type Contender } from '../../sim/contender.js';
 import { scenarioWorkload, traceWorkload, type Workload } from '../../sim/workload.js';
-import { EXIT } from '../exit-codes.js';
-import { checkOutputs, gateFlags, policyOverrides, usage, type PolicyFlags } from '../flags.js';
-import type { Command, CommandIO } from '../../io.js';
+import { algorithmsFlag, checkOutputs, gateFlags, policyOverrides, usage, type PolicyFlags } from '../flags.js';
+import type { Command } from '../../io.js';
 import { reportGates } from '../gates.js';
 import { createProgress } from '../progress.js';
 import { terminalWidth } from '../terminal-width.js';
@@ -73,7 +71,7 @@ const DETAIL_UP_TO = 2;
  */
 export const compareCommand: Command<CompareFlags> = async (flags, io) => {
   const overrides = policyOverrides(flags);
-  const algorithms = parseAlgorithms(flags.algorithms);
+  const algorithms = algorithmsFlag(flags.algorithms);
   const gates = gateFlags(flags);
   const toStdout = checkOutputs(flags, io.cwd);
   const workloads = resolveWorkloads(flags, overrides, io.cwd);
@@ -207,11 +205,4 @@ function contenderFactory(algorithms: Algorithm[], limiter: string | undefined, 
     if (limiter !== undefined) contenders.push(await moduleContender(limiter, policy, cwd));
     return contenders;
   };
-}
-
-function parseAlgorithms(list: string | undefined): Algorithm[] {
-  if (list === undefined) return [...ALGORITHMS];
-  const names = list.split(',').map((name) => name.trim()).filter((name) => name !== '');
-  if (names.length === 0) throw usage('--algorithms', `expected a comma-separated list of ${ALGORITHMS.join(', ')}, got ${describeValue(list)}`);
-  return [...new Set(names.map((name) => checkAlgorithm(name, '--algorithms')))];
 }

@@ -11,7 +11,8 @@ import { renderDistributed } from '../../report/distributed-table.js';
 import { writeOutput } from '../../report/write-output.js';
 import { resolveScenario } from '../../scenario/builtins.js';
 import { withOverrides } from '../../scenario/load-scenario.js';
-import { BALANCES, FAIL_MODES, STRATEGIES, type Balance, type FailMode, type FleetOptions, type Strategy } from '../../sim/distributed/fleet-options.js';
+import { FAIL_MODES, type FailMode } from '../../fail-mode.js';
+import { BALANCES, STRATEGIES, type Balance, type FleetOptions, type Strategy } from '../../sim/distributed/fleet-options.js';
 import { parseOutage, parseTime, type Outage } from '../../sim/distributed/outage.js';
 import { simulateDistributed } from '../../sim/distributed/simulate.js';
 import { EXIT } from '../exit-codes.js';
@@ -20,10 +21,10 @@ import { checkOutputs, policyOverrides, usage, type PolicyFlags } from '../flags
 import { wholeNumberFlag } from '../flags.js';
 
 /** The built-in scenario `ratelab distributed` runs when given none. */
-export const DEFAULT_DISTRIBUTED_SCENARIO = 'fleet';
+const DEFAULT_DISTRIBUTED_SCENARIO = 'fleet';
 
 /** Defaults of the fleet: small enough to read, large enough to show each design's failure. */
-export const DISTRIBUTED_DEFAULTS = {
+const DISTRIBUTED_DEFAULTS = {
   nodes: 4,
   syncMs: 100,
   rttMs: 1,

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { RatelabError } from '../../errors.js';
 import { checkAlgorithm } from '../../policy.js';
 import { openRedis } from '../../redis/client.js';
 import { race, type Contender } from '../../race/race.js';
 import { EXIT } from '../exit-codes.js';
+import { wholeNumberFlag } from '../flags.js';
 import type { Command } from '../../io.js';
 
 /** Options of `ratelab race`. */
@@ -17,6 +17,9 @@ export interface RaceOptions {
   requests?: string;
 }
 
+/** Defaults of `ratelab race`; `--requests` defaults to twice the limit. */
+const RACE_DEFAULTS = { limit: 1000, connections: 4, inFlight: 50 };
+
 /**
  * `ratelab race --redis URL`: the naive GET-then-SET limiter against ratelab's Lua script
  * on a real Redis, from several connections with many calls in flight on one key. Prints
@@ -25,10 +28,10 @@ export interface RaceOptions {
  */
 export const raceCommand: Command<RaceOptions> = async (options, io) => {
   const algorithm = checkAlgorithm(options.algorithm ?? 'token-bucket', '--algorithm');
-  const limit = count(options.limit, '--limit', 1000);
-  const connections = count(options.connections, '--connections', 4);
-  const inFlight = count(options.inFlight, '--in-flight', 50);
-  const requests = count(options.requests, '--requests', 2 * limit);
+  const limit = wholeNumberFlag(options.limit ?? RACE_DEFAULTS.limit, '--limit', 1);
+  const connections = wholeNumberFlag(options.connections ?? RACE_DEFAULTS.connections, '--connections', 1);
+  const inFlight = wholeNumberFlag(options.inFlight ?? RACE_DEFAULTS.inFlight, '--in-flight', 1);
+  const requests = wholeNumberFlag(options.requests ?? 2 * limit, '--requests', 1);
   const clients = await connectAll(options.redis, connections, options.allowRemote ?? false);
   const run = `ratelab:race:${randomUUID()}:`;
   try {
@@ -67,13 +70,4 @@ async function cleanUp(redis: Awaited<ReturnType<typeof openRedis>> | undefined,
   if (redis === undefined) return;
   const keys = await redis.keys(`${prefix}*`).catch(() => []);
   if (keys.length > 0) await redis.del(...keys).catch(() => 0);
-}
-
-function count(value: string | undefined, flag: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1) {
-    throw new RatelabError('INVALID_ARGUMENT', `${flag}: expected a whole number >= 1, got ${JSON.stringify(value)}`, { field: flag });
-  }
-  return n;
 }

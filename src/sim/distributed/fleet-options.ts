@@ -13,15 +13,8 @@ export type Strategy = (typeof STRATEGIES)[number];
 
 import type { FailMode } from '../../fail-mode.js';
 
+// The entry points re-export FAIL_MODES from here.
 export { FAIL_MODES } from '../../fail-mode.js';
-/**
- * What a design that needs the store does while the store is unreachable, in the simulator:
- * - `open`: decide without the store (`central` admits everything; `sync` keeps deciding
- *   on the last counts it received, which age as the outage goes on).
- * - `closed`: deny everything.
- * - `local`: each node's own in-memory limiter with `limit / N` (see {@link nodeShare}).
- */
-export type { FailMode };
 
 /** How the load balancer spreads requests over nodes. */
 export const BALANCES = ['even', 'skewed'] as const;
@@ -37,7 +30,14 @@ export interface FleetOptions {
   /** Nodes behind the load balancer, a whole number >= 1. */
   nodes: number;
   strategy: Strategy;
-  /** Used only by designs that need the store (`central`, `sync`) during an outage. */
+  /**
+   * What a design that needs the store (`central`, `sync`) does while the store is
+   * unreachable, in the simulator:
+   * - `open`: decide without the store (`central` admits everything; `sync` keeps deciding
+   *   on the last counts it received, which age as the outage goes on).
+   * - `closed`: deny everything.
+   * - `local`: each node's own in-memory limiter with `limit / N` (see `nodeShare`).
+   */
   failMode: FailMode;
   balance: Balance;
   /** The algorithm of the shared limiter (`central`) and of every node's own limiter. */

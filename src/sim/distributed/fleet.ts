@@ -6,7 +6,7 @@ import type { Decider } from '../contender.js';
 import { CentralDesign } from './central.js';
 import type { Design, Verdict } from './design.js';
 import type { FleetOptions } from './fleet-options.js';
-import { LatencyTally, type LatencySummary } from './latency-tally.js';
+import { LatencyTally, type AddedLatency } from './latency-tally.js';
 import { LoadBalancer } from './load-balancer.js';
 import { LocalSplitDesign } from './local-split.js';
 import { nodeLimiters } from './node-share.js';
@@ -63,7 +63,7 @@ export class Fleet implements Decider {
   }
 
   /** The added latency of the decisions so far. */
-  latencySummary(): LatencySummary {
+  addedLatency(): AddedLatency {
     return this.latency.summary();
   }
 

@@ -1,8 +1,10 @@
-/** Added latency of decisions: the mean, and the 99th percentile from exact counts per value. */
-export interface LatencySummary {
+import { percentilesOfCounts } from '../../metrics/percentile.js';
+
+/** The latency a shared store added to decisions: the mean, and the 99th percentile from exact counts per value. */
+export interface AddedLatency {
   /** Mean added latency per decision, ms (0 when there were none). */
   meanMs: number;
-  /** Nearest-rank 99th percentile, ms (0 when there were none). */
+  /** 99th percentile (nearest rank, see `percentiles`), ms (0 when there were none). */
   p99Ms: number;
 }
 
@@ -22,18 +24,8 @@ export class LatencyTally {
     this.n += 1;
   }
 
-  summary(): LatencySummary {
+  summary(): AddedLatency {
     if (this.n === 0) return { meanMs: 0, p99Ms: 0 };
-    return { meanMs: this.total / this.n, p99Ms: this.percentile(0.99) };
-  }
-
-  private percentile(q: number): number {
-    const rank = Math.ceil(q * this.n);
-    let seen = 0;
-    for (const value of [...this.counts.keys()].sort((a, b) => a - b)) {
-      seen += this.counts.get(value) as number;
-      if (seen >= rank) return value;
-    }
-    return 0;
+    return { meanMs: this.total / this.n, p99Ms: percentilesOfCounts(this.counts, [0.99])[0] as number };
   }
 }

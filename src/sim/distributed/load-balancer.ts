@@ -3,7 +3,7 @@ import { KeyPicker } from '../../traffic/keys.js';
 import type { Balance } from './fleet-options.js';
 
 /** Zipf exponent of the `skewed` balance: node i gets weight 1 / (i + 1). */
-export const SKEW_EXPONENT = 1;
+const SKEW_EXPONENT = 1;
 
 /**
  * Picks the node of each request, whatever its key (a load balancer without stickiness):

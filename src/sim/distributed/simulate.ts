@@ -8,7 +8,8 @@ import type { Contender } from '../contender.js';
 import { replay } from '../replay.js';
 import { scenarioWorkload } from '../workload.js';
 import { Fleet } from './fleet.js';
-import type { FailMode, FleetOptions, Strategy } from './fleet-options.js';
+import type { FailMode } from '../../fail-mode.js';
+import type { FleetOptions, Strategy } from './fleet-options.js';
 import type { Outage } from './outage.js';
 
 /** The replay metrics a row carries. */
@@ -91,7 +92,7 @@ export function designName(options: FleetOptions): string {
 
 function toRow(scenario: string, design: string, options: FleetOptions, m: ReplayMetrics, fleet: Fleet): DistributedRow {
   const usesStore = options.strategy !== 'local-split';
-  const latency = fleet.latencySummary();
+  const latency = fleet.addedLatency();
   const outage = fleet.outageCounts();
   const measuredOutage = usesStore && options.outage !== undefined;
   return {

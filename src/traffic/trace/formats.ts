@@ -1,7 +1,7 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 
 /** One parsed trace line, or why it is not one. */
-export type ParsedLine = { t: number; key: string; cost: number } | { error: string };
+type ParsedLine = { t: number; key: string; cost: number } | { error: string };
 
 /** A trace format: how to recognise its first line and parse the others. */
 export interface TraceFormat {
@@ -14,7 +14,7 @@ export interface TraceFormat {
 const CSV_HEADER = /^\s*time_ms\s*,\s*key\s*(,\s*cost\s*)?$/;
 
 /** CSV with a header `time_ms,key[,cost]` (RFC 4180 quoting allowed; cost defaults to 1). */
-export const csvFormat: TraceFormat = {
+const csvFormat: TraceFormat = {
   name: 'CSV',
   header: true,
   parse(line) {
@@ -45,7 +45,7 @@ function number(text: string): number {
 }
 
 /** JSON lines `{"t": ms, "key": "...", "cost": n}` (cost optional, default 1). */
-export const jsonLinesFormat: TraceFormat = {
+const jsonLinesFormat: TraceFormat = {
   name: 'JSON lines',
   header: false,
   parse(line) {
@@ -67,7 +67,7 @@ const CLF = /^(\S+) \S+ \S+ \[(\d{2})\/([A-Za-z]{3})\/(\d{4}):(\d{2}):(\d{2}):(\
 const MONTHS: Record<string, number> = { Jan: 0, Feb: 1, Mar: 2, Apr: 3, May: 4, Jun: 5, Jul: 6, Aug: 7, Sep: 8, Oct: 9, Nov: 10, Dec: 11 };
 
 /** Common or Combined Log Format (nginx, Apache): keyed by client address, cost 1, second resolution. */
-export const accessLogFormat: TraceFormat = {
+const accessLogFormat: TraceFormat = {
   name: 'Common/Combined Log Format',
   header: false,
   parse(line) {
