@@ -1,6 +1,7 @@
 /**
  * Stable error codes. Callers (and the CLI's exit codes) switch on these, so a code is
- * never renamed once released; the message may be reworded.
+ * never renamed once released; the message may be reworded. Each is documented, with
+ * what raises it, its exit code and what to do, in docs/errors.md (a test keeps it whole).
  */
 export type RatelabErrorCode =
   | 'INVALID_POLICY'
@@ -21,7 +22,8 @@ export type RatelabErrorCode =
   | 'REDIS_UNAVAILABLE'
   | 'LISTEN_FAILED'
   | 'REMOTE_TARGET'
-  | 'ENDPOINT_UNAVAILABLE';
+  | 'ENDPOINT_UNAVAILABLE'
+  | 'MISSING_DEPENDENCY';
 
 /**
  * The one error type ratelab throws on purpose. `code` is stable; `field` names the

@@ -2,7 +2,7 @@ import type { Redis, RedisOptions } from 'ioredis';
 import { RatelabError } from '../errors.js';
 import { loadIoredis } from './load-ioredis.js';
 import { withTimeout } from './timeout.js';
-import { isLoopbackHost } from '../loopback.js';
+import { isLoopbackHost, remoteHostError } from '../loopback.js';
 
 /**
  * Client settings that keep every command bounded while Redis is down or hanging, instead
@@ -25,8 +25,9 @@ export function boundedRedisOptions(commandTimeoutMs = 1000): RedisOptions {
 /**
  * Connects to the Redis at `url` (`redis://host:port[/db]`) with {@link boundedRedisOptions}
  * and waits until it answers PING. Only loopback hosts unless `allowRemote`, so a lab run
- * cannot load a shared server by mistake. Throws `INVALID_ARGUMENT` for a bad or remote
- * URL, `REDIS_UNAVAILABLE` when nothing answers within `connectTimeoutMs`.
+ * cannot load a shared server by mistake. Throws `INVALID_ARGUMENT` for a bad URL,
+ * `REMOTE_TARGET` for a remote host, `REDIS_UNAVAILABLE` when nothing answers within
+ * `connectTimeoutMs`.
  */
 export async function connectRedis(url: string, options: { allowRemote?: boolean; connectTimeoutMs?: number } = {}): Promise<Redis> {
   const parsed = parseRedisUrl(url, options.allowRemote ?? false);
@@ -45,7 +46,7 @@ export async function connectRedis(url: string, options: { allowRemote?: boolean
   }
 }
 
-/** Parses a `redis://` URL, refusing non-loopback hosts unless `allowRemote`. */
+/** Parses a `redis://` URL, refusing non-loopback hosts unless `allowRemote` (`REMOTE_TARGET`). */
 export function parseRedisUrl(url: string, allowRemote: boolean): URL {
   let parsed: URL;
   try {
@@ -57,7 +58,7 @@ export function parseRedisUrl(url: string, allowRemote: boolean): URL {
     throw new RatelabError('INVALID_ARGUMENT', `--redis: expected a redis:// or rediss:// URL, got ${JSON.stringify(url)}`, { field: 'redis' });
   }
   if (!allowRemote && !isLoopbackHost(parsed.hostname)) {
-    throw new RatelabError('INVALID_ARGUMENT', `--redis: ${parsed.hostname} is not a loopback address; pass --allow-remote to load a remote server on purpose`, { field: 'redis' });
+    throw remoteHostError('--redis', parsed.hostname, { field: 'redis' });
   }
   return parsed;
 }
