@@ -20,10 +20,10 @@ export type RatelabErrorCode =
   | 'INVALID_BASELINE'
   | 'INVALID_LIMITER_MODULE'
   | 'REDIS_UNAVAILABLE'
+  | 'MISSING_DEPENDENCY'
   | 'LISTEN_FAILED'
   | 'REMOTE_TARGET'
-  | 'ENDPOINT_UNAVAILABLE'
-  | 'MISSING_DEPENDENCY';
+  | 'ENDPOINT_UNAVAILABLE';
 
 /**
  * The one error type ratelab throws on purpose. `code` is stable; `field` names the

@@ -25,9 +25,8 @@ export function boundedRedisOptions(commandTimeoutMs = 1000): RedisOptions {
 /**
  * Connects to the Redis at `url` (`redis://host:port[/db]`) with {@link boundedRedisOptions}
  * and waits until it answers PING. Only loopback hosts unless `allowRemote`, so a lab run
- * cannot load a shared server by mistake. Throws `INVALID_ARGUMENT` for a bad URL,
- * `REMOTE_TARGET` for a remote host, `REDIS_UNAVAILABLE` when nothing answers within
- * `connectTimeoutMs`.
+ * cannot load a shared server by mistake. Throws `INVALID_ARGUMENT` for a bad or remote
+ * URL, `REDIS_UNAVAILABLE` when nothing answers within `connectTimeoutMs`.
  */
 export async function connectRedis(url: string, options: { allowRemote?: boolean; connectTimeoutMs?: number } = {}): Promise<Redis> {
   const parsed = parseRedisUrl(url, options.allowRemote ?? false);

@@ -1,10 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Policy } from '../policy.js';
 import type { Scenario } from './scenario.js';
-
-/** The package's scenarios/ folder: two levels up from src/scenario and dist/scenario alike. */
-export const BUILTIN_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
 
 /** The index of the built-ins, shipped beside them (written by `npm run scenario-index`). */
 export const BUILTIN_INDEX_FILE = 'scenarios/index.json';
@@ -26,6 +22,7 @@ export interface BuiltinSummary {
  * the index differs from what the YAML files say.
  */
 export function readBuiltinIndex(): BuiltinSummary[] {
+  // Two levels up from src/scenario and dist/scenario alike (the CLI runs the per-file build).
   return JSON.parse(readFileSync(new URL(`../../${BUILTIN_INDEX_FILE}`, import.meta.url), 'utf8')) as BuiltinSummary[];
 }
 

@@ -1,12 +1,13 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { RatelabError } from '../errors.js';
 import { nearestName } from '../nearest-name.js';
 import { loadScenario } from './load-scenario.js';
 import type { Scenario } from './scenario.js';
-import { BUILTIN_DIR } from './builtin-index.js';
 
-export { BUILTIN_DIR };
+/** The package's scenarios/ folder: two levels up from src/scenario and dist/scenario alike. */
+export const BUILTIN_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
 
 /** The built-in scenarios, in the order of their file names (numbered in teaching order). */
 export function builtinScenarios(): Scenario[] {
