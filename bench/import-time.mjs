@@ -4,6 +4,7 @@
 //
 //   npm run build && node bench/import-time.mjs            (15 fresh processes per target)
 //   node bench/import-time.mjs --runs 31 --json out.json   (more runs; figures as JSON too)
+//   node bench/import-time.mjs --cli                       (the baseline and the CLI runs only)
 //
 // Each timed run is a fresh `node` process that imports one module and reports the time
 // the import took (performance.now() around `await import()` / `require()`). Targets are
@@ -16,7 +17,7 @@
 // loader, outside the hooks).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { median } from 'simple-statistics';
@@ -42,6 +43,8 @@ const IMPORTS = [
 const COMMANDS = [
   { name: 'ratelab --help', args: [join(root, 'bin/ratelab.js'), '--help'] },
   { name: 'ratelab scenarios', args: [join(root, 'bin/ratelab.js'), 'scenarios'] },
+  // Issue 9's goal: all built-ins replayed (no measuring) in under 2 s on 2 cores.
+  { name: 'ratelab compare --no-measure', args: [join(root, 'bin/ratelab.js'), 'compare', '--no-measure'] },
 ];
 
 function option(name, fallback) {
@@ -55,6 +58,7 @@ if (!Number.isInteger(runs) || runs < 3) {
   process.exit(2);
 }
 
+const loadBefore = loadavg()[0];
 const work = mkdtempSync(join(tmpdir(), 'ratelab-import-time-'));
 const empty = join(work, 'empty.mjs');
 writeFileSync(empty, 'export {};\n');
@@ -104,7 +108,7 @@ function node(args) {
 }
 
 const baseline = { name: 'baseline: empty module', kind: 'esm', file: empty };
-const targets = [baseline, ...IMPORTS];
+const targets = process.argv.includes('--cli') ? [baseline] : [baseline, ...IMPORTS];
 const samples = new Map([...targets, ...COMMANDS].map((t) => [t.name, { importMs: [], wallMs: [] }]));
 
 for (let round = 0; round < runs; round++) {
@@ -139,10 +143,12 @@ const rows = [...targets, ...COMMANDS].map((target) => {
 rmSync(work, { recursive: true, force: true });
 
 const fixed = (n, digits = 1) => (n === undefined ? '' : n.toFixed(digits));
+const loadAfter = loadavg()[0];
 console.log(`node ${process.version}, ${runs} fresh processes per target, medians; ratio = process wall time / baseline's (${fixed(baseWall)} ms)`);
+console.log(`load average (1 min) ${fixed(loadBefore, 2)} before, ${fixed(loadAfter, 2)} after`);
 console.log(['target'.padEnd(38), 'import ms'.padStart(9), 'process ms'.padStart(10), 'ratio'.padStart(6), '  node_modules packages loaded (files)'].join(' '));
 for (const row of rows) {
   const packages = row.packages === undefined ? '' : Object.entries(row.packages).map(([name, n]) => `${name}(${n})`).join(' ') || 'none';
   console.log([row.name.padEnd(38), fixed(row.importMs).padStart(9), fixed(row.wallMs).padStart(10), fixed(row.ratio, 2).padStart(6), ` ${packages}`].join(' '));
 }
-if (jsonOut !== undefined) writeFileSync(jsonOut, `${JSON.stringify({ node: process.version, runs, rows }, null, 2)}\n`);
+if (jsonOut !== undefined) writeFileSync(jsonOut, `${JSON.stringify({ node: process.version, runs, load: [loadBefore, loadAfter], rows }, null, 2)}\n`);

@@ -12,6 +12,12 @@
 // one replay per algorithm, against that algorithm's bare loop. Those are the rows named
 // for an algorithm, shown with `--single` (they also bound what lockstep saves).
 //
+// An open-loop replay of a built-in asks each limiter only whether it admits
+// (`Decider.admits`: `allow(key)`, no Decision built); the bare loops call the same. The
+// `consume ms` column times the same lockstep replay with limiters that have only
+// `consume()` (as a user's module, and every replay before that shortcut): `admits/consume`
+// is what the shortcut saves, measured in the same run.
+//
 //   npx tsx bench/lab-replay.ts                   (three workloads of 500,000 arrivals)
 //   npx tsx bench/lab-replay.ts --single          (and each algorithm alone)
 //   npx tsx bench/lab-replay.ts poisson ...       (built-in scenarios by name instead)
@@ -20,7 +26,7 @@ import { ALGORITHMS, type Algorithm } from '../src/policy.js';
 import { builtinScenarios } from '../src/scenario/builtins.js';
 import { parseScenario } from '../src/scenario/load-scenario.js';
 import type { Scenario } from '../src/scenario/scenario.js';
-import { builtinContender } from '../src/sim/contender.js';
+import { builtinContender, type Contender } from '../src/sim/contender.js';
 import { replayLockstep, type ReplayOptions } from '../src/sim/replay.js';
 import { openScenario } from '../src/traffic/stream.js';
 import { median } from 'simple-statistics';
@@ -66,7 +72,8 @@ function bareLoops(algorithms: readonly Algorithm[], scenario: Scenario, events:
     const start = performance.now();
     for (let i = 0; i < times.length; i++) {
       time.now = times[i] as number;
-      if (limiter.consume(keys[i] as string, costs[i] as number).allowed) admitted += 1;
+      const cost = costs[i] as number;
+      if (cost === 1 ? limiter.allow(keys[i] as string) : limiter.consume(keys[i] as string, cost).allowed) admitted += 1;
     }
     elapsed += performance.now() - start;
     if (admitted < 0) throw new Error('unreachable');
@@ -74,12 +81,20 @@ function bareLoops(algorithms: readonly Algorithm[], scenario: Scenario, events:
   return elapsed;
 }
 
-/** ms for the engine: one lockstep replay of `algorithms` over a fresh stream, with all metrics. */
-async function engine(algorithms: readonly Algorithm[], scenario: Scenario): Promise<number> {
+/** A built-in limiter offering only `consume()`, as the replay saw it before `admits`. */
+function consumeOnly(algorithm: Algorithm, policy: Scenario['policy']): Contender {
+  return { ...builtinContender(algorithm, policy), create: (clock) => createLimiter(algorithm, policy, { clock }) };
+}
+
+/**
+ * ms for the engine: one lockstep replay of `algorithms` over a fresh stream, with all
+ * metrics; with `viaConsume`, through limiters offering only `consume()`.
+ */
+async function engine(algorithms: readonly Algorithm[], scenario: Scenario, viaConsume = false): Promise<number> {
   const { policy } = scenario;
   const options: ReplayOptions = { limit: policy.limit, windowMs: policy.windowMs, bucketMs: scenario.bucketMs, originMs: 0, minBuckets: Math.ceil(scenario.durationMs / scenario.bucketMs) };
   const start = performance.now();
-  const contenders = algorithms.map((algorithm) => builtinContender(algorithm, policy));
+  const contenders = algorithms.map((algorithm) => (viaConsume ? consumeOnly : builtinContender)(algorithm, policy));
   await replayLockstep(contenders, openScenario(scenario), options);
   return performance.now() - start;
 }
@@ -90,7 +105,7 @@ const names = args.filter((arg) => !arg.startsWith('--'));
 const scenarios = names.length === 0 ? WORKLOADS : builtinScenarios().filter((s) => names.includes(s.name));
 console.log(`node ${process.version}, ${ROUNDS} alternating rounds, median ms; ratio = engine / bare loop(s) (target <= 3x)`);
 console.log('lockstep: one replay of all five algorithms against the sum of their five bare loops');
-console.log('scenario               contenders       events    bare ms  engine ms  ratio');
+console.log('scenario               contenders       events    bare ms  engine ms  ratio  consume ms  admits/consume');
 let worst = 0;
 for (const scenario of scenarios) {
   const events = pregenerate(scenario);
@@ -99,13 +114,16 @@ for (const scenario of scenarios) {
   for (const [label, algorithms] of sets) {
     const bare: number[] = [];
     const full: number[] = [];
+    const viaConsume: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       bare.push(bareLoops(algorithms, scenario, events));
       full.push(await engine(algorithms, scenario));
+      viaConsume.push(await engine(algorithms, scenario, true));
     }
     const ratio = median(full) / median(bare);
     if (label === 'lockstep') worst = Math.max(worst, ratio);
-    console.log(`${scenario.name.padEnd(22)} ${label.padEnd(16)} ${String(events.times.length).padStart(7)}  ${median(bare).toFixed(1).padStart(8)}  ${median(full).toFixed(1).padStart(9)}  ${ratio.toFixed(2).padStart(5)}x`);
+    const saved = median(full) / median(viaConsume);
+    console.log(`${scenario.name.padEnd(22)} ${label.padEnd(16)} ${String(events.times.length).padStart(7)}  ${median(bare).toFixed(1).padStart(8)}  ${median(full).toFixed(1).padStart(9)}  ${ratio.toFixed(2).padStart(5)}x  ${median(viaConsume).toFixed(1).padStart(10)}  ${saved.toFixed(2).padStart(13)}x`);
   }
 }
 console.log(`worst lockstep ratio: ${worst.toFixed(2)}x (target <= 3x): ${worst <= 3 ? 'met' : 'NOT met'}`);

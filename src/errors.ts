@@ -1,6 +1,7 @@
 /**
  * Stable error codes. Callers (and the CLI's exit codes) switch on these, so a code is
- * never renamed once released; the message may be reworded.
+ * never renamed once released; the message may be reworded. Each is documented, with
+ * what raises it, its exit code and what to do, in docs/errors.md (a test keeps it whole).
  */
 export type RatelabErrorCode =
   | 'INVALID_POLICY'

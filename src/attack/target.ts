@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { RatelabError, describeValue } from '../errors.js';
-import { isLoopbackAddress } from '../loopback.js';
+import { isLoopbackAddress, remoteHostError } from '../loopback.js';
 
 /**
  * The URL to attack, checked: `http:` only, and every address its host resolves to on
@@ -24,7 +24,7 @@ export async function checkTarget(text: string, allowRemote: boolean): Promise<U
   const addresses = isIP(host) !== 0 ? [host] : await resolveAll(host);
   const remote = addresses.find((address) => !isLoopbackAddress(address));
   if (remote !== undefined) {
-    throw new RatelabError('REMOTE_TARGET', `URL: ${url.host} is not a loopback address (${remote}); pass --allow-remote to attack a service you run elsewhere`, { field: 'URL' });
+    throw remoteHostError('URL', url.host, isIP(host) === 0 ? { address: remote } : {});
   }
   return url;
 }

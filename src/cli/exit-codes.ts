@@ -1,3 +1,5 @@
+import type { RatelabErrorCode } from '../errors.js';
+
 /**
  * The CLI's exit codes, documented in the README:
  * - 0 `OK`: done.
@@ -14,3 +16,13 @@ export const EXIT = {
   UNAVAILABLE: 3,
   INTERNAL: 70,
 } as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/**
+ * The exit code for a `RatelabError` of `code` (the table in docs/errors.md): 3 when a
+ * service the command needs cannot be reached, else 2 (bad usage or input).
+ */
+export function exitCodeOf(code: RatelabErrorCode): ExitCode {
+  return code === 'REDIS_UNAVAILABLE' || code === 'ENDPOINT_UNAVAILABLE' ? EXIT.UNAVAILABLE : EXIT.BAD_INPUT;
+}

@@ -3,7 +3,7 @@ import { RatelabError } from '../errors.js';
 import { loadIoredis } from './load-ioredis.js';
 import type { RedisClient } from './run-script.js';
 import { withTimeout } from './timeout.js';
-import { isLoopbackHost } from '../loopback.js';
+import { isLoopbackHost, remoteHostError } from '../loopback.js';
 
 /** ioredis client options that bound every command (a subset of ioredis's `RedisOptions`). */
 export interface BoundedRedisOptions {
@@ -55,8 +55,8 @@ export interface ConnectOptions {
 /**
  * Connects to the Redis at `url` (`redis://host:port[/db]`) with {@link boundedRedisOptions}
  * and waits until it answers PING. Only loopback hosts unless `allowRemote`, so a lab run
- * cannot load a shared server by mistake. Throws `INVALID_ARGUMENT` for a bad or remote
- * URL, `MISSING_DEPENDENCY` when the optional peer ioredis is not installed,
+ * cannot load a shared server by mistake. Throws `INVALID_ARGUMENT` for a bad URL, `REMOTE_TARGET` for a remote
+ * one, `MISSING_DEPENDENCY` when the optional peer ioredis is not installed,
  * `REDIS_UNAVAILABLE` when nothing answers within `connectTimeoutMs`. The connection is an
  * ioredis client; its declared type names only what ratelab's types can without ioredis's.
  */
@@ -82,8 +82,8 @@ export async function openRedis(url: string, options: ConnectOptions = {}): Prom
   }
 }
 
-/** Parses a `redis://` URL, refusing non-loopback hosts unless `allowRemote`. */
-function parseRedisUrl(url: string, allowRemote: boolean): URL {
+/** Parses a `redis://` URL, refusing non-loopback hosts unless `allowRemote` (`REMOTE_TARGET`). */
+export function parseRedisUrl(url: string, allowRemote: boolean): URL {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -94,7 +94,7 @@ function parseRedisUrl(url: string, allowRemote: boolean): URL {
     throw new RatelabError('INVALID_ARGUMENT', `--redis: expected a redis:// or rediss:// URL, got ${JSON.stringify(url)}`, { field: 'redis' });
   }
   if (!allowRemote && !isLoopbackHost(parsed.hostname)) {
-    throw new RatelabError('INVALID_ARGUMENT', `--redis: ${parsed.hostname} is not a loopback address; pass --allow-remote to load a remote server on purpose`, { field: 'redis' });
+    throw remoteHostError('--redis', parsed.hostname, { field: 'redis' });
   }
   return parsed;
 }

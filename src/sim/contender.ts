@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Clock } from '../clock.js';
 import { loadLimiterModule } from '../external-limiter.js';
-import { createLimiter } from '../memory/limiter.js';
+import { createLimiter, type RateLimiter } from '../memory/limiter.js';
 import type { Algorithm, Policy } from '../policy.js';
 
 /**
@@ -10,6 +10,12 @@ import type { Algorithm, Policy } from '../policy.js';
  */
 export interface Decider {
   consume(key: string, cost: number): unknown;
+  /**
+   * Optional: `consume(key, cost)`'s `allowed` alone, deciding exactly as `consume` would
+   * (same state change), without building the rest of the Decision. An open-loop replay
+   * needs nothing else, and for the built-ins the Decision was most of a replay's time.
+   */
+  admits?(key: string, cost: number): boolean;
 }
 
 /** A limiter under test, as a recipe: the replay builds a fresh one per run, on its own virtual clock. */
@@ -31,7 +37,19 @@ export function builtinContender(algorithm: Algorithm, policy: Policy): Contende
     name: algorithm,
     probe: { algorithm, policy },
     stateBytesPerKey,
-    create: (clock) => createLimiter(algorithm, policy, { clock }),
+    create: (clock) => admitting(createLimiter(algorithm, policy, { clock })),
+  };
+}
+
+/**
+ * `limiter` with the {@link Decider.admits} shortcut, through its public API only:
+ * `allow(key)` is `consume(key, 1).allowed` without the Decision, and arrivals of another
+ * cost (rare in scenarios) take `consume`.
+ */
+function admitting(limiter: RateLimiter): Decider {
+  return {
+    consume: (key, cost) => limiter.consume(key, cost),
+    admits: (key, cost) => (cost === 1 ? limiter.allow(key) : limiter.consume(key, cost).allowed),
   };
 }
 

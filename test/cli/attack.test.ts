@@ -281,7 +281,7 @@ describe('ratelab attack against ratelab serve', () => {
   });
 
   it.each([
-    [['attack', 'http://192.0.2.10/', 'edge-attack'], /192\.0\.2\.10 is not a loopback address .*--allow-remote/],
+    [['attack', 'http://192.0.2.10/', 'edge-attack'], /192\.0\.2\.10 is not a loopback address; pass --allow-remote/],
     [['attack', 'http://[2001:db8::1]:8080/', 'edge-attack'], /is not a loopback address/],
     [['attack', 'https://127.0.0.1/', 'edge-attack'], /only http:\/\/ is supported/],
     [['attack', 'not a url', 'edge-attack'], /URL: expected an http:\/\/ URL/],

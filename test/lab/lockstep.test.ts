@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/clock.js';
 import { RatelabError } from '../../src/errors.js';
 import { ALGORITHMS, type Policy } from '../../src/policy.js';
+import { createLimiter } from '../../src/memory/limiter.js';
 import { builtinScenarios } from '../../src/scenario/builtins.js';
 import { builtinContender, type Contender } from '../../src/sim/contender.js';
 import { replay, replayLockstep, type ReplayOptions } from '../../src/sim/replay.js';
@@ -112,5 +113,45 @@ describe('replayLockstep: every contender on one open-loop stream', () => {
     const arrivals = [{ t: 0, key: 'a', cost: 1 }, { t: 1, key: 'b', cost: 1 }];
     const run = replayLockstep([builtinContender('gcra', policy), broken], new TrafficStream([listSource(arrivals)]), { ...policy, bucketMs: 10 });
     await expect(run).rejects.toMatchObject({ code: 'INVALID_LIMITER_MODULE', message: 'broken.mjs: consume() threw: no b' });
+  });
+});
+
+/** A built-in limiter offering only `consume()`, as a user's module does: the replay builds every Decision. */
+function consumeOnly(contender: Contender, algorithm: (typeof ALGORITHMS)[number], policy: Policy): Contender {
+  return { ...contender, create: (clock: Clock) => createLimiter(algorithm, policy, { clock }) };
+}
+
+describe("the built-ins' admits() shortcut (open loops ask only whether a call is admitted)", () => {
+  it('gives exactly the metrics of replaying through consume(), whatever the costs', async () => {
+    await fc.assert(
+      fc.asyncProperty(arrivalsArb, policyArb, async (arrivals, policy) => {
+        const options: ReplayOptions = { limit: policy.limit, windowMs: policy.windowMs, bucketMs: 10, sample: 5 };
+        const shortcut = ALGORITHMS.map((algorithm) => builtinContender(algorithm, policy));
+        const full = ALGORITHMS.map((algorithm, i) => consumeOnly(shortcut[i] as Contender, algorithm, policy));
+        const viaAdmits = await replayLockstep(shortcut, new TrafficStream([listSource(arrivals)]), options);
+        const viaConsume = await replayLockstep(full, new TrafficStream([listSource(arrivals)]), options);
+        expect(viaAdmits).toEqual(viaConsume);
+        const single = await replay(shortcut[0] as Contender, new TrafficStream([listSource(arrivals)]), options);
+        expect(single).toEqual(viaConsume[0]);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('is not used by a closed loop, which needs the Decision (its Retry-After paces the retries)', async () => {
+    const retry = builtinScenarios().find((s) => scenarioWorkload(s).open().closedLoop);
+    if (!retry) throw new Error('no closed-loop built-in');
+    const real = builtinContender('token-bucket', retry.policy);
+    const refusing: Contender = {
+      ...real,
+      create: async (clock: Clock) => {
+        const decider = await real.create(clock);
+        return { consume: (key: string, cost: number) => decider.consume(key, cost), admits: () => { throw new Error('admits() called in a closed loop'); } };
+      },
+    };
+    const options: ReplayOptions = { limit: retry.policy.limit, windowMs: retry.policy.windowMs, bucketMs: 100 };
+    const run = await replay(refusing, scenarioWorkload(retry).open(), options);
+    expect(run.metrics).toEqual((await replay(real, scenarioWorkload(retry).open(), options)).metrics);
+    expect(run.metrics.denied).toBeGreaterThan(0);
   });
 });

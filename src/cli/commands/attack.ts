@@ -21,6 +21,7 @@ import { checkOutputs, gateFlags, wholeNumberFlag } from '../flags.js';
 import { reportGates } from '../gates.js';
 import type { Command, CommandIO } from '../../io.js';
 import { createProgress } from '../progress.js';
+import { ATTACK_DEFAULTS } from '../defaults.js';
 
 /** Options of `ratelab attack` (flag values as text, as commander hands them over). */
 export interface AttackOptions {
@@ -64,8 +65,6 @@ export interface AttackOptions {
   maxError?: string;
   signal?: AbortSignal;
 }
-
-export const ATTACK_DEFAULTS = { speed: 1, keyHeader: 'X-API-Key', connections: 16, maxRequests: 10_000, maxTime: '5m', timeout: '5s' } as const;
 
 /**
  * `ratelab attack URL SCENARIO`: replays a scenario (or a trace) against a live endpoint in

@@ -117,7 +117,7 @@ export const compareCommand: Command<CompareFlags> = async (flags, io) => {
 /**
  * What the second pass follows (see CompareOptions.focus): the worst key or --key, over
  * --from/--to, with chart columns of exactly --bucket when charts or JSON are wanted, and
- * strip cells with --strip. `check` refuses bad flags before the run where the workload
+ * strip cells with --strip; no pass when nothing would show it. `check` refuses bad flags before the run where the workload
  * says its span; `found` refuses a --key that never arrived.
  */
 function focusPlanner(flags: CompareFlags, toStdout: boolean) {
@@ -125,6 +125,9 @@ function focusPlanner(flags: CompareFlags, toStdout: boolean) {
   const bucketMs = flags.bucket === undefined ? undefined : parseDuration(flags.bucket, '--bucket');
   const charts = flags.chart !== false && (!toStdout || flags.json !== undefined);
   const wanted = charts || flags.strip === true || flags.json !== undefined;
+  // The summary (many scenarios, no --detail) prints no chart: a second pass over every
+  // workload for it would be thrown away (it was half of `compare --no-measure`'s replay time).
+  const shown = flags.json !== undefined || flags.strip === true || flags.key !== undefined || (charts && showDetail(flags));
   const chartGridOf = (span: Span, name: string) => (flags.chart === false ? undefined : chartGrid(span, bucketMs, name));
   return {
     check(workload: Workload): void {
@@ -135,7 +138,7 @@ function focusPlanner(flags: CompareFlags, toStdout: boolean) {
     plan(result: WorkloadComparison): FocusPlan | undefined {
       const worst = worstKey(result.worstWindows);
       const key = flags.key ?? worst?.key;
-      if (!wanted || key === undefined) return undefined;
+      if (!shown || key === undefined) return undefined;
       const run = runSpan(result);
       const span = zoomSpan(run, zoom, result.name);
       const zoomed = flags.from !== undefined || flags.to !== undefined;

@@ -1,6 +1,6 @@
 import { formatDuration, parseDuration } from '../../duration.js';
 import { describeValue } from '../../errors.js';
-import { checkAlgorithm, type Algorithm } from '../../policy.js';
+import { checkAlgorithm } from '../../policy.js';
 import { renderCharts } from '../../report/compare-chart.js';
 import { summarise } from '../../report/compare-summary.js';
 import { colorEnabled, painter } from '../../report/color.js';
@@ -12,26 +12,14 @@ import { writeOutput } from '../../report/write-output.js';
 import { resolveScenario } from '../../scenario/builtins.js';
 import { withOverrides } from '../../scenario/load-scenario.js';
 import { FAIL_MODES, type FailMode } from '../../fail-mode.js';
-import { BALANCES, STRATEGIES, type Balance, type FleetOptions, type Strategy } from '../../sim/distributed/fleet-options.js';
+import { BALANCES, STRATEGIES, type FleetOptions, type Strategy } from '../../sim/distributed/fleet-options.js';
 import { parseOutage, parseTime, type Outage } from '../../sim/distributed/outage.js';
 import { simulateDistributed } from '../../sim/distributed/simulate.js';
 import { EXIT } from '../exit-codes.js';
 import type { Command } from '../../io.js';
 import { checkOutputs, policyOverrides, usage, type PolicyFlags } from '../flags.js';
 import { wholeNumberFlag } from '../flags.js';
-
-/** The built-in scenario `ratelab distributed` runs when given none. */
-const DEFAULT_DISTRIBUTED_SCENARIO = 'fleet';
-
-/** Defaults of the fleet: small enough to read, large enough to show each design's failure. */
-const DISTRIBUTED_DEFAULTS = {
-  nodes: 4,
-  syncMs: 100,
-  rttMs: 1,
-  timeoutMs: 50,
-  balance: 'even' as Balance,
-  algorithm: 'sliding-log' as Algorithm,
-};
+import { DEFAULT_DISTRIBUTED_SCENARIO, DISTRIBUTED_DEFAULTS } from '../defaults.js';
 
 /** Most nodes a fleet may have: a simulation of more says nothing new and costs memory per node. */
 const MAX_NODES = 10_000;

@@ -1,7 +1,6 @@
 import { formatDuration } from '../../duration.js';
 import { RatelabError } from '../../errors.js';
-import { builtinScenarios } from '../../scenario/builtins.js';
-import { scenarioJsonSchemaText } from '../../scenario/json-schema.js';
+import { readBuiltinIndex } from '../../scenario/builtin-index.js';
 import { SCENARIO_TEMPLATE } from '../../scenario/template.js';
 import { EXIT } from '../exit-codes.js';
 import type { Command } from '../../io.js';
@@ -17,11 +16,13 @@ export interface ScenariosOptions {
 /**
  * `ratelab scenarios`: lists the built-in scenarios, their policies and what each teaches;
  * with `--schema` prints the JSON Schema of a scenario file, with `--template` a commented
- * example (both to stdout, to redirect into a file).
+ * example (both to stdout, to redirect into a file). The list comes from the shipped index
+ * and the schema's generator (zod) is loaded only for --schema: listing stays fast.
  */
 export const scenariosCommand: Command<ScenariosOptions> = async (options, io) => {
   if (options.schema && options.template) throw new RatelabError('INVALID_ARGUMENT', '--schema and --template: pass one of them', { field: '--schema' });
   if (options.schema) {
+    const { scenarioJsonSchemaText } = await import('../../scenario/json-schema.js');
     io.stdout.write(scenarioJsonSchemaText());
     return EXIT.OK;
   }
@@ -29,7 +30,7 @@ export const scenariosCommand: Command<ScenariosOptions> = async (options, io) =
     io.stdout.write(SCENARIO_TEMPLATE);
     return EXIT.OK;
   }
-  const scenarios = builtinScenarios();
+  const scenarios = readBuiltinIndex();
   const width = Math.max(...scenarios.map((s) => s.name.length));
   for (const s of scenarios) {
     const policy = `${s.policy.limit}/${formatDuration(s.policy.windowMs)}${s.policy.burst === undefined ? '' : ` burst ${s.policy.burst}`}, ${formatDuration(s.durationMs)}`;

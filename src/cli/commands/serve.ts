@@ -14,6 +14,7 @@ import { loadTiers } from '../../tiers/load-tiers.js';
 import { RateLimiterRegistry } from '../../tiers/registry.js';
 import { EXIT } from '../exit-codes.js';
 import { portFlag, trustProxyFlag, wholeNumberFlag } from '../flags.js';
+import { SERVE_DEFAULTS } from '../defaults.js';
 import type { Command, CommandIO } from '../../io.js';
 
 /** Options of `ratelab serve`. */
@@ -39,8 +40,6 @@ export interface ServeOptions {
   /** The limiters' clock (default: the system clock); tests pass a ManualClock. */
   clock?: ClockSource;
 }
-
-export const SERVE_DEFAULTS = { port: 8080, host: '127.0.0.1', algorithm: 'token-bucket', limit: 10, window: '10s' } as const;
 
 /**
  * `ratelab serve`: a demo API behind the rate-limit middleware until the signal aborts.
