@@ -277,3 +277,78 @@ describe("when consume throws: the limiter's declared failMode, or the middlewar
     expect(error.message).toBe(`failMode: expected 'open', 'closed' or 'local', got "sometimes"`);
   });
 });
+
+describe('a misbehaving limiter or handler is a limiter failure: the fail mode applies and the promise never rejects', () => {
+  /** A node:http server recording how each middleware promise settled and each outcome. */
+  async function watched(options: RateLimitOptions): Promise<{ url: string; settled: string[]; outcomes: (string | undefined)[] }> {
+    const limit = rateLimit(options);
+    const settled: string[] = [];
+    const outcomes: (string | undefined)[] = [];
+    const server = await listen((req, res) => {
+      void limit(req, res, () => ok(req, res)).then(
+        () => settled.push('resolved'),
+        () => settled.push('rejected'),
+      );
+      res.on('finish', () => outcomes.push(rateLimitResult(req)?.outcome));
+    });
+    servers.push(server);
+    return { url: server.url, settled, outcomes };
+  }
+
+  const denying = () => createLimiter('fixed-window', { limit: 1, windowMs: 1000 }, { clock: new ManualClock(0) });
+
+  it.each<[string, LimiterLike['consume']]>([
+    ['undefined', () => undefined as unknown as Decision],
+    ['null', () => null as unknown as Decision],
+    ['a promise of undefined', () => Promise.resolve(undefined as unknown as Decision)],
+    ['an empty object', () => ({}) as Decision],
+    ['allowed that is not a boolean', () => ({ allowed: 'yes', limit: 5, remaining: 4, retryAfterMs: 0, resetMs: 0 }) as unknown as Decision],
+    ['a NaN remaining', () => ({ allowed: true, limit: 5, remaining: Number.NaN, retryAfterMs: 0, resetMs: 0 })],
+  ])('consume returning %s: INVALID_DECISION to onError, 503 when closed, through when open', async (_what, consume) => {
+    for (const [failMode, status, outcome] of [
+      ['closed', 503, 'failed-closed'],
+      ['open', 200, 'failed-open'],
+    ] as const) {
+      const onError = vi.fn();
+      const { url, settled, outcomes } = await watched({ limiter: { consume }, failMode, onError });
+      const reply = await get(url);
+      expect(reply.status).toBe(status);
+      expect(reply.headers['x-ratelimit-limit']).toBeUndefined();
+      expect(settled).toEqual(['resolved']);
+      expect(outcomes).toEqual([outcome]);
+      expect(onError).toHaveBeenCalledTimes(1);
+      expect((onError.mock.calls[0]![0] as RatelabError).code).toBe('INVALID_DECISION');
+    }
+  });
+
+  it.each<[string, RateLimitOptions['onLimited']]>([
+    ['throws', () => {
+      throw new Error('handler bug');
+    }],
+    ['rejects', () => Promise.reject(new Error('handler bug')) as unknown as void],
+  ])('onLimited that %s: onError is told, 503 when closed, through when open', async (_what, onLimited) => {
+    for (const [failMode, status, outcome] of [
+      ['closed', 503, 'failed-closed'],
+      ['open', 200, 'failed-open'],
+    ] as const) {
+      const onError = vi.fn();
+      const { url, settled, outcomes } = await watched({ limiter: denying(), failMode, onError, onLimited });
+      const replies = await getMany(url, 2);
+      expect(replies.map((r) => r.status)).toEqual([200, status]);
+      // Fail open goes on as if unlimited: the denial's fields are taken back.
+      if (failMode === 'open') expect([replies[1]!.body, replies[1]!.headers['x-ratelimit-limit'], replies[1]!.headers['retry-after']]).toEqual(['ok', undefined, undefined]);
+      expect(settled).toEqual(['resolved', 'resolved']);
+      expect(outcomes).toEqual(['allowed', outcome]);
+      expect((onError.mock.calls[0]![0] as Error).message).toBe('handler bug');
+    }
+  });
+
+  it('an onError that throws changes nothing: the fail mode still answers', async () => {
+    const onError = () => {
+      throw new Error('logger down');
+    };
+    const { url, settled } = await watched({ limiter: { consume: () => Promise.reject(new Error('store down')) }, onError });
+    expect((await get(url)).status).toBe(503);
+    expect(settled).toEqual(['resolved']);
+  });
+});
