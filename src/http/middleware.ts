@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Decision } from '../decision.js';
 import { RatelabError, describeValue } from '../errors.js';
 import { checkFailMode, type FailMode } from '../fail-mode.js';
-import type { Limits } from '../policy.js';
+import { checkCost, type Limits } from '../policy.js';
 import type { RateLimiterRegistry } from '../tiers/registry.js';
 import { clientAddress, proxyTrust, type TrustProxy } from './client-address.js';
 import { rateLimitHeaders, retryAfterSeconds, sfString, type HeaderOptions, type PolicyInfo } from './headers.js';
@@ -115,6 +115,7 @@ export function rateLimitResult(req: IncomingMessage): RateLimitResult | undefin
  * for the middleware's own failures; it rejects only if `next` itself throws.
  */
 export function rateLimit<Req extends IncomingMessage = IncomingMessage>(options: RateLimitOptions<Req>): (req: Req, res: ServerResponse, next?: Next) => Promise<void> {
+  checkOptions(options);
   const source = decisionSource(options);
   const trust = proxyTrust(options.trustProxy);
   const keyOf = options.key ?? ((req: Req) => clientAddress(req, trust));
@@ -232,6 +233,32 @@ function failed(mode: FailMode, req: IncomingMessage, res: ServerResponse, at: {
   return false;
 }
 
+const NO_KEY_CHOICES: readonly unknown[] = [undefined, 'share', 'reject'];
+
+/**
+ * Refuses, when the middleware is made, an option that would otherwise fail every request
+ * later: `INVALID_COST` for a `cost` that is neither a whole number >= 0 nor a function,
+ * `INVALID_ARGUMENT` naming any other bad option. (`failMode` and `trustProxy` are checked
+ * where they are read.)
+ */
+function checkOptions(options: RateLimitOptions<never>): void {
+  if (typeof options.cost !== 'function' && options.cost !== undefined) checkCost(options.cost);
+  if (!NO_KEY_CHOICES.includes(options.noKey)) {
+    throw new RatelabError('INVALID_ARGUMENT', `noKey: expected 'share' or 'reject', got ${describeValue(options.noKey)}`, { field: 'noKey' });
+  }
+  for (const field of ['key', 'onLimited', 'onError'] as const) {
+    const value: unknown = options[field];
+    if (value !== undefined && typeof value !== 'function') {
+      throw new RatelabError('INVALID_ARGUMENT', `${field}: expected a function, got ${describeValue(value)}`, { field });
+    }
+  }
+  const ietf: unknown = options.headers?.ietf;
+  const policyName = typeof ietf === 'object' && ietf !== null ? (ietf as { policyName?: unknown }).policyName : undefined;
+  if (policyName !== undefined && typeof policyName !== 'string') {
+    throw new RatelabError('INVALID_ARGUMENT', `headers.ietf.policyName: expected a string, got ${describeValue(policyName)}`, { field: 'headers.ietf.policyName' });
+  }
+}
+
 /** Where decisions come from: one limiter, or a registry's tiers. */
 interface DecisionSource {
   readonly name: string;
@@ -246,6 +273,9 @@ function decisionSource(options: RateLimitOptions<never>): DecisionSource {
   if ((limiter === undefined) === (registry === undefined)) {
     throw new RatelabError('INVALID_ARGUMENT', 'rateLimit: expected exactly one of limiter and registry', { field: 'limiter' });
   }
+  if (limiter !== undefined && typeof (limiter as Partial<LimiterLike> | null)?.consume !== 'function') {
+    throw new RatelabError('INVALID_ARGUMENT', `limiter: expected an object with a consume(key, cost) method, got ${describeValue(limiter)}`, { field: 'limiter' });
+  }
   const ietf = options.headers?.ietf;
   const source = registry ? registrySource(registry) : limiterSource(limiter as LimiterLike, (typeof ietf === 'object' ? ietf.policyName : undefined) ?? 'default');
   // Names go into the IETF fields as Structured Field strings: refuse a bad one now, not per request.
@@ -258,7 +288,7 @@ function limiterSource(limiter: LimiterLike, name: string): DecisionSource {
   return {
     name,
     policyNames: [name],
-    failMode: limiter.failMode,
+    failMode: limiter.failMode === undefined ? undefined : checkFailMode(limiter.failMode, 'limiter.failMode'),
     decide: async (key, cost) => ({ decision: await limiter.consume(key, cost), policy }),
   };
 }

@@ -240,6 +240,38 @@ describe('rateLimit setup', () => {
   });
 });
 
+describe('rateLimit refuses bad options when it is made, naming the option', () => {
+  const limiter = () => createLimiter('gcra', { limit: 5, windowMs: 1000 }, { clock: new ManualClock(0) });
+  it.each<[string, Partial<Record<string, unknown>>, string, string]>([
+    ['a negative cost', { cost: -1 }, 'INVALID_COST', 'cost'],
+    ['a fractional cost', { cost: 1.5 }, 'INVALID_COST', 'cost'],
+    ['a cost that is a string', { cost: '2' }, 'INVALID_COST', 'cost'],
+    ['a misspelt failMode', { failMode: 'opne' }, 'INVALID_ARGUMENT', 'failMode'],
+    ['an unknown noKey', { noKey: 'bogus' }, 'INVALID_ARGUMENT', 'noKey'],
+    ['a policyName that is a number', { headers: { ietf: { policyName: 5 } } }, 'INVALID_ARGUMENT', 'headers.ietf.policyName'],
+    ['a key that is not a function', { key: 'x-api-key' }, 'INVALID_ARGUMENT', 'key'],
+    ['an onLimited that is not a function', { onLimited: true }, 'INVALID_ARGUMENT', 'onLimited'],
+    ['an onError that is not a function', { onError: 'log' }, 'INVALID_ARGUMENT', 'onError'],
+    ['a limiter without consume', { limiter: {} }, 'INVALID_ARGUMENT', 'limiter'],
+  ])('%s', (_what, bad, code, field) => {
+    expectRatelabError(() => rateLimit({ limiter: limiter(), ...bad } as RateLimitOptions), code as RatelabError['code'], field);
+  });
+
+  it("refuses a limiter that declares an unknown failMode", () => {
+    expectRatelabError(() => rateLimit({ limiter: { consume: () => limiter().consume('k'), failMode: 'sometimes' as FailMode } }), 'INVALID_ARGUMENT', 'limiter.failMode');
+  });
+
+  it.each<[string, Partial<RateLimitOptions>]>([
+    ['cost 0 (a request that only asks)', { cost: 0 }],
+    ['a cost function', { cost: () => 2 }],
+    ["noKey 'reject'", { noKey: 'reject' }],
+    ["noKey 'share'", { noKey: 'share' }],
+    ['ietf without a policyName', { headers: { ietf: {} } }],
+  ])('accepts %s', (_what, good) => {
+    expect(() => rateLimit({ limiter: limiter(), ...good })).not.toThrow();
+  });
+});
+
 describe("when consume throws: the limiter's declared failMode, or the middleware's own, decides", () => {
   const down = () => Promise.reject(new Error('store down'));
   it.each<{ declared: FailMode | undefined; option: FailMode | undefined; status: number }>([
