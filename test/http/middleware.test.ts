@@ -327,6 +327,11 @@ describe('a misbehaving limiter or handler is a limiter failure: the fail mode a
     return { url: server.url, settled, outcomes };
   }
 
+  /** How each fail mode answers a failure: its status and recorded outcome. */
+  const FAIL_MODE_ANSWERS = [
+    ['closed', 503, 'failed-closed'],
+    ['open', 200, 'failed-open'],
+  ] as const;
   const denying = () => createLimiter('fixed-window', { limit: 1, windowMs: 1000 }, { clock: new ManualClock(0) });
 
   it.each<[string, LimiterLike['consume']]>([
@@ -337,10 +342,7 @@ describe('a misbehaving limiter or handler is a limiter failure: the fail mode a
     ['allowed that is not a boolean', () => ({ allowed: 'yes', limit: 5, remaining: 4, retryAfterMs: 0, resetMs: 0 }) as unknown as Decision],
     ['a NaN remaining', () => ({ allowed: true, limit: 5, remaining: Number.NaN, retryAfterMs: 0, resetMs: 0 })],
   ])('consume returning %s: INVALID_DECISION to onError, 503 when closed, through when open', async (_what, consume) => {
-    for (const [failMode, status, outcome] of [
-      ['closed', 503, 'failed-closed'],
-      ['open', 200, 'failed-open'],
-    ] as const) {
+    for (const [failMode, status, outcome] of FAIL_MODE_ANSWERS) {
       const onError = vi.fn();
       const { url, settled, outcomes } = await watched({ limiter: { consume }, failMode, onError });
       const reply = await get(url);
@@ -359,10 +361,7 @@ describe('a misbehaving limiter or handler is a limiter failure: the fail mode a
     }],
     ['rejects', () => Promise.reject(new Error('handler bug')) as unknown as void],
   ])('onLimited that %s: onError is told, 503 when closed, through when open', async (_what, onLimited) => {
-    for (const [failMode, status, outcome] of [
-      ['closed', 503, 'failed-closed'],
-      ['open', 200, 'failed-open'],
-    ] as const) {
+    for (const [failMode, status, outcome] of FAIL_MODE_ANSWERS) {
       const onError = vi.fn();
       const { url, settled, outcomes } = await watched({ limiter: denying(), failMode, onError, onLimited });
       const replies = await getMany(url, 2);
