@@ -6,6 +6,8 @@
 export type RatelabErrorCode =
   | 'INVALID_POLICY'
   | 'INVALID_COST'
+  | 'INVALID_KEY'
+  | 'INVALID_DECISION'
   | 'INVALID_ARGUMENT'
   | 'UNKNOWN_ALGORITHM'
   | 'POLICY_TOO_LARGE'

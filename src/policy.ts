@@ -106,6 +106,16 @@ export function checkCost(cost: number): void {
 }
 
 /**
+ * Throws `INVALID_KEY` unless `key` is a string. A limiter's store files keys by value, so
+ * anything else (an `undefined` from a missing header) would stand for no key at all.
+ */
+export function checkKey(key: string): void {
+  if (typeof key !== 'string') {
+    throw new RatelabError('INVALID_KEY', `key: expected a string, got ${describeValue(key)}`, { field: 'key' });
+  }
+}
+
+/**
  * A node's share of `units` when `nodes` nodes each enforce a global quota alone:
  * `units / nodes` rounded down, so the shares never add up to more than the whole, but at
  * least 1 while any unit is left (a node that could admit nothing would starve its keys;

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ALGORITHMS, ManualClock, createLimiter, type Algorithm } from '../src/index.js';
 import { arrivalsArb, gapArb, policyArb, replay } from './support/arbitraries.js';
+import { expectRatelabError } from './support/errors.js';
 
 /** The time each algorithm needs to return to full quota for 4 per 1000 ms, burst 6. */
 const FULL_AFTER: Record<Algorithm, number> = {
@@ -124,5 +125,56 @@ describe('maxKeys, reset and size', () => {
     limiter.allow('b');
     limiter.allow('b');
     expect(limiter.size).toBe(2);
+  });
+});
+
+describe('keys are strings, and maxKeys holds under any sequence', () => {
+  it.each([
+    ['undefined', undefined],
+    ['null', null],
+    ['a number', 7],
+    ['an object', { id: 'a' }],
+  ])('consume, allow and reset refuse %s as a key with INVALID_KEY, changing nothing', (_what, key) => {
+    const limiter = createLimiter('token-bucket', { limit: 2, windowMs: 1000 }, { clock: new ManualClock(0), maxKeys: 2 });
+    limiter.consume('a');
+    expectRatelabError(() => limiter.consume(key as unknown as string), 'INVALID_KEY', 'key');
+    expectRatelabError(() => limiter.allow(key as unknown as string), 'INVALID_KEY', 'key');
+    expectRatelabError(() => limiter.reset(key as unknown as string), 'INVALID_KEY', 'key');
+    expect(limiter.size).toBe(1);
+  });
+
+  it('a refused key does not break the cap (200,000 keys after consume(undefined) stayed 200,001 live)', () => {
+    const limiter = createLimiter('token-bucket', { limit: 2, windowMs: 1000 }, { clock: new ManualClock(0), maxKeys: 100 });
+    expect(() => limiter.consume(undefined as unknown as string)).toThrow();
+    for (let i = 0; i < 1000; i++) limiter.consume(`key-${i}`);
+    expect(limiter.size).toBe(100);
+  });
+
+  it('keeps exactly the most recently used keys, up to maxKeys, whatever the sequence of calls', () => {
+    // Keys that look like sentinels or object properties are ordinary keys.
+    const keys = ['a', 'b', 'c', '', 'undefined', '__proto__', 'constructor', 'toString'];
+    const call = fc.record({ op: fc.constantFrom('consume', 'allow', 'reset'), key: fc.constantFrom(...keys), gap: fc.integer({ min: 0, max: 3 }) });
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 4 }), fc.array(call, { maxLength: 60 }), (maxKeys, calls) => {
+        const clock = new ManualClock(0);
+        const limiter = createLimiter('fixed-window', { limit: 2, windowMs: 1_000_000 }, { clock, maxKeys, idleMs: Infinity });
+        let recent: string[] = []; // the model: live keys, least recent first
+        for (const { op, key, gap } of calls) {
+          clock.advance(gap);
+          recent = recent.filter((live) => live !== key);
+          if (op === 'reset') limiter.reset(key);
+          else {
+            if (op === 'consume') limiter.consume(key, 0);
+            else limiter.allow(key);
+            recent.push(key);
+            if (recent.length > maxKeys) recent.shift();
+          }
+          expect(limiter.size).toBe(recent.length);
+        }
+        // The keys the model holds are the ones live: resetting each empties the limiter.
+        for (const key of recent) expect(limiter.reset(key)).toBe(true);
+        expect(limiter.size).toBe(0);
+      }),
+    );
   });
 });

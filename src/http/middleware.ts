@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Decision } from '../decision.js';
-import { RatelabError } from '../errors.js';
+import { RatelabError, describeValue } from '../errors.js';
 import { checkFailMode, type FailMode } from '../fail-mode.js';
-import type { Limits } from '../policy.js';
+import { checkCost, type Limits } from '../policy.js';
 import type { RateLimiterRegistry } from '../tiers/registry.js';
 import { clientAddress, proxyTrust, type TrustProxy } from './client-address.js';
 import { rateLimitHeaders, retryAfterSeconds, sfString, type HeaderOptions, type PolicyInfo } from './headers.js';
@@ -71,15 +71,20 @@ export interface RateLimitOptions<Req extends IncomingMessage = IncomingMessage>
    * never unlimited; `reject` answers 400.
    */
   noKey?: 'share' | 'reject';
-  /** Answers a denied request instead of the default JSON body; status and headers are set already. */
-  onLimited?: (req: Req, res: ServerResponse, info: LimitedInfo) => void;
   /**
-   * What to do when the limiter (or `key`/`cost`) throws: `open` lets the request through,
+   * Answers a denied request instead of the default JSON body; status and headers are set
+   * already. A promise it returns is awaited; if it throws or rejects, that is a limiter
+   * failure: `onError` is told and the fail mode applies.
+   */
+  onLimited?: (req: Req, res: ServerResponse, info: LimitedInfo) => unknown;
+  /**
+   * What to do when the limiter (or `key`, `cost`, `onLimited`) throws, or `consume`
+   * answers something that is not a Decision: `open` lets the request through,
    * `closed` and `local` answer 503. Overrides the limiter's own declared `failMode`;
    * default that, else `closed`.
    */
   failMode?: FailMode;
-  /** Told of every limiter (or `key`/`cost`) error; default: one process warning. */
+  /** Told of every such failure (`INVALID_DECISION` for a non-Decision); default: one process warning. An `onError` that throws is only warned about. */
   onError?: (error: unknown, req: Req) => void;
 }
 
@@ -100,15 +105,17 @@ export function rateLimitResult(req: IncomingMessage): RateLimitResult | undefin
  * - denied: 429, `Retry-After` in whole seconds rounded up (at least 1), a small JSON body;
  *   a request whose cost exceeds the policy's capacity can never pass: 429 without
  *   `Retry-After`, body `cost_exceeds_limit`.
- * - the limiter (or `key`/`cost`) throws or rejects: fail `open` calls `next()` without
- *   rate-limit headers, fail `closed` answers 503; either way `onError` is told. A Redis
+ * - the limiter (or `key`, `cost`, `onLimited`) throws or rejects, or `consume` answers
+ *   no Decision: fail `open` calls `next()` without rate-limit headers, fail `closed`
+ *   answers 503; either way `onError` is told. A Redis
  *   limiter's own `fail-open` / `fail-closed` decisions (its `reason`) are handled alike,
  *   the 503 with its Retry-After.
  * - no usable key with `noKey: 'reject'`: 400.
  * With plain `node:http`, pass the handler as `next`. The returned promise never rejects
- * for the middleware's own failures.
+ * for the middleware's own failures; it rejects only if `next` itself throws.
  */
 export function rateLimit<Req extends IncomingMessage = IncomingMessage>(options: RateLimitOptions<Req>): (req: Req, res: ServerResponse, next?: Next) => Promise<void> {
+  checkOptions(options);
   const source = decisionSource(options);
   const trust = proxyTrust(options.trustProxy);
   const keyOf = options.key ?? ((req: Req) => clientAddress(req, trust));
@@ -116,60 +123,140 @@ export function rateLimit<Req extends IncomingMessage = IncomingMessage>(options
   const onError = options.onError ?? warnOnce();
 
   return async (req, res, next) => {
-    let key: string | undefined;
-    let cost = 1;
-    let decided: { decision: Decision; policy: PolicyInfo };
+    const at: { key: string | undefined; policy: string } = { key: undefined, policy: source.name };
+    let passes: boolean;
     try {
-      key = usableKey(keyOf(req));
-      if (key === undefined && options.noKey === 'reject') {
-        results.set(req, { outcome: 'no-key', key, policy: source.name, decision: undefined });
-        return sendJson(res, 400, { error: 'no_client_key', message: 'The request carries no client identity to rate-limit by.' });
-      }
-      cost = typeof options.cost === 'function' ? options.cost(req) : (options.cost ?? 1);
-      decided = await source.decide(key ?? SHARED_NO_KEY, cost);
+      passes = await decideRequest(req, res, options, { source, keyOf, at });
     } catch (error) {
-      onError(error, req);
-      return failed(failMode, req, res, next, { key, policy: source.name, retryAfterMs: Infinity });
+      tell(onError, error, req);
+      passes = failed(failMode, req, res, { ...at, retryAfterMs: Infinity });
     }
-    const reason = (decided.decision as { reason?: unknown }).reason;
-    if (reason === 'fail-open' || reason === 'fail-closed') {
-      // A Redis limiter decided by its own fail mode: no quota is known, so no rate-limit fields.
-      return failed(reason === 'fail-open' ? 'open' : 'closed', req, res, next, { key, policy: decided.policy.name, retryAfterMs: decided.decision.retryAfterMs });
-    }
-    answer(req, res, next, { ...decided, key, cost }, options.headers ?? {}, options.onLimited);
+    // Outside the try: an error of the application's own handler is not a limiter failure.
+    if (passes) next?.();
   };
 }
 
-/** Sets the fields of a decision, then lets the request through or answers 429. */
-function answer<Req extends IncomingMessage>(
+/**
+ * Decides `req` and answers it unless it passes; returns whether it passes. Throws when
+ * `key`, `cost`, the limiter or `onLimited` throws, or the limiter's answer is no Decision.
+ */
+async function decideRequest<Req extends IncomingMessage>(
   req: Req,
   res: ServerResponse,
-  next: Next | undefined,
+  options: RateLimitOptions<Req>,
+  context: { source: DecisionSource; keyOf: (req: Req) => string | undefined; at: { key: string | undefined; policy: string } },
+): Promise<boolean> {
+  const { source, at } = context;
+  const key = usableKey(context.keyOf(req));
+  at.key = key;
+  if (key === undefined && options.noKey === 'reject') {
+    results.set(req, { outcome: 'no-key', key, policy: source.name, decision: undefined });
+    sendJson(res, 400, { error: 'no_client_key', message: 'The request carries no client identity to rate-limit by.' });
+    return false;
+  }
+  const cost = typeof options.cost === 'function' ? options.cost(req) : (options.cost ?? 1);
+  const decided = await source.decide(key ?? SHARED_NO_KEY, cost);
+  checkDecision(decided.decision);
+  at.policy = decided.policy.name;
+  const reason = (decided.decision as { reason?: unknown }).reason;
+  if (reason === 'fail-open' || reason === 'fail-closed') {
+    // A Redis limiter decided by its own fail mode: no quota is known, so no rate-limit fields.
+    return failed(reason === 'fail-open' ? 'open' : 'closed', req, res, { key, policy: decided.policy.name, retryAfterMs: decided.decision.retryAfterMs });
+  }
+  return answer(req, res, { ...decided, key, cost }, options.headers ?? {}, options.onLimited);
+}
+
+/** Sets the fields of a decision, then returns true to let the request through, or answers 429. */
+async function answer<Req extends IncomingMessage>(
+  req: Req,
+  res: ServerResponse,
   decided: { decision: Decision; policy: PolicyInfo; key: string | undefined; cost: number },
   headers: HeaderOptions,
   onLimited: RateLimitOptions<Req>['onLimited'],
-): void {
+): Promise<boolean> {
   const { decision, policy, key, cost } = decided;
   results.set(req, { outcome: decision.allowed ? 'allowed' : 'limited', key, policy: policy.name, decision });
-  if (!res.headersSent) for (const [name, value] of rateLimitHeaders(decision, policy, headers)) res.setHeader(name, value);
-  if (decision.allowed) return next?.();
+  const fields = res.headersSent ? [] : rateLimitHeaders(decision, policy, headers);
+  for (const [name, value] of fields) res.setHeader(name, value);
+  if (decision.allowed) return true;
   const retryAfter = retryAfterSeconds(decision.retryAfterMs);
   res.statusCode = 429;
-  if (onLimited) return onLimited(req, res, { decision, policy: policy.name, retryAfter, cost });
-  sendJson(res, 429, limitedBody(decision, policy.name, retryAfter, cost));
+  if (!onLimited) {
+    sendJson(res, 429, limitedBody(decision, policy.name, retryAfter, cost));
+    return false;
+  }
+  try {
+    await onLimited(req, res, { decision, policy: policy.name, retryAfter, cost });
+  } catch (error) {
+    // Undo the denial's status and fields, so a fail-open request goes on as if unlimited.
+    if (!res.headersSent) {
+      res.statusCode = 200;
+      for (const [name] of fields) res.removeHeader(name);
+    }
+    throw error;
+  }
+  return false;
 }
 
 /**
- * The limiter could not decide: fail `open` lets the request through, `closed` answers
- * 503 (with Retry-After when the limiter said when to come back).
+ * Throws `INVALID_DECISION` unless `decision` has the fields of a {@link Decision}: a
+ * limiter that answers anything else (undefined, a wrong type, NaN) could not decide.
  */
-function failed(mode: FailMode, req: IncomingMessage, res: ServerResponse, next: Next | undefined, at: { key: string | undefined; policy: string; retryAfterMs: number }): void {
-  const open = LETS_THROUGH[mode];
-  results.set(req, { outcome: open ? 'failed-open' : 'failed-closed', key: at.key, policy: at.policy, decision: undefined });
-  if (open) return next?.();
+function checkDecision(decision: unknown): asserts decision is Decision {
+  const fields = decision as Partial<Record<keyof Decision, unknown>> | null | undefined;
+  const numbers = [fields?.limit, fields?.remaining, fields?.retryAfterMs, fields?.resetMs];
+  if (typeof fields?.allowed === 'boolean' && numbers.every((value) => typeof value === 'number' && !Number.isNaN(value))) return;
+  throw new RatelabError('INVALID_DECISION', `limiter: consume() returned ${describeValue(decision)}, not a Decision (allowed, limit, remaining, retryAfterMs, resetMs)`, { field: 'limiter' });
+}
+
+/** Tells `onError` of `error`; an `onError` that throws is itself only warned about, never let out. */
+function tell<Req extends IncomingMessage>(onError: (error: unknown, req: Req) => void, error: unknown, req: Req): void {
+  try {
+    onError(error, req);
+  } catch (failure) {
+    process.emitWarning(`rateLimit onError threw (${failure instanceof Error ? failure.message : String(failure)})`, 'RatelabWarning');
+  }
+}
+
+/**
+ * The limiter could not decide: returns true for fail `open` (the request passes), or
+ * answers 503 for `closed` (with Retry-After when the limiter said when to come back).
+ * A failure after the answer was begun (an `onLimited` that threw midway) can only end it.
+ */
+function failed(mode: FailMode, req: IncomingMessage, res: ServerResponse, at: { key: string | undefined; policy: string; retryAfterMs: number }): boolean {
+  const open = LETS_THROUGH[mode] && !res.headersSent;
+  results.set(req, { outcome: LETS_THROUGH[mode] ? 'failed-open' : 'failed-closed', key: at.key, policy: at.policy, decision: undefined });
+  if (open) return true;
   const retryAfter = retryAfterSeconds(at.retryAfterMs);
   if (retryAfter !== undefined && !res.headersSent) res.setHeader('Retry-After', String(retryAfter));
   sendJson(res, 503, { error: 'rate_limiter_unavailable', message: 'The rate limiter could not decide; try again later.' });
+  return false;
+}
+
+const NO_KEY_CHOICES: readonly unknown[] = [undefined, 'share', 'reject'];
+
+/**
+ * Refuses, when the middleware is made, an option that would otherwise fail every request
+ * later: `INVALID_COST` for a `cost` that is neither a whole number >= 0 nor a function,
+ * `INVALID_ARGUMENT` naming any other bad option. (`failMode` and `trustProxy` are checked
+ * where they are read.)
+ */
+function checkOptions(options: RateLimitOptions<never>): void {
+  if (typeof options.cost !== 'function' && options.cost !== undefined) checkCost(options.cost);
+  if (!NO_KEY_CHOICES.includes(options.noKey)) {
+    throw new RatelabError('INVALID_ARGUMENT', `noKey: expected 'share' or 'reject', got ${describeValue(options.noKey)}`, { field: 'noKey' });
+  }
+  for (const field of ['key', 'onLimited', 'onError'] as const) {
+    const value: unknown = options[field];
+    if (value !== undefined && typeof value !== 'function') {
+      throw new RatelabError('INVALID_ARGUMENT', `${field}: expected a function, got ${describeValue(value)}`, { field });
+    }
+  }
+  const ietf: unknown = options.headers?.ietf;
+  const policyName = typeof ietf === 'object' && ietf !== null ? (ietf as { policyName?: unknown }).policyName : undefined;
+  if (policyName !== undefined && typeof policyName !== 'string') {
+    throw new RatelabError('INVALID_ARGUMENT', `headers.ietf.policyName: expected a string, got ${describeValue(policyName)}`, { field: 'headers.ietf.policyName' });
+  }
 }
 
 /** Where decisions come from: one limiter, or a registry's tiers. */
@@ -186,6 +273,9 @@ function decisionSource(options: RateLimitOptions<never>): DecisionSource {
   if ((limiter === undefined) === (registry === undefined)) {
     throw new RatelabError('INVALID_ARGUMENT', 'rateLimit: expected exactly one of limiter and registry', { field: 'limiter' });
   }
+  if (limiter !== undefined && typeof (limiter as Partial<LimiterLike> | null)?.consume !== 'function') {
+    throw new RatelabError('INVALID_ARGUMENT', `limiter: expected an object with a consume(key, cost) method, got ${describeValue(limiter)}`, { field: 'limiter' });
+  }
   const ietf = options.headers?.ietf;
   const source = registry ? registrySource(registry) : limiterSource(limiter as LimiterLike, (typeof ietf === 'object' ? ietf.policyName : undefined) ?? 'default');
   // Names go into the IETF fields as Structured Field strings: refuse a bad one now, not per request.
@@ -198,7 +288,7 @@ function limiterSource(limiter: LimiterLike, name: string): DecisionSource {
   return {
     name,
     policyNames: [name],
-    failMode: limiter.failMode,
+    failMode: limiter.failMode === undefined ? undefined : checkFailMode(limiter.failMode, 'limiter.failMode'),
     decide: async (key, cost) => ({ decision: await limiter.consume(key, cost), policy }),
   };
 }

@@ -2,7 +2,7 @@ import { createMeter, type Meter } from '../algorithms/index.js';
 import { toClock, type Clock, type ClockSource } from '../clock.js';
 import type { Decision } from '../decision.js';
 import { RatelabError, describeValue } from '../errors.js';
-import { checkAlgorithm, checkCost, checkPolicy, type Algorithm, type Limits, type Policy } from '../policy.js';
+import { checkAlgorithm, checkCost, checkKey, checkPolicy, type Algorithm, type Limits, type Policy } from '../policy.js';
 import { SlotTable } from './slot-table.js';
 
 /** Options of {@link createLimiter}. */
@@ -34,16 +34,16 @@ export interface RateLimiter {
    * with `maxKeys`, 8 B of LRU links. Excludes the Map entry (about 30 B) and the key string.
    */
   readonly stateBytesPerKey: number;
-  /** Shorthand for `consume(key, 1).allowed`, without building the Decision. */
+  /** Shorthand for `consume(key, 1).allowed`, without building the Decision. Throws `INVALID_KEY` unless `key` is a string. */
   allow(key: string): boolean;
   /**
-   * Takes `cost` units (a whole number >= 0, default 1; 0 only asks) for `key` now.
-   * Throws `INVALID_COST` for anything else.
+   * Takes `cost` units (a whole number >= 0, default 1; 0 only asks) for `key` (a string) now.
+   * Throws `INVALID_COST` or `INVALID_KEY` for anything else.
    */
   consume(key: string, cost?: number): Decision;
   /** Drops every idle key now; returns how many were dropped. */
   prune(): number;
-  /** Forgets `key`: its next request starts with a full quota. Returns whether it was live. */
+  /** Forgets `key`: its next request starts with a full quota. Returns whether it was live. Throws `INVALID_KEY` unless `key` is a string. */
   reset(key: string): boolean;
 }
 
@@ -84,12 +84,14 @@ class MemoryLimiter implements RateLimiter {
   }
 
   allow(key: string): boolean {
+    checkKey(key);
     const slot = this.slotFor(key, this.now());
     return this.meter.take(slot, this.table.touched[slot] as number, 1);
   }
 
   consume(key: string, cost = 1): Decision {
     checkCost(cost);
+    checkKey(key);
     const slot = this.slotFor(key, this.now());
     const now = this.table.touched[slot] as number;
     const allowed = this.meter.take(slot, now, cost);
@@ -107,6 +109,7 @@ class MemoryLimiter implements RateLimiter {
   }
 
   reset(key: string): boolean {
+    checkKey(key);
     return this.table.delete(key);
   }
 

@@ -60,7 +60,10 @@ export class SlotTable {
     return slot === undefined ? -1 : slot;
   }
 
-  /** Makes `key` live in a fresh slot used at `now`, evicting the least recent at the cap. */
+  /**
+   * Makes `key` live in a fresh slot used at `now`, evicting the least recent at the cap.
+   * `key` must be a string (the limiter checks): `undefined` in `keys` marks a free slot.
+   */
   add(key: string, now: number): number {
     if (this.index.size >= this.maxKeys && this.lru) this.evict(this.lru.oldest);
     const slot = this.free.length > 0 ? (this.free.pop() as number) : this.claim();

@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import { afterEach, expect, it } from 'vitest';
-import { ManualClock, createLimiter } from '../../src/index.js';
+import { ManualClock, createLimiter, type Decision, type RatelabError } from '../../src/index.js';
 import { rateLimitHook } from '../../src/http/fastify.js';
 import { getMany } from './support.js';
 
@@ -27,4 +27,22 @@ it('rateLimitHook on Fastify: headers kept on admitted replies, 429 answered wit
   expect(replies[2]!.headers['retry-after']).toBe('1');
   expect(JSON.parse(replies[2]!.body).error).toBe('too_many_requests');
   expect(handled).toBe(2);
+});
+
+it('rateLimitHook: a consume answering no Decision is a limiter failure (503 when closed), the handler is not run and the app lives on', async () => {
+  app = Fastify();
+  let handled = 0;
+  const errors: string[] = [];
+  const consume = () => undefined as unknown as Decision;
+  app.addHook('onRequest', rateLimitHook({ limiter: { consume }, failMode: 'closed', onError: (error) => errors.push((error as RatelabError).code) }));
+  app.get('/', async () => {
+    handled += 1;
+    return 'ok';
+  });
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  const replies = await getMany(url, 2);
+  expect(replies.map((r) => r.status)).toEqual([503, 503]);
+  expect(JSON.parse(replies[0]!.body).error).toBe('rate_limiter_unavailable');
+  expect(errors).toEqual(['INVALID_DECISION', 'INVALID_DECISION']);
+  expect(handled).toBe(0);
 });

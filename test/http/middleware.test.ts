@@ -240,6 +240,38 @@ describe('rateLimit setup', () => {
   });
 });
 
+describe('rateLimit refuses bad options when it is made, naming the option', () => {
+  const limiter = () => createLimiter('gcra', { limit: 5, windowMs: 1000 }, { clock: new ManualClock(0) });
+  it.each<[string, Partial<Record<string, unknown>>, string, string]>([
+    ['a negative cost', { cost: -1 }, 'INVALID_COST', 'cost'],
+    ['a fractional cost', { cost: 1.5 }, 'INVALID_COST', 'cost'],
+    ['a cost that is a string', { cost: '2' }, 'INVALID_COST', 'cost'],
+    ['a misspelt failMode', { failMode: 'opne' }, 'INVALID_ARGUMENT', 'failMode'],
+    ['an unknown noKey', { noKey: 'bogus' }, 'INVALID_ARGUMENT', 'noKey'],
+    ['a policyName that is a number', { headers: { ietf: { policyName: 5 } } }, 'INVALID_ARGUMENT', 'headers.ietf.policyName'],
+    ['a key that is not a function', { key: 'x-api-key' }, 'INVALID_ARGUMENT', 'key'],
+    ['an onLimited that is not a function', { onLimited: true }, 'INVALID_ARGUMENT', 'onLimited'],
+    ['an onError that is not a function', { onError: 'log' }, 'INVALID_ARGUMENT', 'onError'],
+    ['a limiter without consume', { limiter: {} }, 'INVALID_ARGUMENT', 'limiter'],
+  ])('%s', (_what, bad, code, field) => {
+    expectRatelabError(() => rateLimit({ limiter: limiter(), ...bad } as RateLimitOptions), code as RatelabError['code'], field);
+  });
+
+  it("refuses a limiter that declares an unknown failMode", () => {
+    expectRatelabError(() => rateLimit({ limiter: { consume: () => limiter().consume('k'), failMode: 'sometimes' as FailMode } }), 'INVALID_ARGUMENT', 'limiter.failMode');
+  });
+
+  it.each<[string, Partial<RateLimitOptions>]>([
+    ['cost 0 (a request that only asks)', { cost: 0 }],
+    ['a cost function', { cost: () => 2 }],
+    ["noKey 'reject'", { noKey: 'reject' }],
+    ["noKey 'share'", { noKey: 'share' }],
+    ['ietf without a policyName', { headers: { ietf: {} } }],
+  ])('accepts %s', (_what, good) => {
+    expect(() => rateLimit({ limiter: limiter(), ...good })).not.toThrow();
+  });
+});
+
 describe("when consume throws: the limiter's declared failMode, or the middleware's own, decides", () => {
   const down = () => Promise.reject(new Error('store down'));
   it.each<{ declared: FailMode | undefined; option: FailMode | undefined; status: number }>([
@@ -275,5 +307,79 @@ describe("when consume throws: the limiter's declared failMode, or the middlewar
   it('refuses an unknown failMode when the middleware is made', () => {
     const error = expectRatelabError(() => rateLimit({ limiter: { consume: down }, failMode: 'sometimes' as FailMode }), 'INVALID_ARGUMENT', 'failMode');
     expect(error.message).toBe(`failMode: expected 'open', 'closed' or 'local', got "sometimes"`);
+  });
+});
+
+describe('a misbehaving limiter or handler is a limiter failure: the fail mode applies and the promise never rejects', () => {
+  /** A node:http server recording how each middleware promise settled and each outcome. */
+  async function watched(options: RateLimitOptions): Promise<{ url: string; settled: string[]; outcomes: (string | undefined)[] }> {
+    const limit = rateLimit(options);
+    const settled: string[] = [];
+    const outcomes: (string | undefined)[] = [];
+    const server = await listen((req, res) => {
+      void limit(req, res, () => ok(req, res)).then(
+        () => settled.push('resolved'),
+        () => settled.push('rejected'),
+      );
+      res.on('finish', () => outcomes.push(rateLimitResult(req)?.outcome));
+    });
+    servers.push(server);
+    return { url: server.url, settled, outcomes };
+  }
+
+  /** How each fail mode answers a failure: its status and recorded outcome. */
+  const FAIL_MODE_ANSWERS = [
+    ['closed', 503, 'failed-closed'],
+    ['open', 200, 'failed-open'],
+  ] as const;
+  const denying = () => createLimiter('fixed-window', { limit: 1, windowMs: 1000 }, { clock: new ManualClock(0) });
+
+  it.each<[string, LimiterLike['consume']]>([
+    ['undefined', () => undefined as unknown as Decision],
+    ['null', () => null as unknown as Decision],
+    ['a promise of undefined', () => Promise.resolve(undefined as unknown as Decision)],
+    ['an empty object', () => ({}) as Decision],
+    ['allowed that is not a boolean', () => ({ allowed: 'yes', limit: 5, remaining: 4, retryAfterMs: 0, resetMs: 0 }) as unknown as Decision],
+    ['a NaN remaining', () => ({ allowed: true, limit: 5, remaining: Number.NaN, retryAfterMs: 0, resetMs: 0 })],
+  ])('consume returning %s: INVALID_DECISION to onError, 503 when closed, through when open', async (_what, consume) => {
+    for (const [failMode, status, outcome] of FAIL_MODE_ANSWERS) {
+      const onError = vi.fn();
+      const { url, settled, outcomes } = await watched({ limiter: { consume }, failMode, onError });
+      const reply = await get(url);
+      expect(reply.status).toBe(status);
+      expect(reply.headers['x-ratelimit-limit']).toBeUndefined();
+      expect(settled).toEqual(['resolved']);
+      expect(outcomes).toEqual([outcome]);
+      expect(onError).toHaveBeenCalledTimes(1);
+      expect((onError.mock.calls[0]![0] as RatelabError).code).toBe('INVALID_DECISION');
+    }
+  });
+
+  it.each<[string, RateLimitOptions['onLimited']]>([
+    ['throws', () => {
+      throw new Error('handler bug');
+    }],
+    ['rejects', () => Promise.reject(new Error('handler bug')) as unknown as void],
+  ])('onLimited that %s: onError is told, 503 when closed, through when open', async (_what, onLimited) => {
+    for (const [failMode, status, outcome] of FAIL_MODE_ANSWERS) {
+      const onError = vi.fn();
+      const { url, settled, outcomes } = await watched({ limiter: denying(), failMode, onError, onLimited });
+      const replies = await getMany(url, 2);
+      expect(replies.map((r) => r.status)).toEqual([200, status]);
+      // Fail open goes on as if unlimited: the denial's fields are taken back.
+      if (failMode === 'open') expect([replies[1]!.body, replies[1]!.headers['x-ratelimit-limit'], replies[1]!.headers['retry-after']]).toEqual(['ok', undefined, undefined]);
+      expect(settled).toEqual(['resolved', 'resolved']);
+      expect(outcomes).toEqual(['allowed', outcome]);
+      expect((onError.mock.calls[0]![0] as Error).message).toBe('handler bug');
+    }
+  });
+
+  it('an onError that throws changes nothing: the fail mode still answers', async () => {
+    const onError = () => {
+      throw new Error('logger down');
+    };
+    const { url, settled } = await watched({ limiter: { consume: () => Promise.reject(new Error('store down')) }, onError });
+    expect((await get(url)).status).toBe(503);
+    expect(settled).toEqual(['resolved']);
   });
 });
