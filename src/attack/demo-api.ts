@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { RateLimiterRegistry } from '../tiers/registry.js';
-import { clientAddress, proxyTrust, type TrustProxy } from '../http/client-address.js';
+import { addressKey, clientAddress, DEFAULT_IPV6_SUBNET, proxyTrust, type TrustProxy } from '../http/client-address.js';
 import { rateLimit, rateLimitResult, type LimiterLike, type RateLimitResult } from '../http/middleware.js';
 
 /** The header that names a client (and so its tier) to the demo API. */
@@ -34,7 +34,7 @@ export interface DemoApiOptions {
  */
 export function createDemoApi(options: DemoApiOptions): Server {
   const trust = proxyTrust(options.trustProxy);
-  const key = (req: IncomingMessage) => apiKey(req) ?? clientAddress(req, trust);
+  const key = (req: IncomingMessage) => apiKey(req) ?? addressOf(req, trust);
   const limit = rateLimit({
     ...(options.registry ? { registry: options.registry } : { limiter: options.limiter }),
     key,
@@ -45,6 +45,12 @@ export function createDemoApi(options: DemoApiOptions): Server {
     if (options.onRequest) res.once('finish', () => options.onRequest?.(logEntry(req, res, trust, performance.now() - started)));
     void limit(req, res, () => answer(req, res));
   });
+}
+
+/** The client address as the middleware's default key makes it (IPv6 by its /64). */
+function addressOf(req: IncomingMessage, trust: ReturnType<typeof proxyTrust>): string | undefined {
+  const address = clientAddress(req, trust);
+  return address === undefined ? undefined : addressKey(address, DEFAULT_IPV6_SUBNET);
 }
 
 function apiKey(req: IncomingMessage): string | undefined {
