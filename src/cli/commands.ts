@@ -71,7 +71,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'serve',
-    description: 'run a demo API behind the 429 middleware (client id from X-API-Key, else the address); stop with Ctrl-C',
+    description: 'run a demo API behind the 429 middleware (client id from an X-API-Key the tiers file lists, else the address); stop with Ctrl-C',
     flags: [
       { flags: '--tiers <file>', description: 'a tiers file (YAML or JSON): X-API-Key picks the client, the file its tier' },
       { flags: '--port <port>', description: 'TCP port (0: any free port)', default: String(SERVE_DEFAULTS.port) },
@@ -81,6 +81,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--window <duration>', description: `without --tiers: the window, e.g. 1s, 1m (default ${SERVE_DEFAULTS.window})` },
       { flags: '--burst <n>', description: 'without --tiers: bucket capacity (token-bucket, gcra)' },
       { flags: '--trust-proxy <hops|addresses>', description: 'believe X-Forwarded-For: a number of proxy hops, or proxy addresses/CIDRs, comma-separated' },
+      { flags: '--trust-api-keys', description: 'every X-API-Key is a client of its own, as `attack` sends scenario keys (a made-up key buys a fresh quota: for the lab only)' },
       { flags: '--log', description: 'log every request even when stdout is not a terminal' },
       { flags: '--quiet', description: 'no per-request log lines' },
     ],

@@ -23,6 +23,8 @@ export { retryAfterSeconds } from './headers.js';
 export type { HeaderField, HeaderOptions, PolicyInfo } from './headers.js';
 /** The client's address, skipping trusted proxies in X-Forwarded-For. */
 export { clientAddress } from './client-address.js';
+/** The limiter key of a client address: IPv4 as it is, IPv6 as its network (`ipv6Subnet` bits, default 64). */
+export { addressKey } from './client-address.js';
 /** Turns `trustProxy` (false, a hop count, or proxy addresses/CIDRs) into what clientAddress takes. */
 export { proxyTrust } from './client-address.js';
 /** `TrustProxy`: the option as given; `ProxyTrust`: as checked. */

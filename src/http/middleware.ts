@@ -4,7 +4,7 @@ import { RatelabError, describeValue } from '../errors.js';
 import { checkFailMode, type FailMode } from '../fail-mode.js';
 import { checkCost, type Limits } from '../policy.js';
 import type { RateLimiterRegistry } from '../tiers/registry.js';
-import { clientAddress, proxyTrust, type TrustProxy } from './client-address.js';
+import { addressKey, clientAddress, ipv6Subnet, proxyTrust, type TrustProxy } from './client-address.js';
 import { rateLimitHeaders, retryAfterSeconds, sfString, type HeaderOptions, type PolicyInfo } from './headers.js';
 
 /**
@@ -57,7 +57,7 @@ export interface RateLimitOptions<Req extends IncomingMessage = IncomingMessage>
   limiter?: LimiterLike;
   /** One limiter per tier: the key is the client id, the policy name is its tier. */
   registry?: RateLimiterRegistry;
-  /** The limiter key of a request (default: the client address, see `trustProxy`). */
+  /** The limiter key of a request (default: the client address, see `trustProxy` and `ipv6Subnet`). */
   key?: (req: Req) => string | undefined;
   /** Units a request takes: a whole number >= 0, or a function of the request. Default 1. */
   cost?: number | ((req: Req) => number);
@@ -65,6 +65,11 @@ export interface RateLimitOptions<Req extends IncomingMessage = IncomingMessage>
   headers?: HeaderOptions;
   /** Whether to believe `X-Forwarded-For` for the default key. Default false. */
   trustProxy?: TrustProxy;
+  /**
+   * The default key groups IPv6 clients by their network of this many leading bits (1-128),
+   * IPv4 clients by address; `false` keys each IPv6 address alone. Default 64.
+   */
+  ipv6Subnet?: number | false;
   /**
    * A request without a usable key (no `key()` answer, or no peer address): `share`
    * (default) decides all of them under one shared key, so they are limited together and
@@ -117,8 +122,7 @@ export function rateLimitResult(req: IncomingMessage): RateLimitResult | undefin
 export function rateLimit<Req extends IncomingMessage = IncomingMessage>(options: RateLimitOptions<Req>): (req: Req, res: ServerResponse, next?: Next) => Promise<void> {
   checkOptions(options);
   const source = decisionSource(options);
-  const trust = proxyTrust(options.trustProxy);
-  const keyOf = options.key ?? ((req: Req) => clientAddress(req, trust));
+  const keyOf = options.key ?? defaultKey(options);
   const failMode = options.failMode === undefined ? (source.failMode ?? 'closed') : checkFailMode(options.failMode);
   const onError = options.onError ?? warnOnce();
 
@@ -133,6 +137,16 @@ export function rateLimit<Req extends IncomingMessage = IncomingMessage>(options
     }
     // Outside the try: an error of the application's own handler is not a limiter failure.
     if (passes) next?.();
+  };
+}
+
+/** The client address as a key: see `trustProxy` and `ipv6Subnet`. */
+function defaultKey(options: RateLimitOptions<never>): (req: IncomingMessage) => string | undefined {
+  const trust = proxyTrust(options.trustProxy);
+  const subnet = ipv6Subnet(options.ipv6Subnet);
+  return (req) => {
+    const address = clientAddress(req, trust);
+    return address === undefined ? undefined : addressKey(address, subnet);
   };
 }
 

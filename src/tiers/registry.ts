@@ -49,6 +49,14 @@ export class RateLimiterRegistry {
     return this.checkTier(chosen, 'resolve()');
   }
 
+  /**
+   * Whether `clientId` is a client this registry was told about (the resolver names its
+   * tier, or the file's `clients` lists it), not one that merely falls to `default`.
+   */
+  isClient(clientId: string): boolean {
+    return this.resolve?.(clientId) !== undefined || this.clients.has(clientId);
+  }
+
   /** The limiter of `tier`, or 'unlimited'. */
   limiterOf(tier: string): RateLimiter | 'unlimited' {
     return this.limiters.get(this.checkTier(tier, 'limiterOf()')) as RateLimiter | 'unlimited';

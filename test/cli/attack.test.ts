@@ -233,7 +233,8 @@ describe('ratelab attack against ratelab serve', () => {
     writeFileSync(join(dir, 'trace.csv'), 'time_ms,key\n1700000000000,a\n1700000000050,a\n1700000000100,a\n1700000000150,b\n');
     try {
       const io = bufferIO({ cwd: dir });
-      const code = await withServe({ algorithm: 'sliding-log', limit: 2, window: '1m' }, (url) =>
+      // Two keys, one per client: serve must take every X-API-Key as a client of its own.
+      const code = await withServe({ algorithm: 'sliding-log', limit: 2, window: '1m', trustApiKeys: true }, (url) =>
         attackCommand({ url, trace: 'trace.csv', limit: '2', window: '1m', csv: '-', probe: false }, io),
       );
       expect(code).toBe(0);

@@ -24,9 +24,9 @@ describe('ratelab serve', () => {
 
       const alice = await get(serve.url, { headers: { 'X-API-Key': 'alice' } });
       expect([alice.status, alice.headers['ratelimit-policy'], JSON.parse(alice.body).tier]).toEqual([200, '"pro";q=20;w=10;ratelab-burst=30', 'pro']);
-      // An unknown key is its own client on the default tier: a fresh quota, not the address's.
+      // An unknown key names nobody: the request is limited by its address, whose quota is spent.
       const stranger = await get(serve.url, { headers: { 'X-API-Key': 'stranger' } });
-      expect([stranger.status, stranger.headers['x-ratelimit-remaining']]).toEqual([200, '4']);
+      expect([stranger.status, stranger.headers['x-ratelimit-remaining']]).toEqual([429, '0']);
       const ops = await get(serve.url, { headers: { 'X-API-Key': 'ops' } });
       expect([ops.status, ops.headers['x-ratelimit-limit'], JSON.parse(ops.body)]).toEqual([200, undefined, { ok: true, tier: 'internal', remaining: null }]);
     } finally {
@@ -54,6 +54,46 @@ describe('ratelab serve', () => {
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(/^\d\d:\d\d:\d\d\.\d{3} 127\.0\.0\.1 GET \/ 200 default remaining=1\/2 \d+\.\dms$/);
     expect(lines[2]).toMatch(/ GET \/ 429 default remaining=0\/2 retry-after=60 /);
+  });
+
+  it('keeps API keys and addresses apart: a key naming an address does not spend its quota', async () => {
+    for (const options of [{ tiers: exampleTiers }, { algorithm: 'fixed-window', limit: '5', window: '10s' }]) {
+      const serve = await startServe({ ...options, clock: new ManualClock(1_000) });
+      try {
+        const attacker = await getMany(serve.url, 5, { from: '127.0.0.2', headers: { 'X-API-Key': '127.0.0.3' } });
+        expect(attacker.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+        // The attacker spent its own address's quota, not its victim's.
+        expect((await get(serve.url, { from: '127.0.0.2' })).status).toBe(429);
+        expect((await get(serve.url, { from: '127.0.0.3' })).status).toBe(200);
+      } finally {
+        await serve.stop();
+      }
+    }
+  });
+
+  it('a fresh unknown API key per request buys no quota: it is limited by the address', async () => {
+    const serve = await startServe({ tiers: exampleTiers, clock: new ManualClock(1_000) });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 12; i++) statuses.push((await get(serve.url, { headers: { 'X-API-Key': `random-${i}` } })).status);
+      expect(statuses.filter((status) => status === 200)).toHaveLength(5);
+      // A key the tiers file knows is an identity with a quota of its own.
+      expect((await get(serve.url, { headers: { 'X-API-Key': 'acme-corp' } })).status).toBe(200);
+    } finally {
+      await serve.stop();
+    }
+  });
+
+  it('--trust-api-keys: every key is a client of its own, still apart from addresses', async () => {
+    const serve = await startServe({ algorithm: 'fixed-window', limit: '1', window: '10s', trustApiKeys: true, clock: new ManualClock(1_000) });
+    try {
+      const as = (from: string, apiKey?: string) => get(serve.url, { from, ...(apiKey ? { headers: { 'X-API-Key': apiKey } } : {}) }).then((r) => r.status);
+      expect([await as('127.0.0.2', 'a'), await as('127.0.0.2', 'b'), await as('127.0.0.2', 'a')]).toEqual([200, 200, 429]);
+      // A key spelling an address is a key: the address keeps its quota.
+      expect([await as('127.0.0.2', '127.0.0.3'), await as('127.0.0.3')]).toEqual([200, 200]);
+    } finally {
+      await serve.stop();
+    }
   });
 
   it('keys by X-Forwarded-For only with --trust-proxy', async () => {

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { clientAddress, proxyTrust, type TrustProxy } from '../../src/http/client-address.js';
+import { addressKey, clientAddress, ipv6Subnet, proxyTrust, type TrustProxy } from '../../src/http/client-address.js';
 
 function fakeRequest(peer: string | undefined, forwardedFor?: string | string[]): IncomingMessage {
   return { socket: { remoteAddress: peer }, headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor } } as unknown as IncomingMessage;
@@ -37,5 +37,40 @@ describe('clientAddress', () => {
     ['yes', /false, a number of hops or a list/],
   ])('refuses trustProxy %j', (trust, message) => {
     expect(() => proxyTrust(trust as TrustProxy)).toThrow(message);
+  });
+});
+
+describe('addressKey', () => {
+  it.each<[string, string, number | false, string]>([
+    ['IPv4: the address itself', '203.0.113.7', 64, '203.0.113.7'],
+    ['IPv4-mapped IPv6 is IPv4, never masked into ::/64 with every other IPv4 client', '::ffff:203.0.113.7', 64, '203.0.113.7'],
+    ['IPv4-mapped IPv6, upper case', '::FFFF:198.51.100.4', 56, '198.51.100.4'],
+    ['IPv6: its /64', '2001:db8:1:2:aaaa:bbbb:cccc:dddd', 64, '2001:db8:1:2::/64'],
+    ['IPv6, another address of the same /64: the same key', '2001:db8:1:2::1', 64, '2001:db8:1:2::/64'],
+    ['IPv6, the next /64: another key', '2001:db8:1:3::1', 64, '2001:db8:1:3::/64'],
+    ['IPv6 /56: bits inside the 4th group are cut', '2001:db8:1:2ff::1', 56, '2001:db8:1:200::/56'],
+    ['IPv6 /48', '2001:db8:1:ffff::1', 48, '2001:db8:1::/48'],
+    ['IPv6 /128: the address', '2001:db8::1', 128, '2001:db8::1/128'],
+    ['IPv6, false: the address, not grouped', '2001:DB8::1', false, '2001:db8::1'],
+    ['IPv6 loopback', '::1', 64, '::/64'],
+    ['IPv6 with a zone index: the zone is dropped', 'fe80::1%eth0', 64, 'fe80::/64'],
+    ['IPv6 with an embedded IPv4 tail (NAT64)', '64:ff9b::192.0.2.33', 96, '64:ff9b::/96'],
+  ])('%s', (_, address, subnet, expected) => {
+    expect(addressKey(address, subnet)).toBe(expected);
+  });
+
+  it.each<[unknown, RegExp]>([
+    [0, /ipv6Subnet/],
+    [129, /ipv6Subnet/],
+    [64.5, /ipv6Subnet/],
+    ['64', /ipv6Subnet/],
+    [true, /ipv6Subnet/],
+  ])('refuses ipv6Subnet %j', (value, message) => {
+    expect(() => ipv6Subnet(value as number)).toThrow(message);
+  });
+
+  it('defaults ipv6Subnet to 64', () => {
+    expect(ipv6Subnet(undefined)).toBe(64);
+    expect(ipv6Subnet(false)).toBe(false);
   });
 });

@@ -117,6 +117,33 @@ describe.each(stacks)('rateLimit on %s', (_, start) => {
     expect((await get(url, { from: '127.0.0.9', headers: { 'X-Forwarded-For': '198.51.100.4' } })).status).toBe(429);
   });
 
+  it('groups IPv6 clients by their /64 by default, IPv4 clients by address', async () => {
+    const clock = new ManualClock(0);
+    const url = await start({ limiter: createLimiter('sliding-log', { limit: 5, windowMs: 1000 }, { clock }), trustProxy: 1 });
+    const as = (xff: string) => get(url, { headers: { 'X-Forwarded-For': xff } }).then((r) => r.status);
+    const oneSlash64: number[] = [];
+    for (let i = 1; i <= 50; i++) oneSlash64.push(await as(`2001:db8:1:2::${i.toString(16)}`));
+    expect(oneSlash64.filter((status) => status === 200)).toHaveLength(5);
+    // The neighbouring /64 and IPv4 clients (mapped or not) each have a quota of their own.
+    expect(await as('2001:db8:1:3::1')).toBe(200);
+    expect(await as('198.51.100.1')).toBe(200);
+    expect(await as('::ffff:198.51.100.2')).toBe(200);
+  });
+
+  it('ipv6Subnet sets the IPv6 grouping; false keys each IPv6 address', async () => {
+    const clock = new ManualClock(0);
+    const limiter = () => createLimiter('sliding-log', { limit: 1, windowMs: 1000 }, { clock });
+    const wide = await start({ limiter: limiter(), trustProxy: 1, ipv6Subnet: 48 });
+    const wideAs = (xff: string) => get(wide, { headers: { 'X-Forwarded-For': xff } }).then((r) => r.status);
+    expect(await wideAs('2001:db8:1:2::1')).toBe(200);
+    expect(await wideAs('2001:db8:1:ffff::1')).toBe(429);
+    const exact = await start({ limiter: limiter(), trustProxy: 1, ipv6Subnet: false });
+    const exactAs = (xff: string) => get(exact, { headers: { 'X-Forwarded-For': xff } }).then((r) => r.status);
+    expect(await exactAs('2001:db8:1:2::1')).toBe(200);
+    expect(await exactAs('2001:db8:1:2::2')).toBe(200);
+    expect(() => rateLimit({ limiter: limiter(), ipv6Subnet: 200 })).toThrow(/ipv6Subnet/);
+  });
+
   it('uses a custom key; requests without one share a quota, or are refused with 400', async () => {
     const clock = new ManualClock(0);
     const key = (req: IncomingMessage) => req.headers['x-api-key'] as string | undefined;

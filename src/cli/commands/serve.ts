@@ -29,6 +29,8 @@ export interface ServeOptions {
   burst?: string | number;
   /** Hops or proxy addresses to trust for X-Forwarded-For (see TrustProxy). */
   trustProxy?: string;
+  /** Every X-API-Key is a client of its own, not only the tiers file's (for `attack` with many keys). */
+  trustApiKeys?: boolean;
   /** No per-request log lines even on a terminal. */
   quiet?: boolean;
   /** Log every request, even when stdout is not a terminal. */
@@ -48,7 +50,7 @@ export interface ServeOptions {
 export const serveCommand: Command<ServeOptions> = async (options, io) => {
   const limits = options.tiers === undefined ? singleLimiter(options) : tiersRegistry(options, io);
   const log = requestLogger(options, io);
-  const server = createDemoApi({ ...limits, trustProxy: trustProxyFlag(options.trustProxy), ...(log ? { onRequest: log } : {}) });
+  const server = createDemoApi({ ...limits, trustProxy: trustProxyFlag(options.trustProxy), trustApiKeys: options.trustApiKeys === true, ...(log ? { onRequest: log } : {}) });
   const url = await listen(server, portFlag(options.port ?? SERVE_DEFAULTS.port), options.host ?? SERVE_DEFAULTS.host);
   io.stderr.write(`ratelab serve: listening on ${url} (${describe(limits)}); try: curl -i ${url}/ -H 'X-API-Key: alice'\n`);
   options.onListening?.(url);
