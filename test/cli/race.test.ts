@@ -27,6 +27,13 @@ describeRedis('ratelab race --redis URL', () => {
     expect(io.err()).toContain('racing 600 requests on one key, limit 300: 4 connections x 50 in flight');
   });
 
+  it('holds no timer once it returned, so the process exits as soon as it printed', async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((name) => name === 'Timeout').length;
+    const before = timers();
+    expect(await run(['race', '--redis', server.url, '--limit', '50'], bufferIO())).toBe(0);
+    expect(timers()).toBe(before);
+  });
+
   it('leaves nothing behind in Redis', async () => {
     const { Redis } = await import('ioredis');
     const redis = new Redis(server.url);

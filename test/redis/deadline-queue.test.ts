@@ -25,4 +25,13 @@ describe('DeadlineQueue: one timer bounding many calls', () => {
     expect(values[4999]).toBe(4999);
     await expect(queue.run(never())).rejects.toBeInstanceOf(RedisTimeoutError);
   });
+
+  it('holds no timer that keeps the process alive once every call settled', async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((name) => name === 'Timeout').length;
+    const before = timers();
+    const queue = new DeadlineQueue(60_000);
+    // Answers come as microtasks, so no other test's timer can fire between the two counts.
+    await Promise.all([queue.run(Promise.resolve(1)), queue.run(Promise.resolve(2))]);
+    expect(timers()).toBe(before);
+  });
 });
