@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bufferIO } from '../../src/io.js';
 import { run } from '../../src/cli/main.js';
 import { describeRedis } from '../support/describe-redis.js';
+import { timersLeftBy } from '../support/live-timers.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 
 describeRedis('ratelab race --redis URL', () => {
@@ -28,10 +29,12 @@ describeRedis('ratelab race --redis URL', () => {
   });
 
   it('holds no timer once it returned, so the process exits as soon as it printed', async () => {
-    const timers = () => process.getActiveResourcesInfo().filter((name) => name === 'Timeout').length;
-    const before = timers();
-    expect(await run(['race', '--redis', server.url, '--limit', '50'], bufferIO())).toBe(0);
-    expect(timers()).toBe(before);
+    let code: number | undefined;
+    const left = await timersLeftBy(async () => {
+      code = await run(['race', '--redis', server.url, '--limit', '50'], bufferIO());
+    });
+    expect(code).toBe(0);
+    expect(left).toBe(0);
   });
 
   it('leaves nothing behind in Redis', async () => {
