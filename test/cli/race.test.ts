@@ -54,6 +54,33 @@ describeRedis('ratelab race --redis URL', () => {
   });
 });
 
+describeRedis('ratelab race when Redis fails mid-race', () => {
+  // Each case begins once the naive contender's key exists, so the race is under way.
+  it.each([
+    ['hangs for longer than a command may take', 'CLIENT PAUSE 2500 ALL', /^ratelab: Redis failed during the race \(naive GET-then-SET\): .*timed out.*\n$/i],
+    ['shuts down', 'SHUTDOWN NOSAVE', /^ratelab: Redis failed during the race \(naive GET-then-SET\): .+\n$/],
+  ])('Redis %s: exit 3 with the reason in one line, and nothing left behind', async (_what, command, message) => {
+    const server = await startRedisServer();
+    const { Redis } = await import('ioredis');
+    const admin = new Redis(server.url, { maxRetriesPerRequest: 0 });
+    admin.on('error', () => undefined);
+    try {
+      const io = bufferIO();
+      const exit = run(['race', '--redis', server.url, '--limit', '1000', '--requests', '10000000'], io);
+      while ((await admin.keys('ratelab:race:*naive*')).length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      await admin.call(...(command.split(' ') as [string, ...string[]])).catch(() => undefined);
+      expect(await exit).toBe(3);
+      expect(io.err()).toMatch(/^racing /);
+      expect(io.err().split('\n').slice(1).join('\n')).toMatch(message);
+      expect(io.out()).toBe('');
+      if (command.startsWith('CLIENT PAUSE')) expect(await admin.keys('ratelab:race:*')).toEqual([]);
+    } finally {
+      admin.disconnect();
+      await server.stop();
+    }
+  });
+});
+
 it.each([
   [['race', '--redis', 'redis://10.1.2.3:6379'], /10\.1\.2\.3 is not a loopback address; pass --allow-remote/],
   [['race', '--redis', 'http://127.0.0.1:1'], /expected a redis:\/\/ or rediss:\/\/ URL/],
