@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { RatelabError } from '../errors.js';
 import type { Algorithm, Policy } from '../policy.js';
 import { createNaiveRedisLimiter, type GetSetClient } from './naive-redis-limiter.js';
 import { createRedisLimiter } from '../redis/redis-limiter.js';
@@ -15,22 +17,68 @@ export type Contender = 'naive' | Algorithm;
  */
 const RACE_WINDOW_MS = 2 ** 40;
 
+/** A contender's name as `ratelab race` prints it. */
+export function contenderName(contender: Contender): string {
+  return contender === 'naive' ? 'naive GET-then-SET' : `ratelab Lua (${contender})`;
+}
+
 /**
  * Sends `requests` calls for `key` through `contender`, keeping `inFlight` of them
- * outstanding at once, and returns how many were admitted.
+ * outstanding at once, and returns how many were admitted. When Redis fails, every lane
+ * stops sending and, once none has a call in flight (so nothing it sent lands after a
+ * clean-up), rejects with `REDIS_UNAVAILABLE` naming the contender and the reason.
  */
-export async function race(redis: RaceClient, contender: Contender, options: { key: string; limit: number; requests: number; inFlight: number; prefix: string }): Promise<number> {
+export async function race(redis: RaceClient, contender: Contender, options: { key: string; limit: number; requests: number; inFlight: number; prefix: string; stop?: { failed: boolean } }): Promise<number> {
   const consume = admitter(redis, contender, { limit: options.limit, windowMs: RACE_WINDOW_MS }, options.prefix);
+  const stop = options.stop ?? { failed: false };
   let next = 0;
   let admitted = 0;
   const lane = async () => {
-    while (next < options.requests) {
+    while (next < options.requests && !stop.failed) {
       next += 1;
-      if (await consume(options.key)) admitted += 1;
+      try {
+        if (await consume(options.key)) admitted += 1;
+      } catch (error) {
+        stop.failed = true;
+        throw error;
+      }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(options.inFlight, options.requests) }, lane));
+  const lanes = await Promise.allSettled(Array.from({ length: Math.min(options.inFlight, options.requests) }, lane));
+  const failure = lanes.find((lane): lane is PromiseRejectedResult => lane.status === 'rejected');
+  if (failure !== undefined) throw raceFailure(contender, failure.reason);
+  if (stop.failed) throw raceFailure(contender, new Error('another connection failed'));
   return admitted;
+}
+
+function raceFailure(contender: Contender, error: unknown): RatelabError {
+  const why = error instanceof Error ? error.message : String(error);
+  return new RatelabError('REDIS_UNAVAILABLE', `Redis failed during the race (${contenderName(contender)}): ${why}`, { field: 'redis', cause: error });
+}
+
+/** The calls {@link cleanUpRace} needs (an ioredis client fits). */
+export interface KeysClient {
+  keys(pattern: string): Promise<string[]>;
+  del(...keys: string[]): Promise<number>;
+}
+
+/**
+ * Deletes every key under `prefix` (a race's keys would expire, but not for years). Redis
+ * may be hanging or restarting, so it tries again every 100 ms for up to `withinMs`;
+ * returns whether the keys are gone.
+ */
+export async function cleanUpRace(redis: KeysClient, prefix: string, withinMs = 3000): Promise<boolean> {
+  const deadline = performance.now() + withinMs;
+  for (;;) {
+    try {
+      const keys = await redis.keys(`${prefix}*`);
+      if (keys.length > 0) await redis.del(...keys);
+      return true;
+    } catch {
+      if (performance.now() >= deadline) return false;
+      await sleep(100);
+    }
+  }
 }
 
 function admitter(redis: RaceClient, contender: Contender, policy: Policy, prefix: string): (key: string) => Promise<boolean> {

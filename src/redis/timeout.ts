@@ -40,7 +40,8 @@ interface Pending {
  * {@link withTimeout} for a stream of calls sharing one timeout, with one timer instead of
  * one per call (a timer per call was a measurable share of a decision's CPU). Deadlines
  * come in call order, so pending calls form a queue and only the oldest unsettled one
- * needs the timer; when it fires, every call past its deadline is rejected.
+ * needs the timer; when it fires, every call past its deadline is rejected. The timer never
+ * keeps the process alive by itself.
  */
 export class DeadlineQueue {
   private queue: Pending[] = [];
@@ -84,7 +85,11 @@ export class DeadlineQueue {
       this.head = 0;
     }
     const wait = (this.queue[this.head] as Pending).deadline - performance.now();
+    // Unref'd: the timer only bounds calls, whose sockets keep the process alive while they
+    // wait; once they settle, a stale timer must not hold a finished process for timeoutMs.
+    // (Clearing it at every idle moment instead would re-arm it per call in a sequential stream.)
     this.timer = setTimeout(this.expire, Math.max(0, wait));
+    this.timer.unref();
   }
 
   private readonly expire = (): void => {

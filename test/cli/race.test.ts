@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bufferIO } from '../../src/io.js';
 import { run } from '../../src/cli/main.js';
 import { describeRedis } from '../support/describe-redis.js';
+import { timersLeftBy } from '../support/live-timers.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 
 describeRedis('ratelab race --redis URL', () => {
@@ -27,6 +28,15 @@ describeRedis('ratelab race --redis URL', () => {
     expect(io.err()).toContain('racing 600 requests on one key, limit 300: 4 connections x 50 in flight');
   });
 
+  it('holds no timer once it returned, so the process exits as soon as it printed', async () => {
+    let code: number | undefined;
+    const left = await timersLeftBy(async () => {
+      code = await run(['race', '--redis', server.url, '--limit', '50'], bufferIO());
+    });
+    expect(code).toBe(0);
+    expect(left).toBe(0);
+  });
+
   it('leaves nothing behind in Redis', async () => {
     const { Redis } = await import('ioredis');
     const redis = new Redis(server.url);
@@ -41,6 +51,33 @@ describeRedis('ratelab race --redis URL', () => {
     expect(await run(['race', '--redis', `redis://127.0.0.1:${port}`], io)).toBe(3);
     expect(io.err()).toMatch(/^ratelab: cannot reach Redis at 127\.0\.0\.1:\d+: .*\n$/);
     await server.restart();
+  });
+});
+
+describeRedis('ratelab race when Redis fails mid-race', () => {
+  // Each case begins once the naive contender's key exists, so the race is under way.
+  it.each([
+    ['hangs for longer than a command may take', 'CLIENT PAUSE 2500 ALL', /^ratelab: Redis failed during the race \(naive GET-then-SET\): .*timed out.*\n$/i],
+    ['shuts down', 'SHUTDOWN NOSAVE', /^ratelab: Redis failed during the race \(naive GET-then-SET\): .+\n$/],
+  ])('Redis %s: exit 3 with the reason in one line, and nothing left behind', async (_what, command, message) => {
+    const server = await startRedisServer();
+    const { Redis } = await import('ioredis');
+    const admin = new Redis(server.url, { maxRetriesPerRequest: 0 });
+    admin.on('error', () => undefined);
+    try {
+      const io = bufferIO();
+      const exit = run(['race', '--redis', server.url, '--limit', '1000', '--requests', '10000000'], io);
+      while ((await admin.keys('ratelab:race:*naive*')).length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      await admin.call(...(command.split(' ') as [string, ...string[]])).catch(() => undefined);
+      expect(await exit).toBe(3);
+      expect(io.err()).toMatch(/^racing /);
+      expect(io.err().split('\n').slice(1).join('\n')).toMatch(message);
+      expect(io.out()).toBe('');
+      if (command.startsWith('CLIENT PAUSE')) expect(await admin.keys('ratelab:race:*')).toEqual([]);
+    } finally {
+      admin.disconnect();
+      await server.stop();
+    }
   });
 });
 

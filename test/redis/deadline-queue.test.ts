@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { timersLeftBy } from '../support/live-timers.js';
 import { DeadlineQueue, RedisTimeoutError } from '../../src/redis/timeout.js';
 
 const never = () => new Promise<never>(() => {});
@@ -24,5 +25,11 @@ describe('DeadlineQueue: one timer bounding many calls', () => {
     const values = await Promise.all(Array.from({ length: 5000 }, (_, i) => queue.run(Promise.resolve(i))));
     expect(values[4999]).toBe(4999);
     await expect(queue.run(never())).rejects.toBeInstanceOf(RedisTimeoutError);
+  });
+
+  it('holds no timer that keeps the process alive once every call settled', async () => {
+    const queue = new DeadlineQueue(60_000);
+    const left = await timersLeftBy(() => Promise.all([queue.run(Promise.resolve(1)), queue.run(later(2, 5))]));
+    expect(left).toBe(0);
   });
 });

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { checkAlgorithm } from '../../policy.js';
 import { openRedis } from '../../redis/client.js';
-import { race, type Contender } from '../../race/race.js';
+import { RatelabError } from '../../errors.js';
+import { cleanUpRace, contenderName, race, type Contender } from '../../race/race.js';
 import { EXIT } from '../exit-codes.js';
 import { wholeNumberFlag } from '../flags.js';
 import type { Command } from '../../io.js';
@@ -24,7 +25,9 @@ const RACE_DEFAULTS = { limit: 1000, connections: 4, inFlight: 50 };
  * `ratelab race --redis URL`: the naive GET-then-SET limiter against ratelab's Lua script
  * on a real Redis, from several connections with many calls in flight on one key. Prints
  * how many each admitted over the limit. Exit 1 if the Lua script over-admitted, 3 if
- * Redis cannot be reached, 2 for bad flags or a non-loopback host without --allow-remote.
+ * Redis cannot be reached or fails mid-race, 2 for bad flags or a non-loopback host without
+ * --allow-remote. Whatever happens, the keys the race wrote are deleted (or named, if Redis
+ * never came back to delete them).
  */
 export const raceCommand: Command<RaceOptions> = async (options, io) => {
   const algorithm = checkAlgorithm(options.algorithm ?? 'token-bucket', '--algorithm');
@@ -34,25 +37,38 @@ export const raceCommand: Command<RaceOptions> = async (options, io) => {
   const requests = wholeNumberFlag(options.requests ?? 2 * limit, '--requests', 1);
   const clients = await connectAll(options.redis, connections, options.allowRemote ?? false);
   const run = `ratelab:race:${randomUUID()}:`;
+  let failure: unknown;
   try {
     io.stderr.write(`racing ${requests} requests on one key, limit ${limit}: ${connections} connections x ${inFlight} in flight\n`);
     const results: Array<[string, number]> = [];
     for (const contender of ['naive', algorithm] as Contender[]) {
       const prefix = `${run}${contender}:`;
       const share = (i: number) => Math.floor(requests / connections) + (i < requests % connections ? 1 : 0);
-      const admitted = await Promise.all(clients.map((redis, i) => race(redis, contender, { key: 'one-key', limit, requests: share(i), inFlight, prefix })));
-      results.push([contender === 'naive' ? 'naive GET-then-SET' : `ratelab Lua (${algorithm})`, admitted.reduce((a, b) => a + b, 0)]);
+      const stop = { failed: false };
+      const admitted = await Promise.all(clients.map((redis, i) => race(redis, contender, { key: 'one-key', limit, requests: share(i), inFlight, prefix, stop })));
+      results.push([contenderName(contender), admitted.reduce((a, b) => a + b, 0)]);
     }
     const width = Math.max(...results.map(([name]) => name.length));
     for (const [name, admitted] of results) {
       io.stdout.write(`${name.padEnd(width)}  admitted ${admitted}, ${Math.max(0, admitted - limit)} over the limit\n`);
     }
     return (results[1]?.[1] ?? 0) > limit ? EXIT.CHECK_FAILED : EXIT.OK;
+  } catch (error) {
+    failure = error;
+    throw error;
   } finally {
-    await cleanUp(clients[0], run);
+    const cleaned = await cleanUpRace(clients[0] as Awaited<ReturnType<typeof openRedis>>, run);
     for (const client of clients) client.disconnect();
+    if (!cleaned) throw leftBehind(run, failure);
   }
 };
+
+/** The error when the race's keys could not be deleted: the run's own failure, naming them. */
+function leftBehind(run: string, failure: unknown): RatelabError {
+  const what = `could not delete this race's keys ${run}* from Redis`;
+  if (failure instanceof RatelabError) return new RatelabError(failure.code, `${failure.message}; ${what}`, { field: 'redis', cause: failure });
+  return new RatelabError('REDIS_UNAVAILABLE', what, { field: 'redis', cause: failure });
+}
 
 async function connectAll(url: string, connections: number, allowRemote: boolean) {
   const clients = [];
@@ -63,11 +79,4 @@ async function connectAll(url: string, connections: number, allowRemote: boolean
     throw error;
   }
   return clients;
-}
-
-/** Deletes the keys this race wrote (they would expire anyway, but not for years). */
-async function cleanUp(redis: Awaited<ReturnType<typeof openRedis>> | undefined, prefix: string): Promise<void> {
-  if (redis === undefined) return;
-  const keys = await redis.keys(`${prefix}*`).catch(() => []);
-  if (keys.length > 0) await redis.del(...keys).catch(() => 0);
 }
