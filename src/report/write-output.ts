@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { accessSync, constants, statSync, type Stats } from 'node:fs';
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { accessSync, constants, realpathSync, statSync, type Stats } from 'node:fs';
+import { chmod, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { CommandIO } from '../io.js';
 
@@ -21,7 +21,8 @@ export function outputProblem(target: string, cwd: string): string | undefined {
   const existing = statOrUndefined(path);
   if (existing?.isDirectory()) return `${target}: is a folder`;
   if (existing !== undefined && !writable(path)) return `${target}: cannot be written (permission denied)`;
-  const folder = dirname(path);
+  if (existing !== undefined && !existing.isFile()) return undefined; // a FIFO or device: written directly
+  const folder = dirname(existing === undefined ? path : realpathSync(path));
   const parent = statOrUndefined(folder);
   if (parent === undefined) return `${target}: the folder ${folder} does not exist`;
   if (!parent.isDirectory()) return `${target}: ${folder} is not a folder`;
@@ -31,26 +32,50 @@ export function outputProblem(target: string, cwd: string): string | undefined {
 
 /**
  * Writes every output, or none: each file goes first to a temporary file beside it, and
- * only when all of them are written are they renamed into place (then `-` goes to stdout).
+ * only when all of them are written are they renamed into place (then `-`, FIFOs and devices
+ * are written directly: see placeOf).
  * A failure on one (a full disk) removes the temporaries and leaves every existing file as
  * it was. Relative paths are taken from `io.cwd`.
  */
 export async function writeOutputs(outputs: readonly Output[], io: CommandIO): Promise<void> {
   const staged: { temporary: string; path: string }[] = [];
+  const direct: Output[] = [];
   try {
-    for (const { target, content } of outputs) {
-      if (target === '-') continue;
-      const path = resolve(io.cwd, target);
-      const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-      staged.push({ temporary, path });
-      await writeFile(temporary, content);
+    for (const output of outputs) {
+      const place = placeOf(output.target, io.cwd);
+      if (place.kind === 'direct') {
+        direct.push(output);
+        continue;
+      }
+      const temporary = join(dirname(place.path), `.${basename(place.path)}.${randomBytes(6).toString('hex')}.tmp`);
+      staged.push({ temporary, path: place.path });
+      await writeFile(temporary, output.content);
+      // The replacement keeps the old file's permissions (a 600 file stays private).
+      if (place.mode !== undefined) await chmod(temporary, place.mode);
     }
   } catch (error) {
     await Promise.all(staged.map(({ temporary }) => rm(temporary, { force: true })));
     throw error;
   }
   for (const { temporary, path } of staged) await rename(temporary, path);
-  for (const { target, content } of outputs) if (target === '-') io.stdout.write(content);
+  for (const { target, content } of direct) {
+    if (target === '-') io.stdout.write(content);
+    else await writeFile(resolve(io.cwd, target), content);
+  }
+}
+
+/**
+ * Where an output goes: `-` and special files (a FIFO, a terminal, /dev/null, a symlink to
+ * one) are written directly, since replacing them would break them; a regular file, through
+ * any symlinks, is replaced by renaming onto the file they resolve to, keeping its mode.
+ */
+function placeOf(target: string, cwd: string): { kind: 'direct' } | { kind: 'replace'; path: string; mode: number | undefined } {
+  if (target === '-') return { kind: 'direct' };
+  const path = resolve(cwd, target);
+  const existing = statOrUndefined(path);
+  if (existing === undefined) return { kind: 'replace', path, mode: undefined };
+  if (!existing.isFile()) return { kind: 'direct' };
+  return { kind: 'replace', path: realpathSync(path), mode: existing.mode & 0o7777 };
 }
 
 /** Writes one output as `writeOutputs` does: `-` is stdout, a file is replaced whole or not at all. */

@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, createReadStream, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -66,5 +67,50 @@ describe('writeOutputs', () => {
     expect(readFileSync(join(dir, 'ok.csv'), 'utf8')).toBe('after\n');
     expect(io.out()).toBe('data\n');
     expect(readdirSync(dir)).toEqual(['ok.csv']);
+  });
+});
+
+describe('writeOutputs writes through what the target is', () => {
+  it('a symlink stays a symlink: the file it points to is replaced', async () => {
+    const dir = mkdtempSync(join(scratch, 'link-'));
+    mkdirSync(join(dir, 'real'));
+    writeFileSync(join(dir, 'real/out.csv'), 'before\n');
+    symlinkSync('real/out.csv', join(dir, 'link.csv'));
+    await writeOutputs([{ target: 'link.csv', content: 'after\n' }], bufferIO({ cwd: dir }));
+    expect(lstatSync(join(dir, 'link.csv')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(dir, 'real/out.csv'), 'utf8')).toBe('after\n');
+    expect(readdirSync(join(dir, 'real'))).toEqual(['out.csv']);
+  });
+
+  it("an existing file keeps its mode", async () => {
+    const dir = mkdtempSync(join(scratch, 'mode-'));
+    writeFileSync(join(dir, 'secret.json'), '{}', { mode: 0o600 });
+    chmodSync(join(dir, 'secret.json'), 0o600);
+    await writeOutputs([{ target: 'secret.json', content: '{"a":1}' }], bufferIO({ cwd: dir }));
+    expect(statSync(join(dir, 'secret.json')).mode & 0o777).toBe(0o600);
+    expect(readFileSync(join(dir, 'secret.json'), 'utf8')).toBe('{"a":1}');
+  });
+
+  it('a FIFO is written directly, not replaced by a regular file', async () => {
+    const dir = mkdtempSync(join(scratch, 'fifo-'));
+    const fifo = join(dir, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    const reader = new Promise<string>((done) => {
+      const chunks: Buffer[] = [];
+      createReadStream(fifo).on('data', (chunk) => chunks.push(chunk as Buffer)).on('end', () => done(Buffer.concat(chunks).toString('utf8')));
+    });
+    await writeOutputs([{ target: 'pipe', content: 'through the pipe\n' }], bufferIO({ cwd: dir }));
+    expect(await reader).toBe('through the pipe\n');
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+  });
+
+  // A null device of its own (needs mknod, so root): never the system's /dev/null, which a
+  // regression would replace.
+  it.runIf(process.getuid?.() === 0)('a character device is written directly', async () => {
+    const dir = mkdtempSync(join(scratch, 'device-'));
+    const device = join(dir, 'null');
+    execFileSync('mknod', ['-m', '666', device, 'c', '1', '3']);
+    await writeOutputs([{ target: 'null', content: 'gone\n' }], bufferIO({ cwd: dir }));
+    expect(lstatSync(device).isCharacterDevice()).toBe(true);
   });
 });
