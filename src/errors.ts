@@ -48,8 +48,22 @@ export class RatelabError extends Error {
 
 /** Renders a value for an error message: short, and unambiguous about its type. */
 export function describeValue(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'string') return escapeControl(JSON.stringify(value));
   if (typeof value === 'number' || typeof value === 'boolean' || value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return 'a list';
   return `a ${typeof value}`;
+}
+
+/** C0 controls, DEL and C1 controls (CSI, OSC...): what a terminal or a header would act on. */
+const CONTROL = /[\x00-\x1f\x7f-\x9f]/g;
+
+const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * `text` with every control character written out (`\r`, `\x1b`, `\x9b`), so a message
+ * quoting input from a file or a flag cannot move the cursor, retitle the terminal or
+ * split a line. Other text, non-ASCII letters included, is unchanged.
+ */
+export function escapeControl(text: string): string {
+  return text.replace(CONTROL, (c) => NAMED[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }

@@ -1,11 +1,11 @@
-import { existsSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseDuration } from '../duration.js';
 import { RatelabError, describeValue } from '../errors.js';
 import { ALGORITHMS, checkAlgorithm, type Algorithm } from '../policy.js';
 import type { ScenarioOverrides } from '../scenario/load-scenario.js';
 import type { TrustProxy } from '../http/client-address.js';
 import type { Gates } from '../sim/gates.js';
+import { outputProblem } from '../report/write-output.js';
 
 /**
  * A whole number from `min` to `max` given on the command line, in digits or with a
@@ -86,13 +86,19 @@ export function policyOverrides(flags: PolicyFlags): ScenarioOverrides {
   return overrides;
 }
 
-/** Checks the output targets up front; returns whether one of them is stdout (then no table). */
+/**
+ * Checks the output targets before anything is written or run (each must be writable, and
+ * not both the same file); returns whether one of them is stdout (then no table).
+ */
 export function checkOutputs(flags: { csv?: string; json?: string }, cwd: string): boolean {
   if (flags.csv === '-' && flags.json === '-') throw usage('--csv', 'only one of --csv and --json can go to stdout (-)');
   for (const [flag, target] of [['--csv', flags.csv], ['--json', flags.json]] as const) {
-    if (target === undefined || target === '-') continue;
-    const folder = dirname(resolve(cwd, target));
-    if (!existsSync(folder) || !statSync(folder).isDirectory()) throw usage(flag, `${target}: the folder ${folder} does not exist`);
+    if (target === undefined) continue;
+    const problem = outputProblem(target, cwd);
+    if (problem !== undefined) throw usage(flag, problem);
+  }
+  if (flags.csv !== undefined && flags.json !== undefined && flags.csv !== '-' && resolve(cwd, flags.csv) === resolve(cwd, flags.json)) {
+    throw usage('--json', `${flags.json} is the file --csv writes too`);
   }
   return flags.csv === '-' || flags.json === '-';
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Command as Program, CommanderError } from 'commander';
-import { RatelabError } from '../errors.js';
+import { RatelabError, escapeControl } from '../errors.js';
 import { COMMANDS, type CommandSpec } from './commands.js';
 import { EXIT, exitCodeOf } from './exit-codes.js';
 import type { CommandIO } from '../io.js';
@@ -60,11 +60,12 @@ function report(error: unknown, io: CommandIO): number {
     return error.exitCode === 0 ? EXIT.OK : EXIT.BAD_INPUT;
   }
   if (error instanceof RatelabError) {
-    for (const problem of error.problems) io.stderr.write(`ratelab: ${problem}\n`);
+    // Messages quote input (file text, flags): no control character reaches the terminal raw.
+    for (const problem of error.problems) io.stderr.write(`ratelab: ${escapeControl(problem)}\n`);
     return exitCodeOf(error.code);
   }
   const message = error instanceof Error ? error.message : String(error);
-  io.stderr.write(`ratelab: internal error: ${message} (rerun with RATELAB_DEBUG=1 for details)\n`);
+  io.stderr.write(`ratelab: internal error: ${escapeControl(message)} (rerun with RATELAB_DEBUG=1 for details)\n`);
   if (io.env.RATELAB_DEBUG && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
   return EXIT.INTERNAL;
 }

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { RatelabError, describeValue, type RatelabErrorCode } from '../errors.js';
+import { RatelabError, describeValue, escapeControl, type RatelabErrorCode } from '../errors.js';
 
 /** One problem: where in the document (a path of keys) and what is wrong there. */
 export interface SchemaProblem {
@@ -70,9 +70,11 @@ function mismatchAtRoot(issue: ZodIssueLike): boolean {
 
 /**
  * One error for a whole document: the message is the first problem (and how many more
- * there are); `problems` holds them all, already formatted as `file:line: field: what`.
+ * there are); `problems` holds them all, already formatted as `file:line: field: what`,
+ * with control characters from the file (in keys, values, YAML excerpts) written out.
  */
-export function problemsError(code: RatelabErrorCode, source: string, problems: readonly string[]): RatelabError {
+export function problemsError(code: RatelabErrorCode, source: string, quoting: readonly string[]): RatelabError {
+  const problems = quoting.map(escapeControl);
   const first = problems[0] ?? 'invalid';
   const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : '';
   return new RatelabError(code, `${first}${more}`, { field: source, problems });

@@ -34,13 +34,29 @@ export function parseYamlConfig<T>(
   if (doc.errors.length > 0) {
     throw problemsError(code, source, doc.errors.map((error) => `${source}:${error.linePos?.[0].line ?? 1}: ${yamlReason(error.message)}`));
   }
-  const checked = validate(doc.toJS());
+  const checked = validate(toData(doc, source, code));
   if (!checked.ok) {
     // In file order, as an editor shows them (the schema finds them in its own order).
     const located = checked.problems.map((problem) => locate(problem, doc, lines, source)).sort((a, b) => a.line - b.line);
     throw problemsError(code, source, located.map((problem) => problem.text));
   }
   return checked.value;
+}
+
+/**
+ * How many nodes aliases may expand to, counted by the yaml package; a real scenario or
+ * tiers file uses a handful, while a "billion laughs" file expands to more than memory holds.
+ */
+const MAX_ALIAS_COUNT = 100;
+
+/** The document as plain data; a file whose aliases expand too far is refused naming it. */
+function toData(doc: Document, source: string, code: RatelabErrorCode): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    if (!(error instanceof ReferenceError) || !/alias/i.test(error.message)) throw error;
+    throw problemsError(code, source, [`${source}: its aliases expand too far (the yaml limit is ${MAX_ALIAS_COUNT}, against "billion laughs" files): write the values out`]);
+  }
 }
 
 /** A problem as `source:line: a.b[0].c: message`, with its line (0 when it has none) for sorting. */

@@ -1,5 +1,6 @@
 import type { Decision } from '../decision.js';
 import { RatelabError, describeValue } from '../errors.js';
+import { isHeaderSafeName } from '../policy.js';
 import type { Limits } from '../policy.js';
 
 /** Which rate-limit fields a response carries. */
@@ -96,7 +97,7 @@ function serviceLimitItem(name: string, remaining: number, decision: Decision, r
  * escaped. Throws `INVALID_ARGUMENT` for a name that cannot be one.
  */
 export function sfString(text: string): string {
-  if (!/^[\x20-\x7e]*$/.test(text)) {
+  if (!isHeaderSafeName(text)) {
     throw new RatelabError('INVALID_ARGUMENT', `policy name: expected printable ASCII for the RateLimit fields, got ${describeValue(text)}`, { field: 'policyName' });
   }
   return `"${text.replace(/[\\"]/g, (c) => `\\${c}`)}"`;

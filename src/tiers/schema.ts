@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { describeValue } from '../errors.js';
 import { validateWith, type SchemaProblem } from '../config/schema-problems.js';
 import { duration, wholeNumber } from '../config/schema-fields.js';
-import { ALGORITHMS, MAX_LIMIT, capacityOf, hasBucket, limitTooLarge, windowTooLong, type Algorithm } from '../policy.js';
+import { ALGORITHMS, MAX_LIMIT, capacityOf, hasBucket, isHeaderSafeName, limitTooLarge, windowTooLong, type Algorithm } from '../policy.js';
 
 const limitedTier = z
   .strictObject({
@@ -34,7 +34,7 @@ const tiersFileSchema = z.strictObject({
 }, { error: (issue) => (issue.code === 'unrecognized_keys' ? undefined : `expected a map with the keys tiers, clients and default, got ${issue.input === null || issue.input === undefined ? 'an empty file' : describeValue(issue.input)}`) });
 
 /**
- * Tier names that `default` and `clients` refer to but `tiers` lacks. Checked on the raw
+ * Tier names that cannot be sent in a header, and names that `default` and `clients` refer to but `tiers` lacks. Checked on the raw
  * data, apart from the schema, so these are reported even when a tier itself is invalid.
  */
 function danglingReferences(data: unknown): SchemaProblem[] {
@@ -44,6 +44,10 @@ function danglingReferences(data: unknown): SchemaProblem[] {
   const names = Object.keys(file.tiers);
   const problems: SchemaProblem[] = [];
   if (names.length === 0) problems.push({ path: ['tiers'], message: 'expected at least one tier' });
+  // serve sends tier names in the RateLimit headers: the same rule here, so check-tiers agrees.
+  for (const name of names.filter((name) => !isHeaderSafeName(name))) {
+    problems.push({ path: ['tiers', name], message: `tier name ${describeValue(name)}: expected printable ASCII (serve sends it in the RateLimit headers)` });
+  }
   const check = (name: unknown, path: (string | number)[]) => {
     if (typeof name === 'string' && names.length > 0 && !names.includes(name)) {
       problems.push({ path, message: `no tier named ${JSON.stringify(name)} (tiers: ${names.join(', ')})` });

@@ -13,7 +13,7 @@ import { summarise } from '../../report/compare-summary.js';
 import { renderComparison } from '../../report/compare-table.js';
 import type { WorkloadComparison } from '../../sim/comparison.js';
 import { colorEnabled, painter } from '../../report/color.js';
-import { writeOutput } from '../../report/write-output.js';
+import { writeOutputs } from '../../report/write-output.js';
 import { resolveScenario } from '../../scenario/builtins.js';
 import type { Gates } from '../../sim/gates.js';
 import { scenarioWorkload, traceWorkload, type Workload } from '../../sim/workload.js';
@@ -193,8 +193,10 @@ async function writeReports(report: AttackReport, options: AttackOptions, toStdo
     io.stdout.write(`${renderComparison(comparison, painter(io, options.color))}\n`);
     if (options.chart !== false) io.stdout.write(`${renderCharts(comparison, painter(io, options.color), colorEnabled(io, options.color))}\n`);
   }
-  if (options.csv !== undefined) await writeOutput(options.csv, comparisonCsv([comparison]), io);
-  if (options.json !== undefined) await writeOutput(options.json, comparisonJson([comparison], [summarise(comparison)], attackJson(report)), io);
+  await writeOutputs([
+    ...(options.csv === undefined ? [] : [{ target: options.csv, content: comparisonCsv([comparison]) }]),
+    ...(options.json === undefined ? [] : [{ target: options.json, content: comparisonJson([comparison], [summarise(comparison)], attackJson(report)) }]),
+  ], io);
   return comparison;
 }
 

@@ -8,9 +8,9 @@ import { RatelabError } from '../../errors.js';
 import { ALGORITHMS } from '../../policy.js';
 import { renderBars, renderComparison, renderCsv, renderGoals, renderMemory, renderRoundsChart, renderSpeed } from '../../report/bench-report.js';
 import { painter } from '../../report/color.js';
-import { writeOutput } from '../../report/write-output.js';
+import { writeOutput, writeOutputs } from '../../report/write-output.js';
 import { EXIT } from '../exit-codes.js';
-import { algorithmsFlag, wholeNumberFlag } from '../flags.js';
+import { algorithmsFlag, checkOutputs, wholeNumberFlag } from '../flags.js';
 import type { Command, CommandIO, OutputStream } from '../../io.js';
 
 /** Options of `ratelab bench`, as commander parses them (strings until checked). */
@@ -48,6 +48,7 @@ const DEFAULTS = {
  */
 export const benchCommand: Command<BenchOptions> = async (options, io) => {
   const plan = planOf(options, io);
+  checkOutputs({ csv: target(options.csv), json: target(options.json) }, io.cwd);
   parseThreshold(options.maxRegression ?? '10%'); // fail before a long run, not after
   if (options.updateBaseline && !options.baseline) {
     throw new RatelabError('INVALID_ARGUMENT', '--update-baseline: say which file with --baseline <file>', { field: '--update-baseline' });
@@ -66,8 +67,10 @@ export const benchCommand: Command<BenchOptions> = async (options, io) => {
 export async function finishBench(run: BenchRun, baseline: BenchRun | undefined, options: BenchOptions, io: CommandIO): Promise<number> {
   const json = target(options.json);
   const csv = target(options.csv);
-  if (json) await writeOutput(json, `${JSON.stringify(run, null, 2)}\n`, io);
-  if (csv) await writeOutput(csv, renderCsv(run), io);
+  await writeOutputs([
+    ...(json === undefined ? [] : [{ target: json, content: `${JSON.stringify(run, null, 2)}\n` }]),
+    ...(csv === undefined ? [] : [{ target: csv, content: renderCsv(run) }]),
+  ], io);
   // Data owns stdout when it was sent there; the report then goes to stderr.
   const report: OutputStream = json === '-' || csv === '-' ? io.stderr : io.stdout;
   report.write(renderReport(run, io, options.color));

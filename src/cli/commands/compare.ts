@@ -12,7 +12,7 @@ import { renderComparison } from '../../report/compare-table.js';
 import { renderSummaryMatrix } from '../../report/summary-matrix.js';
 import { wrapWords } from '../../report/wrap.js';
 import { colorEnabled, painter } from '../../report/color.js';
-import { writeOutput } from '../../report/write-output.js';
+import { writeOutputs } from '../../report/write-output.js';
 import { builtinScenarios, resolveScenario } from '../../scenario/builtins.js';
 import { withOverrides, type ScenarioOverrides } from '../../scenario/load-scenario.js';
 import { compareWorkloads } from '../../sim/compare.js';
@@ -109,8 +109,10 @@ export const compareCommand: Command<CompareFlags> = async (flags, io) => {
     }
     if (results.length > 1) io.stdout.write(renderClosing(results, detail, paint, width));
   }
-  if (flags.csv !== undefined) await writeOutput(flags.csv, comparisonCsv(results), io);
-  if (flags.json !== undefined) await writeOutput(flags.json, comparisonJson(results, summaries), io);
+  await writeOutputs([
+    ...(flags.csv === undefined ? [] : [{ target: flags.csv, content: comparisonCsv(results) }]),
+    ...(flags.json === undefined ? [] : [{ target: flags.json, content: comparisonJson(results, summaries) }]),
+  ], io);
   return reportGates(results.flatMap((result) => result.rows), gates, io);
 };
 

@@ -8,7 +8,7 @@ import { asComparison } from '../../report/distributed-as-comparison.js';
 import { distributedCsv } from '../../report/distributed-csv.js';
 import { distributedJson } from '../../report/distributed-json.js';
 import { renderDistributed } from '../../report/distributed-table.js';
-import { writeOutput } from '../../report/write-output.js';
+import { writeOutputs } from '../../report/write-output.js';
 import { resolveScenario } from '../../scenario/builtins.js';
 import { withOverrides } from '../../scenario/load-scenario.js';
 import { FAIL_MODES, type FailMode } from '../../fail-mode.js';
@@ -68,8 +68,10 @@ export const distributedCommand: Command<DistributedFlags> = async (flags, io) =
     io.stdout.write(`${renderDistributed(result, paint)}\n`);
     if (flags.chart !== false) io.stdout.write(`${renderCharts(asLab, paint, colorEnabled(io, flags.color))}\n`);
   }
-  if (flags.csv !== undefined) await writeOutput(flags.csv, distributedCsv(result), io);
-  if (flags.json !== undefined) await writeOutput(flags.json, distributedJson(result, summarise(asLab)), io);
+  await writeOutputs([
+    ...(flags.csv === undefined ? [] : [{ target: flags.csv, content: distributedCsv(result) }]),
+    ...(flags.json === undefined ? [] : [{ target: flags.json, content: distributedJson(result, summarise(asLab)) }]),
+  ], io);
   return EXIT.OK;
 };
 
