@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { formatDuration, parseDuration } from '../../duration.js';
 import { RatelabError } from '../../errors.js';
@@ -51,10 +51,11 @@ export const serveCommand: Command<ServeOptions> = async (options, io) => {
   const limits = options.tiers === undefined ? singleLimiter(options) : tiersRegistry(options, io);
   const log = requestLogger(options, io);
   const server = createDemoApi({ ...limits, trustProxy: trustProxyFlag(options.trustProxy), trustApiKeys: options.trustApiKeys === true, ...(log ? { onRequest: log } : {}) });
+  const connections = openConnections(server);
   const url = await listen(server, portFlag(options.port ?? SERVE_DEFAULTS.port), options.host ?? SERVE_DEFAULTS.host);
   io.stderr.write(`ratelab serve: listening on ${url} (${describe(limits)}); try: curl -i ${url}/ -H 'X-API-Key: alice'\n`);
   options.onListening?.(url);
-  await stopped(server, options.signal);
+  await stopped(server, connections, options.signal, io);
   io.stderr.write('ratelab serve: stopped\n');
   return EXIT.OK;
 };
@@ -97,15 +98,40 @@ async function listen(server: Server, port: number, host: string): Promise<strin
   return `http://${shownHost}:${address.port}`;
 }
 
-/** Resolves once `signal` aborts and the server has closed its connections. */
-async function stopped(server: Server, signal: AbortSignal | undefined): Promise<void> {
+/**
+ * How long a stop waits for open requests to finish before it closes their connections:
+ * a client that sends half a request (or never reads its answer) would hold it forever.
+ */
+const SHUTDOWN_GRACE_MS = 2000;
+
+/** The server's open sockets, kept up to date from now on. */
+function openConnections(server: Server): Set<Socket> {
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  return sockets;
+}
+
+/**
+ * Resolves once `signal` aborts and the server has closed its connections: idle ones at
+ * once, those still busy after {@link SHUTDOWN_GRACE_MS} by force (said on stderr).
+ */
+async function stopped(server: Server, connections: Set<Socket>, signal: AbortSignal | undefined, io: CommandIO): Promise<void> {
   if (signal && !signal.aborted) await once(signal, 'abort');
   else if (!signal) await new Promise<never>(() => {});
   const closed = once(server, 'close');
   server.close();
   // Keep-alive connections would hold close() open; in-flight requests finish first.
   server.closeIdleConnections();
+  const grace = setTimeout(() => {
+    const count = connections.size;
+    io.stderr.write(`ratelab serve: closed ${count} stalled connection${count === 1 ? '' : 's'} after the ${SHUTDOWN_GRACE_MS / 1000} s grace period\n`);
+    for (const socket of connections) socket.destroy();
+  }, SHUTDOWN_GRACE_MS);
   await closed;
+  clearTimeout(grace);
 }
 
 /** One line per finished request, when someone is watching (or --log). */
