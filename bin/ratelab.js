@@ -3,6 +3,15 @@
 // place that listens to process signals (for the commands that ask, via io.interrupts).
 import { run } from '../dist/cli/main.js';
 
+// A reader that stops early (`ratelab compare | head`) closes the pipe: that is the reader's
+// choice, not a failure, so the run ends quietly with 0 instead of an EPIPE stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
+}
+
 let controller;
 const io = {
   stdout: process.stdout,
