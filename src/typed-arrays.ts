@@ -2,7 +2,7 @@
 // lab's window ledger all keep one slot per key in such columns). Neutral: no layer owns them.
 
 /** Returns `column` grown to `length` entries, contents kept. */
-export function grow<T extends Float64Array | Uint32Array | Int32Array>(column: T, length: number): T {
+export function grow<T extends Float64Array | Uint32Array | Int32Array | Uint8Array>(column: T, length: number): T {
   if (column.length >= length) return column;
   const next = new (column.constructor as new (n: number) => T)(length);
   next.set(column);

@@ -12,12 +12,20 @@
 export interface Meter {
   /** Time after the last touch at which a key is back to full quota: the safe idle bound. */
   readonly fullAfterMs: number;
-  /** Bytes of typed-array state this meter keeps per slot (its own size, without the key store). */
+  /**
+   * Bytes of typed-array state this meter keeps per slot (its own size, without the key
+   * store); for the sliding log, whose state follows what a key holds, the most a slot takes.
+   */
   readonly bytesPerSlot: number;
   /** Grows the columns to hold `capacity` slots, keeping existing state. */
   resize(capacity: number): void;
   /** Gives `slot` the state of a key never seen before (full quota) at time `now`. */
   init(slot: number, now: number): void;
+  /**
+   * Lets go of what `slot` holds beyond its columns, when its key is dropped; the slot is
+   * not used again before the next `init`. Only meters whose state varies in size need it.
+   */
+  release?(slot: number): void;
   /**
    * Brings the state from `last` (the slot's previous time) forward to `now` >= `last`.
    * Changes the representation only, never what a later decision would be.

@@ -1,5 +1,6 @@
-import { slidingLogBytes, type Limits } from '../policy.js';
+import { SLIDING_LOG_COLUMN_BYTES, slidingLogBytes, type Limits } from '../policy.js';
 import { type Meter } from './meter.js';
+import { RingSlab } from './ring-slab.js';
 import { grow } from '../typed-arrays.js';
 
 // The size rule lives in src/policy.ts (checkPolicy refuses a limit above it); the entry
@@ -7,57 +8,125 @@ import { grow } from '../typed-arrays.js';
 
 /**
  * Sliding-window log: the exact answer. It keeps the time of every admitted unit in the
- * window `(now - windowMs, now]` and admits while fewer than `limit` remain. Memory is
- * O(limit) per key: each key owns `limit` consecutive entries of one shared Float64Array
- * slab, used as a ring (head + count). One slab, not an array per key, because a typed array
- * per key carries its own buffer (333 B per key for limit 10, against 114 B for a slab, as
- * measured in the field notes). Decisions are O(1) amortised: each unit is appended once
- * and expired once.
+ * window `(now - windowMs, now]` and admits while fewer than `limit` remain.
+ *
+ * Memory follows what a key holds, not its limit: each key's timestamps are a ring (head +
+ * count) in a block of a shared {@link RingSlab}, sized to a power of two that fits them (or
+ * exactly `limit` when full). A ring grows by doubling when an admission does not fit, moves
+ * to a block of about twice its count when expiry leaves it under a quarter full, and lets go
+ * of its block when it empties or its key is dropped. So a key with one
+ * timestamp takes one 8 B entry, a full key `limit` of them (plus 13 B of columns), and the
+ * slab holds at most about twice the timestamps in all windows plus a page (see RingSlab):
+ * a limit of 100000 no longer reserves 800 KB for every key seen once.
+ *
+ * Decisions are O(1) amortised: each unit is appended once and expired once, and a ring is
+ * copied only after as many admissions or expiries as it holds.
  */
 export class SlidingLog implements Meter {
   readonly fullAfterMs: number;
   readonly bytesPerSlot: number;
-  private times = new Float64Array(0);
+  private readonly slab: RingSlab;
+  /** Address of each slot's block in the slab (meaningless while its class is 0). */
+  private base = new Uint32Array(0);
   private head = new Uint32Array(0);
   private count = new Uint32Array(0);
+  /** The block's size class; 0: no block (no timestamps held). */
+  private cls = new Uint8Array(0);
   private readonly limit: number;
   private readonly windowMs: number;
+  // The slab's geometry, kept here so a decision reaches it in one load, not two.
+  private readonly pages: Float64Array[];
+  private readonly sizes: Uint32Array;
+  private readonly shift: number;
+  private readonly mask: number;
 
-  constructor(limits: Limits) {
+  /**
+   * @param minPageEntries the slab's smallest page (see RingSlab; default 2^16 entries):
+   *   tests pass a small one so that page ends and compaction happen within a few keys.
+   */
+  constructor(limits: Limits, minPageEntries?: number) {
     this.limit = limits.limit;
     this.windowMs = limits.windowMs;
     this.fullAfterMs = limits.windowMs;
     this.bytesPerSlot = slidingLogBytes(limits.limit);
+    this.slab = new RingSlab(limits.limit, minPageEntries);
+    this.pages = this.slab.pages;
+    this.sizes = this.slab.sizes;
+    this.shift = this.slab.shift;
+    this.mask = this.slab.mask;
+  }
+
+  /** Entries per page of the slab: the unit of its growth once past the first page. */
+  get pageSlots(): number {
+    return this.slab.pageEntries;
+  }
+
+  /**
+   * Timestamp entries the slab's pages hold now, in use or free (8 B each, besides the
+   * {@link SLIDING_LOG_COLUMN_BYTES} of columns per slot): about the timestamps in all
+   * windows, at most twice them plus two pages.
+   */
+  get allocatedSlots(): number {
+    return this.slab.allocatedEntries;
+  }
+
+  /** Timestamp entries in the blocks of live keys. */
+  get heldSlots(): number {
+    return this.slab.liveEntries;
   }
 
   resize(capacity: number): void {
-    this.times = grow(this.times, capacity * this.limit);
+    this.base = grow(this.base, capacity);
     this.head = grow(this.head, capacity);
     this.count = grow(this.count, capacity);
+    this.cls = grow(this.cls, capacity);
   }
 
   init(slot: number): void {
+    if (this.cls[slot] !== 0) this.release(slot);
     this.head[slot] = 0;
     this.count[slot] = 0;
   }
 
+  release(slot: number): void {
+    this.count[slot] = 0;
+    if (this.cls[slot] !== 0) this.move(slot, 0);
+  }
+
   refresh(slot: number, _last: number, now: number): void {
-    const horizon = now - this.windowMs;
-    const base = slot * this.limit;
-    let head = this.head[slot] as number;
     let count = this.count[slot] as number;
-    while (count > 0 && (this.times[base + head] as number) <= horizon) {
-      head = head + 1 === this.limit ? 0 : head + 1;
+    if (count === 0) return;
+    const horizon = now - this.windowMs;
+    const start = this.base[slot] as number;
+    const page = this.pages[start >>> this.shift] as Float64Array;
+    const offset = start & this.mask;
+    let head = this.head[slot] as number;
+    if ((page[offset + head] as number) > horizon) return;
+    const capacity = this.sizes[this.cls[slot] as number] as number;
+    do {
+      head = head + 1 === capacity ? 0 : head + 1;
       count -= 1;
-    }
+    } while (count > 0 && (page[offset + head] as number) <= horizon);
     this.head[slot] = head;
     this.count[slot] = count;
+    if (count * 4 < capacity) this.move(slot, count === 0 ? 0 : this.slab.classFor(2 * count));
   }
 
   take(slot: number, now: number, cost: number): boolean {
     const count = this.count[slot] as number;
     if (count + cost > this.limit) return false;
-    for (let i = 0; i < cost; i++) this.times[this.at(slot, count + i)] = now;
+    if (cost === 0) return true;
+    let capacity = this.sizes[this.cls[slot] as number] as number;
+    if (count + cost > capacity) capacity = this.grow(slot, count + cost);
+    const start = this.base[slot] as number;
+    const page = this.pages[start >>> this.shift] as Float64Array;
+    const offset = start & this.mask;
+    let i = (this.head[slot] as number) + count;
+    if (i >= capacity) i -= capacity;
+    for (let n = 0; n < cost; n++) {
+      page[offset + i] = now;
+      i = i + 1 === capacity ? 0 : i + 1;
+    }
     this.count[slot] = count + cost;
     return true;
   }
@@ -71,18 +140,84 @@ export class SlidingLog implements Meter {
     const mustExpire = (this.count[slot] as number) + cost - this.limit;
     if (mustExpire <= 0) return 0;
     // The mustExpire-th oldest entry leaves the window windowMs after it was admitted.
-    return Math.ceil((this.times[this.at(slot, mustExpire - 1)] as number) + this.windowMs - now);
+    return Math.ceil(this.entry(slot, mustExpire - 1) + this.windowMs - now);
   }
 
   untilFull(slot: number, now: number): number {
     const count = this.count[slot] as number;
     if (count === 0) return 0;
-    return Math.ceil((this.times[this.at(slot, count - 1)] as number) + this.windowMs - now);
+    return Math.ceil(this.entry(slot, count - 1) + this.windowMs - now);
   }
 
-  /** Index in the slab of the slot's i-th oldest entry. */
-  private at(slot: number, i: number): number {
+  /** The slot's i-th oldest timestamp. */
+  private entry(slot: number, i: number): number {
+    const start = this.base[slot] as number;
+    const capacity = this.sizes[this.cls[slot] as number] as number;
     const offset = (this.head[slot] as number) + i;
-    return slot * this.limit + (offset < this.limit ? offset : offset - this.limit);
+    const page = this.pages[start >>> this.shift] as Float64Array;
+    return page[(start & this.mask) + (offset < capacity ? offset : offset - capacity)] as number;
+  }
+
+  /** Moves the slot's ring to a block holding `entries`; returns the block's size. */
+  private grow(slot: number, entries: number): number {
+    const cls = this.slab.classFor(entries);
+    this.move(slot, cls);
+    return this.sizes[cls] as number;
+  }
+
+  /**
+   * Moves the slot's timestamps, oldest first, into a fresh block of class `cls` (0: none,
+   * when it holds none), frees the old one, and tidies the slab if freed blocks pile up.
+   * Kept out of line: decisions that fit their ring never come here.
+   */
+  private move(slot: number, cls: number): void {
+    const from = this.cls[slot] as number;
+    const to = cls === 0 ? 0 : this.slab.allocate(cls);
+    // Read after allocating: allocating may replace the last page by a longer copy.
+    if (cls !== 0) this.copyRing(this.pages, slot, to);
+    if (from !== 0) this.slab.free(this.base[slot] as number, from);
+    this.base[slot] = to;
+    this.head[slot] = 0;
+    this.cls[slot] = cls;
+    if (this.slab.wasteful) this.compact();
+  }
+
+  /** Copies the slot's ring, unrolled, from `pages` to address `to` of the slab. */
+  private copyRing(pages: readonly Float64Array[], slot: number, to: number): void {
+    const count = this.count[slot] as number;
+    if (count === 0) return;
+    const { shift, mask } = this;
+    const start = this.base[slot] as number;
+    const source = pages[start >>> shift] as Float64Array;
+    const offset = start & mask;
+    const capacity = this.sizes[this.cls[slot] as number] as number;
+    const head = this.head[slot] as number;
+    const target = this.pages[to >>> shift] as Float64Array;
+    const first = Math.min(count, capacity - head);
+    target.set(source.subarray(offset + head, offset + head + first), to & mask);
+    if (first < count) target.set(source.subarray(offset, offset + count - first), (to & mask) + first);
+  }
+
+  /**
+   * Moves every ring into fresh pages, packed, dropping the freed blocks: what keeps the
+   * slab near the timestamps it holds after keys burst and went quiet. Largest blocks
+   * first, so power-of-two blocks fill power-of-two pages without gaps at their ends.
+   */
+  private compact(): void {
+    const byClass = Array.from(this.sizes, (): number[] => []);
+    for (let slot = 0; slot < this.cls.length; slot++) {
+      const cls = this.cls[slot] as number;
+      if (cls !== 0) (byClass[cls] as number[]).push(slot);
+    }
+    const old = this.slab.restart();
+    for (let cls = byClass.length - 1; cls > 0; cls--) {
+      for (const slot of byClass[cls] as number[]) {
+        const to = this.slab.allocate(cls);
+        this.copyRing(old, slot, to);
+        this.base[slot] = to;
+        this.head[slot] = 0;
+      }
+    }
+    this.slab.settle();
   }
 }

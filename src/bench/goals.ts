@@ -1,4 +1,3 @@
-import { slidingLogBytes } from '../policy.js';
 import type { BenchRun, Figure } from './bench-run.js';
 
 /** The algorithms whose speed and memory goals are O(1) per key. */
@@ -6,8 +5,13 @@ const CONSTANT_STATE = ['token-bucket', 'fixed-window', 'sliding-counter', 'gcra
 /** Workloads the speed goals are stated on. */
 const GOAL_WORKLOADS = ['hot-key', 'keys-1e4'] as const;
 const PEER = 'rate-limiter-flexible';
-/** What the sliding log's memory goal allows a key beyond its columns (slot table, key index): 8 B per slot + 64 B in all. */
-const SLIDING_LOG_SLACK_BYTES = 56;
+/**
+ * The sliding log's memory goal per key: 8 B per unit of its limit (a full ring's
+ * timestamps) + 64 B for everything else (its columns, the slot table, the key index).
+ */
+function slidingLogGoalBytes(limit: number): number {
+  return 8 * limit + 64;
+}
 
 /** Speed and memory targets of ratelab itself (issue 4), checked against a run. */
 export interface GoalCheck {
@@ -38,7 +42,7 @@ export function checkGoals(run: BenchRun, memoryLimit: number): GoalCheck[] {
     }
     checks.push(atMost(`${algorithm} memory per key`, figure(`${algorithm}/memory`), 60));
   }
-  checks.push(atMost(`sliding-log memory per key (limit ${memoryLimit})`, figure('sliding-log/memory'), slidingLogBytes(memoryLimit) + SLIDING_LOG_SLACK_BYTES));
+  checks.push(atMost(`sliding-log memory per key (limit ${memoryLimit})`, figure('sliding-log/memory'), slidingLogGoalBytes(memoryLimit)));
   return checks;
 }
 

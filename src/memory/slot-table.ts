@@ -4,9 +4,10 @@ import { LruList } from './lru-list.js';
 /** Per-slot state owned by someone else (a meter) that must grow with the table. */
 export interface SlotColumns {
   resize(capacity: number): void;
+  /** Told when a slot's key is dropped, so storage beyond the columns can be reused. */
+  release?(slot: number): void;
 }
 
-// Small, because a sliding log's slot holds `limit` timestamps (up to 8 MiB each).
 const FIRST_CAPACITY = 2;
 
 /**
@@ -138,6 +139,7 @@ export class SlotTable {
     this.index.delete(key);
     this.keys[slot] = undefined;
     this.lru?.remove(slot);
+    this.columns.release?.(slot);
     this.free.push(slot);
   }
 

@@ -19,7 +19,7 @@ describe('sliding log', () => {
     expect(pattern).toEqual(Array.from({ length: 400 }, (_, i) => i % 4 !== 3));
   });
 
-  it('keeps limit timestamps per key: 8 * limit + 16 bytes', () => {
-    expect(createLimiter('sliding-log', { limit: 10, windowMs: 1000 }).stateBytesPerKey).toBe(96);
+  it('keeps at most limit timestamps per key: 8 * limit + 13 + 8 bytes', () => {
+    expect(createLimiter('sliding-log', { limit: 10, windowMs: 1000 }).stateBytesPerKey).toBe(101);
   });
 });

@@ -155,7 +155,7 @@ describe('ratelab compare', () => {
       expect(row.opsPerSec).toBeGreaterThan(0);
       expect(row.speedRatio).toBeGreaterThan(0);
     }
-    expect(rows[1]?.stateBytesPerKey).toBe(8 * 100 + 8 + 8);
+    expect(rows[1]?.stateBytesPerKey).toBe(8 * 100 + 13 + 8);
   });
 });
 
