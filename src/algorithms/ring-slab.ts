@@ -2,8 +2,8 @@ import { grow } from '../typed-arrays.js';
 
 /** The smallest page: a limiter with a few keys holds a few hundred bytes, not a whole page. */
 const FIRST_PAGE_ENTRIES = 16;
-/** Pages are at least this long (512 KiB), so there are few of them. */
-const MIN_PAGE_ENTRIES = 1 << 16;
+/** Pages are at least this long (2 MiB): few pages, and most limiters hold everything in the first, which decisions reach fastest. */
+const MIN_PAGE_ENTRIES = 1 << 18;
 /** Addresses are kept in 32-bit columns. */
 const ADDRESS_SPACE = 2 ** 32;
 
@@ -24,8 +24,8 @@ const ADDRESS_SPACE = 2 ** 32;
  *
  * Memory: `allocatedEntries` grows with the blocks in use. Blocks that were freed but not
  * reused are the only overhead; the owner moves its rings into fresh pages when they exceed
- * the blocks in use by a page ({@link wasteful}), so pages hold at most about twice the
- * entries in use plus a page or two.
+ * half the blocks in use plus a page ({@link wasteful}), so pages hold at most about 1.5
+ * times the entries in use plus two pages (and the last page's unused half).
  */
 export class RingSlab {
   /** Entries of each class. */
@@ -78,12 +78,12 @@ export class RingSlab {
   }
 
   /**
-   * Whether freed blocks, beyond what fresh pages leave free, outnumber the blocks in use by
-   * more than a page: the owner should then move its rings into fresh pages. Between two
-   * such moves that many entries were freed, so the move (O(entries in use)) is amortised.
+   * Whether freed blocks, beyond what fresh pages leave free, exceed half the blocks in use
+   * plus a page: the owner should then move its rings into fresh pages. Between two such
+   * moves that many entries were freed, so the move (O(entries in use)) is amortised.
    */
   get wasteful(): boolean {
-    return this.freeEntries - this.settledFree > this.liveEntries + this.pageEntries;
+    return 2 * (this.freeEntries - this.settledFree) > this.liveEntries + 2 * this.pageEntries;
   }
 
   /** A block of class `cls` (>= 1); returns its address. Never moves other blocks. */

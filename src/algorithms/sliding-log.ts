@@ -3,6 +3,8 @@ import { type Meter } from './meter.js';
 import { RingSlab } from './ring-slab.js';
 import { grow } from '../typed-arrays.js';
 
+const NO_PAGE: Float64Array = new Float64Array(0);
+
 // The size rule lives in src/policy.ts (checkPolicy refuses a limit above it); the entry
 // points still re-export the constant from here.
 
@@ -14,10 +16,11 @@ import { grow } from '../typed-arrays.js';
  * count) in a block of a shared {@link RingSlab}, sized to a power of two that fits them (or
  * exactly `limit` when full). A ring grows by doubling when an admission does not fit, moves
  * to a block of about twice its count when expiry leaves it under a quarter full, and lets go
- * of its block when it empties or its key is dropped. So a key with one
- * timestamp takes one 8 B entry, a full key `limit` of them (plus 13 B of columns), and the
- * slab holds at most about twice the timestamps in all windows plus a page (see RingSlab):
- * a limit of 100000 no longer reserves 800 KB for every key seen once.
+ * of its block when it empties or its key is dropped. So a key with one timestamp takes one
+ * 8 B entry and a full key `limit` of them (plus 13 B of columns per key): a ring has room
+ * for at most `min(limit, 4 x count)` timestamps (`count`: those in its window when the key
+ * was last used), and the slab's pages hold at most about 1.5 times the rings plus two pages
+ * (see RingSlab). A limit of 100000 no longer reserves 800 KB for every key seen once.
  *
  * Decisions are O(1) amortised: each unit is appended once and expired once, and a ring is
  * copied only after as many admissions or expiries as it holds.
@@ -39,6 +42,11 @@ export class SlidingLog implements Meter {
   private readonly sizes: Uint32Array;
   private readonly shift: number;
   private readonly mask: number;
+  /**
+   * The slab's first page, read without going through the page list: most limiters hold all
+   * their timestamps in it, and the list costs a decision several loads and checks.
+   */
+  private first = NO_PAGE;
 
   /**
    * @param minPageEntries the slab's smallest page (see RingSlab; default 2^16 entries):
@@ -98,7 +106,7 @@ export class SlidingLog implements Meter {
     if (count === 0) return;
     const horizon = now - this.windowMs;
     const start = this.base[slot] as number;
-    const page = this.pages[start >>> this.shift] as Float64Array;
+    const page = start < this.mask ? this.first : (this.pages[start >>> this.shift] as Float64Array);
     const offset = start & this.mask;
     let head = this.head[slot] as number;
     if ((page[offset + head] as number) > horizon) return;
@@ -119,7 +127,7 @@ export class SlidingLog implements Meter {
     let capacity = this.sizes[this.cls[slot] as number] as number;
     if (count + cost > capacity) capacity = this.grow(slot, count + cost);
     const start = this.base[slot] as number;
-    const page = this.pages[start >>> this.shift] as Float64Array;
+    const page = start < this.mask ? this.first : (this.pages[start >>> this.shift] as Float64Array);
     const offset = start & this.mask;
     let i = (this.head[slot] as number) + count;
     if (i >= capacity) i -= capacity;
@@ -154,7 +162,7 @@ export class SlidingLog implements Meter {
     const start = this.base[slot] as number;
     const capacity = this.sizes[this.cls[slot] as number] as number;
     const offset = (this.head[slot] as number) + i;
-    const page = this.pages[start >>> this.shift] as Float64Array;
+    const page = start < this.mask ? this.first : (this.pages[start >>> this.shift] as Float64Array);
     return page[(start & this.mask) + (offset < capacity ? offset : offset - capacity)] as number;
   }
 
@@ -180,6 +188,7 @@ export class SlidingLog implements Meter {
     this.head[slot] = 0;
     this.cls[slot] = cls;
     if (this.slab.wasteful) this.compact();
+    this.first = this.pages[0] ?? NO_PAGE;
   }
 
   /** Copies the slot's ring, unrolled, from `pages` to address `to` of the slab. */
