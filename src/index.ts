@@ -18,7 +18,7 @@ export { checkAlgorithm } from './policy.js';
 export { checkPolicy } from './policy.js';
 /** The largest `limit` and `burst`: 2^32 - 1 (counters are 32-bit). */
 export { MAX_LIMIT } from './policy.js';
-/** The sliding log's largest `limit`: 2^20 timestamps per key (8 MiB). */
+/** The sliding log's largest `limit`: 2^20 timestamps in a full key's window (8 MiB). */
 export { SLIDING_LOG_MAX_LIMIT } from './policy.js';
 /** `Policy`: `limit` units per `windowMs` ms (whole numbers >= 1), optional `burst`; `Limits`: a checked policy with its `capacity`. */
 export type { Algorithm, Limits, Policy } from './policy.js';
