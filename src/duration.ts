@@ -1,5 +1,13 @@
 import { RatelabError } from './errors.js';
 
+/**
+ * The largest time, in ms, the lab takes (a trace's time, a scenario's duration):
+ * 8,640,000,000,000,000 ms, 100,000,000 days from 0, the range of a JavaScript Date, so
+ * any epoch-ms timestamp fits. Every time below it is a whole number the limiters' and the
+ * oracle's arithmetic holds exactly (it is under 2^53).
+ */
+export const MAX_TIME_MS = 8_640_000_000_000_000;
+
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 const DURATION = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)$/;
 

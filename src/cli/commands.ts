@@ -1,6 +1,7 @@
 import { formatDuration } from '../duration.js';
 import type { CommandIO } from '../io.js';
 import { ALGORITHMS } from '../policy.js';
+import { DEFAULT_MAX_ARRIVALS } from '../scenario/arrival-estimate.js';
 import type { AttackOptions } from './commands/attack.js';
 import type { BenchOptions } from './commands/bench.js';
 import type { CompareFlags } from './commands/compare.js';
@@ -158,6 +159,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         description: 'CI gate: exit 1 if any scenario x algorithm admits more than ratio x the limit in one window, e.g. 1.0 or 2.0',
       },
       { flags: '--max-error <pct>', description: 'CI gate: exit 1 if any scenario x algorithm decides more than pct % of requests unlike the exact sliding log' },
+      { flags: '--max-arrivals <n>', description: `refuse a scenario expected to make more arrivals than this (default ${DEFAULT_MAX_ARRIVALS.toLocaleString('en-US')})` },
     ],
     load: async () => {
       const { compareCommand } = await import('./commands/compare.js');
@@ -181,6 +183,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--fail-mode <list>', description: 'open, closed, local, comma-separated (default: all three with --outage, else open)' },
       { flags: '--balance <kind>', description: `even (round robin) or skewed (Zipf over nodes) (default ${DISTRIBUTED_DEFAULTS.balance})` },
       { flags: '--algorithm <name>', description: `algorithm of the shared and the per-node limiters (default ${DISTRIBUTED_DEFAULTS.algorithm})` },
+      { flags: '--max-arrivals <n>', description: `refuse a scenario expected to make more arrivals than this (default ${DEFAULT_MAX_ARRIVALS.toLocaleString('en-US')})` },
       { flags: '--limit <n>', description: 'global policy limit (overrides the scenario)' },
       { flags: '--window <duration>', description: 'policy window, e.g. 1s (overrides the scenario)' },
       { flags: '--burst <n>', description: 'bucket capacity for token bucket and GCRA (overrides the scenario)' },

@@ -2,7 +2,9 @@ import { resolve } from 'node:path';
 import { parseDuration } from '../duration.js';
 import { RatelabError, describeValue } from '../errors.js';
 import { ALGORITHMS, checkAlgorithm, type Algorithm } from '../policy.js';
+import { DEFAULT_MAX_ARRIVALS, checkArrivalCap } from '../scenario/arrival-estimate.js';
 import type { ScenarioOverrides } from '../scenario/load-scenario.js';
+import type { Scenario } from '../scenario/scenario.js';
 import type { TrustProxy } from '../http/client-address.js';
 import type { Gates } from '../sim/gates.js';
 import { outputProblem } from '../report/write-output.js';
@@ -84,6 +86,19 @@ export function policyOverrides(flags: PolicyFlags): ScenarioOverrides {
   if (flags.burst !== undefined) overrides.burst = wholeNumberFlag(flags.burst, '--burst', 1, 0xffff_ffff);
   if (flags.seed !== undefined) overrides.seed = wholeNumberFlag(flags.seed, '--seed', 0, 0xffff_ffff);
   return overrides;
+}
+
+/**
+ * `--max-arrivals N` of the commands that replay scenarios: the most arrivals a scenario
+ * may make (default DEFAULT_MAX_ARRIVALS); returns a check that refuses a scenario past it
+ * with `TOO_MANY_ARRIVALS`, before anything runs.
+ */
+export function arrivalCapFlag(value: string | undefined): (scenario: Scenario) => Scenario {
+  const cap = value === undefined ? DEFAULT_MAX_ARRIVALS : wholeNumberFlag(value, '--max-arrivals', 1);
+  return (scenario) => {
+    checkArrivalCap(scenario, cap);
+    return scenario;
+  };
 }
 
 /**

@@ -49,5 +49,6 @@ function ratePerMs(value: number | string): number | undefined {
   const match = RATE.exec(value.trim());
   if (!match) return undefined;
   const perMs = Number(match[1]) / (PER_MS[match[2] as string] as number);
-  return perMs > 0 ? perMs : undefined;
+  // Hundreds of digits read as Infinity: no finite stream of arrivals.
+  return perMs > 0 && Number.isFinite(perMs) ? perMs : undefined;
 }

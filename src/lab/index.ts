@@ -18,6 +18,12 @@ export { BUILTIN_DIR } from '../scenario/builtins.js';
 export { builtinScenarios } from '../scenario/builtins.js';
 /** A built-in's name or a YAML path (from `cwd`) as a scenario; throws `UNKNOWN_SCENARIO` naming the nearest built-in. */
 export { resolveScenario } from '../scenario/builtins.js';
+/** Each source's arrivals estimated from the traffic model (expected; at most, for retry clients), before anything runs. */
+export { estimateArrivals } from '../scenario/arrival-estimate.js';
+/** Refuses a scenario making more than `cap` arrivals (`TOO_MANY_ARRIVALS`, naming the file, source and figure); the CLI's default cap, 20,000,000 (`--max-arrivals`). */
+export { checkArrivalCap, DEFAULT_MAX_ARRIVALS } from '../scenario/arrival-estimate.js';
+/** One source's estimate: its field (`sources[0]`), arrivals, and how the figure comes about. */
+export type { SourceEstimate } from '../scenario/arrival-estimate.js';
 /** A validated scenario and its traffic sources. */
 export type { BurstSourceSpec, KeySpec, OnOffSourceSpec, ParetoSpec, RateSourceSpec, RetrySourceSpec, Scenario, SourceSpec } from '../scenario/scenario.js';
 
@@ -34,6 +40,8 @@ export { Random } from '../traffic/random.js';
 export { KeyPicker } from '../traffic/keys.js';
 /** A recorded trace (CSV, JSON lines, or an access log) as a traffic source; throws `INVALID_TRACE` as `file:line: why`. */
 export { TraceSource } from '../traffic/trace/trace-source.js';
+/** The largest time the lab takes, ms: 8.64e15 (100,000,000 days, a JavaScript Date's range); a trace line past it is `INVALID_TRACE`. */
+export { MAX_TIME_MS } from '../duration.js';
 /** An arrival (`t` in ms, `key`, `cost`) and a source of them. */
 export type { Arrival, TrafficSource } from '../traffic/arrival.js';
 /** A trace's options (`skipBadLines`, a label) and its counts (format, arrivals, lines skipped). */
@@ -72,6 +80,8 @@ export { MetricsRecorder } from '../metrics/recorder.js';
 export type { RecorderOptions, ReplayMetrics } from '../metrics/recorder.js';
 /** A replay's admitted and offered units per time bucket (ms). */
 export type { Timeline } from '../metrics/timeline.js';
+/** Most buckets a timeline holds (10,000): a longer span gets wider buckets, the width asked for times 2, 10, 20, 100... */
+export { MAX_TIMELINE_BUCKETS } from '../metrics/timeline.js';
 /** Jain's fairness index over shares: 1 all equal, down to 1/n; null for fewer than two. */
 export { jainIndex } from '../metrics/fairness.js';
 

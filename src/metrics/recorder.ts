@@ -42,7 +42,10 @@ export interface RecorderOptions {
   bucketMs: number;
   /** Start of the timeline (default: the first arrival's time). */
   originMs?: number;
-  /** Pad the timeline to at least this many buckets (a scenario's full duration). */
+  /**
+   * Pad the timeline to cover at least this many buckets of `bucketMs` (a scenario's full
+   * duration); it holds at most MAX_TIMELINE_BUCKETS buckets, wider ones when needed.
+   */
   minBuckets?: number;
 }
 
@@ -167,6 +170,7 @@ export class MetricsRecorder {
     const falseAdmits = this.falseAdmits[lane] as number;
     const falseDenials = this.falseDenials[lane] as number;
     const timeline = this.timelines[lane] ?? new TimelineCounter(this.options.originMs ?? 0, this.options.bucketMs);
+    const coveredMs = timeline.originMs + (this.options.minBuckets ?? 0) * this.options.bucketMs;
     return {
       offered,
       admitted,
@@ -178,7 +182,7 @@ export class MetricsRecorder {
       worstWindow: this.worstWindows[lane] ?? null,
       fairness: jainIndex(this.shares(lane)),
       keys: this.ledger.keys.length,
-      timeline: timeline.result(this.options.minBuckets ?? 0),
+      timeline: timeline.result(coveredMs),
       labels: this.labels?.result(lane) ?? [],
     };
   }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { boundedNumber, duration, offset, rate, wholeNumber } from '../config/schema-fields.js';
 import { validateWith, type SchemaProblem } from '../config/schema-problems.js';
+import { MAX_TIME_MS } from '../duration.js';
 import { describeValue } from '../errors.js';
 import { MAX_LIMIT } from '../policy.js';
 
@@ -100,6 +101,7 @@ export const scenarioFileSchema = z
       if (item.kind === 'retry' && !item.honourRetryAfter && item.backoff === undefined) ctx.addIssue({ code: 'custom', path: ['sources', i, 'backoff'], message: 'missing (needed with honourRetryAfter: false: the clients must wait somehow)' });
       if (item.kind === 'retry' && item.backoff !== undefined && item.backoff.cap < item.backoff.base) ctx.addIssue({ code: 'custom', path: ['sources', i, 'backoff', 'cap'], message: `expected at least base (${item.backoff.base} ms), got ${item.backoff.cap} ms` });
     });
+    if (file.duration > MAX_TIME_MS) ctx.addIssue({ code: 'custom', path: ['duration'], message: `expected at most ${MAX_TIME_MS} ms (100,000,000 days, the largest supported time), got ${file.duration} ms` });
     if (file.bucket !== undefined && file.bucket > file.duration) ctx.addIssue({ code: 'custom', path: ['bucket'], message: `expected at most the duration (${file.duration} ms), got ${file.bucket} ms` });
   });
 

@@ -20,7 +20,7 @@ import type { WorkloadComparison } from '../../sim/comparison.js';
 import { worstKey, type FocusPlan } from '../../sim/focus.js';
 import { builtinContender, moduleContender, type Contender } from '../../sim/contender.js';
 import { scenarioWorkload, traceWorkload, type Workload } from '../../sim/workload.js';
-import { algorithmsFlag, checkOutputs, gateFlags, policyOverrides, usage, type PolicyFlags } from '../flags.js';
+import { algorithmsFlag, arrivalCapFlag, checkOutputs, gateFlags, policyOverrides, usage, type PolicyFlags } from '../flags.js';
 import type { Command } from '../../io.js';
 import { reportGates } from '../gates.js';
 import { createProgress } from '../progress.js';
@@ -55,6 +55,8 @@ export interface CompareFlags extends PolicyFlags {
   maxWorstWindow?: string;
   /** --max-error PCT: exit 1 when a row's error is above PCT % of requests. */
   maxError?: string;
+  /** --max-arrivals N: the most arrivals a scenario may make (default DEFAULT_MAX_ARRIVALS). */
+  maxArrivals?: string;
 }
 
 /** Naming at most this many scenarios shows each one's table and charts without --detail. */
@@ -195,8 +197,9 @@ function resolveWorkloads(flags: CompareFlags, overrides: ScenarioOverrides, cwd
     return [traceWorkload(resolve(cwd, flags.trace), policy, { label: flags.trace, skipBadLines: flags.skipBadLines ?? false, bucketMs })];
   }
   if (flags.bucket !== undefined) parseDuration(flags.bucket, '--bucket');
+  const withinCap = arrivalCapFlag(flags.maxArrivals);
   const builtins = builtinScenarios();
-  const scenarios = names.length === 0 ? builtins : names.map((name) => resolveScenario(name, cwd, builtins));
+  const scenarios = (names.length === 0 ? builtins : names.map((name) => resolveScenario(name, cwd, builtins))).map(withinCap);
   return scenarios.map((scenario) => {
     const changed = withOverrides(scenario, overrides);
     const bucketMs = flags.bucket === undefined ? changed.bucketMs : parseDuration(flags.bucket, '--bucket');

@@ -17,7 +17,7 @@ import { parseOutage, parseTime, type Outage } from '../../sim/distributed/outag
 import { simulateDistributed } from '../../sim/distributed/simulate.js';
 import { EXIT } from '../exit-codes.js';
 import type { Command } from '../../io.js';
-import { checkOutputs, policyOverrides, usage, type PolicyFlags } from '../flags.js';
+import { arrivalCapFlag, checkOutputs, policyOverrides, usage, type PolicyFlags } from '../flags.js';
 import { wholeNumberFlag } from '../flags.js';
 import { DEFAULT_DISTRIBUTED_SCENARIO, DISTRIBUTED_DEFAULTS } from '../defaults.js';
 
@@ -42,6 +42,8 @@ export interface DistributedFlags extends PolicyFlags {
   failMode?: string;
   balance?: string;
   algorithm?: string;
+  /** --max-arrivals N: the most arrivals the scenario may make (default DEFAULT_MAX_ARRIVALS). */
+  maxArrivals?: string;
 }
 
 /**
@@ -55,7 +57,8 @@ export const distributedCommand: Command<DistributedFlags> = async (flags, io) =
   const overrides = policyOverrides(flags);
   const designs = fleetDesigns(flags);
   const toStdout = checkOutputs(flags, io.cwd);
-  const scenario = withOverrides(resolveScenario(flags.scenario ?? DEFAULT_DISTRIBUTED_SCENARIO, io.cwd), overrides);
+  const withinCap = arrivalCapFlag(flags.maxArrivals);
+  const scenario = withOverrides(withinCap(resolveScenario(flags.scenario ?? DEFAULT_DISTRIBUTED_SCENARIO, io.cwd)), overrides);
   const outage = designs[0]?.outage;
   if (outage !== undefined && outage.startMs >= scenario.durationMs) {
     throw usage('--outage', `${flags.outage} starts after the scenario ${scenario.name} ends (${formatDuration(scenario.durationMs)})`);

@@ -1,4 +1,5 @@
 import { parse as parseCsv } from 'csv-parse/sync';
+import { MAX_TIME_MS } from '../../duration.js';
 
 /** One parsed trace line, or why it is not one. */
 type ParsedLine = { t: number; key: string; cost: number } | { error: string };
@@ -93,9 +94,10 @@ export function detectFormat(firstLine: string): TraceFormat | undefined {
   return undefined;
 }
 
-/** Times: finite, >= 0, floored to whole ms; costs: whole numbers >= 1; keys: non-empty. */
+/** Times: finite, from 0 to MAX_TIME_MS, floored to whole ms; costs: whole numbers >= 1; keys: non-empty. */
 function checked(t: number, key: string, cost: number, timeField: string): ParsedLine {
   if (!Number.isFinite(t) || t < 0) return { error: `${timeField}: expected a time in ms >= 0` };
+  if (t > MAX_TIME_MS) return { error: `${timeField}: time ${t} is beyond the largest supported time, ${MAX_TIME_MS} ms (100,000,000 days, the range of a JavaScript Date)` };
   if (key === '') return { error: 'key: empty' };
   if (!Number.isSafeInteger(cost) || cost < 1) return { error: 'cost: expected a whole number >= 1' };
   return { t: Math.floor(t), key, cost };
