@@ -1,4 +1,5 @@
 import { formatDuration } from '../duration.js';
+import { DEFAULT_LIMITER_TIMEOUT_MS } from '../limiter-timeout.js';
 import type { CommandIO } from '../io.js';
 import { ALGORITHMS } from '../policy.js';
 import type { AttackOptions } from './commands/attack.js';
@@ -136,6 +137,10 @@ export const COMMANDS: readonly CommandSpec[] = [
     flags: [
       { flags: '--algorithms <list>', description: 'comma-separated algorithms to compare (default: all)' },
       { flags: '--limiter <module>', description: 'also run your own limiter: a module exporting (policy, { clock }) => { consume(key, cost) }' },
+      {
+        flags: '--limiter-timeout <duration>',
+        description: `how long one call into the --limiter module (loading, factory, each async consume) may take before the run stops, exit 2 (default ${formatDuration(DEFAULT_LIMITER_TIMEOUT_MS)})`,
+      },
       { flags: '--trace <file>', description: 'replay a recorded trace (CSV time_ms,key[,cost], JSON lines, or an access log) instead of scenarios' },
       { flags: '--skip-bad-lines', description: 'skip malformed or out-of-order trace lines (and say how many) instead of failing' },
       { flags: '--limit <n>', description: 'policy limit (overrides the scenario; required with --trace)' },
@@ -235,6 +240,10 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--keys <counts>', description: 'key counts of the round-robin workloads (default 1e4,1e6)' },
       { flags: '--algorithms <names>', description: `comma-separated, from ${ALGORITHMS.join(', ')}` },
       { flags: '--limiter <module>', description: 'also measure your limiter module (repeatable)', repeatable: true },
+      {
+        flags: '--limiter-timeout <duration>',
+        description: `how long one call into a --limiter module (loading, factory, each async consume) may take before the run stops, exit 2 (default ${formatDuration(DEFAULT_LIMITER_TIMEOUT_MS)})`,
+      },
       { flags: '--no-peers', description: 'skip rate-limiter-flexible, limiter and express-rate-limit' },
       { flags: '--memory-keys <n>', description: 'keys of the memory probe, 0 to skip it (default 1e6)' },
       { flags: '--json [file]', description: 'write every figure as JSON (stdout without a file)' },
