@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The only place that turns a command's result into the process's exit code, and the only
 // place that listens to process signals (for the commands that ask, via io.interrupts).
+import { signalExitCode } from '../dist/cli/exit-codes.js';
 import { run } from '../dist/cli/main.js';
 
 // A reader that stops early (`ratelab compare | head`) closes the pipe: that is the reader's
@@ -23,7 +24,7 @@ const io = {
     controller = new AbortController();
     const stop = (signal) => {
       // A second signal while stopping means "now": restore the default and exit.
-      if (controller.signal.aborted) process.exit(signal === 'SIGINT' ? 130 : 143);
+      if (controller.signal.aborted) process.exit(signalExitCode(signal));
       controller.abort(new Error(signal));
     };
     process.on('SIGINT', () => stop('SIGINT'));

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { toClock, type ClockSource } from './clock.js';
 import { RatelabError } from './errors.js';
+import { DEFAULT_LIMITER_TIMEOUT_MS, loadTimeoutMs, settleWithin } from './limiter-timeout.js';
 import type { Policy } from './policy.js';
 
 /** What a user's limiter returns per call: a Decision, or at least `{ allowed }`, or a boolean. */
@@ -23,17 +24,21 @@ export interface ExternalLimiter {
  * boolean. The limiter must read time only from `clock`, so the lab can replay traffic on
  * its virtual clock.
  *
- * Throws `FILE_NOT_FOUND`, or `INVALID_LIMITER_MODULE` saying what does not fit.
+ * Loading the module (its top-level await) and the factory's promise must each settle
+ * within `loadTimeoutMs(timeoutMs)` (`timeoutMs`, default {@link DEFAULT_LIMITER_TIMEOUT_MS},
+ * being the bound of one call), else `LIMITER_TIMEOUT` naming the module and the step. Throws `FILE_NOT_FOUND`, or `INVALID_LIMITER_MODULE`
+ * saying what does not fit.
  */
-export async function loadLimiterModule(path: string, policy: Policy, clock: ClockSource, cwd = process.cwd()): Promise<ExternalLimiter> {
+export async function loadLimiterModule(path: string, policy: Policy, clock: ClockSource, cwd = process.cwd(), timeoutMs = DEFAULT_LIMITER_TIMEOUT_MS): Promise<ExternalLimiter> {
   const file = resolve(cwd, path);
   if (!(await stat(file).then((s) => s.isFile(), () => false))) {
     throw new RatelabError('FILE_NOT_FOUND', `${path}: no such file`, { field: path });
   }
   let exports: Record<string, unknown>;
   try {
-    exports = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    exports = (await settleWithin(import(pathToFileURL(file).href), loadTimeoutMs(timeoutMs), path, () => 'loading it (its top-level await)')) as Record<string, unknown>;
   } catch (error) {
+    if (isTimeout(error)) throw error;
     throw invalid(path, `cannot be loaded: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
   }
   const factory = typeof exports.default === 'function' ? exports.default : exports.createLimiter;
@@ -42,8 +47,9 @@ export async function loadLimiterModule(path: string, policy: Policy, clock: Clo
   }
   let limiter: unknown;
   try {
-    limiter = await factory({ ...policy }, { clock: toClock(clock) });
+    limiter = await settleWithin(Promise.resolve(factory({ ...policy }, { clock: toClock(clock) })), loadTimeoutMs(timeoutMs), path, () => "its factory's promise");
   } catch (error) {
+    if (isTimeout(error)) throw error;
     throw invalid(path, `its factory threw: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (typeof limiter !== 'object' || limiter === null || typeof (limiter as { consume?: unknown }).consume !== 'function') {
@@ -58,6 +64,10 @@ export function allowedOf(result: ExternalResult, name: string): boolean {
   if (typeof result === 'boolean') return result;
   if (typeof result === 'object' && result !== null && typeof result.allowed === 'boolean') return result.allowed;
   throw invalid(name, `consume() must return { allowed: boolean } or a boolean, got ${JSON.stringify(result)}`);
+}
+
+function isTimeout(error: unknown): boolean {
+  return error instanceof RatelabError && error.code === 'LIMITER_TIMEOUT';
 }
 
 function invalid(path: string, why: string): RatelabError {

@@ -17,7 +17,8 @@ export interface CommandIO {
   env: Record<string, string | undefined>;
   cwd: string;
   /**
-   * For long-running commands (`serve`, `attack`): a signal that aborts on SIGINT/SIGTERM.
+   * For long-running commands (`serve`, `attack`): a signal that aborts on SIGINT/SIGTERM,
+   * its reason an Error whose message is the signal's name (see `interruptedExitCode`).
    * Calling it takes those signals over from their default (exit at once), so only a
    * command that stops cleanly on the signal should call it. Absent in tests.
    */

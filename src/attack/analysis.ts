@@ -1,6 +1,6 @@
 import { percentiles } from '../metrics/percentile.js';
 import { MetricsRecorder, type ReplayMetrics } from '../metrics/recorder.js';
-import { isAdmitted, retryAfterMsOf, type AttackRun, type Shot } from './runner.js';
+import { ABORTED, isAdmitted, retryAfterMsOf, type AttackRun, type Shot } from './runner.js';
 import type { JudgedPolicy } from './endpoint-policy.js';
 
 export type { JudgedPolicy } from './endpoint-policy.js';
@@ -15,9 +15,11 @@ export interface ResponseCounts {
   limited: number;
   /** Any other status (not counted as a decision). */
   other: number;
-  /** No response: connection errors and timeouts, by code. */
+  /** No complete response, the endpoint's doing: connection errors and timeouts (`--timeout`), by code. */
   errors: number;
   errorCodes: Record<string, number>;
+  /** Cut off in flight by the run's own stop (`--max-time`, a signal): not the endpoint's errors. */
+  aborted: number;
 }
 
 /**
@@ -103,9 +105,10 @@ export function isDecided(shot: Shot): boolean {
 }
 
 function countResponses(shots: readonly Shot[]): ResponseCounts {
-  const counts: ResponseCounts = { sent: shots.length, admitted: 0, limited: 0, other: 0, errors: 0, errorCodes: {} };
+  const counts: ResponseCounts = { sent: shots.length, admitted: 0, limited: 0, other: 0, errors: 0, errorCodes: {}, aborted: 0 };
   for (const shot of shots) {
-    if (shot.status === undefined) {
+    if (shot.error === ABORTED) counts.aborted += 1;
+    else if (shot.status === undefined) {
       counts.errors += 1;
       const code = shot.error ?? 'unknown';
       counts.errorCodes[code] = (counts.errorCodes[code] ?? 0) + 1;

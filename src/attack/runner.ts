@@ -1,4 +1,4 @@
-import { Agent, request, type IncomingHttpHeaders } from 'node:http';
+import { Agent, request, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** One request to send: at scenario time `t` (ms), for `key`. */
@@ -40,12 +40,20 @@ export interface AttackRunOptions {
   connections: number;
   /** Most requests sent in all (scenario events and Retry-After probes). */
   maxRequests: number;
-  /** Nothing is sent later than this after the start. */
+  /**
+   * The run's wall-time budget: nothing is sent later than this after the start, and the
+   * requests still in flight then are cut off (`aborted`, see {@link ABORTED}).
+   */
   maxTimeMs: number;
-  /** A request without a complete response after this long counts as an error (`timeout`). */
+  /**
+   * A request without a complete response (status line, headers and the whole body) this
+   * long after it left is cut off and counts as an error (`timeout`): a server that
+   * drips its body cannot hold a request longer.
+   */
   timeoutMs: number;
   /** After a 429 with Retry-After, retry that key once at that time to check the promise. Default true. */
   probeRetryAfter?: boolean;
+  /** Stops the run: nothing more is sent and the requests in flight are cut off (`aborted`). */
   signal?: AbortSignal;
   /** Told of each request as it leaves (events and probes; `probeOf` tells them apart). */
   onSend?: (shot: Shot) => void;
@@ -62,10 +70,18 @@ export interface Shot {
   probeOf: number | undefined;
   /** HTTP status, or undefined when no response came (see `error`). */
   status: number | undefined;
-  /** `ECONNREFUSED`, `ECONNRESET`, `timeout`, ... when no response came. */
+  /**
+   * Why no complete response came: `ECONNREFUSED`, `ECONNRESET`, ..., `timeout` (cut off
+   * at `timeoutMs`), or {@link ABORTED} (cut off by the run's own stop, not the endpoint).
+   */
   error: string | undefined;
   /** Wall ms from sending to the end of the response (or the error). */
   latencyMs: number;
+  /**
+   * Wall ms from sending to the response's status line and headers; undefined when none
+   * came. A response cut off in its body has it, but no `status`.
+   */
+  headersMs: number | undefined;
   /** The rate-limit fields as received (absent ones undefined). */
   headers: RateLimitFields;
 }
@@ -79,6 +95,15 @@ export interface RateLimitFields {
   rateLimit?: string;
   rateLimitPolicy?: string;
 }
+
+/**
+ * The error of a request cut off because the run stopped (`--max-time`, a signal), not
+ * because of the endpoint: counted apart from the endpoint's errors.
+ */
+export const ABORTED = 'aborted';
+
+/** Longest delay a timer takes (about 24.8 days); a longer bound is no bound at all. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Why the run ended. */
 export type StopReason = 'done' | 'max-requests' | 'max-time' | 'interrupted';
@@ -109,8 +134,10 @@ interface Probe {
  * wall ms after the start, with its key in `keyHeader`. At most `connections` requests are in
  * flight (kept-alive connections); an event whose time comes while all are busy waits
  * for one and is recorded at its real sending time. Connection errors and timeouts are
- * recorded, never thrown. Stops at the stream's end, `maxRequests`, `maxTimeMs` or the
- * signal, then waits for the requests in flight (each bounded by `timeoutMs`).
+ * recorded, never thrown. Stops sending at the stream's end, `maxRequests`, `maxTimeMs` or
+ * the signal, then waits for the requests in flight: each is bounded by `timeoutMs`, and
+ * at `maxTimeMs` or on the signal those left are cut off ({@link ABORTED}). So the run
+ * never lasts much longer than `maxTimeMs` (plus an `alignMs` wait), whatever the endpoint does.
  */
 export async function runAttack(options: AttackRunOptions): Promise<AttackRun> {
   const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
@@ -127,6 +154,11 @@ class Runner {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly probes: Probe[] = [];
   private readonly probing = new Set<string>();
+  /** The requests in flight, each with the way to cut it off. */
+  private readonly requests = new Map<ClientRequest, (reason: string) => void>();
+  /** Aborts every wait of the run once it must stop (`maxTimeMs` or the caller's signal). */
+  private readonly stop = new AbortController();
+  private haltedBy: StopReason | undefined;
   private startPerf = 0;
   private originMs = 0;
   private maxLagMs = 0;
@@ -137,11 +169,26 @@ class Runner {
   ) {}
 
   async go(): Promise<AttackRun> {
-    const { stream, speed, durationMs } = this.options;
+    const { stream, durationMs } = this.options;
     let event = stream.next();
     this.originMs = this.options.originMs ?? event?.t ?? 0;
     if (event && event.t - this.originMs >= durationMs) event = undefined;
-    const startEpochMs = await this.alignedStart();
+    const startEpochMs = this.alignedStart();
+    const deadline = this.armDeadline();
+    const unwatch = this.watchSignal();
+    try {
+      await this.waitUntil(0);
+      return await this.loop(event, startEpochMs);
+    } finally {
+      clearTimeout(deadline);
+      unwatch();
+    }
+  }
+
+  /** Sends until a limit is reached or the events run out, then waits for the requests in flight. */
+  private async loop(first: AttackEvent | undefined, startEpochMs: number): Promise<AttackRun> {
+    const { stream, speed, durationMs } = this.options;
+    let event = first;
     let stoppedBy: StopReason = 'done';
     for (;;) {
       const eventDue = event ? (event.t - this.originMs) / speed : Infinity;
@@ -157,6 +204,7 @@ class Runner {
       if (stoppedBy !== 'done') break;
       if (!(await this.waitUntil(due))) continue;
       await this.freeSlot();
+      if (this.haltedBy !== undefined) continue;
       if (probeDue <= eventDue) {
         const probe = this.probes.shift() as Probe;
         this.send(probe.key, probe.dueMs, probe.of);
@@ -172,12 +220,38 @@ class Runner {
       event = this.nextEvent(stream, durationMs);
     }
     await Promise.all(this.inFlight);
+    // Requests cut off after the sending stopped for another reason: say what cut them.
+    if (stoppedBy === 'done' && this.haltedBy !== undefined) stoppedBy = this.haltedBy;
     const unsent = event ? 1 + this.drain(stream, durationMs) : 0;
     return { shots: this.shots, startEpochMs, stoppedBy, maxLagMs: this.maxLagMs, unsent };
   }
 
+  /** Halts the run when the caller's signal aborts; returns the unsubscription. */
+  private watchSignal(): () => void {
+    const { signal } = this.options;
+    if (!signal) return () => undefined;
+    const interrupted = () => this.halt('interrupted');
+    if (signal.aborted) interrupted();
+    signal.addEventListener('abort', interrupted, { once: true });
+    return () => signal.removeEventListener('abort', interrupted);
+  }
+
+  /** The timer that halts the run `maxTimeMs` after the start; none past a timer's range. */
+  private armDeadline(): NodeJS.Timeout | undefined {
+    const delay = Math.max(0, this.options.maxTimeMs - this.elapsed());
+    return delay > MAX_TIMER_MS ? undefined : setTimeout(() => this.halt('max-time'), delay);
+  }
+
+  /** Stops the run: every wait ends, nothing more is sent, the requests in flight are cut off. */
+  private halt(reason: StopReason): void {
+    if (this.haltedBy !== undefined) return;
+    this.haltedBy = reason;
+    this.stop.abort();
+    for (const cut of [...this.requests.values()]) cut(ABORTED);
+  }
+
   private limitReached(dueMs: number): StopReason {
-    if (this.options.signal?.aborted) return 'interrupted';
+    if (this.haltedBy !== undefined) return this.haltedBy;
     if (this.shots.length >= this.options.maxRequests) return 'max-requests';
     if (dueMs > this.options.maxTimeMs) return 'max-time';
     return 'done';
@@ -197,13 +271,12 @@ class Runner {
     return countEvents(stream, this.originMs + durationMs, MAX_UNSENT_COUNTED);
   }
 
-  /** Waits for the aligned start (now without `alignMs`); returns it in epoch ms. */
-  private async alignedStart(): Promise<number> {
+  /** Sets the start: the aligned one (now without `alignMs`), to be waited for; returns it in epoch ms. */
+  private alignedStart(): number {
     const { alignMs, speed } = this.options;
     const nowEpoch = Date.now();
     const startEpoch = alignMs ? alignedStartEpoch(nowEpoch, this.originMs, speed, alignMs) : nowEpoch;
     this.startPerf = performance.now() + (startEpoch - nowEpoch);
-    await this.waitUntil(0);
     return startEpoch;
   }
 
@@ -211,12 +284,12 @@ class Runner {
     return performance.now() - this.startPerf;
   }
 
-  /** Sleeps until wall time `ms` after the start; false if the signal aborted first. */
+  /** Sleeps until wall time `ms` after the start; false if the run halted first. */
   private async waitUntil(ms: number): Promise<boolean> {
     const wait = ms - this.elapsed();
     if (wait < 1) return true;
     try {
-      await sleep(wait, undefined, { signal: this.options.signal });
+      await sleep(wait, undefined, { signal: this.stop.signal });
       return true;
     } catch {
       return false;
@@ -230,7 +303,7 @@ class Runner {
   private send(key: string, scheduledMs: number, probeOf: number | undefined): Promise<void> {
     const sentMs = this.elapsed();
     this.maxLagMs = Math.max(this.maxLagMs, sentMs - scheduledMs);
-    const shot: Shot = { sentMs, key, probeOf, status: undefined, error: undefined, latencyMs: 0, headers: {} };
+    const shot: Shot = { sentMs, key, probeOf, status: undefined, error: undefined, latencyMs: 0, headersMs: undefined, headers: {} };
     const index = this.shots.push(shot) - 1;
     this.options.onSend?.(shot);
     const done = this.fetch(shot).then(() => {
@@ -242,26 +315,45 @@ class Runner {
     return done;
   }
 
+  /**
+   * Sends one request and records what came back. Its deadline covers the whole response:
+   * at `timeoutMs` (or when the run halts) the request is destroyed, whether the endpoint
+   * is still to answer or still sending the body; a response cut off keeps no status.
+   */
   private fetch(shot: Shot): Promise<void> {
     const { url, keyHeader, timeoutMs } = this.options;
     return new Promise<void>((resolve) => {
+      let response: IncomingMessage | undefined;
+      let cutBy: string | undefined;
+      let finished = false;
       const finish = (error: string | undefined) => {
-        shot.error ??= error;
+        if (finished) return;
+        finished = true;
+        clearTimeout(deadline);
+        this.requests.delete(req);
+        const failure = cutBy ?? error;
+        if (failure !== undefined) [shot.status, shot.error] = [undefined, failure];
         shot.latencyMs = this.elapsed() - shot.sentMs;
         resolve();
       };
-      const req = request(url, { agent: this.agent, method: 'GET', headers: { [keyHeader]: shot.key }, timeout: timeoutMs }, (res) => {
+      const req = request(url, { agent: this.agent, method: 'GET', headers: { [keyHeader]: shot.key } }, (res) => {
+        response = res;
         shot.status = res.statusCode;
         shot.headers = rateLimitFields(res.headers);
+        shot.headersMs = this.elapsed() - shot.sentMs;
         res.on('error', (error: NodeJS.ErrnoException) => finish(error.code ?? error.message));
         res.on('end', () => finish(undefined));
         res.resume();
       });
-      req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'timeout' })));
-      req.on('error', (error: NodeJS.ErrnoException) => {
-        shot.status = undefined;
-        finish(error.code ?? error.message);
-      });
+      const cut = (reason: string) => {
+        cutBy ??= reason;
+        req.destroy();
+      };
+      const deadline = timeoutMs > MAX_TIMER_MS ? undefined : setTimeout(() => cut('timeout'), timeoutMs);
+      this.requests.set(req, cut);
+      req.on('error', (error: NodeJS.ErrnoException) => finish(error.code ?? error.message));
+      // The last word on a request destroyed without an error event (or mid-body).
+      req.on('close', () => finish(response?.complete ? undefined : 'ECONNRESET'));
       req.end();
     });
   }

@@ -8,7 +8,8 @@ import { RatelabError } from '../errors.js';
 import type { Policy } from '../policy.js';
 import { compileBatch, isThenable, type Batch, type LoopState, type Tape } from './batch-loop.js';
 import { sampleTape, type SampleSpec } from './sample-workload.js';
-import { createDecide, subjectName, type SubjectSpec } from './subjects.js';
+import { callTimeoutOf, createDecide, subjectName, type SubjectSpec } from './subjects.js';
+import { settleWithin } from '../limiter-timeout.js';
 import { BATCH, workloadKeys, workloadSequence, type WorkloadSpec } from './workloads.js';
 
 /** What the parent asks of a child (as its one argument, or on stdin when large). */
@@ -94,10 +95,25 @@ async function createTask(subject: SubjectSpec, course: Course, size = BATCH): P
   // One decision tells whether the subject answers with promises; every subject gets it.
   const first = decide(keys[sequence[0] as number] as string, tape ? (tape.costs[0] as number) : 1);
   const isAsync = isThenable(first);
-  if (isAsync) await first;
+  if (isAsync) await bounded(subject, first as PromiseLike<unknown>, () => 'its first consume()');
   const stepMs = (course.stepMs * size) / BATCH;
   const batch = compileBatch({ decide, keys, sequence, state, stepMs, isAsync, name: subjectName(subject), size, tape });
-  return { name: subjectName(subject), batch, state, size, latencies: [], rates: [] };
+  return { name: subjectName(subject), batch: isAsync ? boundedBatch(subject, batch, size) : batch, state, size, latencies: [], rates: [] };
+}
+
+/** `promise`, bounded as the subject's calls are (a user's module), else as it is. */
+function bounded<T>(subject: SubjectSpec, promise: PromiseLike<T>, call: () => string): PromiseLike<T> {
+  return subject.kind === 'module' ? settleWithin(promise, callTimeoutOf(subject) as number, subject.path, call) : promise;
+}
+
+/**
+ * An async batch bounded as a whole, by the bound of one call: a decision that never
+ * settles stops the batch in that time, and one timer per batch of {@link BATCH}, not per
+ * decision, leaves the module's figure as it was.
+ */
+function boundedBatch(subject: SubjectSpec, batch: Batch, size: number): Batch {
+  if (subject.kind !== 'module') return batch;
+  return () => bounded(subject, batch() as Promise<void>, () => `a consume() of a batch of ${size}`) as Promise<void>;
 }
 
 /**
@@ -114,7 +130,7 @@ async function readsClock(subject: SubjectSpec, course: Course): Promise<boolean
   const before = reads; // a factory may read the clock once to start
   for (let i = 0; i < Math.min(course.sequence.length, 10); i++) {
     const result = decide(course.keys[course.sequence[i] as number] as string, 1);
-    if (isThenable(result)) await result;
+    if (isThenable(result)) await bounded(subject, result as PromiseLike<unknown>, () => 'consume()');
   }
   return reads > before;
 }

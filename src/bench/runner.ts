@@ -25,6 +25,8 @@ export interface BenchPlan {
   peers: boolean;
   /** Absolute paths of `--limiter` modules. */
   modules: readonly string[];
+  /** The bound of each call into a `--limiter` module, ms (default 5 s). */
+  limiterTimeoutMs?: number;
   /** Keys of the memory probe (0: no memory figures). */
   memoryKeys: number;
   /** Check tinybench against a plain timed loop. */
@@ -125,7 +127,7 @@ async function chooseSubjects(plan: BenchPlan, notes: string[]): Promise<Subject
       else notes.push(`${peer} is not installed: skipped (it is a dev dependency of ratelab; npm install -D ${peer} to compare)`);
     }
   }
-  for (const path of plan.modules) subjects.push({ kind: 'module', path });
+  for (const path of plan.modules) subjects.push({ kind: 'module', path, ...(plan.limiterTimeoutMs === undefined ? {} : { timeoutMs: plan.limiterTimeoutMs }) });
   return subjects;
 }
 

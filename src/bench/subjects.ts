@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import type { Clock } from '../clock.js';
 import { loadLimiterModule } from '../external-limiter.js';
+import { DEFAULT_LIMITER_TIMEOUT_MS } from '../limiter-timeout.js';
 import { createLimiter } from '../memory/limiter.js';
 import { siblingModule } from '../metrics/child-process.js';
 import type { Algorithm, Policy } from '../policy.js';
@@ -20,7 +21,8 @@ export type SubjectSpec =
   | { kind: 'reference' }
   | { kind: 'algorithm'; algorithm: Algorithm }
   | { kind: 'peer'; peer: PeerName }
-  | { kind: 'module'; path: string };
+  /** `timeoutMs`: the bound of each call into the module (`--limiter-timeout`, default 5 s). */
+  | { kind: 'module'; path: string; timeoutMs?: number };
 
 /** One decision on `cost` units: a boolean, a `{ allowed }` object, or a promise of either. */
 export type Decide = (key: string, cost: number) => unknown;
@@ -37,6 +39,14 @@ export function subjectName(subject: SubjectSpec): string {
     case 'module':
       return `module:${basename(subject.path)}`;
   }
+}
+
+/**
+ * How long one call into the subject may take, for a user's module (loading, factory, each
+ * async decision: see `settleWithin`); undefined for the rest, which are ratelab's own.
+ */
+export function callTimeoutOf(subject: SubjectSpec): number | undefined {
+  return subject.kind === 'module' ? (subject.timeoutMs ?? DEFAULT_LIMITER_TIMEOUT_MS) : undefined;
 }
 
 /** Whether the subject reads time from the clock it is given (peers read wall time). */
@@ -85,7 +95,7 @@ export async function createDecide(subject: SubjectSpec, policy: Policy, clock: 
     }
     case 'peer':
     case 'module': {
-      const limiter = await loadLimiterModule(moduleOf(subject), policy, clock, '/');
+      const limiter = await loadLimiterModule(moduleOf(subject), policy, clock, '/', callTimeoutOf(subject));
       return (key, cost) => limiter.consume(key, cost);
     }
   }

@@ -1,4 +1,5 @@
 import { formatDuration } from '../duration.js';
+import { DEFAULT_LIMITER_TIMEOUT_MS } from '../limiter-timeout.js';
 import type { CommandIO } from '../io.js';
 import { ALGORITHMS } from '../policy.js';
 import { DEFAULT_MAX_ARRIVALS } from '../scenario/arrival-estimate.js';
@@ -113,8 +114,8 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--bucket <duration>', description: "timeline bucket, wall time (default: the scenario's, time-scaled; for a trace, the judged window)" },
       { flags: '--connections <n>', description: 'most requests in flight (and connections open)', default: String(ATTACK_DEFAULTS.connections) },
       { flags: '--max-requests <n>', description: 'send at most this many requests', default: String(ATTACK_DEFAULTS.maxRequests) },
-      { flags: '--max-time <duration>', description: 'send nothing after this much wall time', default: ATTACK_DEFAULTS.maxTime },
-      { flags: '--timeout <duration>', description: 'a request without a response after this long is an error', default: ATTACK_DEFAULTS.timeout },
+      { flags: '--max-time <duration>', description: 'stop after this much wall time: nothing more is sent, requests in flight are aborted, the report covers what was measured', default: ATTACK_DEFAULTS.maxTime },
+      { flags: '--timeout <duration>', description: 'a request without its complete response (headers and body) after this long is cut off and counted as an error', default: ATTACK_DEFAULTS.timeout },
       { flags: '--no-probe', description: 'do not retry at Retry-After to check it' },
       { flags: '--allow-remote', description: 'allow a target that is not a loopback address' },
       { flags: '--csv <file>', description: 'write the row as CSV (- for stdout)' },
@@ -137,6 +138,10 @@ export const COMMANDS: readonly CommandSpec[] = [
     flags: [
       { flags: '--algorithms <list>', description: 'comma-separated algorithms to compare (default: all)' },
       { flags: '--limiter <module>', description: 'also run your own limiter: a module exporting (policy, { clock }) => { consume(key, cost) }' },
+      {
+        flags: '--limiter-timeout <duration>',
+        description: `how long one call into the --limiter module (loading, factory, each async consume) may take before the run stops, exit 2 (default ${formatDuration(DEFAULT_LIMITER_TIMEOUT_MS)})`,
+      },
       { flags: '--trace <file>', description: 'replay a recorded trace (CSV time_ms,key[,cost], JSON lines, or an access log) instead of scenarios' },
       { flags: '--skip-bad-lines', description: 'skip malformed or out-of-order trace lines (and say how many) instead of failing' },
       { flags: '--limit <n>', description: 'policy limit (overrides the scenario; required with --trace)' },
@@ -238,6 +243,10 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--keys <counts>', description: 'key counts of the round-robin workloads (default 1e4,1e6)' },
       { flags: '--algorithms <names>', description: `comma-separated, from ${ALGORITHMS.join(', ')}` },
       { flags: '--limiter <module>', description: 'also measure your limiter module (repeatable)', repeatable: true },
+      {
+        flags: '--limiter-timeout <duration>',
+        description: `how long one call into a --limiter module (loading, factory, each async consume) may take before the run stops, exit 2 (default ${formatDuration(DEFAULT_LIMITER_TIMEOUT_MS)})`,
+      },
       { flags: '--no-peers', description: 'skip rate-limiter-flexible, limiter and express-rate-limit' },
       { flags: '--memory-keys <n>', description: 'keys of the memory probe, 0 to skip it (default 1e6)' },
       { flags: '--json [file]', description: 'write every figure as JSON (stdout without a file)' },

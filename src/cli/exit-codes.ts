@@ -8,6 +8,9 @@ import type { RatelabErrorCode } from '../errors.js';
  *   was written.
  * - 3 `UNAVAILABLE`: a service the command needs (Redis, an HTTP endpoint) cannot be reached.
  * - 70 `INTERNAL`: a bug in ratelab; rerun with RATELAB_DEBUG=1 for the stack trace.
+ * - 130 `INTERRUPTED` / 143 `TERMINATED`: a run (`attack`) cut short by SIGINT / SIGTERM,
+ *   after its partial report; 128 + the signal's number, as a shell reports a process the
+ *   signal killed, so a script does not take the partial run for a finished one.
  */
 export const EXIT = {
   OK: 0,
@@ -15,6 +18,8 @@ export const EXIT = {
   BAD_INPUT: 2,
   UNAVAILABLE: 3,
   INTERNAL: 70,
+  INTERRUPTED: 130,
+  TERMINATED: 143,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -25,4 +30,18 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
  */
 export function exitCodeOf(code: RatelabErrorCode): ExitCode {
   return code === 'REDIS_UNAVAILABLE' || code === 'ENDPOINT_UNAVAILABLE' ? EXIT.UNAVAILABLE : EXIT.BAD_INPUT;
+}
+
+/** The exit code of a process stopped by `signal` (`SIGINT`, `SIGTERM`): 143 for SIGTERM, else 130. */
+export function signalExitCode(signal: string): ExitCode {
+  return signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED;
+}
+
+/**
+ * The exit code of a command whose `CommandIO.interrupts` signal aborted with `reason`
+ * (bin/ aborts with an Error named for the signal): 143 for SIGTERM, else 130 (SIGINT, or
+ * an abort from code).
+ */
+export function interruptedExitCode(reason: unknown): ExitCode {
+  return signalExitCode(reason instanceof Error ? reason.message : '');
 }

@@ -8,6 +8,7 @@ import type { Scenario } from '../scenario/scenario.js';
 import type { TrustProxy } from '../http/client-address.js';
 import type { Gates } from '../sim/gates.js';
 import { outputProblem } from '../report/write-output.js';
+import { DEFAULT_LIMITER_TIMEOUT_MS } from '../limiter-timeout.js';
 
 /**
  * A whole number from `min` to `max` given on the command line, in digits or with a
@@ -48,6 +49,20 @@ export function algorithmsFlag(list: string | undefined, flag = '--algorithms'):
   const names = list.split(',').map((name) => name.trim()).filter((name) => name !== '');
   if (names.length === 0) throw usage(flag, `expected a comma-separated list of ${ALGORITHMS.join(', ')}, got ${describeValue(list)}`);
   return [...new Set(names.map((name) => checkAlgorithm(name, flag)))];
+}
+
+/** Longest bound a timer can keep (about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * `--limiter-timeout`: how long one call into a `--limiter` module (loading it, its
+ * factory, each async `consume`) may take; default {@link DEFAULT_LIMITER_TIMEOUT_MS}.
+ */
+export function limiterTimeoutFlag(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_LIMITER_TIMEOUT_MS;
+  const ms = parseDuration(value, '--limiter-timeout');
+  if (ms > MAX_TIMER_MS) throw usage('--limiter-timeout', `expected at most 24d, got ${JSON.stringify(value)}`);
+  return ms;
 }
 
 /** `--port`: 0 (any free port) to 65535. */

@@ -116,6 +116,8 @@ export type { AddedLatency } from '../sim/distributed/latency-tally.js';
 // The attack runner (`ratelab attack`, `ratelab serve`): live HTTP endpoints.
 /** Sends a stream's requests to an endpoint at their times (wall ms), recording every response; never throws on network errors. */
 export { runAttack } from '../attack/runner.js';
+/** `Shot.error` of a request cut off by the run's own stop (`maxTimeMs`, the signal), not by the endpoint. */
+export { ABORTED } from '../attack/runner.js';
 /** Whether the endpoint admitted a request (any 2xx). */
 export { isAdmitted } from '../attack/runner.js';
 /** A response's Retry-After in ms; Infinity when absent or not whole seconds. */

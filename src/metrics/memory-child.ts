@@ -1,6 +1,7 @@
 // The child process of measureMemory: prints one JSON line, a MemorySample.
 import { ManualClock } from '../clock.js';
 import { createLimiter } from '../memory/limiter.js';
+import { DEFAULT_LIMITER_TIMEOUT_MS, settleWithin } from '../limiter-timeout.js';
 import type { MemorySample, MemoryTarget } from './memory-probe.js';
 
 interface Consumer {
@@ -32,7 +33,8 @@ const keys = Array.from({ length: count }, (_, i) => `key:${i}`);
 const withKeys = heapBytes();
 for (const key of keys) {
   const result = limiter.consume(key, 1);
-  if (result instanceof Promise) await result;
+  // A module's promise that never settles is told (LIMITER_TIMEOUT), not an exit 13.
+  if (result instanceof Promise) await ('module' in target ? settleWithin(result, DEFAULT_LIMITER_TIMEOUT_MS, target.module, () => `consume(${JSON.stringify(key)}, 1)`) : result);
 }
 const full = heapBytes();
 const sample: MemorySample = {

@@ -42,7 +42,7 @@ export function attackNotes(report: AttackReport): string[] {
   const errors = Object.entries(r.errorCodes).map(([code, n]) => `${code} x${n}`).join(', ');
   const notes = [
     `policy: ${describePolicy(policy, report.speed)}; judged in wall-clock time`,
-    `requests: ${r.sent} sent; ${r.admitted} 2xx, ${r.limited} 429, ${r.other} other, ${r.errors} without a response${errors ? ` (${errors})` : ''}`,
+    `requests: ${r.sent} sent; ${r.admitted} 2xx, ${r.limited} 429, ${r.other} other, ${r.errors} without a response${errors ? ` (${errors})` : ''}${r.aborted > 0 ? `, ${r.aborted} aborted by the stop` : ''}`,
   ];
   if (lat) notes.push(`latency: p50 ${ms(lat.p50)}, p90 ${ms(lat.p90)}, p99 ${ms(lat.p99)}, max ${ms(lat.max)}`);
   notes.push(probeNote(analysis.probes));

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { Clock } from '../clock.js';
 import { loadLimiterModule } from '../external-limiter.js';
+import { DEFAULT_LIMITER_TIMEOUT_MS } from '../limiter-timeout.js';
 import { createLimiter, type RateLimiter } from '../memory/limiter.js';
 import type { Algorithm, Policy } from '../policy.js';
 
@@ -28,6 +29,11 @@ export interface Contender {
   readonly stateBytesPerKey: number | undefined;
   /** A fresh limiter reading time only from `clock`. */
   create(clock: Clock): Decider | Promise<Decider>;
+  /**
+   * How long one async `consume` may take, and the module to name when it does not settle
+   * (`LIMITER_TIMEOUT`); default {@link DEFAULT_LIMITER_TIMEOUT_MS} under the contender's name.
+   */
+  readonly callTimeout?: { timeoutMs: number; module: string };
 }
 
 /** A built-in algorithm under `policy`. Throws `INVALID_POLICY` / `POLICY_TOO_LARGE` now rather than mid-run. */
@@ -56,14 +62,16 @@ function admitting(limiter: RateLimiter): Decider {
 /**
  * A user's limiter module (`--limiter ./my-limiter.mjs`, see `loadLimiterModule`) under
  * `policy`; `path` is resolved from `cwd`. Loads it once now, so a module that does not
- * fit the contract fails before anything runs.
+ * fit the contract fails before anything runs. Loading, its factory and each async
+ * `consume` must settle within `timeoutMs` (`LIMITER_TIMEOUT` naming `path` otherwise).
  */
-export async function moduleContender(path: string, policy: Policy, cwd: string): Promise<Contender> {
-  const first = await loadLimiterModule(path, policy, () => 0, cwd);
+export async function moduleContender(path: string, policy: Policy, cwd: string, timeoutMs = DEFAULT_LIMITER_TIMEOUT_MS): Promise<Contender> {
+  const first = await loadLimiterModule(path, policy, () => 0, cwd, timeoutMs);
   return {
     name: first.name,
     probe: { module: resolve(cwd, path), policy },
     stateBytesPerKey: undefined,
-    create: (clock) => loadLimiterModule(path, policy, clock, cwd),
+    create: (clock) => loadLimiterModule(path, policy, clock, cwd, timeoutMs),
+    callTimeout: { timeoutMs, module: path },
   };
 }

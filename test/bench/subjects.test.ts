@@ -78,4 +78,22 @@ describe('a --limiter module that breaks while measured', () => {
       await rm(dir, { recursive: true, force: true });
     }
   }, 30_000);
+  // Issue 11 item 6: a promise that never settles used to end the child with exit 13 and no word.
+  it.each([
+    { source: 'export default () => ({ consume: () => new Promise(() => {}) });', call: 'its first consume()' },
+    { source: "export default () => ({ consume: async (key) => key === 'key:0' || new Promise(() => {}) });", call: 'a consume() of a batch of 1000' },
+  ])('one whose consume never settles: LIMITER_TIMEOUT naming it and the call ($call)', async ({ source, call }) => {
+    const dir = await mkdtemp(resolve(tmpdir(), 'ratelab-module-'));
+    const path = resolve(dir, 'hangs.mjs');
+    await writeFile(path, `${source}\n`);
+    try {
+      const plan = { quick: true, algorithms: [], keyCounts: [1000], rounds: 2, processes: 1, roundMs: 5, peers: false, modules: [path], limiterTimeoutMs: 100, memoryKeys: 0, harness: false };
+      await expect(runBench(plan, () => undefined)).rejects.toMatchObject({
+        code: 'LIMITER_TIMEOUT',
+        message: `${path}: ${call} did not settle within 100ms: the module hangs (bound: --limiter-timeout)`,
+      });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
 });

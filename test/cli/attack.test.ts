@@ -255,14 +255,14 @@ describe('ratelab attack against ratelab serve', () => {
     expect(err).toMatch(/stopped at --max-requests 5; \d+ events not sent/);
   });
 
-  it('stops when interrupted and reports the requests sent so far', async () => {
+  it('stops when interrupted, reports the requests sent so far and exits 130', async () => {
     const controller = new AbortController();
     const { code, report, err } = await withServe({ algorithm: 'sliding-counter', limit: 100, window: '1s' }, (url) => {
       const running = attack({ url, scenario: 'steady-under', signal: controller.signal });
       setTimeout(() => controller.abort(), 300);
       return running;
     });
-    expect(code).toBe(0);
+    expect(code).toBe(130);
     expect(report.stoppedBy).toBe('interrupted');
     expect(report.responses.sent).toBeGreaterThan(0);
     expect(report.responses.sent).toBeLessThan(800);

@@ -10,7 +10,7 @@ const POLICY: JudgedPolicy = { limit: 2, windowMs: 1000, source: { limit: 'RateL
 
 /** A shot as the runner records it: `status` 200/429/503, or undefined (no response). */
 function shot(sentMs: number, status: number | undefined, probeOf?: number, retryAfter?: string): Shot {
-  return { sentMs, key: 'k', probeOf, status, error: status === undefined ? 'ECONNRESET' : undefined, latencyMs: 1, headers: retryAfter === undefined ? {} : { retryAfter } };
+  return { sentMs, key: 'k', probeOf, status, error: status === undefined ? 'ECONNRESET' : undefined, latencyMs: 1, headersMs: status === undefined ? undefined : 1, headers: retryAfter === undefined ? {} : { retryAfter } };
 }
 
 function runOf(shots: Shot[]): AttackRun {
@@ -43,8 +43,18 @@ describe('Retry-After probes are counted apart from the workload', () => {
 
   it('counts requests without a response apart from the decided ones', () => {
     const analysis = analyzeAttack(runOf([shot(0, 200), shot(5, undefined), shot(10, 503)]), { policy: POLICY, bucketMs: 1000 });
-    expect(analysis.responses).toEqual({ sent: 3, admitted: 1, limited: 0, other: 1, errors: 1, errorCodes: { ECONNRESET: 1 } });
+    expect(analysis.responses).toEqual({ sent: 3, admitted: 1, limited: 0, other: 1, errors: 1, errorCodes: { ECONNRESET: 1 }, aborted: 0 });
     expect(analysis.metrics.offered).toBe(1);
+  });
+
+  it("counts requests cut off by the run's stop as aborted, not as the endpoint's errors", () => {
+    const aborted = { ...shot(5, undefined), error: 'aborted' };
+    const timedOut = { ...shot(8, undefined), error: 'timeout', headersMs: 1 };
+    const run = runOf([shot(0, 200), aborted, timedOut]);
+    const analysis = analyzeAttack(run, { policy: POLICY, bucketMs: 1000 });
+    expect(analysis.responses).toEqual({ sent: 3, admitted: 1, limited: 0, other: 0, errors: 1, errorCodes: { timeout: 1 }, aborted: 1 });
+    const report = { url: new URL('http://127.0.0.1:8080/'), workload: scenarioWorkload(resolveScenario('edge-attack', process.cwd())), speed: 1, run, analysis };
+    expect(attackNotes(report)).toContain('requests: 3 sent; 1 2xx, 0 429, 0 other, 1 without a response (timeout x1), 1 aborted by the stop');
   });
 
   it('reports the probes on their own line and in their own JSON section', () => {

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { formatDuration, parseDuration } from '../../duration.js';
 import { RatelabError } from '../../errors.js';
 import { analyzeAttack, isDecided, type AttackAnalysis } from '../../attack/analysis.js';
-import { plannedEvents, runAttack, type AttackRun, type Shot } from '../../attack/runner.js';
+import { ABORTED, plannedEvents, runAttack, type AttackRun, type Shot } from '../../attack/runner.js';
 import { checkTarget } from '../../attack/target.js';
 import { missingPolicy, readPolicy, type GivenPolicy, type JudgedPolicy } from '../../attack/endpoint-policy.js';
 import { attackComparison, attackJson, type AttackReport } from '../../report/attack-report.js';
@@ -18,6 +18,7 @@ import { resolveScenario } from '../../scenario/builtins.js';
 import type { Gates } from '../../sim/gates.js';
 import { scenarioWorkload, traceWorkload, type Workload } from '../../sim/workload.js';
 import { checkOutputs, gateFlags, wholeNumberFlag } from '../flags.js';
+import { interruptedExitCode } from '../exit-codes.js';
 import { reportGates } from '../gates.js';
 import type { Command, CommandIO } from '../../io.js';
 import { createProgress } from '../progress.js';
@@ -72,6 +73,9 @@ export interface AttackOptions {
  * JSON. Everything is checked before the first request, except a policy to be read from
  * the responses, checked on the first decided one (exit 2, the run stopped). Exit 3 when
  * no request got any response; exit 1 when the row breaks a gate (after the report).
+ * `options.signal` (SIGINT/SIGTERM) stops the run at once, cutting off the requests in
+ * flight: the report covers what was measured, and the exit code says the run was cut
+ * short (130, or 143 for SIGTERM; see `interruptedExitCode`), whatever the gates say.
  */
 export const attackCommand: Command<AttackOptions> = async (options, io) => {
   const plan = planAttack(options, io);
@@ -83,7 +87,8 @@ export const attackCommand: Command<AttackOptions> = async (options, io) => {
   const analysis = analyzeAttack(run, { policy: policy(), ...timelineBuckets(plan, policy()) });
   warn(run, analysis, plan, io);
   const comparison = await writeReports({ url, workload: plan.workload, speed: plan.speed, run, analysis }, options, plan.toStdout, io);
-  return reportGates(comparison.rows, plan.gates, io);
+  const verdict = reportGates(comparison.rows, plan.gates, io);
+  return options.signal?.aborted ? interruptedExitCode(options.signal.reason) : verdict;
 };
 
 /**
@@ -149,7 +154,8 @@ class PolicyCheck {
 
   private settle(shot: Shot | undefined): { policy: JudgedPolicy } | { problem: RatelabError } {
     const { given, workload, speed } = this.plan;
-    const read = shot && readPolicy(shot.headers, given);
+    // --limit with --window needs no response: a run that got none is still judged.
+    const read = readPolicy(shot?.headers ?? {}, given);
     if (read) return { policy: read };
     if (given.windowMs === undefined && workload.kind === 'scenario') {
       const { limit, windowMs } = workload.policy;
@@ -272,9 +278,9 @@ function checkHeaderName(name: string): string {
   return name;
 }
 
-/** `ENDPOINT_UNAVAILABLE` when requests were sent and none got a response. */
+/** `ENDPOINT_UNAVAILABLE` when requests were sent and none got a response (not even its headers). */
 function unreachableError(run: AttackRun, url: URL): RatelabError | undefined {
-  if (run.shots.length === 0 || run.shots.some((shot) => shot.status !== undefined)) return undefined;
+  if (run.shots.length === 0 || run.shots.some((shot) => shot.headersMs !== undefined)) return undefined;
   const codes = [...new Set(run.shots.map((shot) => shot.error ?? 'unknown'))].join(', ');
   return new RatelabError('ENDPOINT_UNAVAILABLE', `no response from ${url.host}: ${codes} (${run.shots.length} of ${run.shots.length} requests failed)`, { field: 'URL' });
 }
@@ -282,9 +288,11 @@ function unreachableError(run: AttackRun, url: URL): RatelabError | undefined {
 /** Messages about how far the run can be trusted, on stderr. */
 function warn(run: AttackRun, analysis: AttackAnalysis, plan: AttackPlan, io: CommandIO): void {
   const say = (text: string) => io.stderr.write(`ratelab attack: ${text}\n`);
-  if (run.stoppedBy === 'interrupted') say(`interrupted: the report covers the ${run.shots.length} requests sent so far`);
-  if (run.stoppedBy === 'max-requests') say(`stopped at --max-requests ${plan.maxRequests}; ${run.unsent} events not sent`);
-  if (run.stoppedBy === 'max-time') say(`stopped at --max-time; ${run.unsent} events not sent`);
+  const aborted = run.shots.filter((shot) => shot.error === ABORTED).length;
+  const cut = aborted > 0 ? `; ${aborted} in flight aborted` : '';
+  if (run.stoppedBy === 'interrupted') say(`interrupted: the report covers the ${run.shots.length} requests sent so far${cut}`);
+  if (run.stoppedBy === 'max-requests') say(`stopped at --max-requests ${plan.maxRequests}; ${run.unsent} events not sent${cut}`);
+  if (run.stoppedBy === 'max-time') say(`stopped at --max-time ${formatDuration(plan.maxTimeMs)}; ${run.unsent} events not sent${cut}`);
   if (run.maxLagMs > analysis.policy.windowMs / 10) say(`requests left up to ${Math.round(run.maxLagMs)} ms late (over a tenth of the window): lower --speed or raise --connections`);
 }
 

@@ -10,7 +10,7 @@ import { renderBars, renderComparison, renderCsv, renderGoals, renderMemory, ren
 import { painter } from '../../report/color.js';
 import { writeOutput, writeOutputs } from '../../report/write-output.js';
 import { EXIT } from '../exit-codes.js';
-import { algorithmsFlag, checkOutputs, wholeNumberFlag } from '../flags.js';
+import { algorithmsFlag, checkOutputs, limiterTimeoutFlag, wholeNumberFlag } from '../flags.js';
 import type { Command, CommandIO, OutputStream } from '../../io.js';
 
 /** Options of `ratelab bench`, as commander parses them (strings until checked). */
@@ -25,6 +25,8 @@ export interface BenchOptions {
   algorithms?: string;
   /** `--limiter` module paths. */
   limiter?: string[];
+  /** `--limiter-timeout`: the bound of each call into a `--limiter` module (default 5s). */
+  limiterTimeout?: string;
   /** false with --no-peers. */
   peers?: boolean;
   memoryKeys?: string;
@@ -103,6 +105,7 @@ function planOf(options: BenchOptions, io: CommandIO): BenchPlan {
     roundMs: timeMs / rounds,
     peers: options.peers !== false && !quick,
     modules: (options.limiter ?? []).map((path) => resolve(io.cwd, path)),
+    limiterTimeoutMs: limiterTimeoutFlag(options.limiterTimeout),
     memoryKeys: options.memoryKeys === undefined ? defaults.memoryKeys : wholeNumberFlag(options.memoryKeys, '--memory-keys', 0, 10_000_000),
     harness: !quick,
   };

@@ -20,7 +20,7 @@ import type { WorkloadComparison } from '../../sim/comparison.js';
 import { worstKey, type FocusPlan } from '../../sim/focus.js';
 import { builtinContender, moduleContender, type Contender } from '../../sim/contender.js';
 import { scenarioWorkload, traceWorkload, type Workload } from '../../sim/workload.js';
-import { algorithmsFlag, arrivalCapFlag, checkOutputs, gateFlags, policyOverrides, usage, type PolicyFlags } from '../flags.js';
+import { algorithmsFlag, arrivalCapFlag, checkOutputs, gateFlags, limiterTimeoutFlag, policyOverrides, usage, type PolicyFlags } from '../flags.js';
 import type { Command } from '../../io.js';
 import { reportGates } from '../gates.js';
 import { createProgress } from '../progress.js';
@@ -33,6 +33,8 @@ export interface CompareFlags extends PolicyFlags {
   trace?: string;
   bucket?: string;
   limiter?: string;
+  /** --limiter-timeout D: the bound of each call into the --limiter module (default 5s). */
+  limiterTimeout?: string;
   skipBadLines?: boolean;
   csv?: string;
   json?: string;
@@ -77,7 +79,7 @@ export const compareCommand: Command<CompareFlags> = async (flags, io) => {
   const gates = gateFlags(flags);
   const toStdout = checkOutputs(flags, io.cwd);
   const workloads = resolveWorkloads(flags, overrides, io.cwd);
-  const contenders = contenderFactory(algorithms, flags.limiter, io.cwd);
+  const contenders = contenderFactory(algorithms, flags.limiter, limiterTimeoutFlag(flags.limiterTimeout), io.cwd);
   const focus = focusPlanner(flags, toStdout);
   for (const workload of workloads) focus.check(workload);
 
@@ -207,10 +209,10 @@ function resolveWorkloads(flags: CompareFlags, overrides: ScenarioOverrides, cwd
   });
 }
 
-function contenderFactory(algorithms: Algorithm[], limiter: string | undefined, cwd: string): (policy: Policy) => Promise<Contender[]> {
+function contenderFactory(algorithms: Algorithm[], limiter: string | undefined, limiterTimeoutMs: number, cwd: string): (policy: Policy) => Promise<Contender[]> {
   return async (policy) => {
     const contenders = algorithms.map((algorithm) => builtinContender(algorithm, policy));
-    if (limiter !== undefined) contenders.push(await moduleContender(limiter, policy, cwd));
+    if (limiter !== undefined) contenders.push(await moduleContender(limiter, policy, cwd, limiterTimeoutMs));
     return contenders;
   };
 }
