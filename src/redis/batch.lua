@@ -3,7 +3,7 @@
 -- ARGV[2i] its time in ms, or '' for the server's TIME, read once for the whole call: one
 -- clock for every app server (theirs may be skewed: spring-cloud-gateway PR #1688).
 -- A key whose state is unusable (WRONGTYPE, a value the body cannot parse) fails alone:
--- its reply is the error's text instead of the 4 numbers. With `repair`, a key of the
+-- its reply is the error's text in place of the first of its 4 numbers. With `repair`, a key of the
 -- wrong type or whose value does not parse (a Lua error, a string; Redis's own errors
 -- such as OOM are tables and are never repaired) is deleted and decided afresh, as a key
 -- that does not exist.
@@ -27,12 +27,14 @@ for i = 1, #KEYS do
     now = at
     ok, reply = pcall(decide)
   end
+  -- One flat reply, 4 entries per key (a nested table per key costs the client an array
+  -- each to parse); a failed key's first entry is its error's text.
+  local at4 = 4 * i - 3
   if ok then
-    replies[i] = reply
-  elseif type(reply) == 'table' then
-    replies[i] = tostring(reply.err)
+    replies[at4], replies[at4 + 1], replies[at4 + 2], replies[at4 + 3] = reply[1], reply[2], reply[3], reply[4]
   else
-    replies[i] = tostring(reply)
+    replies[at4] = type(reply) == 'table' and tostring(reply.err) or tostring(reply)
+    replies[at4 + 1], replies[at4 + 2], replies[at4 + 3] = 0, 0, 0
   end
 end
 return replies

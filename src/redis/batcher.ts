@@ -2,12 +2,16 @@ import type { ScriptClient } from './run-script.js';
 import type { LuaScript } from './scripts.js';
 import type { DeadlineQueue } from './timeout.js';
 
-interface Entry {
-  key: string;
-  cost: string;
-  now: string;
-  resolve: (reply: unknown) => void;
-  reject: (error: unknown) => void;
+/** One decision waiting for Redis. */
+export interface BatchCall {
+  readonly key: string;
+  /** As the script reads them: a whole number, and ms or '' for the server's time. */
+  readonly cost: string;
+  readonly now: string;
+  /** The script's reply: this call's 4 entries start at `replies[at]`. */
+  answer(replies: readonly unknown[], at: number): void;
+  /** The script call carrying this decision failed or timed out. */
+  fail(error: unknown): void;
 }
 
 /**
@@ -16,11 +20,12 @@ interface Entry {
  * in separate ticks of one turn, and nextTick batches shrink to 1) and sent as one script
  * call per hash slot, at most `maxKeys` keys each, so the per-command cost of Redis and of
  * the client is paid once per batch. With `maxKeys` 1 every call is sent at once, alone.
- * Each call resolves with its own reply (the script's 4 numbers, or the text of an error
- * of its key alone); a timeout or an error of a script call rejects only the calls in it.
+ * Each call gets its own 4 entries of the flat reply (numbers, or first the text of an
+ * error of its key alone); a timeout or an error of a script call fails only the calls in
+ * it. Calls are plain objects with callbacks, not promises: this runs once per decision.
  */
 export class ScriptBatcher {
-  private readonly pending = new Map<number, Entry[]>();
+  private readonly pending = new Map<number, BatchCall[]>();
   private scheduled = false;
 
   constructor(
@@ -30,50 +35,49 @@ export class ScriptBatcher {
     private readonly maxKeys: number,
   ) {}
 
-  /** `key`'s reply: `cost` and `now` as the script reads them ('' now: the server's time). */
-  submit(slot: number, key: string, cost: string, now: string): Promise<unknown> {
-    if (this.maxKeys === 1) return this.deadlines.run(this.client.run(this.script, [key], [cost, now])).then(only);
-    return new Promise((resolve, reject) => {
-      const entries = this.pending.get(slot);
-      const entry = { key, cost, now, resolve, reject };
-      if (entries === undefined) this.pending.set(slot, [entry]);
-      else entries.push(entry);
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(this.flush);
-      }
-    });
+  /** Queues `call` for the batch of hash slot `slot` (or sends it now when batching is off). */
+  submit(slot: number, call: BatchCall): void {
+    if (this.maxKeys === 1) {
+      this.send([call]);
+      return;
+    }
+    const calls = this.pending.get(slot);
+    if (calls === undefined) this.pending.set(slot, [call]);
+    else calls.push(call);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(this.flush);
+    }
   }
 
   private readonly flush = (): void => {
     this.scheduled = false;
-    for (const entries of this.pending.values()) {
-      for (let start = 0; start < entries.length; start += this.maxKeys) this.send(entries.slice(start, start + this.maxKeys));
+    for (const calls of this.pending.values()) {
+      if (calls.length <= this.maxKeys) this.send(calls);
+      else for (let start = 0; start < calls.length; start += this.maxKeys) this.send(calls.slice(start, start + this.maxKeys));
     }
     this.pending.clear();
   };
 
-  private send(entries: Entry[]): void {
-    const keys = entries.map((entry) => entry.key);
+  private send(calls: BatchCall[]): void {
+    const keys: string[] = [];
     const args: string[] = [];
-    for (const entry of entries) args.push(entry.cost, entry.now);
+    for (const call of calls) {
+      keys.push(call.key);
+      args.push(call.cost, call.now);
+    }
     this.deadlines.run(this.client.run(this.script, keys, args)).then(
       (replies) => {
-        if (!Array.isArray(replies) || replies.length !== entries.length) {
+        if (!Array.isArray(replies) || replies.length !== 4 * calls.length) {
           const error = new Error(`unexpected script reply ${JSON.stringify(replies)}`);
-          for (const entry of entries) entry.reject(error);
+          for (const call of calls) call.fail(error);
           return;
         }
-        entries.forEach((entry, i) => entry.resolve(replies[i]));
+        for (let i = 0; i < calls.length; i++) (calls[i] as BatchCall).answer(replies, 4 * i);
       },
       (error: unknown) => {
-        for (const entry of entries) entry.reject(error);
+        for (const call of calls) call.fail(error);
       },
     );
   }
-}
-
-function only(replies: unknown): unknown {
-  if (!Array.isArray(replies) || replies.length !== 1) throw new Error(`unexpected script reply ${JSON.stringify(replies)}`);
-  return replies[0];
 }

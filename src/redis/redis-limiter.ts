@@ -171,40 +171,51 @@ class RedisLimiter implements RedisRateLimiter {
     const node = this.client.nodeOf(slot);
     if (!this.breakers.allow(node, performance.now())) return Promise.resolve(this.failOver(key, cost));
     const now = this.clock ? String(this.clock()) : '';
-    // Promise chains rather than async frames: this runs once per request, and the frames
-    // were a measurable share of the client's CPU per decision (bench/redis-throughput.ts).
-    return this.batcher.submit(slot, redisKey, String(cost), now).then(
-      (reply) => {
-        this.breakers.succeeded(node);
-        if (typeof reply === 'string') return { ...this.failOver(key, cost), reason: 'key-error', error: reply };
-        const decision = this.toDecision(reply);
-        this.denials?.remember(key, cost, decision, this.localNow());
-        return decision;
-      },
-      () => {
-        this.breakers.failed(node, performance.now());
-        return this.failOver(key, cost);
-      },
-    );
+    // A callback object rather than promise chains or async frames: this runs once per
+    // request, and those were a measurable share of the client's CPU per decision
+    // (bench/redis-throughput.ts).
+    return new Promise((resolve) => {
+      this.batcher.submit(slot, {
+        key: redisKey,
+        cost: String(cost),
+        now,
+        answer: (replies, at) => resolve(this.answered(key, cost, node, replies, at)),
+        fail: () => {
+          this.breakers.failed(node, performance.now());
+          resolve(this.failOver(key, cost));
+        },
+      });
+    });
+  }
+
+  /** The decision in `replies[at..at+3]`; a key error there is decided by the fail mode. */
+  private answered(key: string, cost: number, node: string, replies: readonly unknown[], at: number): RedisDecision {
+    this.breakers.succeeded(node);
+    const allowed = replies[at];
+    if (typeof allowed === 'string') return { ...this.failOver(key, cost), reason: 'key-error', error: allowed };
+    const remaining = replies[at + 1];
+    const retryAfterMs = replies[at + 2];
+    const resetMs = replies[at + 3];
+    if (typeof allowed !== 'number' || typeof remaining !== 'number' || typeof retryAfterMs !== 'number' || typeof resetMs !== 'number') {
+      this.breakers.failed(node, performance.now());
+      return this.failOver(key, cost);
+    }
+    const decision: RedisDecision = {
+      allowed: allowed === 1,
+      limit: this.limits.capacity,
+      remaining,
+      retryAfterMs: retryAfterMs === -1 ? Infinity : retryAfterMs,
+      resetMs,
+      reason: 'redis',
+    };
+    this.denials?.remember(key, cost, decision, this.localNow());
+    return decision;
   }
 
   async reset(key: string): Promise<void> {
     this.denials?.forget(key);
     this.fallback?.reset(key);
     await this.deadlines.run(this.client.del(this.redisKey(key)));
-  }
-
-  private toDecision(reply: unknown): RedisDecision {
-    if (!Array.isArray(reply) || reply.length !== 4) throw new Error(`unexpected script reply ${JSON.stringify(reply)}`);
-    const [allowed, remaining, retryAfterMs, resetMs] = reply as number[];
-    return {
-      allowed: allowed === 1,
-      limit: this.limits.capacity,
-      remaining: remaining as number,
-      retryAfterMs: retryAfterMs === -1 ? Infinity : (retryAfterMs as number),
-      resetMs: resetMs as number,
-      reason: 'redis',
-    };
   }
 
   /** The decision of the fail mode, while Redis is failing. */
