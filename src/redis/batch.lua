@@ -1,25 +1,24 @@
 -- The tail of every limiter script: decides KEYS[1..n] in order, as n separate calls
--- would (a key listed twice sees its own earlier write). ARGV[2i-1] is key i's cost,
--- ARGV[2i] its time in ms, or '' for the server's TIME, read once for the whole call: one
--- clock for every app server (theirs may be skewed: spring-cloud-gateway PR #1688).
+-- would (a key listed twice sees its own earlier write). ARGV[1+i] is key i's cost.
+-- Times in ms: ARGV[2+n..1+2n] per key when given (a caller's clock), else ARGV[1] for the
+-- whole call, else ('') the server's TIME, read once for the call: one clock for every app
+-- server (theirs may be skewed: spring-cloud-gateway PR #1688).
 -- A key whose state is unusable (WRONGTYPE, a value the body cannot parse) fails alone:
--- its reply is the error's text in place of the first of its 4 numbers. With `repair`, a key of the
--- wrong type or whose value does not parse (a Lua error, a string; Redis's own errors
--- such as OOM are tables and are never repaired) is deleted and decided afresh, as a key
--- that does not exist.
-local server_now
+-- its reply is the error's text in place of the first of its 4 numbers. With `repair`, a
+-- key of the wrong type or whose value does not parse (a Lua error, a string; Redis's own
+-- errors such as OOM are tables and are never repaired) is deleted and decided afresh, as
+-- a key that does not exist.
+local n = #KEYS
+local shared = tonumber(ARGV[1])
+if not shared and #ARGV == n + 1 then
+  local time = redis.call('TIME')
+  shared = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
 local replies = {}
-for i = 1, #KEYS do
+for i = 1, n do
   key = KEYS[i]
-  cost = tonumber(ARGV[2 * i - 1])
-  now = tonumber(ARGV[2 * i])
-  if not now then
-    if not server_now then
-      local time = redis.call('TIME')
-      server_now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-    end
-    now = server_now
-  end
+  cost = tonumber(ARGV[1 + i])
+  now = tonumber(ARGV[1 + n + i]) or shared
   local at = now
   local ok, reply = pcall(decide)
   if not ok and repair and (type(reply) == 'string' or string.sub(tostring(reply.err), 1, 9) == 'WRONGTYPE') then

@@ -60,12 +60,15 @@ export class ScriptBatcher {
   };
 
   private send(calls: BatchCall[]): void {
+    // ARGV: '' (the server's time, or per-key times follow), the costs, then the times of a
+    // caller's clock when there is one (a limiter has one for all its calls or none).
     const keys: string[] = [];
-    const args: string[] = [];
+    const args: string[] = [''];
     for (const call of calls) {
       keys.push(call.key);
-      args.push(call.cost, call.now);
+      args.push(call.cost);
     }
+    if ((calls[0] as BatchCall).now !== '') for (const call of calls) args.push(call.now);
     this.deadlines.run(this.client.run(this.script, keys, args)).then(
       (replies) => {
         if (!Array.isArray(replies) || replies.length !== 4 * calls.length) {
