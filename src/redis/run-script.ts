@@ -65,7 +65,7 @@ export function scriptClient(client: RedisClient): ScriptClient {
 export function isRedisClient(client: unknown): client is RedisClient {
   if (typeof client !== 'object' || client === null) return false;
   const c = client as Record<string, unknown>;
-  return typeof c.eval === 'function' && typeof c.del === 'function' && (typeof c.evalsha === 'function' || typeof c.evalSha === 'function');
+  return typeof c.eval === 'function' && (typeof c.evalsha === 'function' || typeof c.evalSha === 'function');
 }
 
 function isNodeRedis(client: RedisClient): client is NodeRedisClient {
