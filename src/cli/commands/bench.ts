@@ -10,7 +10,7 @@ import { renderBars, renderComparison, renderCsv, renderGoals, renderMemory, ren
 import { painter } from '../../report/color.js';
 import { writeOutput, writeOutputs } from '../../report/write-output.js';
 import { EXIT } from '../exit-codes.js';
-import { redisBenchCommand } from './bench-redis.js';
+import { redisBenchCommand } from '../redis-bench.js';
 import { algorithmsFlag, checkOutputs, wholeNumberFlag } from '../flags.js';
 import type { Command, CommandIO, OutputStream } from '../../io.js';
 
@@ -35,7 +35,7 @@ export interface BenchOptions {
   maxRegression?: string;
   updateBaseline?: boolean;
   color?: boolean;
-  /** With a URL: the Redis benchmark instead (./bench-redis.ts). */
+  /** With a URL: the Redis benchmark instead (src/cli/redis-bench.ts). */
   redis?: string;
   allowRemote?: boolean;
 }

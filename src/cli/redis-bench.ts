@@ -1,10 +1,10 @@
-import { REDIS_BENCH_DEFAULTS, runRedisBench, type RedisBenchPlan } from '../../bench/redis-throughput.js';
-import { openRedis } from '../../redis/client.js';
-import { renderRedisBench } from '../../report/redis-bench-report.js';
-import { writeOutputs } from '../../report/write-output.js';
-import { EXIT } from '../exit-codes.js';
-import { checkOutputs, wholeNumberFlag } from '../flags.js';
-import type { CommandIO } from '../../io.js';
+import { REDIS_BENCH_DEFAULTS, runRedisBench, type RedisBenchPlan } from '../bench/redis-throughput.js';
+import { openRedis } from '../redis/client.js';
+import { renderRedisBench } from '../report/redis-bench-report.js';
+import { writeOutputs } from '../report/write-output.js';
+import { EXIT } from './exit-codes.js';
+import { checkOutputs, wholeNumberFlag } from './flags.js';
+import type { CommandIO } from '../io.js';
 
 /** The flags `ratelab bench --redis` reads. */
 export interface RedisBenchFlags {
