@@ -20,8 +20,12 @@ export class NodeBreakers {
     return true;
   }
 
+  /**
+   * A call to `node` answered. Only a half-open breaker closes: a call sent before the
+   * breaker opened and answered late says nothing about the node now.
+   */
   succeeded(node: string): void {
-    if (this.open.size > 0) this.open.delete(node);
+    if (this.open.size > 0 && this.open.get(node)?.probing === true) this.open.delete(node);
   }
 
   failed(node: string, now: number): void {
