@@ -84,8 +84,8 @@ describeRedis('Cluster clients of both libraries', () => {
   });
 
   describe.each([
-    ['node-redis createCluster', () => nodeRedis as RedisClient],
-    ['ioredis Cluster', () => ioredis as RedisClient],
+    ['node-redis createCluster', (): RedisClient => nodeRedis],
+    ['ioredis Cluster', (): RedisClient => ioredis],
   ])('%s', (_label, client) => {
     it('keys over every master and hash-tagged keys in one slot: each held to its limit', async () => {
       const slots = new Set(TAGGED.map(hashSlot));
