@@ -135,6 +135,9 @@ describe('package.json', () => {
     expect(manifest.dependencies).not.toHaveProperty('ioredis');
     expect(manifest.peerDependencies).toHaveProperty('ioredis');
     expect(manifest.peerDependenciesMeta.ioredis?.optional).toBe(true);
+    // node-redis v5, the other client the Redis limiters accept: optional too.
+    expect(manifest.dependencies).not.toHaveProperty('redis');
+    expect(manifest.peerDependenciesMeta.redis?.optional).toBe(true);
   });
 
   it('exports the five entry points and package.json, nothing else', () => {

@@ -255,6 +255,8 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--max-regression <percent>', description: 'a drop of the ratio to the reference beyond this counts (default 10%)' },
       { flags: '--update-baseline', description: 'write this run to the --baseline file (atomically)' },
       { flags: '--no-color', description: 'no colour' },
+      { flags: '--redis <url>', description: 'instead: Redis token bucket, batched and per call, vs rate-limiter-flexible on this server (--rounds, --quick, --json apply)' },
+      { flags: '--allow-remote', description: 'with --redis: allow a non-loopback host' },
     ],
     load: async () => {
       const { benchCommand } = await import('./commands/bench.js');

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { RatelabError } from '../errors.js';
 import { loadIoredis } from './load-ioredis.js';
-import type { RedisClient } from './run-script.js';
+import type { IoredisClient } from './run-script.js';
 import { withTimeout } from './timeout.js';
 import { isLoopbackHost, remoteHostError } from '../loopback.js';
 
@@ -19,7 +19,7 @@ export interface BoundedRedisOptions {
 }
 
 /** A connection {@link connectRedis} opened: an ioredis client, typed by what ratelab and its caller need. */
-export interface RedisConnection extends RedisClient {
+export interface RedisConnection extends IoredisClient {
   /** Closes the connection after pending replies. */
   quit(): Promise<unknown>;
   /** Closes the connection at once. */

@@ -1,17 +1,11 @@
 -- The head of every limiter script. scripts.ts puts the policy's constants before it
--- (limit, window, capacity, min_ttl: fewer arguments to send and parse per call) and the
--- algorithm's body after it. KEYS[1]: the key's state, the only key a script touches (so
--- Redis Cluster never sees CROSSSLOT). ARGV: cost, now (ms; '' reads the server's TIME).
--- Every body replies {allowed 0|1, remaining, retryAfterMs (-1: never), resetMs}, whole
--- numbers, and writes nothing when it denies.
-local key = KEYS[1]
-local cost = tonumber(ARGV[1])
-local now = tonumber(ARGV[2])
-if not now then
-  -- One clock for every app server: theirs may be skewed (spring-cloud-gateway PR #1688).
-  local time = redis.call('TIME')
-  now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-end
+-- (limit, window, capacity, min_ttl, repair: fewer arguments to send and parse per call),
+-- then the algorithm's body as the function `decide`, then batch.lua, which decides every
+-- key of the call in turn. The helpers below are created once per script call, not once
+-- per key. `key`, `cost` and `now` are set by batch.lua before each decision; a body reads
+-- and writes only `key`, replies {allowed 0|1, remaining, retryAfterMs (-1: never),
+-- resetMs}, whole numbers, and writes nothing when it denies.
+local key, cost, now
 
 -- Whole numbers below 1e14 (every whole-ms state short of huge policies) print exactly
 -- with tostring, which is cheaper; anything else takes 17 significant digits, which

@@ -1,6 +1,7 @@
-// `ratelab/redis`: limiters whose state lives in Redis, shared by every process. ioredis is
-// an optional peer dependency: only connectRedis loads it (on first call), and these types
-// name none of its types, so a project without ioredis type checks them.
+// `ratelab/redis`: limiters whose state lives in Redis, shared by every process. Install a
+// client, ioredis or redis (node-redis v5): both are optional peer dependencies. Only
+// connectRedis loads one (ioredis, on first call), and these types name neither's types,
+// so a project with either (or none) type checks them.
 
 /** A limiter deciding in Redis, one atomic Lua script per decision; same decisions as `createLimiter`. */
 export { createRedisLimiter } from './redis-limiter.js';
@@ -16,5 +17,7 @@ export { connectRedis } from './client.js';
 export { boundedRedisOptions } from './client.js';
 /** connectRedis's options and connection, and the bounded options' type. */
 export type { BoundedRedisOptions, ConnectOptions, RedisConnection } from './client.js';
-/** The commands ratelab sends (EVALSHA, EVAL, DEL): an ioredis Redis or Cluster client fits. */
-export type { RedisClient } from './run-script.js';
+/** The clients ratelab accepts, by the commands it sends (EVALSHA, EVAL, DEL): ioredis `Redis`/`Cluster`, node-redis v5 `createClient`/`createCluster`. */
+export type { IoredisClient, NodeRedisClient, NodeRedisScriptOptions, RedisClient } from './run-script.js';
+/** The hash slot (0..16383) of a Redis key: keys sharing a `{hash tag}` share a slot, and so a batch on a Cluster. */
+export { hashSlot } from './hash-slot.js';

@@ -6,8 +6,10 @@ import { createLimiter, type RateLimiter } from '../memory/limiter.js';
 import { checkAlgorithm, checkCost, checkPolicy, nodeShare, type Algorithm, type Limits, type Policy } from '../policy.js';
 import { DenyCache } from './deny-cache.js';
 import { invalidOption } from './invalid-option.js';
-import { runKeyScript, type RedisClient } from './run-script.js';
-import { limiterScript, type LuaScript } from './scripts.js';
+import { ScriptBatcher } from './batcher.js';
+import { NodeBreakers } from './node-breaker.js';
+import { isRedisClient, scriptClient, type RedisClient, type ScriptClient } from './run-script.js';
+import { limiterScript } from './scripts.js';
 import { DeadlineQueue } from './timeout.js';
 
 /** What the limiter does when Redis fails or does not answer within `timeoutMs`. */
@@ -15,17 +17,22 @@ export type { FailMode } from '../fail-mode.js';
 
 /**
  * Why a decision is what it is: Redis decided (`redis`), a denial Redis gave earlier was
- * reused (`deny-cache`), or Redis failed and the fail mode decided (`fail-open`,
- * `fail-closed`, `local-fallback`).
+ * reused (`deny-cache`), the Redis node serving the key failed and the fail mode decided
+ * (`fail-open`, `fail-closed`, `local-fallback`), or the key's own state is unusable
+ * (`key-error`: WRONGTYPE, a value the script cannot parse; decided by the fail mode, see
+ * `error`).
  */
-export type DecisionReason = 'redis' | 'deny-cache' | 'fail-open' | 'fail-closed' | 'local-fallback';
+export type DecisionReason = 'redis' | 'deny-cache' | 'fail-open' | 'fail-closed' | 'local-fallback' | 'key-error';
 
-/** A {@link Decision} that says where it came from. */
-export type RedisDecision = Decision & { reason: DecisionReason };
+/** A {@link Decision} that says where it came from; with `key-error`, `error` is Redis's message. */
+export type RedisDecision = Decision & { reason: DecisionReason; error?: string };
 
 /** Options of {@link createRedisLimiter}. */
 export interface RedisLimiterOptions {
-  /** An ioredis client or Cluster client, or any {@link RedisClient} (see `connectRedis` for bounded settings). */
+  /**
+   * An ioredis `Redis` or `Cluster` client, or a node-redis v5 `createClient()` or
+   * `createCluster()` client (connected), used as is (see `connectRedis` for bounded settings).
+   */
   redis: RedisClient;
   /** Prepended to every key (default `ratelab:`). */
   prefix?: string;
@@ -48,8 +55,22 @@ export interface RedisLimiterOptions {
    * because Redis expires keys on its own real-time clock, which a virtual clock may lag.
    */
   minTtlMs?: number;
-  /** After a failure, Redis is asked again only after this many ms (default 250). */
+  /**
+   * After a failure of a Redis node, that node is asked again (one probe call) only after
+   * this many ms (default 250); keys on other nodes are not affected.
+   */
   retryRedisAfterMs?: number;
+  /**
+   * Batch the calls of one event-loop turn into one script call per hash slot (default
+   * `true`: at most 64 keys per call). `false` sends each call alone.
+   */
+  batch?: boolean | { maxKeys?: number };
+  /**
+   * Delete a key of this limiter that holds the wrong type or a value that does not parse,
+   * and decide as if it did not exist (default false: the key's calls are decided by the
+   * fail mode with reason `key-error` until someone fixes or deletes it).
+   */
+  repairKeys?: boolean;
 }
 
 /** A rate limiter whose state lives in Redis, shared by every process that uses it. */
@@ -72,6 +93,7 @@ export interface RedisRateLimiter {
 const DEFAULT_TIMEOUT_MS = 50;
 const DEFAULT_RETRY_REDIS_AFTER_MS = 250;
 const DEFAULT_DENY_CACHE_KEYS = 10_000;
+const DEFAULT_BATCH_KEYS = 64;
 const VIRTUAL_CLOCK_MIN_TTL_MS = 60_000;
 
 const KEY_TAG: Record<Algorithm, string> = {
@@ -94,8 +116,9 @@ export function createRedisLimiter(algorithm: Algorithm, policy: Policy, options
 
 class RedisLimiter implements RedisRateLimiter {
   readonly limits: Limits;
-  private readonly script: LuaScript;
-  private readonly redis: RedisClient;
+  private readonly client: ScriptClient;
+  private readonly batcher: ScriptBatcher;
+  private readonly breakers: NodeBreakers;
   private readonly keyPrefix: string;
   private readonly deadlines: DeadlineQueue;
   readonly failMode: FailMode;
@@ -104,7 +127,6 @@ class RedisLimiter implements RedisRateLimiter {
   private readonly clock: Clock | undefined;
   private readonly localNow: Clock;
   private readonly retryRedisAfterMs: number;
-  private redisDownUntil = -Infinity;
 
   constructor(
     readonly algorithm: Algorithm,
@@ -112,10 +134,10 @@ class RedisLimiter implements RedisRateLimiter {
     options: RedisLimiterOptions,
   ) {
     this.limits = checkPolicy(policy, algorithm);
-    if (typeof options !== 'object' || options === null || typeof options.redis !== 'object' || options.redis === null) {
-      throw invalidOption('redis', 'expected an ioredis client or Cluster client', options?.redis);
+    if (typeof options !== 'object' || options === null || !isRedisClient(options.redis)) {
+      throw invalidOption('redis', 'expected an ioredis or node-redis client (single or Cluster)', options?.redis);
     }
-    this.redis = options.redis;
+    this.client = scriptClient(options.redis);
     const { limit, windowMs, capacity } = this.limits;
     this.keyPrefix = `${options.prefix ?? 'ratelab:'}${KEY_TAG[algorithm]}:${limit}:${windowMs}:${capacity}:`;
     this.deadlines = new DeadlineQueue(positive(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS));
@@ -124,7 +146,9 @@ class RedisLimiter implements RedisRateLimiter {
     this.localNow = this.clock ?? (() => performance.now());
     const minTtlMs = options.minTtlMs ?? (this.clock ? VIRTUAL_CLOCK_MIN_TTL_MS : 0);
     if (!Number.isInteger(minTtlMs) || minTtlMs < 0) throw invalidOption('minTtlMs', 'expected a whole number of ms >= 0', minTtlMs);
-    this.script = limiterScript(algorithm, this.limits, minTtlMs);
+    const script = limiterScript(algorithm, this.limits, minTtlMs, options.repairKeys === true);
+    this.batcher = new ScriptBatcher(this.client, script, this.deadlines, batchKeysOf(options.batch));
+    this.breakers = new NodeBreakers(this.retryRedisAfterMs);
     this.failMode = checkFailMode(options.failMode ?? 'open');
     this.fallback = this.failMode === 'local' ? localFallback(algorithm, this.limits, options, this.clock) : undefined;
     this.denials = denyCacheOf(options.denyCache, capacity);
@@ -142,45 +166,57 @@ class RedisLimiter implements RedisRateLimiter {
     }
     const cached = this.denials?.lookup(key, cost, this.localNow());
     if (cached) return Promise.resolve({ ...cached, reason: 'deny-cache' });
-    if (performance.now() < this.redisDownUntil) return Promise.resolve(this.failOver(key, cost));
-    // Promise chains rather than async frames: this runs once per request, and the frames
-    // were a measurable share of the client's CPU per decision (bench/redis-throughput.ts).
-    return this.ask(key, cost).then(
-      (decision) => {
-        this.redisDownUntil = -Infinity;
-        this.denials?.remember(key, cost, decision, this.localNow());
-        return decision;
-      },
-      () => {
-        this.redisDownUntil = performance.now() + this.retryRedisAfterMs;
-        return this.failOver(key, cost);
-      },
-    );
+    const redisKey = this.keyPrefix + key;
+    const slot = this.client.slotOf(redisKey);
+    const node = this.client.nodeOf(slot);
+    if (!this.breakers.allow(node, performance.now())) return Promise.resolve(this.failOver(key, cost));
+    const now = this.clock ? String(this.clock()) : '';
+    // A callback object rather than promise chains or async frames: this runs once per
+    // request, and those were a measurable share of the client's CPU per decision
+    // (bench/redis-throughput.ts).
+    return new Promise((resolve) => {
+      this.batcher.submit(slot, {
+        key: redisKey,
+        cost: String(cost),
+        now,
+        answer: (replies, at) => resolve(this.answered(key, cost, node, replies, at)),
+        fail: () => {
+          this.breakers.failed(node, performance.now());
+          resolve(this.failOver(key, cost));
+        },
+      });
+    });
+  }
+
+  /** The decision in `replies[at..at+3]`; a key error there is decided by the fail mode. */
+  private answered(key: string, cost: number, node: string, replies: readonly unknown[], at: number): RedisDecision {
+    this.breakers.succeeded(node);
+    const allowed = replies[at];
+    if (typeof allowed === 'string') return { ...this.failOver(key, cost), reason: 'key-error', error: allowed };
+    const remaining = replies[at + 1];
+    const retryAfterMs = replies[at + 2];
+    const resetMs = replies[at + 3];
+    if (typeof allowed !== 'number' || typeof remaining !== 'number' || typeof retryAfterMs !== 'number' || typeof resetMs !== 'number') {
+      this.breakers.failed(node, performance.now());
+      return this.failOver(key, cost);
+    }
+    const decision: RedisDecision = {
+      allowed: allowed === 1,
+      limit: this.limits.capacity,
+      remaining,
+      retryAfterMs: retryAfterMs === -1 ? Infinity : retryAfterMs,
+      resetMs,
+      reason: 'redis',
+    };
+    this.denials?.remember(key, cost, decision, this.localNow());
+    return decision;
   }
 
   async reset(key: string): Promise<void> {
     this.denials?.forget(key);
     this.fallback?.reset(key);
-    await this.deadlines.run(this.redis.del(this.redisKey(key)));
+    await this.deadlines.run(this.client.del(this.redisKey(key)));
   }
-
-  private ask(key: string, cost: number): Promise<RedisDecision> {
-    const now = this.clock ? String(this.clock()) : '';
-    return this.deadlines.run(runKeyScript(this.redis, this.script, this.keyPrefix + key, String(cost), now)).then(this.toDecision);
-  }
-
-  private readonly toDecision = (reply: unknown): RedisDecision => {
-    if (!Array.isArray(reply) || reply.length !== 4) throw new Error(`unexpected script reply ${JSON.stringify(reply)}`);
-    const [allowed, remaining, retryAfterMs, resetMs] = reply as number[];
-    return {
-      allowed: allowed === 1,
-      limit: this.limits.capacity,
-      remaining: remaining as number,
-      retryAfterMs: retryAfterMs === -1 ? Infinity : (retryAfterMs as number),
-      resetMs: resetMs as number,
-      reason: 'redis',
-    };
-  };
 
   /** The decision of the fail mode, while Redis is failing. */
   private failOver(key: string, cost: number): RedisDecision {
@@ -201,6 +237,14 @@ function localFallback(algorithm: Algorithm, limits: Limits, options: RedisLimit
   }
   const share = nodeShare({ limit: limits.limit, windowMs: limits.windowMs, burst: limits.capacity }, nodes);
   return createLimiter(algorithm, share, clock ? { clock } : {});
+}
+
+function batchKeysOf(option: RedisLimiterOptions['batch']): number {
+  if (option === undefined || option === true) return DEFAULT_BATCH_KEYS;
+  if (option === false) return 1;
+  const maxKeys = option.maxKeys ?? DEFAULT_BATCH_KEYS;
+  if (!Number.isInteger(maxKeys) || maxKeys < 1) throw invalidOption('batch.maxKeys', 'expected a whole number >= 1', maxKeys);
+  return maxKeys;
 }
 
 function denyCacheOf(option: RedisLimiterOptions['denyCache'], limit: number): DenyCache | undefined {

@@ -23,16 +23,18 @@ const cache = new Map<string, LuaScript>();
 
 /**
  * The decision script of `algorithm` for one policy: the policy's constants, the shared
- * head (common.lua: arguments, time, helpers), then the algorithm's body. Constants in the
+ * head (common.lua: helpers), the algorithm's body as the function `decide`, and the loop
+ * deciding each key of the call (batch.lua: time, per-key errors, `repair`). Constants in the
  * source rather than arguments make each call cheaper to send and to start; a fleet has a
  * handful of policies, so the server caches a handful of scripts. Built once per process.
  */
-export function limiterScript(algorithm: Algorithm, limits: Limits, minTtlMs: number): LuaScript {
-  const constants = `local limit, window, capacity, min_ttl = ${limits.limit}, ${limits.windowMs}, ${limits.capacity}, ${minTtlMs}`;
+export function limiterScript(algorithm: Algorithm, limits: Limits, minTtlMs: number, repair = false): LuaScript {
+  const constants = `local limit, window, capacity, min_ttl, repair = ${limits.limit}, ${limits.windowMs}, ${limits.capacity}, ${minTtlMs}, ${repair}`;
   const name = `${algorithm} ${constants}`;
   let script = cache.get(name);
   if (script === undefined) {
-    script = luaScript(algorithm, `${constants}\n${readLua('common')}\n${readLua(algorithm)}`);
+    const body = `local function decide()\n${readLua(algorithm)}\nend\n`;
+    script = luaScript(algorithm, `${constants}\n${readLua('common')}\n${body}${readLua('batch')}`);
     cache.set(name, script);
   }
   return script;

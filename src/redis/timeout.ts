@@ -92,7 +92,15 @@ export class DeadlineQueue {
     this.timer.unref();
   }
 
+  // Timers run before the event loop reads sockets: after a stall (GC, a busy shared CPU)
+  // the timer would reject calls whose replies already sit unread in their sockets, and a
+  // healthy Redis node would look failed. Rejecting in the check phase, after that read,
+  // lets a reply that arrived in time win.
   private readonly expire = (): void => {
+    setImmediate(this.expireNow);
+  };
+
+  private readonly expireNow = (): void => {
     const now = performance.now();
     while (this.head < this.queue.length) {
       const entry = this.queue[this.head] as Pending;

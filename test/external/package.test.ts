@@ -111,6 +111,7 @@ Promise.resolve().then(() => limiter.consume('k')).catch(() => {}).then(() => co
     const lua = (name: string) => readFileSync(join(root, 'src/redis', `${name}.lua`), 'utf8');
     expect(sent).toContain(lua('common'));
     expect(sent).toContain(lua('gcra'));
+    expect(sent).toContain(lua('batch'));
   });
 
   const TYPED = `import { createLimiter, RateLimiterRegistry, RatelabError, type RateLimiter, type Decision, type TiersConfig } from 'ratelab';

@@ -7,9 +7,10 @@
  * - `redisAvailable`: whether redis-server is on PATH (tests use `describeRedis` from
  *   ./describe-redis.ts, which skips or fails visibly when it is not).
  * - `startRedisServer()` -> {@link RedisServer}: `url`, `host`, `port`, `kill()` (SIGKILL,
- *   as a crash), `restart()` (same port, empty), `stop()`.
- * - `startRedisCluster()` -> {@link RedisClusterHandle}: 3 masters with all 16384 slots
- *   assigned, `startupNodes` for `new Cluster(...)`, `stop()`.
+ *   as a crash), `pause()` / `resume()` (SIGSTOP / SIGCONT: a hung server), `restart()`
+ *   (same port, empty), `stop()`.
+ * - `startRedisCluster(masters, { nodeTimeoutMs })` -> {@link RedisClusterHandle}: 3 masters
+ *   with all 16384 slots assigned, `startupNodes` for `new Cluster(...)`, `stop()`.
  */
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -32,6 +33,10 @@ export interface RedisServer {
   readonly url: string;
   /** SIGKILL, as a crash: clients see the connection drop. */
   kill(): Promise<void>;
+  /** SIGSTOP: the server hangs, connections stay open and unanswered. */
+  pause(): void;
+  /** SIGCONT after {@link pause}. */
+  resume(): void;
   /** Starts it again on the same port (empty: nothing is persisted). */
   restart(): Promise<void>;
   /** Stops it and removes its directory. */
@@ -59,6 +64,12 @@ async function launch(port: number, extraArgs: readonly string[]): Promise<Redis
     url: `redis://${HOST}:${port}`,
     kill: async () => {
       await terminate(child, 'SIGKILL');
+    },
+    pause: () => {
+      child.kill('SIGSTOP');
+    },
+    resume: () => {
+      child.kill('SIGCONT');
     },
     restart: async () => {
       await terminate(child, 'SIGKILL');
@@ -106,6 +117,7 @@ function spawnReady(args: readonly string[]): Promise<ChildProcess> {
 
 function terminate(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  child.kill('SIGCONT'); // a paused server would not act on SIGTERM
   return new Promise((resolve) => {
     child.once('exit', () => {
       running.delete(child);
@@ -146,15 +158,19 @@ export interface RedisClusterHandle {
   stop(): Promise<void>;
 }
 
-/** Starts `masters` cluster-enabled servers, joins them (no replicas) and waits for cluster_state:ok. */
-export async function startRedisCluster(masters = 3): Promise<RedisClusterHandle> {
+/**
+ * Starts `masters` cluster-enabled servers, joins them (no replicas) and waits for
+ * cluster_state:ok. `nodeTimeoutMs` (default 2000) is how long a silent master takes to be
+ * marked failed, after which (with no replicas) every master answers CLUSTERDOWN.
+ */
+export async function startRedisCluster(masters = 3, options: { nodeTimeoutMs?: number } = {}): Promise<RedisClusterHandle> {
   const nodes: RedisServer[] = [];
   const stop = async () => {
     await Promise.all(nodes.map((node) => node.stop()));
   };
   try {
     for (let i = 0; i < masters; i++) {
-      nodes.push(await startRedisServer(['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', '2000']));
+      nodes.push(await startRedisServer(['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', String(options.nodeTimeoutMs ?? 2000)]));
     }
     const addresses = nodes.map((node) => `${node.host}:${node.port}`);
     await run('redis-cli', ['--cluster', 'create', ...addresses, '--cluster-replicas', '0', '--cluster-yes'], { timeout: 30_000 });

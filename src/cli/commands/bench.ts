@@ -10,6 +10,7 @@ import { renderBars, renderComparison, renderCsv, renderGoals, renderMemory, ren
 import { painter } from '../../report/color.js';
 import { writeOutput, writeOutputs } from '../../report/write-output.js';
 import { EXIT } from '../exit-codes.js';
+import { redisBenchCommand } from '../redis-bench.js';
 import { algorithmsFlag, checkOutputs, limiterTimeoutFlag, wholeNumberFlag } from '../flags.js';
 import type { Command, CommandIO, OutputStream } from '../../io.js';
 
@@ -36,6 +37,9 @@ export interface BenchOptions {
   maxRegression?: string;
   updateBaseline?: boolean;
   color?: boolean;
+  /** With a URL: the Redis benchmark instead (src/cli/redis-bench.ts). */
+  redis?: string;
+  allowRemote?: boolean;
 }
 
 const DEFAULTS = {
@@ -49,6 +53,7 @@ const DEFAULTS = {
  * run. With `--baseline` it compares against a saved run and exits 1 on a regression.
  */
 export const benchCommand: Command<BenchOptions> = async (options, io) => {
+  if (options.redis !== undefined) return redisBenchCommand({ ...options, redis: options.redis }, io);
   const plan = planOf(options, io);
   checkOutputs({ csv: target(options.csv), json: target(options.json) }, io.cwd);
   parseThreshold(options.maxRegression ?? '10%'); // fail before a long run, not after

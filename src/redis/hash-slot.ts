@@ -1,0 +1,34 @@
+// Redis Cluster's key -> hash slot mapping (CRC16-XMODEM of the key's hash tag, mod 16384),
+// so the limiter can batch keys of one slot and find the node serving a key in the
+// client's slot table without asking the client to route anything.
+
+const TABLE = (() => {
+  const table = new Uint16Array(256);
+  for (let byte = 0; byte < 256; byte++) {
+    let crc = byte << 8;
+    for (let bit = 0; bit < 8; bit++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+    table[byte] = crc;
+  }
+  return table;
+})();
+
+/** The number of hash slots of a Redis Cluster. */
+export const HASH_SLOTS = 16384;
+
+/**
+ * The hash slot of `key` (0..16383): only the part inside the first non-empty `{...}` counts
+ * when there is one, so `{tenant}:a` and `{tenant}:b` share a slot.
+ */
+export function hashSlot(key: string): number {
+  const bytes = Buffer.from(hashedPart(key), 'utf8');
+  let crc = 0;
+  for (const byte of bytes) crc = ((crc << 8) & 0xffff) ^ (TABLE[((crc >> 8) ^ byte) & 0xff] as number);
+  return crc % HASH_SLOTS;
+}
+
+function hashedPart(key: string): string {
+  const open = key.indexOf('{');
+  if (open < 0) return key;
+  const close = key.indexOf('}', open + 1);
+  return close > open + 1 ? key.slice(open + 1, close) : key;
+}
