@@ -57,8 +57,11 @@
     return v === null || v === undefined ? '-' : v.toFixed(3) + 'x';
   }
 
+  /** The width of the report's content (its padding excluded), for every chart. */
   function chartWidth() {
-    return Math.max(320, Math.min(1150, root.clientWidth - 8));
+    var style = getComputedStyle(root);
+    var inner = root.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    return Math.max(320, Math.min(1150, Math.floor(inner) - 4));
   }
 
   function table(spec) {
@@ -224,7 +227,7 @@
         { label: 'time (s)', values: function (u, vals) { return vals.map(formatSeconds); } },
         { label: view.yLabel, size: AXIS_SIZE, labelSize: 22, values: function (u, vals) { return vals.map(function (v) { return +v.toFixed(2) + ''; }); } },
       ],
-      cursor: { drag: { x: true, y: false, setScale: true }, sync: { key: syncKey } },
+      cursor: { y: false, drag: { x: true, y: false, setScale: true }, sync: { key: syncKey } },
       hooks: { setScale: [group.hook] },
       series: [{ label: 'time', value: function (u, v) { return formatSeconds(v); } }].concat(view.series.map(function (s, i) {
         var style = lineStyle(s, i);
@@ -281,7 +284,7 @@
         { size: AXIS_SIZE, label: 'requests', labelSize: 14, ticks: { show: false }, values: function (u, vals) { return vals.map(function (v) { return Number.isInteger(v) ? String(v) : ''; }); } },
       ],
       legend: { show: false },
-      cursor: { drag: { x: true, y: false, setScale: true }, sync: { key: syncKey }, points: { show: false } },
+      cursor: { y: false, drag: { x: true, y: false, setScale: true }, sync: { key: syncKey }, points: { show: false } },
       hooks: {
         setScale: [group.hook],
         setCursor: [function (u) { caption.textContent = stripCaption(strip, raw, x, u.cursor.idx); }],
@@ -311,7 +314,7 @@
       title: spec.title,
       scales: { x: { time: false } },
       axes: [{ label: 'time (s)', values: function (u, vals) { return vals.map(formatSeconds); } }, { label: spec.yLabel, size: AXIS_SIZE, labelSize: 22 }],
-      cursor: { drag: { x: true, y: false, setScale: true }, sync: { key: syncKey } },
+      cursor: { y: false, drag: { x: true, y: false, setScale: true }, sync: { key: syncKey } },
       hooks: { setScale: [group.hook] },
       series: [{ label: 'time', value: function (u, v) { return formatSeconds(v); } }].concat(spec.series.map(function (s, i) {
         return { label: s.name, stroke: OTHERS[(i + 1) % OTHERS.length], width: 1.5, dash: OTHER_DASHES[i % OTHER_DASHES.length], points: { show: false }, paths: uPlot.paths.stepped({ align: 1 }) };
@@ -339,6 +342,7 @@
     var main = el('div', 'chart timeline');
     area.appendChild(main);
     record.timeline = timelineChart(view, scenario, group, syncKey, main);
+    if (view.worst) area.appendChild(el('p', 'hint', 'A point at time t: the most admitted in any window ending in its column. The shaded span is the worst window itself.'));
     if (view.strips.length > 0) {
       area.appendChild(el('h3', null, 'Request strips: the requests of ' + view.label.replace(/^(worst )?key /, 'key ') + ' per ' + formatSpan(view.x.length > 1 ? view.x[1] - view.x[0] : 0) + ' cell'));
       area.appendChild(stripKey());
@@ -389,7 +393,7 @@
     button('worst window', 'zoom to the worst window, one window either side', function () {
       if (!record.worst) return;
       var w = seconds(scenario.windowMs);
-      setX(seconds(record.worst.fromMs) - w, seconds(record.worst.toMs) + w);
+      setX(Math.max(record.full.min, seconds(record.worst.fromMs) - w), Math.min(record.full.max, seconds(record.worst.toMs) + w));
     });
     button('\u2190 pan', 'move left by half the span shown', function () { pan(-0.5); });
     button('pan \u2192', 'move right by half the span shown', function () { pan(0.5); });
