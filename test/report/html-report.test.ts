@@ -6,7 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { attackCommand } from '../../src/cli/commands/attack.js';
 import { compareCommand } from '../../src/cli/commands/compare.js';
+import { distributedCommand } from '../../src/cli/commands/distributed.js';
+import { startServe } from '../cli/run-serve.js';
 import { bufferIO } from '../../src/io.js';
 import { downsampleMinMax } from '../../src/report/downsample.js';
 import { comparisonHtml } from '../../src/report/compare-html.js';
@@ -125,6 +129,54 @@ describe('compare --html edge-attack', () => {
     await expect(compareCommand({ scenarios: ['edge-attack'], measure: false, json: 'same.out', html: 'same.out' }, bufferIO({ cwd: scratch }))).rejects.toThrow('--html: same.out is the file --json writes too');
     await expect(compareCommand({ scenarios: ['edge-attack'], measure: false, csv: '-', html: '-' }, bufferIO({ cwd: scratch }))).rejects.toThrow('--csv: only one of --csv and --html can go to stdout (-)');
     await expect(compareCommand({ scenarios: ['edge-attack'], measure: false, html: 'no/such/folder/r.html' }, bufferIO({ cwd: scratch }))).rejects.toThrow(/^--html: no\/such\/folder\/r\.html: the folder .* does not exist$/);
+  });
+});
+
+describe('distributed --html and attack --html', () => {
+  it('distributed: a line and a strip per design and fail mode for the worst key, the outage shaded', async () => {
+    const io = bufferIO({ cwd: scratch });
+    expect(await distributedCommand({ outage: '10s-20s', strategy: 'central,local-split', chart: false, html: 'd.html' }, io)).toBe(0);
+    const data = embedded(readFileSync(join(scratch, 'd.html'), 'utf8'));
+    const designs = ['central/open', 'central/closed', 'central/local', 'local-split'];
+    expect(data.title).toBe('ratelab distributed');
+    expect(data.matrix.columns).toEqual(designs);
+    const scenario = data.scenarios[0];
+    expect(scenario?.spans).toEqual([{ fromMs: 10_000, toMs: 20_000, label: 'store unreachable 10s-20s' }]);
+    expect(scenario?.table.columns).toContain('added latency ms');
+    expect(scenario?.views[0]?.label).toBe('worst key api-key');
+    expect(scenario?.views[0]?.series.map((s) => s.name)).toEqual(['limit', 'exact', ...designs]);
+    expect(scenario?.views[0]?.strips.map((s) => s.name)).toEqual([...designs, 'exact']);
+    // Failing closed during the outage admits nothing then: its line is 0 by the outage's end.
+    const view = scenario?.views[0];
+    const closed = view?.series.find((s) => s.name === 'central/closed')?.values ?? [];
+    expect(closed[view?.x.findIndex((x) => x >= 19_000) ?? -1]).toBe(0);
+  });
+
+  it('attack: the endpoint against the exact oracle, the HTTP facts as tables, response times, and no literal URL', async () => {
+    const serve = await startServe({ quiet: true, algorithm: 'fixed-window', limit: 5, window: '1s' });
+    try {
+      const io = bufferIO({ cwd: scratch });
+      const edge = fileURLToPath(new URL('../fixtures/http-edge.yaml', import.meta.url));
+      expect(await attackCommand({ url: serve.url, scenario: edge, speed: 10, align: '1s', chart: false, html: 'a.html' }, io)).toBe(0);
+    } finally {
+      await serve.stop();
+    }
+    const page = readFileSync(join(scratch, 'a.html'), 'utf8');
+    expect(page).not.toMatch(/https?:\/\//);
+    const data = embedded(page);
+    const scenario = data.scenarios[0];
+    const host = new URL(serve.url).host;
+    expect(data.subtitle).toContain(`against ${serve.url}`);
+    expect(scenario?.views[0]?.series.map((s) => s.name)).toEqual(['limit', 'exact', host]);
+    expect(scenario?.views[0]?.strips.map((s) => s.name)).toEqual([host, 'exact']);
+    expect(scenario?.facts.map((f) => f.title)).toEqual([
+      'responses to the workload',
+      'response times, ms',
+      'Retry-After honesty (retries sent when a 429 said to; not in the figures above)',
+      'rate-limit headers',
+    ]);
+    expect(scenario?.extra?.series.map((s) => s.name)).toEqual(['slowest', 'mean']);
+    expect(scenario?.extra?.x).toEqual(scenario?.views[0]?.x);
   });
 });
 
