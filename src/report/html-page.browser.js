@@ -23,6 +23,9 @@
   var OTHERS = ['#E69F00', '#000000', '#0072B2', '#009E73', '#CC79A7', '#D55E00', '#56B4E9'];
   var OTHER_DASHES = [[], [9, 5], [3, 3], [12, 4, 3, 4]];
   var AXIS_SIZE = 64;
+  var AXIS_LABEL_SIZE = 22;
+  // The same padding on every chart, so a scenario's plots share their left and right edges.
+  var PADDING = [12, 24, 8, 0];
   var EPSILON = 1e-9;
 
   // Request strips: what the limiter did and whether the exact oracle agreed. Colour, a
@@ -189,7 +192,7 @@
             // Inside the plot: from the band's left edge, or ending at the plot's right edge when it would run past it.
             var width = u.ctx.measureText(band.label).width;
             var left = Math.max(u.bbox.left, Math.min(span[0] + 4 * ratio, u.bbox.left + u.bbox.width - width - 4 * ratio));
-            u.ctx.fillText(band.label, left, u.bbox.top + (14 + 14 * i) * ratio);
+            u.ctx.fillText(band.label, left, u.bbox.top + (14 + 17 * i) * ratio);
             u.ctx.restore();
           });
         }],
@@ -220,13 +223,14 @@
     var options = {
       width: chartWidth(),
       height: 330,
+      padding: PADDING,
       title: view.title,
       plugins: [bandsPlugin(scenario.spans.map(function (s) { return { fromMs: s.fromMs, toMs: s.toMs, label: s.label, color: 'rgba(0,0,0,0.10)' }; })
         .concat(view.worst ? [{ fromMs: view.worst.fromMs, toMs: view.worst.toMs, label: view.worst.label, color: 'rgba(230,159,0,0.22)' }] : []))],
       scales: { x: { time: false }, y: { range: function (u, min, max) { return [0, Math.max(1.1, max * 1.08)]; } } },
       axes: [
         { label: 'time (s)', values: function (u, vals) { return vals.map(formatSeconds); } },
-        { label: view.yLabel, size: AXIS_SIZE, labelSize: 22, values: function (u, vals) { return vals.map(function (v) { return +v.toFixed(2) + ''; }); } },
+        { label: view.yLabel, size: AXIS_SIZE, labelSize: AXIS_LABEL_SIZE, values: function (u, vals) { return vals.map(function (v) { return +v.toFixed(2) + ''; }); } },
       ],
       cursor: { y: false, drag: { x: true, y: false, setScale: true }, sync: { key: syncKey } },
       hooks: { setScale: [group.hook] },
@@ -279,10 +283,11 @@
     var options = {
       width: chartWidth(),
       height: 92,
+      padding: PADDING,
       scales: { x: { time: false }, y: { range: function (u, min, max) { return [0, Math.max(1, max)]; } } },
       axes: [
         { show: false },
-        { size: AXIS_SIZE, label: 'requests', labelSize: 14, ticks: { show: false }, values: function (u, vals) { return vals.map(function (v) { return Number.isInteger(v) ? String(v) : ''; }); } },
+        { size: AXIS_SIZE, label: 'requests', labelSize: AXIS_LABEL_SIZE, ticks: { show: false }, values: function (u, vals) { return vals.map(function (v) { return Number.isInteger(v) ? String(v) : ''; }); } },
       ],
       legend: { show: false },
       cursor: { y: false, drag: { x: true, y: false, setScale: true }, sync: { key: syncKey }, points: { show: false } },
@@ -312,9 +317,10 @@
     var u = new uPlot({
       width: chartWidth(),
       height: 200,
+      padding: PADDING,
       title: spec.title,
       scales: { x: { time: false } },
-      axes: [{ label: 'time (s)', values: function (u, vals) { return vals.map(formatSeconds); } }, { label: spec.yLabel, size: AXIS_SIZE, labelSize: 22 }],
+      axes: [{ label: 'time (s)', values: function (u, vals) { return vals.map(formatSeconds); } }, { label: spec.yLabel, size: AXIS_SIZE, labelSize: AXIS_LABEL_SIZE }],
       cursor: { y: false, drag: { x: true, y: false, setScale: true }, sync: { key: syncKey } },
       hooks: { setScale: [group.hook] },
       series: [{ label: 'time', value: function (u, v) { return formatSeconds(v); } }].concat(spec.series.map(function (s, i) {
