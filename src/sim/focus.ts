@@ -12,7 +12,7 @@ export interface FocusPlan {
   strip?: ColumnGrid;
 }
 
-/** One key of a comparison, followed through every contender (see {@link followKey}). */
+/** One key of a comparison, followed through every contender (see {@link followKeys}). */
 export interface FocusView extends FocusPlan {
   /** Requests of the key over the run (of the first contender's stream for closed loops). */
   arrivals: number;
@@ -23,18 +23,11 @@ export interface FocusView extends FocusPlan {
 }
 
 /**
- * A second, deterministic pass over `workload` following the key of `plan`: a fresh
- * stream is identical to the first pass's, so each limiter decides exactly as it did then.
- * An open-loop workload goes once through all contenders in lockstep; a closed-loop one
- * once per contender, each with its own oracle (its retries differ).
- */
-export async function followKey(workload: Workload, contenders: readonly Contender[], plan: FocusPlan): Promise<FocusView> {
-  return (await followKeys(workload, contenders, [plan]))[0] as FocusView;
-}
-
-/**
- * {@link followKey} for several plans (keys, grids) in the same pass: each arrival goes to
- * one recorder per plan, so following five keys costs one replay, not five.
+ * A second, deterministic pass over `workload` following the key of each plan (each with
+ * its own grids): a fresh stream is identical to the first pass's, so each limiter decides
+ * exactly as it did then. An open-loop workload goes once through all contenders in
+ * lockstep; a closed-loop one once per contender, each with its own oracle (its retries
+ * differ). Each arrival goes to one recorder per plan, so five keys cost one pass, not five.
  */
 export async function followKeys(workload: Workload, contenders: readonly Contender[], plans: readonly FocusPlan[]): Promise<FocusView[]> {
   const recorders = (lanes: number) => plans.map((plan) => new FocusRecorder({ key: plan.key, limit: workload.policy.limit, windowMs: workload.policy.windowMs, chart: plan.chart, strip: plan.strip }, lanes));
