@@ -1,4 +1,4 @@
-// Compiles src/ to dist/ and copies the non-TypeScript assets (Lua scripts) beside
+// Compiles src/ to dist/ and copies the non-TypeScript assets (Lua scripts, the HTML report's page script) beside
 // their compiled modules, so the published package and `npx ratelab` need no TS tooling.
 // Then bundles the library's entry points (ESM + CommonJS, with types) into dist/lib/
 // with tsup (tsup.config.ts); the CLI runs the per-file output.
@@ -20,7 +20,7 @@ function copyAssets(dir) {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) copyAssets(path);
-    else if (name.endsWith('.lua')) cpSync(path, join(root, 'dist', relative(join(root, 'src'), path)));
+    else if (name.endsWith('.lua') || name.endsWith('.browser.js')) cpSync(path, join(root, 'dist', relative(join(root, 'src'), path)));
   }
 }
 copyAssets(join(root, 'src'));

@@ -117,20 +117,28 @@ export function arrivalCapFlag(value: string | undefined): (scenario: Scenario) 
 }
 
 /**
- * Checks the output targets before anything is written or run (each must be writable, and
- * not both the same file); returns whether one of them is stdout (then no table).
+ * Checks the output targets (--csv, --json, --html) before anything is written or run: each
+ * must be writable, at most one can be stdout, and no two the same file. Returns whether
+ * one of them is stdout (then no table).
  */
-export function checkOutputs(flags: { csv?: string; json?: string }, cwd: string): boolean {
-  if (flags.csv === '-' && flags.json === '-') throw usage('--csv', 'only one of --csv and --json can go to stdout (-)');
-  for (const [flag, target] of [['--csv', flags.csv], ['--json', flags.json]] as const) {
-    if (target === undefined) continue;
+export function checkOutputs(flags: { csv?: string; json?: string; html?: string }, cwd: string): boolean {
+  const candidates: [string, string | undefined][] = [
+    ['--csv', flags.csv],
+    ['--json', flags.json],
+    ['--html', flags.html],
+  ];
+  const given = candidates.filter((entry): entry is [string, string] => entry[1] !== undefined);
+  const toStdout = given.filter(([, target]) => target === '-');
+  if (toStdout.length > 1) throw usage(toStdout[0]?.[0] as string, `only one of ${toStdout.map(([flag]) => flag).join(' and ')} can go to stdout (-)`);
+  for (const [flag, target] of given) {
     const problem = outputProblem(target, cwd);
     if (problem !== undefined) throw usage(flag, problem);
   }
-  if (flags.csv !== undefined && flags.json !== undefined && flags.csv !== '-' && resolve(cwd, flags.csv) === resolve(cwd, flags.json)) {
-    throw usage('--json', `${flags.json} is the file --csv writes too`);
+  for (const [i, [flag, target]] of given.entries()) {
+    const same = given.slice(0, i).find(([, other]) => target !== '-' && other !== '-' && resolve(cwd, other) === resolve(cwd, target));
+    if (same) throw usage(flag, `${target} is the file ${same[0]} writes too`);
   }
-  return flags.csv === '-' || flags.json === '-';
+  return toStdout.length > 0;
 }
 
 /** A usage error naming the flag: exit 2. */

@@ -30,6 +30,10 @@ export interface FocusSeries {
   admitted: number[];
   /** Per strip cell: requests of the key denied. */
   denied: number[];
+  /** Per strip cell: of those admitted, the ones the exact oracle would have denied (always 0 for the oracle). */
+  falseAdmits: number[];
+  /** Per strip cell: of those denied, the ones the exact oracle would have admitted (always 0 for the oracle). */
+  falseDenials: number[];
 }
 
 /** What a {@link FocusRecorder} saw: per lane, and for the exact oracle on the same arrivals. */
@@ -52,7 +56,7 @@ export class FocusRecorder {
   private readonly ledger: WindowLedger;
   private readonly verdicts: Uint8Array;
   private readonly peaks: Float64Array[];
-  private readonly counts: { admitted: Float64Array; denied: Float64Array }[];
+  private readonly counts: CellCounts[];
   private focusId = -1;
   private focused = false;
   private t = 0;
@@ -71,7 +75,12 @@ export class FocusRecorder {
     const columns = options.chart?.count ?? 0;
     const cells = options.strip?.count ?? 0;
     this.peaks = Array.from({ length: lanes + 1 }, () => new Float64Array(columns));
-    this.counts = Array.from({ length: lanes + 1 }, () => ({ admitted: new Float64Array(cells), denied: new Float64Array(cells) }));
+    this.counts = Array.from({ length: lanes + 1 }, () => ({
+      admitted: new Float64Array(cells),
+      denied: new Float64Array(cells),
+      falseAdmits: new Float64Array(cells),
+      falseDenials: new Float64Array(cells),
+    }));
   }
 
   /** Starts recording an arrival (times in non-decreasing order); only the focus key's are kept. */
@@ -105,22 +114,34 @@ export class FocusRecorder {
       const allowed = verdicts[lane] === 1;
       if (allowed) ledger.keep(entry, 0, lane, cost);
       if (column >= 0) this.raise(lane, column);
-      if (cell >= 0) {
-        const counts = this.counts[lane] as { admitted: Float64Array; denied: Float64Array };
-        const into = allowed ? counts.admitted : counts.denied;
-        into[cell] = (into[cell] as number) + 1;
-      }
+      if (cell >= 0) this.countCell(lane, cell, allowed, exact);
+    }
+  }
+
+  /** Counts a request of the key in strip cell `cell`, and whether the lane's verdict differed from the oracle's. */
+  private countCell(lane: number, cell: number, allowed: boolean, exact: boolean): void {
+    const counts = this.counts[lane] as CellCounts;
+    const into = allowed ? counts.admitted : counts.denied;
+    into[cell] = (into[cell] as number) + 1;
+    if (allowed !== exact) {
+      const wrong = allowed ? counts.falseAdmits : counts.falseDenials;
+      wrong[cell] = (wrong[cell] as number) + 1;
     }
   }
 
   /** Everything recorded, once the stream has ended. */
   result(): FocusRecord {
     this.passColumns(Infinity);
-    const series = (lane: number): FocusSeries => ({
-      window: Array.from(this.peaks[lane] as Float64Array, (units) => units / this.options.limit),
-      admitted: Array.from((this.counts[lane] as { admitted: Float64Array }).admitted),
-      denied: Array.from((this.counts[lane] as { denied: Float64Array }).denied),
-    });
+    const series = (lane: number): FocusSeries => {
+      const counts = this.counts[lane] as CellCounts;
+      return {
+        window: Array.from(this.peaks[lane] as Float64Array, (units) => units / this.options.limit),
+        admitted: Array.from(counts.admitted),
+        denied: Array.from(counts.denied),
+        falseAdmits: Array.from(counts.falseAdmits),
+        falseDenials: Array.from(counts.falseDenials),
+      };
+    };
     return {
       key: this.options.key,
       arrivals: this.arrivals,
@@ -149,6 +170,14 @@ export class FocusRecorder {
     const units = this.ledger.keptSum[lane] as number;
     if (units > (peaks[column] as number)) peaks[column] = units;
   }
+}
+
+/** One lane's requests per strip cell. */
+interface CellCounts {
+  admitted: Float64Array;
+  denied: Float64Array;
+  falseAdmits: Float64Array;
+  falseDenials: Float64Array;
 }
 
 /** The index of the column of `grid` holding `t`, or -1 outside it. */

@@ -3,7 +3,7 @@ import { measureMemory, type MemorySample } from '../metrics/memory-probe.js';
 import type { ReplayMetrics } from '../metrics/recorder.js';
 import type { Policy } from '../policy.js';
 import type { Contender } from './contender.js';
-import { followKey, type FocusPlan } from './focus.js';
+import { followKeys, type FocusPlan } from './focus.js';
 import { replay, replayLockstep, type ReplayOptions, type ReplayResult } from './replay.js';
 import { SpeedProbes } from './speed-probes.js';
 import type { ComparisonRow, WorkloadComparison } from './comparison.js';
@@ -28,6 +28,11 @@ export interface CompareOptions {
    * its first pass (none when it returns undefined); fills {@link WorkloadComparison.focus}.
    */
   focus?(result: WorkloadComparison): FocusPlan | undefined;
+  /**
+   * More keys to follow, in the same second pass, given the first pass: fills
+   * {@link WorkloadComparison.followed} (the HTML report's keys and grids).
+   */
+  follow?(result: WorkloadComparison): FocusPlan[];
 }
 
 /**
@@ -77,12 +82,16 @@ export async function compareWorkloads(workloads: readonly Workload[], options: 
   return results;
 }
 
-/** The second pass following one key, when the options plan one. */
+/** The second pass following the keys the options plan, when they plan any (one pass for all of them). */
 async function addFocus(result: WorkloadComparison, workload: Workload, contenders: readonly Contender[], options: CompareOptions, progress: (label: string) => void): Promise<void> {
   const plan = options.focus?.(result);
-  if (!plan) return;
-  progress(`${workload.name}: following ${plan.key}`);
-  result.focus = await followKey(workload, contenders, plan);
+  const more = options.follow?.(result) ?? [];
+  const plans = plan ? [plan, ...more] : more;
+  if (plans.length === 0) return;
+  progress(`${workload.name}: following ${[...new Set(plans.map((p) => p.key))].join(', ')}`);
+  const views = await followKeys(workload, contenders, plans);
+  if (plan) result.focus = views[0];
+  if (more.length > 0) result.followed = views.slice(plan ? 1 : 0);
 }
 
 /**

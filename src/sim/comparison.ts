@@ -37,4 +37,6 @@ export interface WorkloadComparison {
   notes: string[];
   /** One key followed through every contender (charts, request strip), when the comparison asked for it (CompareOptions.focus). */
   focus?: FocusView;
+  /** More keys followed on finer grids (the HTML report's), when the comparison asked for them (CompareOptions.follow). */
+  followed?: FocusView[];
 }

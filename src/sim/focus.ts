@@ -1,6 +1,6 @@
 import { FocusRecorder, type ColumnGrid, type FocusRecord, type FocusSeries } from '../metrics/focus-recorder.js';
 import type { Contender } from './contender.js';
-import { observeLockstep } from './replay.js';
+import { observeLockstep, type ArrivalObserver } from './replay.js';
 import type { Workload } from './workload.js';
 
 /** Where a comparison's focus pass looks: the key and the columns, given what the first pass found. */
@@ -12,7 +12,7 @@ export interface FocusPlan {
   strip?: ColumnGrid;
 }
 
-/** One key of a comparison, followed through every contender (see {@link followKey}). */
+/** One key of a comparison, followed through every contender (see {@link followKeys}). */
 export interface FocusView extends FocusPlan {
   /** Requests of the key over the run (of the first contender's stream for closed loops). */
   arrivals: number;
@@ -23,30 +23,49 @@ export interface FocusView extends FocusPlan {
 }
 
 /**
- * A second, deterministic pass over `workload` following the key of `plan`: a fresh
- * stream is identical to the first pass's, so each limiter decides exactly as it did then.
- * An open-loop workload goes once through all contenders in lockstep; a closed-loop one
- * once per contender, each with its own oracle (its retries differ).
+ * A second, deterministic pass over `workload` following the key of each plan (each with
+ * its own grids): a fresh stream is identical to the first pass's, so each limiter decides
+ * exactly as it did then. An open-loop workload goes once through all contenders in
+ * lockstep; a closed-loop one once per contender, each with its own oracle (its retries
+ * differ). Each arrival goes to one recorder per plan, so five keys cost one pass, not five.
  */
-export async function followKey(workload: Workload, contenders: readonly Contender[], plan: FocusPlan): Promise<FocusView> {
-  const options = { key: plan.key, limit: workload.policy.limit, windowMs: workload.policy.windowMs, chart: plan.chart, strip: plan.strip };
+export async function followKeys(workload: Workload, contenders: readonly Contender[], plans: readonly FocusPlan[]): Promise<FocusView[]> {
+  const recorders = (lanes: number) => plans.map((plan) => new FocusRecorder({ key: plan.key, limit: workload.policy.limit, windowMs: workload.policy.windowMs, chart: plan.chart, strip: plan.strip }, lanes));
   const first = workload.open();
   if (!first.closedLoop) {
-    const recorder = new FocusRecorder(options, contenders.length);
-    await observeLockstep(contenders, first, recorder, workload.policy.windowMs);
-    const record = recorder.result();
-    return { ...plan, arrivals: record.arrivals, oracle: record.oracle, lanes: contenders.map((c, i) => ({ algorithm: c.name, series: record.lanes[i] as FocusSeries })) };
+    const each = recorders(contenders.length);
+    await observeLockstep(contenders, first, fanOut(each), workload.policy.windowMs);
+    return plans.map((plan, p) => {
+      const record = (each[p] as FocusRecorder).result();
+      return { ...plan, arrivals: record.arrivals, oracle: record.oracle, lanes: contenders.map((c, i) => ({ algorithm: c.name, series: record.lanes[i] as FocusSeries })) };
+    });
   }
-  const records: FocusRecord[] = [];
+  const records: FocusRecord[][] = [];
   for (const [i, contender] of contenders.entries()) {
-    const recorder = new FocusRecorder(options, 1);
-    await observeLockstep([contender], i === 0 ? first : workload.open(), recorder, workload.policy.windowMs);
-    records.push(recorder.result());
+    const each = recorders(1);
+    await observeLockstep([contender], i === 0 ? first : workload.open(), fanOut(each), workload.policy.windowMs);
+    records.push(each.map((recorder) => recorder.result()));
   }
-  return {
+  return plans.map((plan, p) => ({
     ...plan,
-    arrivals: records[0]?.arrivals ?? 0,
-    lanes: contenders.map((c, i) => ({ algorithm: c.name, series: records[i]?.lanes[0] as FocusSeries, oracle: records[i]?.oracle as FocusSeries })),
+    arrivals: records[0]?.[p]?.arrivals ?? 0,
+    lanes: contenders.map((c, i) => ({ algorithm: c.name, series: records[i]?.[p]?.lanes[0] as FocusSeries, oracle: records[i]?.[p]?.oracle as FocusSeries })),
+  }));
+}
+
+/** One observer feeding every recorder of `recorders`, in order. */
+function fanOut(recorders: readonly FocusRecorder[]): ArrivalObserver {
+  if (recorders.length === 1) return recorders[0] as FocusRecorder;
+  return {
+    offer: (t, key, cost, id) => {
+      for (const recorder of recorders) recorder.offer(t, key, cost, id);
+    },
+    decide: (lane, allowed) => {
+      for (const recorder of recorders) recorder.decide(lane, allowed);
+    },
+    commit: () => {
+      for (const recorder of recorders) recorder.commit();
+    },
   };
 }
 
@@ -55,4 +74,14 @@ export function worstKey(worstWindows: readonly ({ key: string; endMs: number; u
   let best: { key: string; endMs: number; units: number } | undefined;
   for (const window of worstWindows) if (window && (!best || window.units > best.units)) best = window;
   return best && { key: best.key, endMs: best.endMs };
+}
+
+/**
+ * The keys where the contenders had their worst windows, highest first (each key once, at
+ * most `max`): the keys worth a look in a run of many.
+ */
+export function worstKeys(worstWindows: readonly ({ key: string; endMs: number; units: number } | null)[], max: number): string[] {
+  const windows = worstWindows.filter((w): w is { key: string; endMs: number; units: number } => w !== null);
+  const sorted = windows.map((w, i) => ({ w, i })).sort((a, b) => b.w.units - a.w.units || a.i - b.i);
+  return [...new Set(sorted.map(({ w }) => w.key))].slice(0, max);
 }

@@ -69,6 +69,15 @@ describe('the packed package', () => {
     expect(() => createRequire(join(work, 'x.js')).resolve('ioredis')).toThrow(/Cannot find module/);
   });
 
+  it('writes an HTML report from its CLI, finding uPlot and the page script in the installed package', () => {
+    run(process.execPath, [join(work, 'node_modules/ratelab/bin/ratelab.js'), 'compare', 'edge-attack', '--no-measure', '--no-chart', '--html', 'r.html'], work);
+    const page = readFileSync(join(work, 'r.html'), 'utf8');
+    expect(page).toContain('var uPlot=');
+    expect(page).toContain('window.ratelabCharts');
+    expect(page).toContain('"fixed-window"');
+    expect(page).not.toMatch(/https?:\/\//);
+  });
+
   it('require()s every entry point from CommonJS and decides', () => {
     const script = [
       ...ENTRIES.map((e) => `if (typeof require('${e.specifier}').${e.value} !== 'function') throw new Error('${e.specifier}: no ${e.value}');`),

@@ -7,6 +7,10 @@ import { checkTarget } from '../../attack/target.js';
 import { missingPolicy, readPolicy, type GivenPolicy, type JudgedPolicy } from '../../attack/endpoint-policy.js';
 import { attackComparison, attackJson, type AttackReport } from '../../report/attack-report.js';
 import { renderCharts } from '../../report/compare-chart.js';
+import { attackHtml } from '../../report/attack-html.js';
+import { runSpan } from '../../report/chart-frame.js';
+import { htmlFollowPlans, htmlGrid } from '../../report/html-views.js';
+import { followShots } from '../../attack/follow-shots.js';
 import { comparisonCsv } from '../../report/compare-csv.js';
 import { comparisonJson } from '../../report/compare-json.js';
 import { summarise } from '../../report/compare-summary.js';
@@ -58,6 +62,8 @@ export interface AttackOptions {
   allowRemote?: boolean;
   csv?: string;
   json?: string;
+  /** --html FILE: the self-contained HTML report. */
+  html?: string;
   chart?: boolean;
   color?: boolean;
   /** Gate: exit 1 when the row's worst window exceeds this ratio of the limit. */
@@ -202,8 +208,17 @@ async function writeReports(report: AttackReport, options: AttackOptions, toStdo
   await writeOutputs([
     ...(options.csv === undefined ? [] : [{ target: options.csv, content: comparisonCsv([comparison]) }]),
     ...(options.json === undefined ? [] : [{ target: options.json, content: comparisonJson([comparison], [summarise(comparison)], attackJson(report)) }]),
+    ...(options.html === undefined ? [] : [{ target: options.html, content: attackPage(report, comparison) }]),
   ], io);
   return comparison;
+}
+
+/** The HTML report: the keys of the worst window followed through the run, on the report's grid. */
+function attackPage(report: AttackReport, comparison: WorkloadComparison): string {
+  const span = runSpan(comparison);
+  const plans = htmlFollowPlans(comparison.worstWindows, span);
+  const followed = followShots(report.run, report.analysis.policy, comparison.rows[0]?.algorithm ?? 'endpoint', plans);
+  return attackHtml(report, followed, htmlGrid(span));
 }
 
 interface AttackPlan {

@@ -7,6 +7,8 @@ import { renderCharts } from '../../report/compare-chart.js';
 import { aroundWorstWindow, chartGrid, runSpan, stripGrid, zoomSpan, type Span } from '../../report/chart-frame.js';
 import { renderStrip } from '../../report/request-strip.js';
 import { comparisonJson } from '../../report/compare-json.js';
+import { comparisonHtml } from '../../report/compare-html.js';
+import { htmlFollowPlans } from '../../report/html-views.js';
 import { summarise } from '../../report/compare-summary.js';
 import { renderComparison } from '../../report/compare-table.js';
 import { renderSummaryMatrix } from '../../report/summary-matrix.js';
@@ -38,6 +40,8 @@ export interface CompareFlags extends PolicyFlags {
   skipBadLines?: boolean;
   csv?: string;
   json?: string;
+  /** --html FILE: the self-contained HTML report. */
+  html?: string;
   /** false with --no-chart. */
   chart?: boolean;
   /** false with --no-color. */
@@ -89,6 +93,7 @@ export const compareCommand: Command<CompareFlags> = async (flags, io) => {
     measure: flags.measure ?? true,
     onProgress: (label, position, total) => progress.update(`ratelab compare ${position}/${total}: ${label}`),
     focus: focus.plan,
+    ...(flags.html === undefined ? {} : { follow: (result: WorkloadComparison) => htmlFollowPlans(result.worstWindows, runSpan(result), flags.key) }),
   });
   progress.done();
   for (const result of results) focus.found(result);
@@ -116,6 +121,7 @@ export const compareCommand: Command<CompareFlags> = async (flags, io) => {
   await writeOutputs([
     ...(flags.csv === undefined ? [] : [{ target: flags.csv, content: comparisonCsv(results) }]),
     ...(flags.json === undefined ? [] : [{ target: flags.json, content: comparisonJson(results, summaries) }]),
+    ...(flags.html === undefined ? [] : [{ target: flags.html, content: comparisonHtml(results, `${results.map((r) => r.name).join(', ')} through ${[...new Set(results.flatMap((r) => r.rows.map((row) => row.algorithm)))].join(', ')}`) }]),
   ], io);
   return reportGates(results.flatMap((result) => result.rows), gates, io);
 };

@@ -7,6 +7,9 @@ import { colorEnabled, painter } from '../../report/color.js';
 import { asComparison } from '../../report/distributed-as-comparison.js';
 import { distributedCsv } from '../../report/distributed-csv.js';
 import { distributedJson } from '../../report/distributed-json.js';
+import { distributedHtml } from '../../report/distributed-html.js';
+import { runSpan } from '../../report/chart-frame.js';
+import { htmlFollowPlans } from '../../report/html-views.js';
 import { renderDistributed } from '../../report/distributed-table.js';
 import { writeOutputs } from '../../report/write-output.js';
 import { resolveScenario } from '../../scenario/builtins.js';
@@ -14,7 +17,7 @@ import { withOverrides } from '../../scenario/load-scenario.js';
 import { FAIL_MODES, type FailMode } from '../../fail-mode.js';
 import { BALANCES, STRATEGIES, type FleetOptions, type Strategy } from '../../sim/distributed/fleet-options.js';
 import { parseOutage, parseTime, type Outage } from '../../sim/distributed/outage.js';
-import { simulateDistributed } from '../../sim/distributed/simulate.js';
+import { simulateDistributed, type DistributedComparison } from '../../sim/distributed/simulate.js';
 import { EXIT } from '../exit-codes.js';
 import type { Command } from '../../io.js';
 import { arrivalCapFlag, checkOutputs, policyOverrides, usage, type PolicyFlags } from '../flags.js';
@@ -28,6 +31,8 @@ const MAX_NODES = 10_000;
 export interface DistributedFlags extends PolicyFlags {
   csv?: string;
   json?: string;
+  /** --html FILE: the self-contained HTML report. */
+  html?: string;
   /** false with --no-chart. */
   chart?: boolean;
   /** false with --no-color. */
@@ -64,7 +69,8 @@ export const distributedCommand: Command<DistributedFlags> = async (flags, io) =
     throw usage('--outage', `${flags.outage} starts after the scenario ${scenario.name} ends (${formatDuration(scenario.durationMs)})`);
   }
 
-  const result = await simulateDistributed(scenario, designs);
+  const follow = (run: DistributedComparison) => htmlFollowPlans(run.worstWindows, runSpan(asComparison(run)));
+  const result = await simulateDistributed(scenario, designs, flags.html === undefined ? {} : { follow });
   const asLab = asComparison(result);
   if (!toStdout) {
     const paint = painter(io, flags.color);
@@ -74,6 +80,7 @@ export const distributedCommand: Command<DistributedFlags> = async (flags, io) =
   await writeOutputs([
     ...(flags.csv === undefined ? [] : [{ target: flags.csv, content: distributedCsv(result) }]),
     ...(flags.json === undefined ? [] : [{ target: flags.json, content: distributedJson(result, summarise(asLab)) }]),
+    ...(flags.html === undefined ? [] : [{ target: flags.html, content: distributedHtml(result) }]),
   ], io);
   return EXIT.OK;
 };

@@ -6,6 +6,7 @@ import { Random } from '../../traffic/random.js';
 import type { WorkloadComparison } from '../comparison.js';
 import type { Contender } from '../contender.js';
 import { replay } from '../replay.js';
+import { followKeys, type FocusPlan, type FocusView } from '../focus.js';
 import { scenarioWorkload } from '../workload.js';
 import { Fleet } from './fleet.js';
 import type { FailMode } from '../../fail-mode.js';
@@ -50,6 +51,14 @@ export interface DistributedComparison extends Pick<WorkloadComparison, 'name' |
   rows: DistributedRow[];
   /** Per design, in row order. */
   timelines: { design: string; timeline: Timeline }[];
+  /** Keys followed through every design (the HTML report's), when asked for (SimulateOptions.follow). */
+  followed?: FocusView[];
+}
+
+/** Options of {@link simulateDistributed}. */
+export interface SimulateOptions {
+  /** Keys to follow through every design in a second pass, given the first (see followKeys). */
+  follow?(result: DistributedComparison): FocusPlan[];
 }
 
 /**
@@ -58,10 +67,11 @@ export interface DistributedComparison extends Pick<WorkloadComparison, 'name' |
  * The load balancer draws from the seed's stream just after the scenario's sources, so
  * its picks never change the arrivals. Throws `INVALID_POLICY` before anything runs.
  */
-export async function simulateDistributed(scenario: Scenario, designs: readonly FleetOptions[]): Promise<DistributedComparison> {
+export async function simulateDistributed(scenario: Scenario, designs: readonly FleetOptions[], settings: SimulateOptions = {}): Promise<DistributedComparison> {
   const workload = scenarioWorkload(scenario);
   for (const options of designs) checkPolicy(scenario.policy, options.algorithm);
   const result: DistributedComparison = { name: scenario.name, description: scenario.description, policy: scenario.policy, rows: [], timelines: [], worstWindows: [] };
+  const contenders: Contender[] = [];
   for (const options of designs) {
     let fleet: Fleet | undefined;
     const contender: Contender = {
@@ -70,6 +80,7 @@ export async function simulateDistributed(scenario: Scenario, designs: readonly 
       stateBytesPerKey: undefined,
       create: (clock) => (fleet = new Fleet(options, scenario.policy, clock, new Random(scenario.seed, scenario.sources.length))),
     };
+    contenders.push(contender);
     const { metrics } = await replay(contender, workload.open(), {
       limit: scenario.policy.limit,
       windowMs: scenario.policy.windowMs,
@@ -81,6 +92,8 @@ export async function simulateDistributed(scenario: Scenario, designs: readonly 
     result.timelines.push({ design: contender.name, timeline: metrics.timeline });
     result.worstWindows.push(metrics.worstWindow);
   }
+  const plans = settings.follow?.(result) ?? [];
+  if (plans.length > 0) result.followed = await followKeys(workload, contenders, plans);
   return result;
 }
 

@@ -1,0 +1,27 @@
+import { FocusRecorder, type FocusSeries } from '../metrics/focus-recorder.js';
+import type { FocusPlan, FocusView } from '../sim/focus.js';
+import { isDecided } from './analysis.js';
+import { isAdmitted, type AttackRun } from './runner.js';
+
+/**
+ * The keys of `plans` followed through an attack's decided requests, as `compare` follows
+ * them through a replay: the endpoint is the one lane (named `endpoint`), judged against
+ * the exact oracle on the same requests at their sending times (wall ms), exactly as
+ * analyzeAttack records them; Retry-After probes are left out, as there.
+ */
+export function followShots(run: AttackRun, policy: { limit: number; windowMs: number }, endpoint: string, plans: readonly FocusPlan[]): FocusView[] {
+  const recorders = plans.map((plan) => new FocusRecorder({ key: plan.key, limit: policy.limit, windowMs: policy.windowMs, chart: plan.chart, strip: plan.strip }, 1));
+  for (const shot of run.shots) {
+    if (shot.probeOf !== undefined || !isDecided(shot)) continue;
+    const t = Math.max(0, Math.round(shot.sentMs));
+    for (const recorder of recorders) {
+      recorder.offer(t, shot.key, 1);
+      recorder.decide(0, isAdmitted(shot));
+      recorder.commit();
+    }
+  }
+  return plans.map((plan, i) => {
+    const record = (recorders[i] as FocusRecorder).result();
+    return { ...plan, arrivals: record.arrivals, oracle: record.oracle, lanes: [{ algorithm: endpoint, series: record.lanes[0] as FocusSeries }] };
+  });
+}

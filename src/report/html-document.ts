@@ -1,0 +1,141 @@
+import { htmlAssets } from './html-assets.js';
+
+/**
+ * What an HTML report shows, as plain data: the page script draws it. Times are ms of
+ * the run (scenario time, or wall time for `attack`); ratios are of the policy's limit.
+ */
+export interface HtmlReport {
+  title: string;
+  /** One line under the title: what was run. */
+  subtitle: string;
+  /** Scenario x contender: worst window / limit and error % (null where it did not run). */
+  matrix: { columns: string[]; rows: { scenario: string; cells: ({ ratio: number; errorPercent: number } | null)[] }[] };
+  scenarios: HtmlScenario[];
+}
+
+/** One workload: its figures, then charts of the views (one shown at a time, picked in a list). */
+export interface HtmlScenario {
+  name: string;
+  description: string;
+  /** `100 per 1s`. */
+  policy: string;
+  windowMs: number;
+  notes: string[];
+  /** The figures per contender (a row each), the first column naming it. */
+  table: HtmlTable;
+  /** More facts (attack: responses, latency, Retry-After honesty). */
+  facts: HtmlTable[];
+  /** Spans to shade on every chart (distributed: the store's outage). */
+  spans: { fromMs: number; toMs: number; label: string }[];
+  views: HtmlView[];
+  /** A chart under the views, sharing their time axis (attack: response times). */
+  extra?: HtmlChart;
+}
+
+export interface HtmlTable {
+  title: string;
+  columns: string[];
+  rows: (string | number | null)[][];
+}
+
+/** One chart's data: lines over a shared x (ms), drawn as steps (each value holds until the next x). */
+export interface HtmlChart {
+  title: string;
+  yLabel: string;
+  x: number[];
+  series: HtmlSeries[];
+}
+
+export interface HtmlSeries {
+  name: string;
+  values: number[];
+  /** `limiter`: a contender's line; `exact`: the oracle's; `offered`: what was asked; `limit`: the 1.0 line. */
+  kind: 'limiter' | 'exact' | 'offered' | 'limit';
+  /** Off until ticked in the legend. */
+  hidden?: boolean;
+}
+
+/** A timeline chart and, when a key was followed, the request strips under it (same x). */
+export interface HtmlView extends HtmlChart {
+  /** The label in the list of views (`worst key attacker`). */
+  label: string;
+  /** The window to highlight, and what it was. */
+  worst: { fromMs: number; toMs: number; label: string } | null;
+  /** Per contender: requests per cell of x, by what the contender and the oracle did. */
+  strips: HtmlStrip[];
+}
+
+export interface HtmlStrip {
+  name: string;
+  admitted: number[];
+  denied: number[];
+  falseAdmits: number[];
+  falseDenials: number[];
+}
+
+/**
+ * The self-contained report page: uPlot, its styles, the page script and the data are all
+ * inlined, so it opens offline and makes no request. The data goes in a
+ * `<script type="application/json">` with every `<` and `/` escaped (`\u003c`, `\/`), so no
+ * text from a scenario file can close the element or read as a URL; the page puts it in
+ * the DOM as text only.
+ */
+export function htmlDocument(report: HtmlReport): string {
+  const assets = htmlAssets();
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(report.title)}</title>
+<style>${safeInElement(assets.uplotStyles, 'style')}</style>
+<style>${PAGE_STYLES}</style>
+</head>
+<body>
+<main id="report"><h1>${escapeHtml(report.title)}</h1><noscript>This report draws its charts with JavaScript: allow scripts for this file.</noscript></main>
+<script type="application/json" id="report-data">${embedJson(report)}</script>
+<script>${safeInElement(assets.uplotScript, 'script')}</script>
+<script>${safeInElement(assets.pageScript, 'script')}</script>
+</body>
+</html>
+`;
+}
+
+/** `value` as JSON that is inert inside a `<script>` element and holds no literal `://`. */
+export function embedJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\//g, '\\/');
+}
+
+/** Text with the five HTML specials escaped. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** Inlined code with any `</style` or `</script` broken, so it cannot end its element early (it has none today). */
+function safeInElement(code: string, element: 'style' | 'script'): string {
+  return code.replace(new RegExp(`</(${element})`, 'gi'), '<\\/$1');
+}
+
+/** The page's own styles: readable in light and dark, printable. */
+const PAGE_STYLES = `
+:root { color-scheme: light; --fg: #1b1b1b; --muted: #5b5b5b; --line: #d7d7d7; --over: #fbe3d6; --ok: #e3eefb; }
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); margin: 0; background: #fff; }
+main { max-width: 1200px; margin: 0 auto; padding: 16px 24px 48px; }
+h1 { font-size: 22px; margin: 8px 0 2px; } h2 { font-size: 18px; margin: 32px 0 4px; border-top: 1px solid var(--line); padding-top: 16px; }
+h3 { font-size: 14px; margin: 16px 0 6px; }
+.sub, .muted { color: var(--muted); }
+table { border-collapse: collapse; margin: 6px 0 10px; font-variant-numeric: tabular-nums; }
+th, td { border: 1px solid var(--line); padding: 3px 8px; text-align: right; white-space: nowrap; }
+th:first-child, td:first-child { text-align: left; }
+th { background: #f4f4f4; font-weight: 600; }
+td.over { background: var(--over); } td.within { background: var(--ok); }
+.notes { margin: 4px 0; padding-left: 20px; color: var(--muted); }
+.controls { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin: 10px 0 4px; }
+.controls button, .controls select { font: inherit; padding: 2px 10px; }
+.chart { margin: 4px 0; }
+.strip-name { font-weight: 600; margin: 6px 0 0; }
+.legend-key { display: flex; flex-wrap: wrap; gap: 14px; margin: 6px 0; }
+.legend-key span.swatch { display: inline-block; width: 22px; height: 12px; border: 1px solid #444; vertical-align: -2px; margin-right: 5px; }
+.hint { font-size: 12px; color: var(--muted); }
+.u-legend { font-size: 12px; } .u-legend th { background: none; border: none; } .u-legend td { border: none; }
+`;
