@@ -36,9 +36,9 @@ const llmApi = fakeApi('llm', 60, 60_000);
 
 // README:start
 // The payment provider allows 100 requests per second per account. The sliding log is
-// exact: never more than 100 in any window of 1.1 s. The provider counts calls when they arrive,
-// which trails our decisions by a latency that varies: the 100 ms margin keeps a call
-// that left late from landing in the same second as the ones after it.
+// exact: never more than 100 in any window of 1.1 s. The provider counts calls when they
+// arrive, which trails our decisions by a latency that varies: the 100 ms margin keeps a
+// call that left late from landing in the same second as the ones after it.
 const payments = createLimiter('sliding-log', { limit: 100, windowMs: 1100 });
 
 const charge = throttle((account, cents) => paymentProvider.call(account, { cents }), {
