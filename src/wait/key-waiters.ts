@@ -27,13 +27,13 @@ export interface WaitTiming {
 }
 
 interface Waiter<D> {
+  readonly line: Line<D>;
   readonly cost: number;
   /** Scheduler time after which it gives up (Infinity: never). */
   readonly deadline: number;
   readonly resolve: (decision: D) => void;
   readonly reject: (error: unknown) => void;
   readonly signal: AbortSignal | undefined;
-  onAbort: (() => void) | undefined;
   prev: Waiter<D> | undefined;
   next: Waiter<D> | undefined;
 }
@@ -53,6 +53,12 @@ interface Line<D> {
   deadlines: number;
 }
 
+/** The waiters of one signal, and the one listener that aborts them all (a listener per waiter would trip Node's leak warning past 10). */
+interface SignalWatch<D> {
+  readonly waiters: Set<Waiter<D>>;
+  readonly onAbort: () => void;
+}
+
 /**
  * Waiting for a slot, over any limiter's `consume`: `wait(key, cost)` resolves with the
  * decision that took the units. Per key, waiters are served first come first served (a
@@ -63,16 +69,12 @@ interface Line<D> {
  */
 export class KeyWaiters<D extends Decision> {
   private readonly lines = new Map<string, Line<D>>();
+  private readonly watches = new WeakMap<AbortSignal, SignalWatch<D>>();
 
   constructor(
     private readonly consume: ConsumeFn<D>,
     private readonly timing: WaitTiming,
   ) {}
-
-  /** Keys with waiters (each holds at most one timer). */
-  get waitingKeys(): number {
-    return this.lines.size;
-  }
 
   /** Resolves with the decision that took `cost` units of `key`; see {@link WaitOptions} for how it ends otherwise. */
   wait(key: string, cost: number, options: WaitOptions = {}): Promise<D> {
@@ -91,7 +93,7 @@ export class KeyWaiters<D extends Decision> {
     return new Promise<D>((resolve, reject) => {
       const line = this.lineOf(key);
       const deadline = this.timing.scheduler.now() + maxWaitMs;
-      const waiter: Waiter<D> = { cost, deadline, resolve, reject, signal, onAbort: undefined, prev: line.tail, next: undefined };
+      const waiter: Waiter<D> = { line, cost, deadline, resolve, reject, signal, prev: line.tail, next: undefined };
       if (line.cancelTimer && line.wakeAt > deadline) {
         // The first in line cannot be served before wakeAt, so neither can this one.
         reject(tooLong(key, line.wakeAt - deadline + maxWaitMs, maxWaitMs));
@@ -116,11 +118,28 @@ export class KeyWaiters<D extends Decision> {
     else line.head = waiter;
     line.tail = waiter;
     if (waiter.deadline !== Infinity) line.deadlines++;
-    const signal = waiter.signal;
-    if (signal) {
-      waiter.onAbort = () => this.abort(line, waiter);
-      signal.addEventListener('abort', waiter.onAbort, { once: true });
+    if (waiter.signal) this.watch(waiter.signal).waiters.add(waiter);
+  }
+
+  private watch(signal: AbortSignal): SignalWatch<D> {
+    let watch = this.watches.get(signal);
+    if (!watch) {
+      const waiters = new Set<Waiter<D>>();
+      watch = { waiters, onAbort: () => this.abort(signal, waiters) };
+      this.watches.set(signal, watch);
+      signal.addEventListener('abort', watch.onAbort, { once: true });
     }
+    return watch;
+  }
+
+  private unwatch(waiter: Waiter<D>): void {
+    const signal = waiter.signal;
+    const watch = signal && this.watches.get(signal);
+    if (!signal || !watch) return;
+    watch.waiters.delete(waiter);
+    if (watch.waiters.size > 0) return;
+    signal.removeEventListener('abort', watch.onAbort);
+    this.watches.delete(signal);
   }
 
   /** Takes `waiter` out of its line (it is settled by the caller). */
@@ -131,21 +150,30 @@ export class KeyWaiters<D extends Decision> {
     else line.tail = waiter.prev;
     waiter.prev = waiter.next = undefined;
     if (waiter.deadline !== Infinity) line.deadlines--;
-    if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+    this.unwatch(waiter);
     if (line.head === undefined && line.asking === undefined) {
       this.clearTimer(line);
       this.lines.delete(line.key);
     }
   }
 
-  private abort(line: Line<D>, waiter: Waiter<D>): void {
-    const wasFirst = line.head === waiter;
-    this.remove(line, waiter);
-    waiter.reject(abortReason(waiter.signal as AbortSignal));
-    // The timer was set for the aborted waiter's cost: the next one is asked about now.
-    if (wasFirst && line.head && line.asking === undefined) {
-      this.clearTimer(line);
-      this.serve(line);
+  /**
+   * Takes every waiter of `signal` out first, then asks about the new first waiter of
+   * each line that lost its first (its timer was set for the aborted waiter's cost): so no
+   * waiter of the aborted signal is served on the way.
+   */
+  private abort(signal: AbortSignal, waiters: Set<Waiter<D>>): void {
+    this.watches.delete(signal);
+    const reason = abortReason(signal);
+    const moved = new Set<Line<D>>();
+    for (const waiter of waiters) {
+      const line = waiter.line;
+      if (line.head === waiter) moved.add(line);
+      this.remove(line, waiter);
+      waiter.reject(reason);
+    }
+    for (const line of moved) {
+      if (line.head && line.asking === undefined) this.serve(line);
     }
   }
 

@@ -153,6 +153,33 @@ describe('aborting a wait', () => {
     ]);
   });
 
+  it('one signal shared by many waiters (a throttle’s): one listener, all rejected at once, none served on the way', async () => {
+    const { limiter, clock, settled, track } = setup({ limit: 10, windowMs: 1000, burst: 5 });
+    limiter.consume('k', 5);
+    const controller = new AbortController();
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      for (let i = 0; i < 30; i++) void track(`shared-${i}`, limiter.wait('k', 1, { signal: controller.signal }));
+      void track('other', limiter.wait('k', 1));
+      await step(clock, 150);
+      controller.abort();
+      await flush();
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).toEqual([]);
+    // One unit came back by 100 ms and went to shared-0; the other 29 are rejected together,
+    // and the unit back at 200 ms goes to the one waiter without the signal.
+    expect(settled.filter((s) => s.outcome === 'AbortError')).toHaveLength(29);
+    await step(clock, 50);
+    expect(settled.filter((s) => s.outcome === 'resolved').map((s) => [s.name, s.at])).toEqual([
+      ['shared-0', 100],
+      ['other', 200],
+    ]);
+  });
+
   it('an already aborted signal rejects at once, taking nothing', async () => {
     const { limiter } = setup();
     await expect(limiter.wait('k', 1, { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
