@@ -1,4 +1,5 @@
 import { RatelabError } from './errors.js';
+import { MinHeap } from './min-heap.js';
 
 /** A clock returns the current time in milliseconds. Limiters read time only through one. */
 export type Clock = () => number;
@@ -128,16 +129,15 @@ interface Timer {
   cancelled: boolean;
 }
 
-/** ManualClock's timers: a binary min-heap by due time, then scheduling order; cancelling marks a timer for the heap to skip. */
+/** ManualClock's timers by due time, then scheduling order; cancelling marks a timer for the heap to skip. */
 class TimerHeap {
-  private readonly heap: Timer[] = [];
+  private readonly heap = new MinHeap<Timer>(before);
   private seq = 0;
   size = 0;
 
   push(due: number, callback: () => void): () => void {
     const timer: Timer = { due, seq: this.seq++, callback, cancelled: false };
     this.heap.push(timer);
-    this.up(this.heap.length - 1);
     this.size++;
     return () => {
       if (timer.cancelled) return;
@@ -148,45 +148,14 @@ class TimerHeap {
 
   /** Removes and returns the earliest live timer due at or before `time`, if any; it then counts as fired (cancelling it does nothing). */
   popDue(time: number): Timer | undefined {
-    for (let top = this.heap[0]; top && top.due <= time; top = this.heap[0]) {
-      this.pop();
+    for (let top = this.heap.peek(); top && top.due <= time; top = this.heap.peek()) {
+      this.heap.pop();
       if (top.cancelled) continue;
       top.cancelled = true;
       this.size--;
       return top;
     }
     return undefined;
-  }
-
-  private pop(): void {
-    const last = this.heap.pop() as Timer;
-    if (this.heap.length === 0) return;
-    this.heap[0] = last;
-    this.down(0);
-  }
-
-  private up(i: number): void {
-    const heap = this.heap;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!before(heap[i] as Timer, heap[parent] as Timer)) return;
-      [heap[i], heap[parent]] = [heap[parent] as Timer, heap[i] as Timer];
-      i = parent;
-    }
-  }
-
-  private down(i: number): void {
-    const heap = this.heap;
-    for (;;) {
-      const left = 2 * i + 1;
-      const right = left + 1;
-      let least = i;
-      if (left < heap.length && before(heap[left] as Timer, heap[least] as Timer)) least = left;
-      if (right < heap.length && before(heap[right] as Timer, heap[least] as Timer)) least = right;
-      if (least === i) return;
-      [heap[i], heap[least]] = [heap[least] as Timer, heap[i] as Timer];
-      i = least;
-    }
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Scheduler } from '../clock.js';
 import type { Decision } from '../decision.js';
 import { RatelabError, describeValue } from '../errors.js';
+import { MinHeap } from '../min-heap.js';
 import { checkCost, checkKey } from '../policy.js';
 
 /** Options of `limiter.wait(key, cost, options)`. */
@@ -36,6 +37,8 @@ interface Waiter<D> {
   readonly signal: AbortSignal | undefined;
   prev: Waiter<D> | undefined;
   next: Waiter<D> | undefined;
+  /** Out of its line (served, rejected or aborted). */
+  settled: boolean;
 }
 
 /** The waiters of one key, first come first served, and the one timer that wakes the first. */
@@ -49,8 +52,11 @@ interface Line<D> {
   wakeAt: number;
   /** The waiter whose decision is being asked for (an asynchronous consume in flight). */
   asking: Waiter<D> | undefined;
-  /** Waiters with a finite deadline, so lines without any skip the deadline scan. */
-  deadlines: number;
+  /**
+   * Waiters with a finite deadline, soonest first (made on the first), so the hopeless are
+   * found without a scan; settled ones stay until they come to the top.
+   */
+  deadlines: MinHeap<Waiter<D>> | undefined;
 }
 
 /** The waiters of one signal, and the one listener that aborts them all (a listener per waiter would trip Node's leak warning past 10). */
@@ -93,7 +99,7 @@ export class KeyWaiters<D extends Decision> {
     return new Promise<D>((resolve, reject) => {
       const line = this.lineOf(key);
       const deadline = this.timing.scheduler.now() + maxWaitMs;
-      const waiter: Waiter<D> = { line, cost, deadline, resolve, reject, signal, prev: line.tail, next: undefined };
+      const waiter: Waiter<D> = { line, cost, deadline, resolve, reject, signal, prev: line.tail, next: undefined, settled: false };
       if (line.cancelTimer && line.wakeAt > deadline) {
         // The first in line cannot be served before wakeAt, so neither can this one.
         reject(tooLong(key, line.wakeAt - deadline + maxWaitMs, maxWaitMs));
@@ -107,7 +113,7 @@ export class KeyWaiters<D extends Decision> {
   private lineOf(key: string): Line<D> {
     let line = this.lines.get(key);
     if (!line) {
-      line = { key, head: undefined, tail: undefined, cancelTimer: undefined, wakeAt: Infinity, asking: undefined, deadlines: 0 };
+      line = { key, head: undefined, tail: undefined, cancelTimer: undefined, wakeAt: Infinity, asking: undefined, deadlines: undefined };
       this.lines.set(key, line);
     }
     return line;
@@ -117,7 +123,7 @@ export class KeyWaiters<D extends Decision> {
     if (line.tail) line.tail.next = waiter;
     else line.head = waiter;
     line.tail = waiter;
-    if (waiter.deadline !== Infinity) line.deadlines++;
+    if (waiter.deadline !== Infinity) (line.deadlines ??= new MinHeap(soonerDeadline)).push(waiter);
     if (waiter.signal) this.watch(waiter.signal).waiters.add(waiter);
   }
 
@@ -149,7 +155,7 @@ export class KeyWaiters<D extends Decision> {
     if (waiter.next) waiter.next.prev = waiter.prev;
     else line.tail = waiter.prev;
     waiter.prev = waiter.next = undefined;
-    if (waiter.deadline !== Infinity) line.deadlines--;
+    waiter.settled = true;
     this.unwatch(waiter);
     if (line.head === undefined && line.asking === undefined) {
       this.clearTimer(line);
@@ -249,20 +255,19 @@ export class KeyWaiters<D extends Decision> {
       line.cancelTimer = undefined;
       this.serve(line);
     }, delay);
-    if (line.deadlines > 0) this.dropHopeless(line);
+    if (line.deadlines) this.dropHopeless(line, line.deadlines);
     return false;
   }
 
   /** Rejects the waiters behind the first whose deadline falls before the line's next wake-up. */
-  private dropHopeless(line: Line<D>): void {
+  private dropHopeless(line: Line<D>, deadlines: MinHeap<Waiter<D>>): void {
     const now = this.timing.scheduler.now();
-    for (let waiter = line.head?.next; waiter; ) {
-      const next = waiter.next;
-      if (waiter.deadline < line.wakeAt) {
-        this.remove(line, waiter);
-        waiter.reject(tooLong(line.key, line.wakeAt - now, waiter.deadline - now));
-      }
-      waiter = next;
+    // The first waiter's own deadline is at or after wakeAt (settle saw to it), so it stays.
+    for (let waiter = deadlines.peek(); waiter && (waiter.settled || waiter.deadline < line.wakeAt); waiter = deadlines.peek()) {
+      deadlines.pop();
+      if (waiter.settled) continue;
+      this.remove(line, waiter);
+      waiter.reject(tooLong(line.key, line.wakeAt - now, waiter.deadline - now));
     }
   }
 
@@ -285,6 +290,10 @@ function checkOptions(options: WaitOptions): number {
     throw new RatelabError('INVALID_ARGUMENT', `signal: expected an AbortSignal, got ${describeValue(signal)}`, { field: 'signal' });
   }
   return maxWaitMs;
+}
+
+function soonerDeadline<D>(a: Waiter<D>, b: Waiter<D>): boolean {
+  return a.deadline < b.deadline;
 }
 
 function isThenable<D>(answer: D | PromiseLike<D>): answer is PromiseLike<D> {
