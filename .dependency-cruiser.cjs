@@ -12,7 +12,8 @@
 //   src/traffic/              seeded arrivals from a scenario or a trace
 //   src/scenario/, config/    scenario files: parse and validate
 //   library: src/*.ts (policy, clock, errors, duration, io, typed-arrays), src/algorithms/
-//            (pure), src/memory/ (the memory limiter and its store), src/tiers/, src/redis/
+//            (pure), src/memory/ (the memory limiter and its store), src/wait/ (waiting
+//            for a slot over any limiter: wait, throttle), src/tiers/, src/redis/
 //            (ratelab/redis), src/http/ (ratelab/http). The core entry loads no lab layer
 //            and no third-party module.
 //
@@ -56,8 +57,8 @@ module.exports = {
     forbid('traffic-not-up', 'traffic generates arrivals; it knows nothing of replay or metrics', '^src/traffic/', '^src/(sim|metrics|report|cli|bench|http|attack|race)/'),
     forbid('scenario-not-up', 'scenarios are parsed data; nothing downstream', '^src/(scenario|config)/', '^src/(traffic|sim|metrics|report|cli|bench|http|attack|race)/'),
     forbid('algorithms-pure', 'algorithms are pure: policy, errors and typed-array helpers only', '^src/algorithms/', '^src/(?!algorithms/|policy\\.ts$|errors\\.ts$|typed-arrays\\.ts$)'),
-    forbid('library-not-to-lab', 'the library (core, memory limiter, tiers, ratelab/redis, ratelab/http) never loads the lab', '^src/([^/]+\\.ts$|memory/|tiers/|redis/|http/)', LAB),
-    forbid('memory-not-to-redis', 'the memory limiter and store never import the Redis code (the Redis code may use the memory limiter as its local fallback)', '^src/(memory/|algorithms/)', '^src/redis/'),
+    forbid('library-not-to-lab', 'the library (core, memory limiter, tiers, ratelab/redis, ratelab/http) never loads the lab', '^src/([^/]+\\.ts$|memory/|wait/|tiers/|redis/|http/)', LAB),
+    forbid('memory-not-to-redis', 'the memory limiter and store, and the waiting both use, never import the Redis code (the Redis code may use the memory limiter as its local fallback)', '^src/(memory/|wait/|algorithms/)', '^src/redis/'),
     forbid('store-below-limiter', 'the memory store sits below the limiter that uses it', '^src/memory/(?!limiter\\.ts$)', '^src/memory/limiter\\.ts$'),
     forbid('meter-helpers-stay-in-algorithms', 'algorithms/meter.ts is the algorithms\' own; shared column helpers live in src/typed-arrays.ts', '^src/(?!algorithms/)', '^src/algorithms/meter\\.ts$'),
     forbid('entries-not-imported', 'an entry point only re-exports; code imports the module that defines a name', '^src/', ENTRY),

@@ -1,10 +1,47 @@
 import { RatelabError } from './errors.js';
+import { MinHeap } from './min-heap.js';
 
 /** A clock returns the current time in milliseconds. Limiters read time only through one. */
 export type Clock = () => number;
 
 /** Anything with a `now()` method (a {@link ManualClock}) can stand in for a clock. */
 export type ClockSource = Clock | { now(): number };
+
+/**
+ * Where waits (`limiter.wait`) get their time and timers: `now()` in ms, and
+ * `schedule(callback, delayMs)`, which calls `callback` once `delayMs` ms have passed and
+ * returns a function that cancels it. A {@link ManualClock} is one (its timers fire as it
+ * is advanced); {@link realScheduler} is the other.
+ */
+export interface Scheduler {
+  now(): number;
+  schedule(callback: () => void, delayMs: number): () => void;
+}
+
+/** setTimeout's largest delay (2^31 - 1 ms, about 24.8 days); a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Real time: `performance.now()` and `setTimeout`. A delay past setTimeout's 24.8-day
+ * range fires at the range's end (a waiter then asks again), never at once.
+ */
+export const realScheduler: Scheduler = {
+  now: () => performance.now(),
+  schedule(callback, delayMs) {
+    const timer = setTimeout(callback, Math.min(Math.max(delayMs, 0), MAX_TIMER_MS));
+    return () => clearTimeout(timer);
+  },
+};
+
+/**
+ * The scheduler of a clock source: the source itself when it schedules (a
+ * {@link ManualClock}), else real time. A clock function that is not real time, with real
+ * timers, would leave waits to poll forever: use a ManualClock for virtual time.
+ */
+export function schedulerOf(source: ClockSource | undefined): Scheduler {
+  if (typeof source === 'object' && source !== null && typeof (source as Partial<Scheduler>).schedule === 'function') return source as Scheduler;
+  return realScheduler;
+}
 
 /**
  * The system clock in epoch milliseconds, guarded so it never steps backwards: an NTP
@@ -30,9 +67,13 @@ export function toClock(source: ClockSource | undefined): Clock {
 /**
  * A clock that moves only when told to: for tests, simulations and teaching.
  * Times are milliseconds; `set` may move it backwards, to test how limiters cope.
+ * It is also a {@link Scheduler}: timers (`schedule`) fire, in time order, as `advance`
+ * or `set` moves the clock past them, each with the clock reading its due time; what
+ * awaits them (a `limiter.wait`) runs afterwards, as microtasks.
  */
-export class ManualClock {
+export class ManualClock implements Scheduler {
   private current: number;
+  private readonly timers = new TimerHeap();
 
   constructor(startMs = 0) {
     this.current = checkTime(startMs, 'startMs');
@@ -43,18 +84,83 @@ export class ManualClock {
     return this.current;
   }
 
-  /** Moves the clock forward by `ms` (finite, >= 0). */
+  /** Moves the clock forward by `ms` (finite, >= 0), firing the timers due on the way. */
   advance(ms: number): void {
     if (!Number.isFinite(ms) || ms < 0) {
       throw new RatelabError('INVALID_ARGUMENT', `advance(ms): expected a finite number >= 0, got ${ms}`, { field: 'ms' });
     }
-    this.current += ms;
+    this.runTo(this.current + ms);
   }
 
-  /** Sets the clock to `ms` (any finite number, earlier times included). */
+  /** Sets the clock to `ms` (any finite number, earlier times included), firing the timers due by then. */
   set(ms: number): void {
-    this.current = checkTime(ms, 'ms');
+    const target = checkTime(ms, 'ms');
+    if (target >= this.current) this.runTo(target);
+    else this.current = target;
   }
+
+  /**
+   * Calls `callback` once the clock reaches now + `delayMs` (a timer set for the past or
+   * the present fires on the next `advance`, even by 0). Returns a function that cancels it.
+   */
+  schedule(callback: () => void, delayMs: number): () => void {
+    return this.timers.push(this.current + Math.max(0, Number.isFinite(delayMs) ? delayMs : Number.MAX_VALUE), callback);
+  }
+
+  /** Timers scheduled and neither fired nor cancelled. */
+  get pendingTimers(): number {
+    return this.timers.size;
+  }
+
+  /** Fires due timers in time order (scheduling order at equal times), then sets the clock to `target`. */
+  private runTo(target: number): void {
+    for (let timer = this.timers.popDue(target); timer; timer = this.timers.popDue(target)) {
+      if (timer.due > this.current) this.current = timer.due;
+      timer.callback();
+    }
+    this.current = target;
+  }
+}
+
+interface Timer {
+  readonly due: number;
+  readonly seq: number;
+  readonly callback: () => void;
+  cancelled: boolean;
+}
+
+/** ManualClock's timers by due time, then scheduling order; cancelling marks a timer for the heap to skip. */
+class TimerHeap {
+  private readonly heap = new MinHeap<Timer>(before);
+  private seq = 0;
+  size = 0;
+
+  push(due: number, callback: () => void): () => void {
+    const timer: Timer = { due, seq: this.seq++, callback, cancelled: false };
+    this.heap.push(timer);
+    this.size++;
+    return () => {
+      if (timer.cancelled) return;
+      timer.cancelled = true;
+      this.size--;
+    };
+  }
+
+  /** Removes and returns the earliest live timer due at or before `time`, if any; it then counts as fired (cancelling it does nothing). */
+  popDue(time: number): Timer | undefined {
+    for (let top = this.heap.peek(); top && top.due <= time; top = this.heap.peek()) {
+      this.heap.pop();
+      if (top.cancelled) continue;
+      top.cancelled = true;
+      this.size--;
+      return top;
+    }
+    return undefined;
+  }
+}
+
+function before(a: Timer, b: Timer): boolean {
+  return a.due < b.due || (a.due === b.due && a.seq < b.seq);
 }
 
 function checkTime(ms: number, field: string): number {

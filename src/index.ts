@@ -7,6 +7,12 @@
 export { createLimiter } from './memory/limiter.js';
 /** The limiter (`allow`, `consume`, `reset`, `prune`) and its options (clock, `idleMs`, `maxKeys`). */
 export type { LimiterOptions, RateLimiter } from './memory/limiter.js';
+/** `limiter.wait(key, cost, options)`'s options: `signal` (abort: nothing taken) and `maxWaitMs` (past it: `WAIT_TOO_LONG` at once). */
+export type { WaitOptions } from './wait/key-waiters.js';
+/** Wraps a function so each call first waits for its slot (`key`/`cost` may be functions of the arguments); per-key call order kept. */
+export { throttle } from './wait/throttle.js';
+/** throttle's options (`limiter`, `key`, `cost`, `maxWaitMs`, `signal`) and what it accepts as a limiter (anything with `wait`). */
+export type { ThrottleOptions, Waitable } from './wait/throttle.js';
 /** One decision: `allowed`, `limit` and `remaining` units, `retryAfterMs` and `resetMs` in whole ms (rounded up). */
 export type { Decision } from './decision.js';
 
@@ -27,8 +33,8 @@ export type { Algorithm, Limits, Policy } from './policy.js';
 export { ManualClock } from './clock.js';
 /** The system clock in epoch ms, never stepping backwards. */
 export { systemClock } from './clock.js';
-/** `Clock`: a function returning ms; `ClockSource`: a clock or anything with `now()`. */
-export type { Clock, ClockSource } from './clock.js';
+/** `Clock`: a function returning ms; `ClockSource`: a clock or anything with `now()`; `Scheduler`: `now()` and `schedule(callback, delayMs)`, the timers waits use (a ManualClock is one). */
+export type { Clock, ClockSource, Scheduler } from './clock.js';
 
 /** The one error ratelab throws on purpose: a stable `code`, the offending `field`, every `problems` line. */
 export { RatelabError } from './errors.js';

@@ -100,6 +100,7 @@ describe('the source of the core entry (src/index.ts)', () => {
       'formatDuration',
       'parseDuration',
       'systemClock',
+      'throttle',
     ]);
   });
 });

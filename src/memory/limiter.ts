@@ -1,8 +1,9 @@
 import { createMeter, type Meter } from '../algorithms/index.js';
-import { toClock, type Clock, type ClockSource } from '../clock.js';
+import { schedulerOf, toClock, type Clock, type ClockSource, type Scheduler } from '../clock.js';
 import type { Decision } from '../decision.js';
 import { RatelabError, describeValue } from '../errors.js';
 import { checkAlgorithm, checkCost, checkKey, checkPolicy, type Algorithm, type Limits, type Policy } from '../policy.js';
+import { KeyWaiters, type WaitOptions } from '../wait/key-waiters.js';
 import { SlotTable } from './slot-table.js';
 
 /** Options of {@link createLimiter}. */
@@ -41,6 +42,15 @@ export interface RateLimiter {
    * Throws `INVALID_COST` or `INVALID_KEY` for anything else.
    */
   consume(key: string, cost?: number): Decision;
+  /**
+   * Resolves with the Decision that took `cost` units of `key`, once they can be taken.
+   * Waiters of one key are served first come first served; a key with waiters holds one
+   * timer, set from `retryAfterMs` (on a ManualClock: the clock's timers, fired by
+   * `advance`). Rejects at once with `COST_OVER_CAPACITY` (never admissible),
+   * `WAIT_TOO_LONG` (past `maxWaitMs`), `INVALID_COST`/`INVALID_KEY`, or with
+   * `signal.reason` when aborted (nothing taken, the next waiter goes first).
+   */
+  wait(key: string, cost?: number, options?: WaitOptions): Promise<Decision>;
   /** Drops every idle key now; returns how many were dropped. */
   prune(): number;
   /** Forgets `key`: its next request starts with a full quota. Returns whether it was live. Throws `INVALID_KEY` unless `key` is a string. */
@@ -61,6 +71,8 @@ class MemoryLimiter implements RateLimiter {
   private readonly meter: Meter;
   private readonly table: SlotTable;
   private readonly clock: Clock;
+  private readonly scheduler: Scheduler;
+  private waiters: KeyWaiters<Decision> | undefined;
 
   constructor(
     readonly algorithm: Algorithm,
@@ -70,6 +82,7 @@ class MemoryLimiter implements RateLimiter {
     this.limits = checkPolicy(policy, algorithm);
     this.meter = createMeter(algorithm, this.limits);
     this.clock = toClock(options.clock);
+    this.scheduler = schedulerOf(options.clock);
     const idleMs = Math.max(optionalNumber(options.idleMs, 'idleMs', this.meter.fullAfterMs), this.meter.fullAfterMs);
     const maxKeys = optionalNumber(options.maxKeys, 'maxKeys', Infinity);
     if (maxKeys !== Infinity && !Number.isInteger(maxKeys)) {
@@ -102,6 +115,11 @@ class MemoryLimiter implements RateLimiter {
       retryAfterMs: allowed ? 0 : this.meter.waitFor(slot, now, cost),
       resetMs: this.meter.untilFull(slot, now),
     };
+  }
+
+  wait(key: string, cost = 1, options?: WaitOptions): Promise<Decision> {
+    this.waiters ??= new KeyWaiters((k, c) => this.consume(k, c), { scheduler: this.scheduler, capacity: this.limits.capacity });
+    return this.waiters.wait(key, cost, options);
   }
 
   prune(): number {

@@ -1,3 +1,5 @@
+import { percentilesOfCounts } from './percentile.js';
+
 /** What one label's requests met, for one limiter. Requests are counted one per arrival. */
 export interface LabelMetrics {
   label: string;
@@ -9,6 +11,12 @@ export interface LabelMetrics {
   falseDenials: number;
   /** Admitted, but the exact oracle would have denied (requests wrongly let through). */
   falseAdmits: number;
+  /**
+   * How long admitted requests waited from when their client first wanted them (through
+   * 429s and retries, or a client-side throttle), ms, nearest-rank median and 99th
+   * percentile: only for retry clients' labels (others do not know when they wanted).
+   */
+  wait?: { p50: number; p99: number };
 }
 
 /**
@@ -22,6 +30,8 @@ export class LabelCounts {
   private readonly offered: number[] = [];
   /** Per label, per lane: admitted, false denials, false admits at `(label * lanes + lane) * 3`. */
   private counts = new Float64Array(0);
+  /** Per `label * lanes + lane`: admitted requests by their wait in ms (only labels whose arrivals say when they were wanted). */
+  private readonly waits: Map<number, number>[] = [];
 
   constructor(private readonly lanes: number) {}
 
@@ -33,8 +43,12 @@ export class LabelCounts {
     return slot;
   }
 
-  /** Counts lane `lane`'s decision on a request of label `slot`, given the exact oracle's verdict. */
-  decide(slot: number, lane: number, allowed: boolean, exact: boolean): void {
+  /** Counts lane `lane`'s decision on a request of label `slot`, given the exact oracle's verdict and how long it waited (ms; -1: unknown). */
+  decide(slot: number, lane: number, allowed: boolean, exact: boolean, waitedMs = -1): void {
+    if (allowed && waitedMs >= 0) {
+      const waits = (this.waits[slot * this.lanes + lane] ??= new Map());
+      waits.set(waitedMs, (waits.get(waitedMs) ?? 0) + 1);
+    }
     const at = (slot * this.lanes + lane) * 3;
     const counts = this.counts;
     if (allowed) counts[at] = (counts[at] as number) + 1;
@@ -46,7 +60,13 @@ export class LabelCounts {
   result(lane: number): LabelMetrics[] {
     return this.labels.map((label, slot) => {
       const at = (slot * this.lanes + lane) * 3;
-      return { label, offered: this.offered[slot] as number, admitted: this.counts[at] as number, falseDenials: this.counts[at + 1] as number, falseAdmits: this.counts[at + 2] as number };
+      const metrics: LabelMetrics = { label, offered: this.offered[slot] as number, admitted: this.counts[at] as number, falseDenials: this.counts[at + 1] as number, falseAdmits: this.counts[at + 2] as number };
+      const waits = this.waits[slot * this.lanes + lane];
+      if (waits !== undefined) {
+        const [p50, p99] = percentilesOfCounts(waits, [0.5, 0.99]) as [number, number];
+        metrics.wait = { p50, p99 };
+      }
+      return metrics;
     });
   }
 

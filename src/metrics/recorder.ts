@@ -78,6 +78,8 @@ export class MetricsRecorder {
   /** Per-label counts, made on the first labelled arrival; the label slot of the arrival being decided, or -1. */
   private labels: LabelCounts | undefined;
   private labelSlot = -1;
+  /** How long the arrival being decided had waited since first wanted, ms; -1 when unknown. */
+  private waited = -1;
 
   constructor(
     private readonly options: RecorderOptions,
@@ -105,10 +107,10 @@ export class MetricsRecorder {
 
   /**
    * Starts recording an arrival of `cost` units for `key` at `t` (times in non-decreasing
-   * order; `id` as in {@link record}; `label` its source's label, if any); returns the
-   * exact oracle's verdict on it.
+   * order; `id` as in {@link record}; `label` its source's label, if any; `since` when its
+   * client first wanted it, for the label's waits); returns the exact oracle's verdict on it.
    */
-  offer(t: number, key: string, cost: number, id?: number, label?: string): boolean {
+  offer(t: number, key: string, cost: number, id?: number, label?: string, since?: number): boolean {
     const ledger = this.ledger;
     const slot = ledger.slot(key, id);
     ledger.expire(t - this.options.windowMs);
@@ -118,6 +120,7 @@ export class MetricsRecorder {
     this.cost = cost;
     this.exact = oracleAdmits(ledger, slot, cost, this.options.limit);
     this.labelSlot = label === undefined ? -1 : (this.labels ??= new LabelCounts(this.lanes)).offer(label);
+    this.waited = since === undefined ? -1 : t - since;
     return this.exact;
   }
 
@@ -146,7 +149,7 @@ export class MetricsRecorder {
   /** Counts every lane's decision on the arrival offered last under its label. */
   private countLabel(): void {
     const { labels, labelSlot, exact, lanes, verdicts } = this;
-    for (let lane = 0; lane < lanes; lane++) labels?.decide(labelSlot, lane, verdicts[lane] === 1, exact);
+    for (let lane = 0; lane < lanes; lane++) labels?.decide(labelSlot, lane, verdicts[lane] === 1, exact, this.waited);
   }
 
   /** Counts an admission by the limiter of `lane` into the window and the worst window. */

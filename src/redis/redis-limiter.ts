@@ -1,9 +1,11 @@
 import { checkFailMode, type FailMode } from '../fail-mode.js';
 import { performance } from 'node:perf_hooks';
-import { toClock, type Clock, type ClockSource } from '../clock.js';
+import { schedulerOf, toClock, type Clock, type ClockSource, type Scheduler } from '../clock.js';
 import type { Decision } from '../decision.js';
 import { createLimiter, type RateLimiter } from '../memory/limiter.js';
 import { checkAlgorithm, checkCost, checkPolicy, nodeShare, type Algorithm, type Limits, type Policy } from '../policy.js';
+import { spreadRetry } from '../wait/jitter.js';
+import { KeyWaiters, type WaitOptions } from '../wait/key-waiters.js';
 import { DenyCache } from './deny-cache.js';
 import { invalidOption } from './invalid-option.js';
 import { ScriptBatcher } from './batcher.js';
@@ -84,6 +86,15 @@ export interface RedisRateLimiter {
    * about `timeoutMs` (rejects only on a bad cost); the `reason` says who decided.
    */
   consume(key: string, cost?: number): Promise<RedisDecision>;
+  /**
+   * Resolves with the decision that took `cost` units of `key`, like the memory limiter's
+   * `wait` (first come first served within this process, one timer per waiting key,
+   * `signal`, `maxWaitMs`), asking again at `retryAfterMs` plus a random 0-20% so that
+   * processes do not return in lockstep. Across processes, order is best-effort: whoever
+   * asks first once units are free gets them. An abort while a call for the waiter is in
+   * flight drops its answer (units it took stay taken).
+   */
+  wait(key: string, cost?: number, options?: WaitOptions): Promise<RedisDecision>;
   /** Deletes `key`'s state: its next request starts with a full quota. */
   reset(key: string): Promise<void>;
   /** The Redis key holding `key`'s state. */
@@ -127,6 +138,8 @@ class RedisLimiter implements RedisRateLimiter {
   private readonly clock: Clock | undefined;
   private readonly localNow: Clock;
   private readonly retryRedisAfterMs: number;
+  private readonly scheduler: Scheduler;
+  private waiters: KeyWaiters<RedisDecision> | undefined;
 
   constructor(
     readonly algorithm: Algorithm,
@@ -143,6 +156,7 @@ class RedisLimiter implements RedisRateLimiter {
     this.deadlines = new DeadlineQueue(positive(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS));
     this.retryRedisAfterMs = positive(options.retryRedisAfterMs, 'retryRedisAfterMs', DEFAULT_RETRY_REDIS_AFTER_MS);
     this.clock = options.clock === undefined ? undefined : toClock(options.clock);
+    this.scheduler = schedulerOf(options.clock);
     this.localNow = this.clock ?? (() => performance.now());
     const minTtlMs = options.minTtlMs ?? (this.clock ? VIRTUAL_CLOCK_MIN_TTL_MS : 0);
     if (!Number.isInteger(minTtlMs) || minTtlMs < 0) throw invalidOption('minTtlMs', 'expected a whole number of ms >= 0', minTtlMs);
@@ -210,6 +224,11 @@ class RedisLimiter implements RedisRateLimiter {
     };
     this.denials?.remember(key, cost, decision, this.localNow());
     return decision;
+  }
+
+  wait(key: string, cost = 1, options?: WaitOptions): Promise<RedisDecision> {
+    this.waiters ??= new KeyWaiters((k, c) => this.consume(k, c), { scheduler: this.scheduler, capacity: this.limits.capacity, jitter: spreadRetry });
+    return this.waiters.wait(key, cost, options);
   }
 
   async reset(key: string): Promise<void> {

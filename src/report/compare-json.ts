@@ -8,7 +8,8 @@ import { JSON_FORMAT_VERSION, withErrorPercent } from './json-format.js';
  * The JSON report (format {@link JSON_FORMAT_VERSION}): `rows` (one per workload x algorithm,
  * with the fields `scenario, algorithm, offered, admitted, denied, falseAdmits,
  * falseDenials, errorPercent, worstWindowRatio, fairness, bytesPerKey, opsPerSec` and a few
- * more; `labels`: per source label `{ label, offered, admitted, falseDenials, falseAdmits }`,
+ * more; `labels`: per source label `{ label, offered, admitted, falseDenials, falseAdmits, wait? }`
+ * (`wait`: `{ p50, p99 }` ms from wanting to admitted, retry clients only),
  * empty when no source has one), `scenarios` (name,
  * description, policy, the one-line summary, notes) and `timelines` (offered and admitted
  * units per bucket for each row), and `focus` when a key was followed (see {@link focusJson}). Measured figures not taken are null. `extra` adds

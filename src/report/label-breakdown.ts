@@ -1,5 +1,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { ComparisonRow } from '../sim/comparison.js';
+import { formatDuration } from '../duration.js';
+import type { LabelMetrics } from '../metrics/label-counts.js';
 import { count, renderTable, type Column } from './table.js';
 
 const COLUMNS: Column[] = [
@@ -11,24 +13,38 @@ const COLUMNS: Column[] = [
   { header: 'false+', align: 'right' },
 ];
 
+/** Added when some label knows how long its requests waited (retry clients). */
+const WAIT_COLUMNS: Column[] = [
+  { header: 'wait p50', align: 'right' },
+  { header: 'wait p99', align: 'right' },
+];
+
 /**
  * The per-label breakdown of a workload's rows: for each source label, each algorithm's
  * offered, admitted, false denials (requests the exact limit admits but the algorithm
  * denied: legitimate users wrongly turned away) and false admits (requests let through
- * over the limit), in yellow and red when not zero. Empty when no source has a label.
+ * over the limit), in yellow and red when not zero; with retry clients, how long their
+ * admitted requests waited since first wanted (median, 99th percentile). Empty when no
+ * source has a label.
  */
 export function renderLabelBreakdown(rows: readonly ComparisonRow[], paint: ChalkInstance): string {
   const labels = [...new Set(rows.flatMap((row) => (row.labels ?? []).map((l) => l.label)))];
   if (labels.length === 0) return '';
+  const withWaits = rows.some((row) => row.labels?.some((l) => l.wait !== undefined));
   const cells = labels.flatMap((label) =>
     rows.map((row, i) => {
       const counts = row.labels?.find((l) => l.label === label);
-      if (counts === undefined) return [i === 0 ? label : '', row.algorithm, '-', '-', '-', '-'];
-      return [i === 0 ? label : '', row.algorithm, count(counts.offered), count(counts.admitted), flagged(counts.falseDenials, paint.yellow), flagged(counts.falseAdmits, paint.red)];
+      const cells = counts === undefined ? ['-', '-', '-', '-'] : [count(counts.offered), count(counts.admitted), flagged(counts.falseDenials, paint.yellow), flagged(counts.falseAdmits, paint.red)];
+      return [i === 0 ? label : '', row.algorithm, ...cells, ...(withWaits ? waitCells(counts) : [])];
     }),
   );
-  const title = paint.dim('per label: false- = denied though within the limit, false+ = admitted over it');
-  return `${title}\n${renderTable(COLUMNS, cells)}`;
+  const title = paint.dim(`per label: false- = denied though within the limit, false+ = admitted over it${withWaits ? '; wait = from wanting to send to admitted' : ''}`);
+  return `${title}\n${renderTable(withWaits ? [...COLUMNS, ...WAIT_COLUMNS] : COLUMNS, cells)}`;
+}
+
+function waitCells(counts: LabelMetrics | undefined): string[] {
+  const wait = counts?.wait;
+  return wait === undefined ? ['-', '-'] : [formatDuration(wait.p50), formatDuration(wait.p99)];
 }
 
 function flagged(n: number, paint: (text: string) => string): string {

@@ -76,6 +76,7 @@ function toSource(item: SourceFile, file: ScenarioFile): SourceSpec {
     case 'retry': {
       const retry: RetrySourceSpec = { ...base, kind: 'retry', startMs: item.start, endMs: item.end ?? file.duration, clients: item.clients, rampMs: item.ramp, thinkMs: item.think, jitter: item.jitter, maxRetries: item.maxRetries, honourRetryAfter: item.honourRetryAfter };
       if (item.backoff !== undefined) retry.backoff = { baseMs: item.backoff.base, capMs: item.backoff.cap, jitter: item.backoff.jitter };
+      if (item.throttle !== undefined) retry.throttle = { limit: item.throttle.limit, windowMs: item.throttle.window };
       return retry;
     }
   }

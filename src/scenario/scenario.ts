@@ -95,6 +95,13 @@ export interface RetrySourceSpec extends SourceBase {
   /** Whether a Retry-After is waited for (default true); false needs `backoff`. */
   honourRetryAfter?: boolean;
   backoff?: BackoffSpec;
+  /**
+   * Self-throttling clients (`ratelab`'s `throttle`): a request is sent only once a
+   * client-side sliding log of `limit` per `windowMs` per key (the published limit) has a
+   * slot for it, clients of a key served first come first served; a denial the server
+   * still gives is retried as above, through the throttle again.
+   */
+  throttle?: { limit: number; windowMs: number };
 }
 
 /** One traffic source of a scenario; sources compose by merging their arrivals by time. */

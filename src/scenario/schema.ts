@@ -76,6 +76,10 @@ const source = z.discriminatedUnion(
       maxRetries: wholeNumber(1_000_000, 0).default(20),
       honourRetryAfter: z.boolean({ error: (issue) => `expected true or false, got ${describeValue(issue.input)}` }).default(true).describe('Wait for the limiter\'s Retry-After (default true); false needs backoff'),
       backoff: backoff.optional(),
+      throttle: z
+        .strictObject({ limit: wholeNumber(MAX_LIMIT), window: duration })
+        .optional()
+        .describe('Self-throttling clients: each request first waits, first come first served per key, for a slot of a client-side sliding log of limit per window (the limit the API publishes), so the server is asked only when the client expects a yes'),
     }),
   ],
   { error: (issue) => `expected kind: steady, poisson, burst, onoff or retry, got ${describeValue((issue.input as { kind?: unknown } | undefined)?.kind ?? issue.input)}` },

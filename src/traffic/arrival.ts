@@ -12,6 +12,11 @@ export interface Arrival {
   readonly tag?: number;
   /** The source's label (what its requests are), when it has one: metrics count per label. */
   readonly label?: string | undefined;
+  /**
+   * When the client first wanted to send this request (retry clients: before any 429 or
+   * client-side throttle delayed it). Once admitted, `t - since` is how long it waited.
+   */
+  readonly since?: number;
 }
 
 /**

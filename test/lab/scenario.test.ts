@@ -107,8 +107,10 @@ describe('built-in scenarios', () => {
     const zipf = builtins.find((s) => s.name === 'zipf-many-keys');
     expect(zipf?.sources[0]?.keys).toMatchObject({ count: 100_000, pick: 'zipf' });
     const retries = builtins.flatMap((s) => s.sources).filter((source) => source.kind === 'retry');
-    const storms = retries.filter((source) => source.backoff === undefined);
-    expect(storms.map((source) => source.jitter).sort()).toEqual([0, 1]);
+    const storms = retries.filter((source) => source.backoff === undefined && source.throttle === undefined);
+    expect(storms.map((source) => source.jitter).sort()).toEqual([0, 1, 1]);
+    const throttled = retries.filter((source) => source.throttle !== undefined);
+    expect(throttled.map((source) => [source.label, source.throttle])).toEqual([['throttled', { limit: 100, windowMs: 1000 }]]);
     const backoffs = retries.filter((source) => source.backoff !== undefined);
     expect(backoffs.map((source) => [source.label, source.backoff?.jitter, source.honourRetryAfter])).toEqual([
       ['none', 'none', false],

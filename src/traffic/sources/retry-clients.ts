@@ -2,6 +2,7 @@ import FlatQueue from 'flatqueue';
 import type { BackoffSpec, RetrySourceSpec } from '../../scenario/scenario.js';
 import type { Arrival, TrafficSource } from '../arrival.js';
 import { backoffWait } from '../backoff.js';
+import { ClientThrottle } from '../client-throttle.js';
 import type { KeyPicker } from '../keys.js';
 import type { Random } from '../random.js';
 
@@ -19,6 +20,11 @@ export class RetryClients implements TrafficSource {
   private readonly retries: Uint32Array;
   /** Each client's last backoff wait, ms (only with `backoff`). */
   private lastWait: Float64Array | undefined;
+  /** When each client's current request was first wanted. */
+  private readonly wantedAt: Float64Array;
+  /** With `throttle`: the client-side throttle, and which queued clients hold a reservation (1) rather than a want (0). */
+  private readonly throttle: ClientThrottle | undefined;
+  private readonly reserved: Uint8Array | undefined;
 
   constructor(
     private readonly spec: RetrySourceSpec,
@@ -33,27 +39,33 @@ export class RetryClients implements TrafficSource {
       return key;
     });
     this.retries = new Uint32Array(spec.clients);
+    this.wantedAt = new Float64Array(spec.clients);
+    if (spec.throttle) {
+      this.throttle = new ClientThrottle(spec.throttle.limit, spec.throttle.windowMs);
+      this.reserved = new Uint8Array(spec.clients);
+    }
     for (let client = 0; client < spec.clients; client++) {
-      this.schedule(client, spec.startMs + Math.floor(random.uniform() * (spec.rampMs + 1)));
+      this.startRequest(client, spec.startMs + Math.floor(random.uniform() * (spec.rampMs + 1)));
     }
   }
 
   peek(): number {
+    if (this.throttle) this.reserveAhead();
     return this.queue.peekValue() ?? Infinity;
   }
 
   take(): Arrival {
+    if (this.throttle) this.reserveAhead();
     const t = this.queue.peekValue() as number;
     const client = this.queue.pop() as number;
-    return { t, key: this.keyOf[client] as string, cost: this.spec.cost, id: this.idOf[client] as number, tag: client, label: this.spec.label };
+    return { t, key: this.keyOf[client] as string, cost: this.spec.cost, id: this.idOf[client] as number, tag: client, label: this.spec.label, since: this.wantedAt[client] as number };
   }
 
   react(arrival: Arrival, allowed: boolean, retryAfterMs: number, retryAfterGiven = true): void {
     const client = arrival.tag as number;
     const retries = this.retries[client] as number;
     if (allowed || retries >= this.spec.maxRetries || retryAfterMs === Infinity) {
-      this.retries[client] = 0;
-      this.schedule(client, arrival.t + this.spec.thinkMs);
+      this.startRequest(client, arrival.t + this.spec.thinkMs);
       return;
     }
     this.retries[client] = retries + 1;
@@ -74,7 +86,36 @@ export class RetryClients implements TrafficSource {
     return wait;
   }
 
+  /** A client's next request, first wanted at `t`. */
+  private startRequest(client: number, t: number): void {
+    this.retries[client] = 0;
+    this.wantedAt[client] = t;
+    this.schedule(client, t);
+  }
+
   private schedule(client: number, t: number): void {
+    if (this.reserved) this.reserved[client] = 0;
     if (t < this.spec.endMs) this.queue.push(client, t);
+  }
+
+  /**
+   * Turns the wants at the head of the queue into sends: each client waits for its slot in
+   * the client-side throttle (wants are popped in time order, so slots go first come first
+   * served) and is queued again at that time, holding it. A cost that never fits ends the
+   * request, as a 429 with no possible retry would.
+   */
+  private reserveAhead(): void {
+    const reserved = this.reserved as Uint8Array;
+    for (let client = this.queue.peek(); client !== undefined && reserved[client] === 0; client = this.queue.peek()) {
+      const t = this.queue.peekValue() as number;
+      this.queue.pop();
+      const at = (this.throttle as ClientThrottle).reserve(this.keyOf[client] as string, this.spec.cost, t);
+      if (at === Infinity) {
+        this.startRequest(client, t + this.spec.thinkMs);
+        continue;
+      }
+      reserved[client] = 1;
+      if (at < this.spec.endMs) this.queue.push(client, at);
+    }
   }
 }
