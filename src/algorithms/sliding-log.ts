@@ -1,6 +1,6 @@
 import { slidingLogBytes, type Limits } from '../policy.js';
 import { type Meter } from './meter.js';
-import { grow } from '../typed-arrays.js';
+import { PRIVATE_COLUMNS, type ColumnStore } from '../typed-arrays.js';
 
 // The size rule lives in src/policy.ts (checkPolicy refuses a limit above it); the entry
 // points still re-export the constant from here.
@@ -23,7 +23,8 @@ export class SlidingLog implements Meter {
   private readonly limit: number;
   private readonly windowMs: number;
 
-  constructor(limits: Limits) {
+  /** @param store where the columns live (default: this thread's memory). */
+  constructor(limits: Limits, private readonly store: ColumnStore = PRIVATE_COLUMNS) {
     this.limit = limits.limit;
     this.windowMs = limits.windowMs;
     this.fullAfterMs = limits.windowMs;
@@ -31,9 +32,9 @@ export class SlidingLog implements Meter {
   }
 
   resize(capacity: number): void {
-    this.times = grow(this.times, capacity * this.limit);
-    this.head = grow(this.head, capacity);
-    this.count = grow(this.count, capacity);
+    this.times = this.store.grow(this.times, capacity * this.limit);
+    this.head = this.store.grow(this.head, capacity);
+    this.count = this.store.grow(this.count, capacity);
   }
 
   init(slot: number): void {
