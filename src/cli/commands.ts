@@ -243,6 +243,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--max-regression <percent>', description: 'a drop of the ratio to the reference beyond this counts (default 10%)' },
       { flags: '--update-baseline', description: 'write this run to the --baseline file (atomically)' },
       { flags: '--no-color', description: 'no colour' },
+      { flags: '--threads <counts>', description: 'instead: the shared limiter on worker threads, per-key locks vs one global lock, hot key and 1e4 keys (e.g. 1,2,4)' },
     ],
     load: async () => {
       const { benchCommand } = await import('./commands/bench.js');

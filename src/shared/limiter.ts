@@ -122,19 +122,27 @@ class SharedLimiter implements SharedRateLimiter {
   }
 
   allow(key: string): boolean {
-    return this.consume(key, 1).allowed;
+    checkKey(key);
+    return this.decide(key, 1, false) as boolean;
   }
 
   consume(key: string, cost = 1): Decision {
     checkCost(cost);
     checkKey(key);
+    return this.decide(key, cost, true) as Decision;
+  }
+
+  /** The decision under the key's lock: in full, or (`allow`) only whether it was admitted. */
+  private decide(key: string, cost: number, full: boolean): Decision | boolean {
     const now = this.now();
     const hash = this.codec.encode(key);
     this.locks.enter();
     try {
       const slot = this.table.acquire(hash, now);
       try {
-        return meterDecision(this.meter, this.limits, this.table.row, this.advance(this.table.row, now), cost);
+        const row = this.table.row;
+        const at = this.advance(row, now);
+        return full ? meterDecision(this.meter, this.limits, row, at, cost) : this.meter.take(row, at, cost);
       } finally {
         this.table.release(slot);
       }

@@ -11,6 +11,7 @@ import { painter } from '../../report/color.js';
 import { writeOutput, writeOutputs } from '../../report/write-output.js';
 import { EXIT } from '../exit-codes.js';
 import { algorithmsFlag, checkOutputs, wholeNumberFlag } from '../flags.js';
+import { threadBenchCommand } from '../thread-bench.js';
 import type { Command, CommandIO, OutputStream } from '../../io.js';
 
 /** Options of `ratelab bench`, as commander parses them (strings until checked). */
@@ -34,6 +35,8 @@ export interface BenchOptions {
   maxRegression?: string;
   updateBaseline?: boolean;
   color?: boolean;
+  /** `--threads 1,2,4`: the shared limiter's thread bench instead (src/cli/thread-bench.ts). */
+  threads?: string;
 }
 
 const DEFAULTS = {
@@ -47,6 +50,7 @@ const DEFAULTS = {
  * run. With `--baseline` it compares against a saved run and exits 1 on a regression.
  */
 export const benchCommand: Command<BenchOptions> = async (options, io) => {
+  if (options.threads !== undefined) return threadBenchCommand(options, io);
   const plan = planOf(options, io);
   checkOutputs({ csv: target(options.csv), json: target(options.json) }, io.cwd);
   parseThreshold(options.maxRegression ?? '10%'); // fail before a long run, not after
