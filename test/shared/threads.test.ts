@@ -116,4 +116,24 @@ describe('a thread that dies holding a lock', () => {
     expect(after.reduce((a, b) => a + b, 0)).toBe(0);
     expect(limiter.consume('fresh-key').allowed).toBe(true);
   });
+
+  it('a worker terminated mid-stream (wherever it stopped) leaves every key decidable', async () => {
+    const limiter = createSharedLimiter('sliding-log', { limit: 50, windowMs: 60_000 }, { maxKeys: 64, lockLeaseMs: 50 });
+    const keys = Array.from({ length: 8 }, (_, i) => `k${i}`);
+    for (let round = 0; round < 3; round++) {
+      const doomed = await TestThread.start();
+      await doomed.ask({ type: 'attach', handle: limiter.handle });
+      void doomed.ask({ type: 'count', keys, calls: 50_000_000 }).catch(() => undefined);
+      await new Promise((wait) => setTimeout(wait, 30));
+      await doomed.stop();
+      // Every key answers (a key whose lock died with the worker after the lease).
+      for (const key of keys) expect(typeof limiter.consume(key, 0).allowed).toBe('boolean');
+    }
+    // Each key's state is whole: it admits exactly what it says remains, then denies.
+    for (const key of keys) {
+      const remaining = limiter.consume(key, 0).remaining;
+      const admitted = Array.from({ length: remaining + 1 }, () => limiter.allow(key)).filter(Boolean).length;
+      expect(admitted).toBe(remaining);
+    }
+  });
 });
