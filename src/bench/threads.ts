@@ -42,16 +42,14 @@ const LOCKINGS: readonly LockingMode[] = ['per-key', 'global'];
 export async function runThreadBench(plan: ThreadBenchPlan): Promise<ThreadFigure[]> {
   const pool = await Promise.all(Array.from({ length: Math.max(...plan.threads) }, () => startThread()));
   try {
-    const raw: Array<Omit<ThreadFigure, 'scaling' | 'vsGlobal'>> = [];
-    for (const keys of plan.keyCounts) {
-      for (const locking of LOCKINGS) {
-        for (const threads of plan.threads) {
-          const samples: number[] = [];
-          for (let round = 0; round < plan.rounds; round++) samples.push(await measure(pool.slice(0, threads), plan, keys, locking));
-          raw.push({ keys, locking, threads, decisionsPerSec: median(samples) });
-        }
-      }
+    // Rounds interleave the variants, so a burst of other work on the machine falls on all
+    // of them alike rather than on whichever ran at the time.
+    const variants = plan.keyCounts.flatMap((keys) => LOCKINGS.flatMap((locking) => plan.threads.map((threads) => ({ keys, locking, threads }))));
+    const samples = variants.map((): number[] => []);
+    for (let round = 0; round < plan.rounds; round++) {
+      for (const [i, v] of variants.entries()) samples[i]?.push(await measure(pool.slice(0, v.threads), plan, v.keys, v.locking));
     }
+    const raw = variants.map((v, i) => ({ ...v, decisionsPerSec: median(samples[i] as number[]) }));
     const fewest = Math.min(...plan.threads);
     const find = (keys: number, locking: LockingMode, threads: number) => raw.find((f) => f.keys === keys && f.locking === locking && f.threads === threads)?.decisionsPerSec ?? NaN;
     return raw.map((f) => ({ ...f, scaling: f.decisionsPerSec / find(f.keys, f.locking, fewest), vsGlobal: f.decisionsPerSec / find(f.keys, 'global', f.threads) }));
