@@ -2,11 +2,16 @@
 // decides on its keys as fast as it can for the time asked, then says how many it made.
 import { parentPort } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
-import { attachSharedLimiter, type SharedRateLimiter } from '../shared/limiter.js';
+import { createLimiter, type RateLimiter } from '../memory/limiter.js';
+import { attachSharedLimiter } from '../shared/limiter.js';
 import type { SharedLimiterHandle } from '../shared/handle.js';
 
-/** What the bench thread sends: attach (then answer 'ready'), or run (then answer a {@link ThreadCount}). */
-export type ThreadTask = { type: 'attach'; handle: SharedLimiterHandle; keys: number; offset: number } | { type: 'run'; timeMs: number };
+/**
+ * What the bench thread sends: attach to a shared limiter's handle, or (`unshared`, the
+ * machine's ceiling) make a memory limiter of this thread's own with the same algorithm and
+ * policy, then answer 'ready'; or run, then answer a {@link ThreadCount}.
+ */
+export type ThreadTask = { type: 'attach'; handle: SharedLimiterHandle; unshared: boolean; keys: number; offset: number } | { type: 'run'; timeMs: number };
 
 /** Decisions made and the ms they took. */
 export interface ThreadCount {
@@ -14,12 +19,12 @@ export interface ThreadCount {
   ms: number;
 }
 
-let limiter: SharedRateLimiter | undefined;
+let limiter: RateLimiter | undefined;
 let keys: string[] = [];
 let next = 0;
 
 function run(timeMs: number): ThreadCount {
-  const l = limiter as SharedRateLimiter;
+  const l = limiter as RateLimiter;
   const start = performance.now();
   const end = start + timeMs;
   let decisions = 0;
@@ -38,7 +43,7 @@ function run(timeMs: number): ThreadCount {
 
 parentPort?.on('message', (task: ThreadTask) => {
   if (task.type === 'attach') {
-    limiter = attachSharedLimiter(task.handle);
+    limiter = task.unshared ? createLimiter(task.handle.algorithm, task.handle.policy) : attachSharedLimiter(task.handle);
     keys = Array.from({ length: task.keys }, (_, i) => (task.keys === 1 ? 'hot' : `key-${i}`));
     next = task.offset % task.keys;
     parentPort?.postMessage('ready');

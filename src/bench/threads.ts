@@ -19,10 +19,17 @@ export interface ThreadBenchPlan {
   rounds: number;
 }
 
+/**
+ * How the threads share state: the shared limiter's two lockings, or `unshared` (each
+ * thread its own memory limiter: nothing shared, so it scales as far as the machine lets
+ * anything scale; the ceiling the others are read against).
+ */
+export type ThreadVariant = LockingMode | 'unshared';
+
 /** One figure: decisions/s of all threads together, and its ratio to 1 thread of the same row. */
 export interface ThreadFigure {
   keys: number;
-  locking: LockingMode;
+  locking: ThreadVariant;
   threads: number;
   decisionsPerSec: number;
   /** This figure over the same workload and locking at the fewest threads measured. */
@@ -31,11 +38,12 @@ export interface ThreadFigure {
   vsGlobal: number;
 }
 
-const LOCKINGS: readonly LockingMode[] = ['per-key', 'global'];
+const LOCKINGS: readonly ThreadVariant[] = ['per-key', 'global', 'unshared'];
 
 /**
  * Measures the shared limiter on worker threads, with per-key locks and with one global
- * lock, for each workload and thread count: every thread decides on the same table at
+ * lock (and, as the ceiling, each thread with its own unshared limiter), for each workload
+ * and thread count: every thread decides on the same table at
  * once, round-robin over the workload's keys from its own offset. The policy admits a
  * fraction of the hot key's calls and every 1e4-key call; both paths take the lock.
  */
@@ -51,7 +59,7 @@ export async function runThreadBench(plan: ThreadBenchPlan): Promise<ThreadFigur
     }
     const raw = variants.map((v, i) => ({ ...v, decisionsPerSec: median(samples[i] as number[]) }));
     const fewest = Math.min(...plan.threads);
-    const find = (keys: number, locking: LockingMode, threads: number) => raw.find((f) => f.keys === keys && f.locking === locking && f.threads === threads)?.decisionsPerSec ?? NaN;
+    const find = (keys: number, locking: ThreadVariant, threads: number) => raw.find((f) => f.keys === keys && f.locking === locking && f.threads === threads)?.decisionsPerSec ?? NaN;
     return raw.map((f) => ({ ...f, scaling: f.decisionsPerSec / find(f.keys, f.locking, fewest), vsGlobal: f.decisionsPerSec / find(f.keys, 'global', f.threads) }));
   } finally {
     await Promise.all(pool.map((worker) => worker.terminate()));
@@ -59,9 +67,10 @@ export async function runThreadBench(plan: ThreadBenchPlan): Promise<ThreadFigur
 }
 
 /** Decisions/s of `workers` deciding together on a fresh table. */
-async function measure(workers: Worker[], plan: ThreadBenchPlan, keys: number, locking: LockingMode): Promise<number> {
+async function measure(workers: Worker[], plan: ThreadBenchPlan, keys: number, variant: ThreadVariant): Promise<number> {
+  const locking = variant === 'unshared' ? 'per-key' : variant;
   const limiter = createSharedLimiter(plan.algorithm, { limit: 1_000_000, windowMs: 1000 }, { maxKeys: Math.max(keys, 16), locking });
-  await Promise.all(workers.map((worker, i) => ask(worker, { type: 'attach', handle: limiter.handle, keys, offset: Math.floor((i * keys) / workers.length) })));
+  await Promise.all(workers.map((worker, i) => ask(worker, { type: 'attach', handle: limiter.handle, unshared: variant === 'unshared', keys, offset: Math.floor((i * keys) / workers.length) })));
   // Untimed first: the JIT settles, and every thread has inserted its keys.
   await Promise.all(workers.map((worker) => ask<ThreadCount>(worker, { type: 'run', timeMs: Math.min(200, plan.timeMs) })));
   const counts = await Promise.all(workers.map((worker) => ask<ThreadCount>(worker, { type: 'run', timeMs: plan.timeMs })));
