@@ -7,8 +7,9 @@ export type LockingMode = 'per-key' | 'global';
 /**
  * The locks one attached limiter takes, in a fixed order that cannot deadlock: a bucket
  * lock (inserting a key), then one slot lock at a time, then the row stack's lock. A
- * thread never holds two locks of one kind. Each `slot` and `bucket` returns true when it
- * took the lock over from a holder presumed dead (see {@link LockWords}).
+ * thread never holds two locks of one kind. `slot` returns true when it took the lock over
+ * from a holder presumed dead (see {@link LockWords}), so the caller repairs the slot; the
+ * bucket and row-stack locks guard nothing a dead holder could leave half-done but a leaked row.
  */
 export interface Locking {
   /** Before any table operation (the global lock's place). */
