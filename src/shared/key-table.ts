@@ -1,6 +1,6 @@
 import { RatelabError } from '../errors.js';
 import type { KeyCodec } from './key-codec.js';
-import { HEADER, type Layout } from './layout.js';
+import { HEADER, SLOT, SLOT_WORDS, type Layout } from './layout.js';
 import type { Locking } from './locking.js';
 
 /**
@@ -39,7 +39,7 @@ export class SharedKeyTable {
     private readonly idleMs: number,
     private readonly repair: (row: number) => void,
   ) {
-    this.mask = view.hashes.length - 1;
+    this.mask = view.slots.length / SLOT_WORDS - 1;
   }
 
   /** Live keys. */
@@ -75,14 +75,15 @@ export class SharedKeyTable {
   }
 
   private lockExisting(hash: number): number {
-    const { hashes, rowOf } = this.view;
+    const words = this.view.slots;
     const home = hash & this.mask;
     for (let i = 0; i < this.probe; i++) {
       const slot = (home + i) & this.mask;
-      if (hashes[slot] !== hash) continue;
+      const at = slot * SLOT_WORDS;
+      if (words[at + SLOT.hash] !== hash) continue;
       this.lockSlot(slot);
-      if (hashes[slot] === hash && this.holdsKey(rowOf[slot] as number)) {
-        this.row = rowOf[slot] as number;
+      if (words[at + SLOT.hash] === hash && this.holdsKey(words[at + SLOT.row] as number)) {
+        this.row = words[at + SLOT.row] as number;
         this.fresh = false;
         return slot;
       }
@@ -92,7 +93,16 @@ export class SharedKeyTable {
   }
 
   private lockSlot(slot: number): void {
-    if (this.locks.slot(slot) && this.view.hashes[slot] !== 0) this.repair(this.view.rowOf[slot] as number);
+    if (this.locks.slot(slot) && this.hashOf(slot) !== 0) this.repair(this.rowOf(slot));
+  }
+
+  /** The hash in `slot` (0: free). Read without the slot's lock, it is only a hint. */
+  private hashOf(slot: number): number {
+    return this.view.slots[slot * SLOT_WORDS + SLOT.hash] as number;
+  }
+
+  private rowOf(slot: number): number {
+    return this.view.slots[slot * SLOT_WORDS + SLOT.row] as number;
   }
 
   private holdsKey(row: number): boolean {
@@ -113,14 +123,13 @@ export class SharedKeyTable {
   /** A free slot in the key's probe window, locked and holding the key in a fresh row. */
   private claim(hash: number, home: number, now: number): number {
     const row = this.popRow(now);
-    const { hashes } = this.view;
     for (let pass = 0; pass < 2; pass++) {
       for (let i = 0; i < this.probe; i++) {
         const slot = (home + i) & this.mask;
-        if (pass === 0 && hashes[slot] !== 0) continue;
+        if (pass === 0 && this.hashOf(slot) !== 0) continue;
         this.lockSlot(slot);
-        if (pass === 1 && hashes[slot] !== 0 && this.idle(slot, now)) this.evictLocked(slot);
-        if (hashes[slot] === 0) {
+        if (pass === 1 && this.hashOf(slot) !== 0 && this.idle(slot, now)) this.evictLocked(slot);
+        if (this.hashOf(slot) === 0) {
           this.fill(slot, row, hash);
           return slot;
         }
@@ -136,22 +145,22 @@ export class SharedKeyTable {
   }
 
   private fill(slot: number, row: number, hash: number): void {
-    const { keyBytes, keyLengths, rowOf, hashes } = this.view;
+    const { keyBytes, keyLengths, slots } = this.view;
     keyBytes.set(this.codec.bytes.subarray(0, this.codec.length), row * this.maxKeyBytes);
     keyLengths[row] = this.codec.length;
-    rowOf[slot] = row;
-    Atomics.store(hashes, slot, hash);
+    slots[slot * SLOT_WORDS + SLOT.row] = row;
+    Atomics.store(slots, slot * SLOT_WORDS + SLOT.hash, hash);
     this.row = row;
     this.fresh = true;
   }
 
   private idle(slot: number, now: number): boolean {
-    return (this.view.touched[this.view.rowOf[slot] as number] as number) + this.idleMs <= now;
+    return (this.view.touched[this.rowOf(slot)] as number) + this.idleMs <= now;
   }
 
   private evictLocked(slot: number): void {
-    const row = this.view.rowOf[slot] as number;
-    Atomics.store(this.view.hashes, slot, 0);
+    const row = this.rowOf(slot);
+    Atomics.store(this.view.slots, slot * SLOT_WORDS + SLOT.hash, 0);
     this.pushRow(row);
   }
 
@@ -189,13 +198,13 @@ export class SharedKeyTable {
    * are all taken, or by `prune`.
    */
   private sweep(now: number): number {
-    const { hashes, header } = this.view;
+    const header = this.view.header;
     const start = Atomics.load(header, HEADER.sweep);
     let dropped = 0;
     for (let i = 0; i <= this.mask; i++) {
       const slot = (start + i) & this.mask;
-      if (hashes[slot] === 0 || !this.locks.trySlot(slot)) continue;
-      if (hashes[slot] !== 0 && this.idle(slot, now)) {
+      if (this.hashOf(slot) === 0 || !this.locks.trySlot(slot)) continue;
+      if (this.hashOf(slot) !== 0 && this.idle(slot, now)) {
         this.evictLocked(slot);
         dropped += 1;
       }

@@ -20,7 +20,23 @@ export const HEADER = {
 
 const HEADER_WORDS = 16;
 export const MAGIC = 0x52_4c_53_48; // "RLSH"
-export const LAYOUT_VERSION = 1;
+export const LAYOUT_VERSION = 2;
+
+/**
+ * A table slot is four 32-bit words side by side, so a lookup's hash check, lock and row
+ * read touch one cache line (as four separate columns they touched three).
+ */
+export const SLOT = {
+  /** The lock guarding the slot and the row it points to. */
+  lock: 0,
+  /** The lock that serialises inserting keys whose probe starts here. */
+  bucket: 1,
+  /** The key's hash (never 0), or 0 for a free slot. */
+  hash: 2,
+  /** The row holding the key's bytes, time and algorithm state. */
+  row: 3,
+} as const;
+export const SLOT_WORDS = 4;
 
 /** What fixes the layout of the buffer: every thread computes the same views from it. */
 export interface LayoutSpec {
@@ -37,14 +53,8 @@ export interface LayoutSpec {
 /** Views of one shared limiter's buffer, as one thread sees it. */
 export interface Layout {
   readonly header: Int32Array;
-  /** Per table slot: the lock guarding the slot and the row it points to. */
-  readonly slotLocks: Int32Array;
-  /** Per table slot: the lock that serialises inserting keys whose probe starts here. */
-  readonly bucketLocks: Int32Array;
-  /** Per table slot: the key's hash (never 0), or 0 for a free slot. */
-  readonly hashes: Int32Array;
-  /** Per table slot: the row holding the key's bytes, time and algorithm state. */
-  readonly rowOf: Int32Array;
+  /** {@link SLOT_WORDS} words per table slot, laid out as {@link SLOT} says. */
+  readonly slots: Int32Array;
   /** The stack of free rows (its height is `header[freeRows]`). */
   readonly freeRows: Int32Array;
   /** Per row: the key's length in UTF-8 bytes. */
@@ -58,16 +68,13 @@ export interface Layout {
 }
 
 interface Region {
-  readonly name: 'slotLocks' | 'bucketLocks' | 'hashes' | 'rowOf' | 'freeRows' | 'keyLengths' | 'touched' | 'keyBytes';
+  readonly name: 'slots' | 'freeRows' | 'keyLengths' | 'touched' | 'keyBytes';
   readonly type: { new (buffer: SharedArrayBuffer, offset: number, length: number): Int32Array | Float64Array | Uint8Array; BYTES_PER_ELEMENT: number };
   readonly per: 'slot' | 'row' | 'keyByte';
 }
 
 const REGIONS: readonly Region[] = [
-  { name: 'slotLocks', type: Int32Array, per: 'slot' },
-  { name: 'bucketLocks', type: Int32Array, per: 'slot' },
-  { name: 'hashes', type: Int32Array, per: 'slot' },
-  { name: 'rowOf', type: Int32Array, per: 'slot' },
+  { name: 'slots', type: Int32Array, per: 'slot' },
   { name: 'freeRows', type: Int32Array, per: 'row' },
   { name: 'keyLengths', type: Int32Array, per: 'row' },
   { name: 'touched', type: Float64Array, per: 'row' },
@@ -75,7 +82,7 @@ const REGIONS: readonly Region[] = [
 ];
 
 function lengthOf(region: Region, spec: LayoutSpec): number {
-  if (region.per === 'slot') return spec.slots;
+  if (region.per === 'slot') return spec.slots * SLOT_WORDS;
   return region.per === 'row' ? spec.maxKeys : spec.maxKeys * spec.maxKeyBytes;
 }
 

@@ -1,4 +1,4 @@
-import { HEADER, type Layout } from './layout.js';
+import { HEADER, SLOT, SLOT_WORDS, type Layout } from './layout.js';
 import { LockTokens, LockWords } from './lock-words.js';
 
 /** How operations on the table exclude each other: `per-key` (the design) or `global` (a baseline). */
@@ -31,7 +31,6 @@ export interface Locking {
  */
 class PerKeyLocking implements Locking {
   private readonly slotWords: LockWords;
-  private readonly bucketWords: LockWords;
   private readonly headerWords: LockWords;
   private slotToken = 0;
   private bucketToken = 0;
@@ -42,8 +41,7 @@ class PerKeyLocking implements Locking {
     leaseMs: number,
     private readonly tokens: LockTokens,
   ) {
-    this.slotWords = new LockWords(view.slotLocks, leaseMs);
-    this.bucketWords = new LockWords(view.bucketLocks, leaseMs);
+    this.slotWords = new LockWords(view.slots, leaseMs);
     this.headerWords = new LockWords(view.header, leaseMs);
   }
 
@@ -52,25 +50,25 @@ class PerKeyLocking implements Locking {
 
   slot(slot: number): boolean {
     this.slotToken = this.tokens.next();
-    return this.slotWords.acquire(slot, this.slotToken);
+    return this.slotWords.acquire(slot * SLOT_WORDS + SLOT.lock, this.slotToken);
   }
 
   trySlot(slot: number): boolean {
     this.slotToken = this.tokens.next();
-    return this.slotWords.tryAcquire(slot, this.slotToken);
+    return this.slotWords.tryAcquire(slot * SLOT_WORDS + SLOT.lock, this.slotToken);
   }
 
   releaseSlot(slot: number): void {
-    this.slotWords.release(slot, this.slotToken);
+    this.slotWords.release(slot * SLOT_WORDS + SLOT.lock, this.slotToken);
   }
 
   bucket(home: number): void {
     this.bucketToken = this.tokens.next();
-    this.bucketWords.acquire(home, this.bucketToken);
+    this.slotWords.acquire(home * SLOT_WORDS + SLOT.bucket, this.bucketToken);
   }
 
   releaseBucket(home: number): void {
-    this.bucketWords.release(home, this.bucketToken);
+    this.slotWords.release(home * SLOT_WORDS + SLOT.bucket, this.bucketToken);
   }
 
   rows(): void {

@@ -3,7 +3,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { KeyCodec } from '../../src/shared/key-codec.js';
 import { specOf, type SharedLimiterHandle } from '../../src/shared/handle.js';
-import { layout } from '../../src/shared/layout.js';
+import { SLOT, SLOT_WORDS, layout } from '../../src/shared/layout.js';
 import { attachSharedLimiter, type SharedRateLimiter } from '../../src/shared/limiter.js';
 
 /** What the test thread asks. */
@@ -52,8 +52,8 @@ function hold(key: string): number {
   const hash = codec.encode(key);
   for (let i = 0; i < spec.slots; i++) {
     const slot = (hash + i) & (spec.slots - 1);
-    if (view.hashes[slot] === hash) {
-      Atomics.store(view.slotLocks, slot, 0x3fff_f001); // a member id no thread has
+    if (view.slots[slot * SLOT_WORDS + SLOT.hash] === hash) {
+      Atomics.store(view.slots, slot * SLOT_WORDS + SLOT.lock, 0x3fff_f001); // a member id no thread has
       return slot;
     }
   }
