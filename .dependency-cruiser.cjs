@@ -14,12 +14,13 @@
 //   library: src/*.ts (policy, clock, errors, duration, io, typed-arrays), src/algorithms/
 //            (pure), src/memory/ (the memory limiter and its store), src/wait/ (waiting
 //            for a slot over any limiter: wait, throttle), src/tiers/, src/redis/
-//            (ratelab/redis), src/http/ (ratelab/http). The core entry loads no lab layer
+//            (ratelab/redis), src/http/ (ratelab/http), src/shared/ (ratelab/shared: threads and
+//            cluster workers of one host). The core entry loads no lab layer
 //            and no third-party module.
 //
 // The package's entry points (package.json "exports") are leaves nobody inside src/ imports:
-//   src/index.ts (ratelab), src/tiers/index.ts, src/redis/index.ts, src/http/index.ts (the
-//   library's), src/lab/index.ts (ratelab/lab: the lab's layers for programs).
+//   src/index.ts (ratelab), src/tiers/index.ts, src/redis/index.ts, src/http/index.ts,
+//   src/shared/index.ts (the library's), src/lab/index.ts (ratelab/lab: the lab's layers for programs).
 //
 // Data flows scenario -> traffic -> sim -> algorithms -> metrics -> report, but imports
 // point down this list: a module never imports one above it.
@@ -43,7 +44,7 @@ function forbid(name, comment, from, to) {
 const LAB = '^src/(scenario|traffic|sim|metrics|report|cli|bench|attack|race|lab)/';
 
 /** The entry points' modules. */
-const ENTRY = '^src/(index|tiers/index|redis/index|http/index|lab/index)\\.ts$';
+const ENTRY = '^src/(index|tiers/index|redis/index|http/index|shared/index|lab/index)\\.ts$';
 
 module.exports = {
   forbidden: [
@@ -57,8 +58,10 @@ module.exports = {
     forbid('traffic-not-up', 'traffic generates arrivals; it knows nothing of replay or metrics', '^src/traffic/', '^src/(sim|metrics|report|cli|bench|http|attack|race)/'),
     forbid('scenario-not-up', 'scenarios are parsed data; nothing downstream', '^src/(scenario|config)/', '^src/(traffic|sim|metrics|report|cli|bench|http|attack|race)/'),
     forbid('algorithms-pure', 'algorithms are pure: policy, errors and typed-array helpers only', '^src/algorithms/', '^src/(?!algorithms/|policy\\.ts$|errors\\.ts$|typed-arrays\\.ts$)'),
-    forbid('library-not-to-lab', 'the library (core, memory limiter, tiers, ratelab/redis, ratelab/http) never loads the lab', '^src/([^/]+\\.ts$|memory/|wait/|tiers/|redis/|http/)', LAB),
+    forbid('library-not-to-lab', 'the library (core, memory limiter, tiers, ratelab/redis, ratelab/http, ratelab/shared) never loads the lab', '^src/([^/]+\\.ts$|memory/|wait/|tiers/|redis/|http/|shared/)', LAB),
     forbid('memory-not-to-redis', 'the memory limiter and store, and the waiting both use, never import the Redis code (the Redis code may use the memory limiter as its local fallback)', '^src/(memory/|wait/|algorithms/)', '^src/redis/'),
+    forbid('shared-not-to-redis-http', 'ratelab/shared builds on the memory limiter and the algorithms, never on the Redis or HTTP code', '^src/shared/', '^src/(redis|http)/'),
+    forbid('library-not-to-shared', 'the rest of the library never loads ratelab/shared (the lab may, to bench it)', '^src/([^/]+\\.ts$|memory/|wait/|algorithms/|tiers/|redis/|http/)', '^src/shared/'),
     forbid('store-below-limiter', 'the memory store sits below the limiter that uses it', '^src/memory/(?!limiter\\.ts$)', '^src/memory/limiter\\.ts$'),
     forbid('meter-helpers-stay-in-algorithms', 'algorithms/meter.ts is the algorithms\' own; shared column helpers live in src/typed-arrays.ts', '^src/(?!algorithms/)', '^src/algorithms/meter\\.ts$'),
     forbid('entries-not-imported', 'an entry point only re-exports; code imports the module that defines a name', '^src/', ENTRY),
@@ -72,16 +75,16 @@ module.exports = {
     },
     {
       name: 'core-loads-no-package',
-      comment: 'import("ratelab") and import("ratelab/http") load no third-party module',
+      comment: 'import("ratelab"), import("ratelab/http") and import("ratelab/shared") load no third-party module',
       severity: 'error',
-      from: { path: '^src/(index|http/index)\\.ts$' },
+      from: { path: '^src/(index|http/index|shared/index)\\.ts$' },
       to: { path: 'node_modules/', reachable: true },
     },
     {
       name: 'library-entries-no-lab-demos',
       comment: 'the naive limiter and the race are lab demonstrations, never library code',
       severity: 'error',
-      from: { path: '^src/(index|tiers/index|redis/index|http/index)\\.ts$' },
+      from: { path: '^src/(index|tiers/index|redis/index|http/index|shared/index)\\.ts$' },
       to: { path: '^src/race/', reachable: true },
     },
   ],

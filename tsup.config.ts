@@ -9,12 +9,13 @@ import { basename, dirname, join } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
 
 /** The entry points by audience, bundle name -> source: package.json "exports" maps
- * `ratelab`, `ratelab/tiers`, `ratelab/redis`, `ratelab/http` and `ratelab/lab` to them. */
+ * `ratelab`, `ratelab/tiers`, `ratelab/redis`, `ratelab/http`, `ratelab/shared` and `ratelab/lab` to them. */
 export const ENTRIES = {
   index: 'src/index.ts',
   tiers: 'src/tiers/index.ts',
   redis: 'src/redis/index.ts',
   http: 'src/http/index.ts',
+  shared: 'src/shared/index.ts',
   lab: 'src/lab/index.ts',
   // Not an entry point: the script the memory probe runs in a child process, which it
   // finds beside its own module (metrics/child-process.ts siblingModule).

@@ -1,3 +1,6 @@
+import type { Meter } from './algorithms/index.js';
+import type { Limits } from './policy.js';
+
 /**
  * The answer to one request. All times are whole milliseconds, rounded up.
  * - `allowed`: whether the request was admitted (a denied request changes no state).
@@ -15,4 +18,20 @@ export interface Decision {
   remaining: number;
   retryAfterMs: number;
   resetMs: number;
+}
+
+/**
+ * Takes `cost` units from `slot` at `now` (the slot already refreshed to it) and answers
+ * in full. One function for every limiter that keeps its state in meter columns (memory,
+ * shared), so their decisions cannot drift apart.
+ */
+export function meterDecision(meter: Meter, limits: Limits, slot: number, now: number, cost: number): Decision {
+  const allowed = meter.take(slot, now, cost);
+  return {
+    allowed,
+    limit: limits.capacity,
+    remaining: meter.remaining(slot, now),
+    retryAfterMs: allowed ? 0 : meter.waitFor(slot, now, cost),
+    resetMs: meter.untilFull(slot, now),
+  };
 }

@@ -29,7 +29,8 @@ export type RatelabErrorCode =
   | 'MISSING_DEPENDENCY'
   | 'LISTEN_FAILED'
   | 'REMOTE_TARGET'
-  | 'ENDPOINT_UNAVAILABLE';
+  | 'ENDPOINT_UNAVAILABLE'
+  | 'SHARED_TABLE_FULL';
 
 /**
  * The one error type ratelab throws on purpose. `code` is stable; `field` names the

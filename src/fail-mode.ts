@@ -1,3 +1,4 @@
+import type { Decision } from './decision.js';
 import { RatelabError, describeValue } from './errors.js';
 
 /**
@@ -17,4 +18,16 @@ export type FailMode = (typeof FAIL_MODES)[number];
 export function checkFailMode(mode: unknown, field = 'failMode'): FailMode {
   if ((FAIL_MODES as readonly unknown[]).includes(mode)) return mode as FailMode;
   throw new RatelabError('INVALID_ARGUMENT', `${field}: expected 'open', 'closed' or 'local', got ${describeValue(mode)}`, { field });
+}
+
+/**
+ * The decision of `open` or `closed` for `cost` units while the shared store is out of
+ * reach: `open` admits what the policy could ever admit, `closed` denies and says to retry
+ * after `retryAfterMs` (when the store is worth asking again).
+ */
+export function failDecision(mode: 'open' | 'closed', capacity: number, cost: number, retryAfterMs: number): Decision {
+  if (cost > capacity) return { allowed: false, limit: capacity, remaining: 0, retryAfterMs: Infinity, resetMs: 0 };
+  if (mode === 'open') return { allowed: true, limit: capacity, remaining: capacity - cost, retryAfterMs: 0, resetMs: 0 };
+  const wait = Math.ceil(retryAfterMs);
+  return { allowed: false, limit: capacity, remaining: 0, retryAfterMs: wait, resetMs: wait };
 }

@@ -19,3 +19,19 @@ export function floorDiv(a: number, b: number): number {
   else if ((q + 1) * b <= a) q += 1;
   return q;
 }
+
+/** A typed-array column as the meters and stores keep them. */
+export type Column = Float64Array | Uint32Array | Int32Array;
+
+/**
+ * Where a meter's columns live. Private memory grows them by copying ({@link grow}); the
+ * shared limiter (src/shared/) hands out views of one SharedArrayBuffer instead, so the
+ * same decision code runs over memory every thread sees.
+ */
+export interface ColumnStore {
+  /** `column` with room for `length` entries, contents kept. */
+  grow<T extends Column>(column: T, length: number): T;
+}
+
+/** Columns in this thread's own memory: grown by copying into a larger array. */
+export const PRIVATE_COLUMNS: ColumnStore = { grow };

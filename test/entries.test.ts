@@ -67,6 +67,12 @@ describe("the core entry, import('ratelab')", () => {
     expect(files.filter((file) => file.includes('node_modules'))).toEqual([]);
   });
 
+  it('ratelab/shared loads no file under node_modules either (Node built-ins only)', () => {
+    const files = filesLoadedBy("import('ratelab/shared')");
+    expect(files.some((file) => file.includes('dist/lib/shared.'))).toBe(true);
+    expect(files.filter((file) => file.includes('node_modules'))).toEqual([]);
+  });
+
   it('is apart from ratelab/tiers, whose parsers load yaml and zod (the check sees packages)', () => {
     const packages = new Set(filesLoadedBy("import('ratelab/tiers')").map((file) => /node_modules[\\/]([^\\/]+)/.exec(file)?.[1]));
     expect(packages).toContain('yaml');
@@ -109,6 +115,7 @@ describe('the subpath entries', () => {
   it.each([
     ['ratelab/redis', 'redis.js', 'createRedisLimiter'],
     ['ratelab/http', 'http.js', 'rateLimit'],
+    ['ratelab/shared', 'shared.js', 'createSharedLimiter'],
     ['ratelab/tiers', 'tiers.js', 'loadTiers'],
     ['ratelab/lab', 'lab.js', 'replay'],
   ])('%s resolves to dist/lib/%s and exports %s', (specifier, bundle, value) => {
@@ -141,7 +148,7 @@ describe('package.json', () => {
     expect(manifest.peerDependenciesMeta.redis?.optional).toBe(true);
   });
 
-  it('exports the five entry points and package.json, nothing else', () => {
-    expect(Object.keys(manifest.exports)).toEqual(['.', './tiers', './redis', './http', './lab', './package.json']);
+  it('exports the six entry points and package.json, nothing else', () => {
+    expect(Object.keys(manifest.exports)).toEqual(['.', './tiers', './redis', './http', './shared', './lab', './package.json']);
   });
 });

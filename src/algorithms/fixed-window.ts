@@ -1,6 +1,6 @@
 import type { Limits } from '../policy.js';
 import { WindowCache, type Meter } from './meter.js';
-import { grow } from '../typed-arrays.js';
+import { PRIVATE_COLUMNS, type ColumnStore } from '../typed-arrays.js';
 
 /**
  * Fixed window: at most `limit` units per window `[k * windowMs, (k + 1) * windowMs)`,
@@ -17,7 +17,8 @@ export class FixedWindow implements Meter {
   private readonly windowMs: number;
   private readonly window: WindowCache;
 
-  constructor(limits: Limits) {
+  /** @param store where the columns live (default: this thread's memory). */
+  constructor(limits: Limits, private readonly store: ColumnStore = PRIVATE_COLUMNS) {
     this.limit = limits.limit;
     this.windowMs = limits.windowMs;
     this.fullAfterMs = limits.windowMs;
@@ -25,7 +26,7 @@ export class FixedWindow implements Meter {
   }
 
   resize(capacity: number): void {
-    this.count = grow(this.count, capacity);
+    this.count = this.store.grow(this.count, capacity);
   }
 
   init(slot: number): void {

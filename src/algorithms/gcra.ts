@@ -1,6 +1,6 @@
 import type { Limits } from '../policy.js';
 import { type Meter } from './meter.js';
-import { grow } from '../typed-arrays.js';
+import { PRIVATE_COLUMNS, type ColumnStore } from '../typed-arrays.js';
 
 /**
  * GCRA, the leaky bucket as a meter (ITU-T I.371): one number per key, the theoretical
@@ -25,7 +25,8 @@ export class Gcra implements Meter {
   private readonly horizon: number;
   private readonly capacity: number;
 
-  constructor(limits: Limits) {
+  /** @param store where the columns live (default: this thread's memory). */
+  constructor(limits: Limits, private readonly store: ColumnStore = PRIVATE_COLUMNS) {
     this.interval = limits.windowMs;
     this.scale = limits.limit;
     this.capacity = limits.capacity;
@@ -34,7 +35,7 @@ export class Gcra implements Meter {
   }
 
   resize(capacity: number): void {
-    this.ahead = grow(this.ahead, capacity);
+    this.ahead = this.store.grow(this.ahead, capacity);
   }
 
   init(slot: number): void {

@@ -5,8 +5,9 @@ import type { Meter } from './meter.js';
 import { SlidingCounter } from './sliding-counter.js';
 import { SlidingLog } from './sliding-log.js';
 import { TokenBucket } from './token-bucket.js';
+import type { ColumnStore } from '../typed-arrays.js';
 
-const METERS: Record<Algorithm, new (limits: Limits) => Meter> = {
+const METERS: Record<Algorithm, new (limits: Limits, store?: ColumnStore) => Meter> = {
   'token-bucket': TokenBucket,
   gcra: Gcra,
   'sliding-log': SlidingLog,
@@ -14,9 +15,9 @@ const METERS: Record<Algorithm, new (limits: Limits) => Meter> = {
   'fixed-window': FixedWindow,
 };
 
-/** A fresh meter of `algorithm` for validated `limits`. */
-export function createMeter(algorithm: Algorithm, limits: Limits): Meter {
-  return new METERS[algorithm](limits);
+/** A fresh meter of `algorithm` for validated `limits`, its columns in `store` (default: private memory). */
+export function createMeter(algorithm: Algorithm, limits: Limits, store?: ColumnStore): Meter {
+  return new METERS[algorithm](limits, store);
 }
 
 export type { Meter } from './meter.js';

@@ -1,6 +1,6 @@
 import type { Limits } from '../policy.js';
 import { WindowCache, type Meter } from './meter.js';
-import { floorDiv, grow } from '../typed-arrays.js';
+import { PRIVATE_COLUMNS, floorDiv, type ColumnStore } from '../typed-arrays.js';
 
 /**
  * Sliding-window counter (Cloudflare, 2017): two counters per key, the previous and the
@@ -21,7 +21,8 @@ export class SlidingCounter implements Meter {
   private readonly windowMs: number;
   private readonly window: WindowCache;
 
-  constructor(limits: Limits) {
+  /** @param store where the columns live (default: this thread's memory). */
+  constructor(limits: Limits, private readonly store: ColumnStore = PRIVATE_COLUMNS) {
     this.limit = limits.limit;
     this.windowMs = limits.windowMs;
     this.window = new WindowCache(limits.windowMs);
@@ -29,8 +30,8 @@ export class SlidingCounter implements Meter {
   }
 
   resize(capacity: number): void {
-    this.prev = grow(this.prev, capacity);
-    this.cur = grow(this.cur, capacity);
+    this.prev = this.store.grow(this.prev, capacity);
+    this.cur = this.store.grow(this.cur, capacity);
   }
 
   init(slot: number): void {

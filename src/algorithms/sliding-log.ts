@@ -1,9 +1,11 @@
 import { SLIDING_LOG_COLUMN_BYTES, slidingLogBytes, type Limits } from '../policy.js';
 import { type Meter } from './meter.js';
 import { RingSlab } from './ring-slab.js';
-import { grow } from '../typed-arrays.js';
+import { PRIVATE_COLUMNS, grow, type ColumnStore } from '../typed-arrays.js';
 
 const NO_PAGE: Float64Array = new Float64Array(0);
+/** Fixed blocks (a shared store) are addressed below this. */
+const FIXED_MASK = 0x7fff_ffff;
 
 // The size rule lives in src/policy.ts (checkPolicy refuses a limit above it); the entry
 // points still re-export the constant from here.
@@ -24,6 +26,12 @@ const NO_PAGE: Float64Array = new Float64Array(0);
  *
  * Decisions are O(1) amortised: each unit is appended once and expired once, and a ring is
  * copied only after as many admissions or expiries as it holds.
+ *
+ * Over a shared {@link ColumnStore} (ratelab/shared: a SharedArrayBuffer of fixed size that
+ * other threads read) the rings cannot move, since the slab's free lists are this thread's
+ * own: each key then owns a fixed block of `limit` entries at `slot * limit`, as the table
+ * owns a fixed number of keys. Only `head`, `count` and the timestamps live in the store;
+ * `base` and `cls` are the same constants in every thread.
  */
 export class SlidingLog implements Meter {
   readonly fullAfterMs: number;
@@ -42,6 +50,8 @@ export class SlidingLog implements Meter {
   private readonly sizes: Uint32Array;
   private readonly shift: number;
   private readonly mask: number;
+  /** Rings never move (a shared store): see the class comment. */
+  private readonly fixed: boolean;
   /**
    * The slab's first page, read without going through the page list: most limiters hold all
    * their timestamps in it, and the list costs a decision several loads and checks.
@@ -49,10 +59,17 @@ export class SlidingLog implements Meter {
   private first = NO_PAGE;
 
   /**
+   * @param store where the columns live (default: this thread's memory; any other store
+   *   gives fixed blocks of `limit` entries, see the class comment).
    * @param minPageEntries the slab's smallest page (see RingSlab; default 2^16 entries):
    *   tests pass a small one so that page ends and compaction happen within a few keys.
    */
-  constructor(limits: Limits, minPageEntries?: number) {
+  constructor(
+    limits: Limits,
+    private readonly store: ColumnStore = PRIVATE_COLUMNS,
+    minPageEntries?: number,
+  ) {
+    this.fixed = store !== PRIVATE_COLUMNS;
     this.limit = limits.limit;
     this.windowMs = limits.windowMs;
     this.fullAfterMs = limits.windowMs;
@@ -60,8 +77,9 @@ export class SlidingLog implements Meter {
     this.slab = new RingSlab(limits.limit, minPageEntries);
     this.pages = this.slab.pages;
     this.sizes = this.slab.sizes;
-    this.shift = this.slab.shift;
-    this.mask = this.slab.mask;
+    // Fixed blocks are addressed within one page: every address reads `first`.
+    this.shift = this.fixed ? 31 : this.slab.shift;
+    this.mask = this.fixed ? FIXED_MASK : this.slab.mask;
   }
 
   /** Entries per page of the slab: the unit of its growth once past the first page. */
@@ -84,21 +102,38 @@ export class SlidingLog implements Meter {
   }
 
   resize(capacity: number): void {
+    if (this.fixed) return this.resizeFixed(capacity);
     this.base = grow(this.base, capacity);
     this.head = grow(this.head, capacity);
     this.count = grow(this.count, capacity);
     this.cls = grow(this.cls, capacity);
   }
 
+  /** Fixed blocks of `limit` entries, the timestamps, heads and counts in the store. */
+  private resizeFixed(capacity: number): void {
+    if (capacity * this.limit > FIXED_MASK) throw new RangeError(`a shared sliding log holds at most ${FIXED_MASK} timestamps`);
+    const from = this.base.length;
+    this.base = grow(this.base, capacity);
+    this.cls = grow(this.cls, capacity);
+    const top = this.slab.classFor(this.limit);
+    for (let slot = from; slot < capacity; slot++) {
+      this.base[slot] = slot * this.limit;
+      this.cls[slot] = top;
+    }
+    this.first = this.store.grow(this.first, capacity * this.limit);
+    this.head = this.store.grow(this.head, capacity);
+    this.count = this.store.grow(this.count, capacity);
+  }
+
   init(slot: number): void {
-    if (this.cls[slot] !== 0) this.release(slot);
+    if (this.cls[slot] !== 0 && !this.fixed) this.release(slot);
     this.head[slot] = 0;
     this.count[slot] = 0;
   }
 
   release(slot: number): void {
     this.count[slot] = 0;
-    if (this.cls[slot] !== 0) this.move(slot, 0);
+    if (this.cls[slot] !== 0 && !this.fixed) this.move(slot, 0);
   }
 
   refresh(slot: number, _last: number, now: number): void {
@@ -117,7 +152,7 @@ export class SlidingLog implements Meter {
     } while (count > 0 && (page[offset + head] as number) <= horizon);
     this.head[slot] = head;
     this.count[slot] = count;
-    if (count * 4 < capacity) this.move(slot, count === 0 ? 0 : this.slab.classFor(2 * count));
+    if (count * 4 < capacity && !this.fixed) this.move(slot, count === 0 ? 0 : this.slab.classFor(2 * count));
   }
 
   take(slot: number, now: number, cost: number): boolean {

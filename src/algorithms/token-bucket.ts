@@ -1,6 +1,6 @@
 import type { Limits } from '../policy.js';
 import { type Meter } from './meter.js';
-import { grow } from '../typed-arrays.js';
+import { PRIVATE_COLUMNS, type ColumnStore } from '../typed-arrays.js';
 
 /**
  * Token bucket: capacity `burst ?? limit` tokens, refilled at `limit / windowMs` per ms,
@@ -21,7 +21,8 @@ export class TokenBucket implements Meter {
   private readonly full: number;
   private readonly capacity: number;
 
-  constructor(limits: Limits) {
+  /** @param store where the columns live (default: this thread's memory). */
+  constructor(limits: Limits, private readonly store: ColumnStore = PRIVATE_COLUMNS) {
     this.unit = limits.windowMs;
     this.rate = limits.limit;
     this.capacity = limits.capacity;
@@ -30,7 +31,7 @@ export class TokenBucket implements Meter {
   }
 
   resize(capacity: number): void {
-    this.tokens = grow(this.tokens, capacity);
+    this.tokens = this.store.grow(this.tokens, capacity);
   }
 
   init(slot: number): void {

@@ -260,6 +260,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--no-color', description: 'no colour' },
       { flags: '--redis <url>', description: 'instead: Redis token bucket, batched and per call, vs rate-limiter-flexible on this server (--rounds, --quick, --json apply)' },
       { flags: '--allow-remote', description: 'with --redis: allow a non-loopback host' },
+      { flags: '--threads <counts>', description: 'instead: the shared limiter on worker threads, per-key locks vs one global lock, hot key and 1e4 keys (e.g. 1,2,4)' },
     ],
     load: async () => {
       const { benchCommand } = await import('./commands/bench.js');

@@ -1,6 +1,6 @@
 import { createMeter, type Meter } from '../algorithms/index.js';
 import { schedulerOf, toClock, type Clock, type ClockSource, type Scheduler } from '../clock.js';
-import type { Decision } from '../decision.js';
+import { meterDecision, type Decision } from '../decision.js';
 import { RatelabError, describeValue } from '../errors.js';
 import { checkAlgorithm, checkCost, checkKey, checkPolicy, type Algorithm, type Limits, type Policy } from '../policy.js';
 import { KeyWaiters, type WaitOptions } from '../wait/key-waiters.js';
@@ -106,15 +106,7 @@ class MemoryLimiter implements RateLimiter {
     checkCost(cost);
     checkKey(key);
     const slot = this.slotFor(key, this.now());
-    const now = this.table.touched[slot] as number;
-    const allowed = this.meter.take(slot, now, cost);
-    return {
-      allowed,
-      limit: this.limits.capacity,
-      remaining: this.meter.remaining(slot, now),
-      retryAfterMs: allowed ? 0 : this.meter.waitFor(slot, now, cost),
-      resetMs: this.meter.untilFull(slot, now),
-    };
+    return meterDecision(this.meter, this.limits, slot, this.table.touched[slot] as number, cost);
   }
 
   wait(key: string, cost = 1, options?: WaitOptions): Promise<Decision> {

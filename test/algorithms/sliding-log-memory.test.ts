@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SlidingLog } from '../../src/algorithms/sliding-log.js';
 import { ManualClock, createLimiter, type Decision, type Policy } from '../../src/index.js';
 import { SlotTable } from '../../src/memory/slot-table.js';
+import { PRIVATE_COLUMNS } from '../../src/typed-arrays.js';
 import { oracleFor, type Oracle } from '../support/oracles.js';
 
 /**
@@ -19,7 +20,7 @@ class LogHarness {
     private readonly policy: Policy,
     minPageEntries?: number,
   ) {
-    this.meter = new SlidingLog({ ...policy, capacity: policy.limit }, minPageEntries);
+    this.meter = new SlidingLog({ ...policy, capacity: policy.limit }, PRIVATE_COLUMNS, minPageEntries);
     this.table = new SlotTable(this.meter, policy.windowMs, Infinity);
   }
 

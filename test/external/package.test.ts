@@ -21,6 +21,7 @@ const ENTRIES = [
   { specifier: 'ratelab/tiers', value: 'parseTiers' },
   { specifier: 'ratelab/redis', value: 'createRedisLimiter' },
   { specifier: 'ratelab/http', value: 'rateLimit' },
+  { specifier: 'ratelab/shared', value: 'createSharedLimiter' },
   { specifier: 'ratelab/lab', value: 'replay' },
 ] as const;
 

@@ -12,6 +12,7 @@ import { writeOutput, writeOutputs } from '../../report/write-output.js';
 import { EXIT } from '../exit-codes.js';
 import { redisBenchCommand } from '../redis-bench.js';
 import { algorithmsFlag, checkOutputs, limiterTimeoutFlag, wholeNumberFlag } from '../flags.js';
+import { threadBenchCommand } from '../thread-bench.js';
 import type { Command, CommandIO, OutputStream } from '../../io.js';
 
 /** Options of `ratelab bench`, as commander parses them (strings until checked). */
@@ -40,6 +41,8 @@ export interface BenchOptions {
   /** With a URL: the Redis benchmark instead (src/cli/redis-bench.ts). */
   redis?: string;
   allowRemote?: boolean;
+  /** `--threads 1,2,4`: the shared limiter's thread bench instead (src/cli/thread-bench.ts). */
+  threads?: string;
 }
 
 const DEFAULTS = {
@@ -53,6 +56,7 @@ const DEFAULTS = {
  * run. With `--baseline` it compares against a saved run and exits 1 on a regression.
  */
 export const benchCommand: Command<BenchOptions> = async (options, io) => {
+  if (options.threads !== undefined) return threadBenchCommand(options, io);
   if (options.redis !== undefined) return redisBenchCommand({ ...options, redis: options.redis }, io);
   const plan = planOf(options, io);
   checkOutputs({ csv: target(options.csv), json: target(options.json) }, io.cwd);

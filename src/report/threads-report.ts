@@ -1,0 +1,36 @@
+import type { ThreadFigure } from '../bench/threads.js';
+import { renderTable } from './table.js';
+
+/** Where the thread bench ran: what the figures depend on besides the code. */
+export interface Machine {
+  cores: number;
+  /** 1-minute load average when the run started (other work sharing the cores). */
+  load: number;
+  node: string;
+}
+
+function rate(value: number): string {
+  return value >= 1e6 ? `${(value / 1e6).toFixed(2)}M/s` : `${(value / 1e3).toFixed(0)}k/s`;
+}
+
+/**
+ * The thread bench as a table (decisions/s of all threads together, the ratio to the
+ * fewest threads, the ratio to the global lock), then the issue's criterion on 1e4 keys at
+ * 2 threads when it was measured, and the machine.
+ */
+export function renderThreadBench(figures: readonly ThreadFigure[], machine: Machine): string {
+  const rows = figures.map((f) => [f.keys === 1 ? 'hot key' : `${f.keys} keys`, f.locking, String(f.threads), rate(f.decisionsPerSec), `${f.scaling.toFixed(2)}x`, f.locking === 'per-key' ? `${f.vsGlobal.toFixed(2)}x` : '']);
+  const table = renderTable(
+    [{ header: 'workload' }, { header: 'locking' }, { header: 'threads', align: 'right' }, { header: 'decisions', align: 'right' }, { header: 'x fewest', align: 'right' }, { header: 'x global', align: 'right' }],
+    rows,
+  );
+  const lines = [table];
+  const two = figures.find((f) => f.keys === 10_000 && f.locking === 'per-key' && f.threads === 2);
+  if (two) {
+    lines.push(`per-key locks, 1e4 keys, 2 threads: ${two.scaling.toFixed(2)}x the fewest threads (goal >= 1.5x), ${two.vsGlobal.toFixed(2)}x the global lock (goal > 1x)\n`);
+  }
+  const ceiling = figures.find((f) => f.keys === 10_000 && f.locking === 'unshared' && f.threads === 2);
+  if (ceiling) lines.push(`the machine's ceiling (unshared, 1e4 keys, 2 threads): ${ceiling.scaling.toFixed(2)}x the fewest threads\n`);
+  lines.push(`machine: ${machine.cores} cores, load average ${machine.load.toFixed(2)} at the start, Node ${machine.node}\n`);
+  return lines.join('\n');
+}

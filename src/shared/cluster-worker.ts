@@ -1,0 +1,143 @@
+import { schedulerOf, type ClockSource } from '../clock.js';
+import type { Decision } from '../decision.js';
+import { RatelabError, describeValue, type RatelabErrorCode } from '../errors.js';
+import { checkFailMode, failDecision, type FailMode } from '../fail-mode.js';
+import { createLimiter, type RateLimiter } from '../memory/limiter.js';
+import { checkAlgorithm, checkCost, checkKey, checkPolicy, nodeShare, type Algorithm, type Limits, type Policy } from '../policy.js';
+import { spreadRetry } from '../wait/jitter.js';
+import { KeyWaiters, type WaitOptions } from '../wait/key-waiters.js';
+import { TAG, decodeDecision, isReply, type ClusterReply, type ClusterRequest } from './cluster-protocol.js';
+
+/** Who decided: the primary, or (it did not answer within `timeoutMs`) the fail mode. */
+export type ClusterDecisionReason = 'primary' | 'fail-open' | 'fail-closed' | 'local-fallback';
+
+/** A {@link Decision} that says where it came from. */
+export type ClusterDecision = Decision & { reason: ClusterDecisionReason };
+
+/** Options of {@link createClusterLimiter}. */
+export interface ClusterLimiterOptions {
+  /** How long to wait for the primary's answer, in ms (default 100). */
+  timeoutMs?: number;
+  /** Without an answer in time: `open` admits (default), `closed` denies, `local` decides in this worker. */
+  failMode?: FailMode;
+  /** With `failMode: 'local'` (required there): the worker count N; each worker then allows `limit / N`. */
+  expectedNodes?: number;
+  /** The clock of the `local` fallback (default: the system clock). */
+  clock?: ClockSource;
+}
+
+/** A worker's view of a limiter the primary serves. */
+export interface ClusterRateLimiter {
+  readonly name: string;
+  readonly algorithm: Algorithm;
+  readonly limits: Limits;
+  readonly failMode: FailMode;
+  /**
+   * Takes `cost` units (whole number >= 0, default 1) for `key`: the primary's decision, or
+   * the fail mode's after about `timeoutMs`. Rejects with `INVALID_KEY`/`INVALID_COST`, or with
+   * the primary's refusal (`INVALID_ARGUMENT` when it serves no limiter of this name).
+   */
+  consume(key: string, cost?: number): Promise<ClusterDecision>;
+  /** `(await consume(key)).allowed`. */
+  allow(key: string): Promise<boolean>;
+  /**
+   * Waits until `cost` units were taken (see RateLimiter.wait): first come first served per
+   * key within this worker; across workers best-effort, retrying at `retryAfterMs` plus jitter.
+   */
+  wait(key: string, cost?: number, options?: WaitOptions): Promise<ClusterDecision>;
+}
+
+interface Pending {
+  resolve(reply: ClusterReply): void;
+}
+
+const pending = new Map<number, Pending>();
+let nextId = 0;
+
+function onMessage(message: unknown): void {
+  if (!isReply(message)) return;
+  const waiting = pending.get(message.id);
+  if (!waiting) return; // answered after its timeout: the fail mode has decided already
+  pending.delete(message.id);
+  waiting.resolve(message);
+}
+
+/**
+ * In a cluster worker: a limiter decided by the primary's `serveClusterLimiter(name, ...)`
+ * over IPC (like rate-limiter-flexible's RateLimiterCluster). `algorithm` and `policy` must
+ * be the primary's: the worker uses them for the fail mode. Throws `INVALID_ARGUMENT`
+ * outside a process with an IPC channel, or for a bad option.
+ */
+export function createClusterLimiter(name: string, algorithm: Algorithm, policy: Policy, options: ClusterLimiterOptions = {}): ClusterRateLimiter {
+  if (typeof process.send !== 'function') {
+    throw new RatelabError('INVALID_ARGUMENT', 'createClusterLimiter: this process has no IPC channel to a primary (call it in a cluster worker; the primary calls serveClusterLimiter)', { field: 'name' });
+  }
+  const checked = checkAlgorithm(algorithm);
+  const limits = checkPolicy(policy, checked);
+  const timeoutMs = options.timeoutMs ?? 100;
+  if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+    throw new RatelabError('INVALID_ARGUMENT', `timeoutMs: expected a positive number of ms, got ${describeValue(timeoutMs)}`, { field: 'timeoutMs' });
+  }
+  const failMode = checkFailMode(options.failMode ?? 'open');
+  const fallback = failMode === 'local' ? localShare(checked, policy, options) : undefined;
+  if (process.listeners('message').indexOf(onMessage) < 0) process.on('message', onMessage);
+
+  const failOver = (key: string, cost: number): ClusterDecision => {
+    if (fallback) return { ...fallback.consume(key, cost), reason: 'local-fallback' };
+    const mode = failMode === 'open' ? 'open' : 'closed';
+    return { ...failDecision(mode, limits.capacity, cost, timeoutMs), reason: `fail-${mode}` };
+  };
+
+  const consume = async (key: string, cost = 1): Promise<ClusterDecision> => {
+    checkCost(cost);
+    checkKey(key);
+    const id = (nextId = (nextId + 1) % Number.MAX_SAFE_INTEGER);
+    const reply = await new Promise<ClusterReply | undefined>((resolve) => {
+      const timer = setTimeout(() => {
+        pending.delete(id);
+        resolve(undefined);
+      }, timeoutMs);
+      timer.unref();
+      pending.set(id, {
+        resolve(answer) {
+          clearTimeout(timer);
+          resolve(answer);
+        },
+      });
+      const request: ClusterRequest = { tag: TAG, id, name, key, cost };
+      // A closed channel (the primary is gone) fails over at once rather than at the timeout.
+      process.send?.(request, undefined, undefined, (error: Error | null) => {
+        if (error && pending.delete(id)) {
+          clearTimeout(timer);
+          resolve(undefined);
+        }
+      });
+    });
+    if (reply === undefined) return failOver(key, cost);
+    if (reply.error) throw new RatelabError(reply.error.code as RatelabErrorCode, reply.error.message, { field: reply.error.field });
+    return { ...decodeDecision(reply.decision as Decision), reason: 'primary' };
+  };
+
+  let waiters: KeyWaiters<ClusterDecision> | undefined;
+  return {
+    name,
+    algorithm: checked,
+    limits,
+    failMode,
+    consume,
+    allow: async (key) => (await consume(key)).allowed,
+    wait(key, cost = 1, waitOptions) {
+      waiters ??= new KeyWaiters(consume, { scheduler: schedulerOf(options.clock), capacity: limits.capacity, jitter: spreadRetry });
+      return waiters.wait(key, cost, waitOptions);
+    },
+  };
+}
+
+/** The `local` fail mode's limiter: this worker's share, `limit / expectedNodes` (at least 1). */
+function localShare(algorithm: Algorithm, policy: Policy, options: ClusterLimiterOptions): RateLimiter {
+  const nodes = options.expectedNodes;
+  if (nodes === undefined || !Number.isInteger(nodes) || nodes < 1) {
+    throw new RatelabError('INVALID_ARGUMENT', `expectedNodes: failMode 'local' needs the number of workers sharing the limit, a whole number >= 1, got ${describeValue(nodes)}`, { field: 'expectedNodes' });
+  }
+  return createLimiter(algorithm, nodeShare(policy, nodes), options.clock ? { clock: options.clock } : {});
+}

@@ -1,0 +1,117 @@
+import { createMeter, type Meter } from '../algorithms/index.js';
+import type { Algorithm, Limits } from '../policy.js';
+import { SharedColumns } from './shared-columns.js';
+
+/** The header's 32-bit words. */
+export const HEADER = {
+  magic: 0,
+  version: 1,
+  /** Last member id handed out (each attached limiter takes one, for its lock tokens). */
+  members: 2,
+  /** Free rows on the row stack. */
+  freeRows: 3,
+  /** The row stack's lock. */
+  rowLock: 4,
+  /** The one lock of `locking: 'global'`. */
+  globalLock: 5,
+  /** Where the next sweep for idle keys starts. */
+  sweep: 6,
+} as const;
+
+const HEADER_WORDS = 16;
+export const MAGIC = 0x52_4c_53_48; // "RLSH"
+export const LAYOUT_VERSION = 2;
+
+/**
+ * A table slot is four 32-bit words side by side, so a lookup's hash check, lock and row
+ * read touch one cache line (as four separate columns they touched three).
+ */
+export const SLOT = {
+  /** The lock guarding the slot and the row it points to. */
+  lock: 0,
+  /** The lock that serialises inserting keys whose probe starts here. */
+  bucket: 1,
+  /** The key's hash (never 0), or 0 for a free slot. */
+  hash: 2,
+  /** The row holding the key's bytes, time and algorithm state. */
+  row: 3,
+} as const;
+export const SLOT_WORDS = 4;
+
+/** What fixes the layout of the buffer: every thread computes the same views from it. */
+export interface LayoutSpec {
+  readonly algorithm: Algorithm;
+  readonly limits: Limits;
+  /** Rows of algorithm state: the most live keys. */
+  readonly maxKeys: number;
+  /** Hash table slots: a power of two, at least 2 x maxKeys. */
+  readonly slots: number;
+  /** UTF-8 bytes kept per key. */
+  readonly maxKeyBytes: number;
+}
+
+/** Views of one shared limiter's buffer, as one thread sees it. */
+export interface Layout {
+  readonly header: Int32Array;
+  /** {@link SLOT_WORDS} words per table slot, laid out as {@link SLOT} says. */
+  readonly slots: Int32Array;
+  /** The stack of free rows (its height is `header[freeRows]`). */
+  readonly freeRows: Int32Array;
+  /** Per row: the key's length in UTF-8 bytes. */
+  readonly keyLengths: Int32Array;
+  /** Per row: `maxKeyBytes` bytes of key. */
+  readonly keyBytes: Uint8Array;
+  /** Per row: the key's latest time, in the limiter's clock (never decreases while the key lives). */
+  readonly touched: Float64Array;
+  /** The algorithm over the rows' columns in the buffer. */
+  readonly meter: Meter;
+}
+
+interface Region {
+  readonly name: 'slots' | 'freeRows' | 'keyLengths' | 'touched' | 'keyBytes';
+  readonly type: { new (buffer: SharedArrayBuffer, offset: number, length: number): Int32Array | Float64Array | Uint8Array; BYTES_PER_ELEMENT: number };
+  readonly per: 'slot' | 'row' | 'keyByte';
+}
+
+const REGIONS: readonly Region[] = [
+  { name: 'slots', type: Int32Array, per: 'slot' },
+  { name: 'freeRows', type: Int32Array, per: 'row' },
+  { name: 'keyLengths', type: Int32Array, per: 'row' },
+  { name: 'touched', type: Float64Array, per: 'row' },
+  { name: 'keyBytes', type: Uint8Array, per: 'keyByte' },
+];
+
+function lengthOf(region: Region, spec: LayoutSpec): number {
+  if (region.per === 'slot') return spec.slots * SLOT_WORDS;
+  return region.per === 'row' ? spec.maxKeys : spec.maxKeys * spec.maxKeyBytes;
+}
+
+/**
+ * Lays the regions out (header, table, rows, then the meter's columns) over `buffer`, or
+ * only measures them without one. Returns the views and the total bytes.
+ */
+function lay(spec: LayoutSpec, buffer: SharedArrayBuffer | undefined): { views: Partial<Layout>; bytes: number } {
+  const views: Record<string, unknown> = {};
+  let offset = HEADER_WORDS * 4;
+  if (buffer) views.header = new Int32Array(buffer, 0, HEADER_WORDS);
+  for (const region of REGIONS) {
+    const length = lengthOf(region, spec);
+    if (buffer) views[region.name] = new region.type(buffer, offset, length);
+    offset = Math.ceil((offset + length * region.type.BYTES_PER_ELEMENT) / 8) * 8;
+  }
+  const columns = new SharedColumns(buffer, offset);
+  const meter = createMeter(spec.algorithm, spec.limits, columns);
+  meter.resize(spec.maxKeys);
+  views.meter = meter;
+  return { views: views as Partial<Layout>, bytes: columns.end };
+}
+
+/** Bytes of buffer a limiter of `spec` needs. */
+export function layoutBytes(spec: LayoutSpec): number {
+  return lay(spec, undefined).bytes;
+}
+
+/** This thread's views of `buffer`, laid out for `spec`. */
+export function layout(spec: LayoutSpec, buffer: SharedArrayBuffer): Layout {
+  return lay(spec, buffer).views as Layout;
+}

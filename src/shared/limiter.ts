@@ -1,0 +1,241 @@
+import type { Meter } from '../algorithms/index.js';
+import { schedulerOf, toClock, type Clock, type ClockSource, type Scheduler } from '../clock.js';
+import { meterDecision, type Decision } from '../decision.js';
+import { RatelabError, describeValue } from '../errors.js';
+import type { RateLimiter } from '../memory/limiter.js';
+import { checkAlgorithm, checkCost, checkKey, checkPolicy, type Algorithm, type Limits, type Policy } from '../policy.js';
+import { initialise, openHandle, specOf, type SharedLimiterHandle } from './handle.js';
+import { KeyCodec } from './key-codec.js';
+import { SharedKeyTable } from './key-table.js';
+import { HEADER, layout, layoutBytes, type Layout } from './layout.js';
+import { LockTokens } from './lock-words.js';
+import { createLocking, type LockingMode } from './locking.js';
+import { KeyWaiters, type WaitOptions } from '../wait/key-waiters.js';
+
+/** Options of {@link attachSharedLimiter}: each thread has its own clock. */
+export interface AttachOptions {
+  /** Where time comes from, in milliseconds (default: the system clock, never stepping back). */
+  clock?: ClockSource;
+}
+
+/** Options of {@link createSharedLimiter}. */
+export interface SharedLimiterOptions extends AttachOptions {
+  /** The most live keys (required; whole number 1 to 2^24): the buffer is sized for them up front. */
+  maxKeys: number;
+  /** The longest key, in UTF-8 bytes (default 128, at most 4096); a longer key throws `INVALID_KEY`. */
+  maxKeyBytes?: number;
+  /**
+   * A key untouched this long (ms) may be dropped to make room (default, and minimum: the
+   * time the algorithm needs to return to full quota, so dropping changes no decision).
+   */
+  idleMs?: number;
+  /** A lock held this long (ms) is taken for abandoned by a dead thread and taken over (default 1000, at least 10). */
+  lockLeaseMs?: number;
+  /** `per-key` (default), or `global`: one lock for the whole table, only to measure against. */
+  locking?: LockingMode;
+}
+
+/** A limiter whose state every attached thread shares. */
+export interface SharedRateLimiter extends RateLimiter {
+  /** Pass it to other threads (`postMessage`, `workerData`) and attach there. */
+  readonly handle: SharedLimiterHandle;
+}
+
+/** Probe bound: a key lives within this many slots of its home (fewer when the table is smaller). */
+export const PROBE_LIMIT = 32;
+const DEFAULT_KEY_BYTES = 128;
+const DEFAULT_LEASE_MS = 1000;
+
+/**
+ * Creates a limiter of `algorithm` enforcing `policy` whose state lives in a
+ * SharedArrayBuffer: `attachSharedLimiter(limiter.handle)` in worker threads gives each a
+ * limiter deciding on the same state, synchronously, per-key locked. Decisions are the
+ * memory limiter's for the same sequence of calls per key, whichever threads make them.
+ * Throws `UNKNOWN_ALGORITHM`, `INVALID_POLICY` or `INVALID_ARGUMENT` (naming the option).
+ */
+export function createSharedLimiter(algorithm: Algorithm, policy: Policy, options: SharedLimiterOptions): SharedRateLimiter {
+  const name = checkAlgorithm(algorithm);
+  const limits = checkPolicy(policy, name);
+  const maxKeys = wholeNumber(options?.maxKeys, 'maxKeys', 1, 2 ** 24);
+  const maxKeyBytes = options.maxKeyBytes === undefined ? DEFAULT_KEY_BYTES : wholeNumber(options.maxKeyBytes, 'maxKeyBytes', 1, 4096);
+  const slots = 2 ** Math.ceil(Math.log2(2 * maxKeys));
+  const spec = { algorithm: name, limits, maxKeys, slots, maxKeyBytes };
+  const buffer = new SharedArrayBuffer(layoutBytes(spec));
+  const view = layout(spec, buffer);
+  initialise(view);
+  const handle: SharedLimiterHandle = {
+    kind: 'ratelab.shared-limiter',
+    buffer,
+    algorithm: name,
+    policy: policy.burst === undefined ? { limit: limits.limit, windowMs: limits.windowMs } : { limit: limits.limit, windowMs: limits.windowMs, burst: policy.burst },
+    maxKeys,
+    slots,
+    maxKeyBytes,
+    idleMs: Math.max(positive(options.idleMs, 'idleMs', view.meter.fullAfterMs), view.meter.fullAfterMs),
+    lockLeaseMs: Math.max(10, positive(options.lockLeaseMs, 'lockLeaseMs', DEFAULT_LEASE_MS)),
+    locking: lockingMode(options.locking),
+  };
+  return new SharedLimiter(handle, view, options.clock);
+}
+
+/**
+ * This thread's limiter over the state of `handle` (from {@link createSharedLimiter}, passed
+ * by `postMessage` or `workerData`). Throws `INVALID_ARGUMENT` for anything else.
+ */
+export function attachSharedLimiter(handle: SharedLimiterHandle, options: AttachOptions = {}): SharedRateLimiter {
+  return new SharedLimiter(handle, openHandle(handle), options.clock);
+}
+
+class SharedLimiter implements SharedRateLimiter {
+  readonly algorithm: Algorithm;
+  readonly limits: Limits;
+  readonly stateBytesPerKey: number;
+  private readonly meter: Meter;
+  private readonly touched: Float64Array;
+  private readonly codec: KeyCodec;
+  private readonly table: SharedKeyTable;
+  private readonly clock: Clock;
+  private readonly scheduler: Scheduler;
+  private waiters: KeyWaiters<Decision> | undefined;
+  private readonly locks;
+
+  constructor(
+    readonly handle: SharedLimiterHandle,
+    view: Layout,
+    clock: ClockSource | undefined,
+  ) {
+    const spec = specOf(handle);
+    this.algorithm = spec.algorithm;
+    this.limits = spec.limits;
+    this.meter = view.meter;
+    this.touched = view.touched;
+    this.clock = toClock(clock);
+    this.scheduler = schedulerOf(clock);
+    this.codec = new KeyCodec(spec.maxKeyBytes);
+    const tokens = new LockTokens(Atomics.add(view.header, HEADER.members, 1) + 1);
+    this.locks = createLocking(handle.locking, view, handle.lockLeaseMs, tokens);
+    const probe = Math.min(PROBE_LIMIT, spec.slots);
+    this.table = new SharedKeyTable(view, this.locks, this.codec, spec.maxKeyBytes, probe, handle.idleMs, this.repair);
+    // Per row: the meter's columns, time, key bytes and length, a stack entry; per row two
+    // slots of four 32-bit words.
+    this.stateBytesPerKey = this.meter.bytesPerSlot + 8 + spec.maxKeyBytes + 8 + (spec.slots / spec.maxKeys) * 16;
+  }
+
+  get size(): number {
+    return this.table.size;
+  }
+
+  allow(key: string): boolean {
+    checkKey(key);
+    return this.decide(key, 1, false) as boolean;
+  }
+
+  consume(key: string, cost = 1): Decision {
+    checkCost(cost);
+    checkKey(key);
+    return this.decide(key, cost, true) as Decision;
+  }
+
+  /** Waits in this thread, first come first served per key (see RateLimiter.wait); across threads, best-effort. */
+  wait(key: string, cost = 1, options?: WaitOptions): Promise<Decision> {
+    this.waiters ??= new KeyWaiters((k, c) => this.consume(k, c), { scheduler: this.scheduler, capacity: this.limits.capacity });
+    return this.waiters.wait(key, cost, options);
+  }
+
+  /** The decision under the key's lock: in full, or (`allow`) only whether it was admitted. */
+  private decide(key: string, cost: number, full: boolean): Decision | boolean {
+    const now = this.now();
+    const hash = this.codec.encode(key);
+    this.locks.enter();
+    try {
+      const slot = this.table.acquire(hash, now);
+      try {
+        const row = this.table.row;
+        const at = this.advance(row, now);
+        return full ? meterDecision(this.meter, this.limits, row, at, cost) : this.meter.take(row, at, cost);
+      } finally {
+        this.table.release(slot);
+      }
+    } finally {
+      this.locks.leave();
+    }
+  }
+
+  prune(): number {
+    const now = this.now();
+    this.locks.enter();
+    try {
+      return this.table.prune(now);
+    } finally {
+      this.locks.leave();
+    }
+  }
+
+  reset(key: string): boolean {
+    checkKey(key);
+    const hash = this.codec.encode(key);
+    this.locks.enter();
+    try {
+      return this.table.delete(hash);
+    } finally {
+      this.locks.leave();
+    }
+  }
+
+  /**
+   * Brings `row` to the key's time (as the memory limiter does: a key's time never moves
+   * backwards, so a thread with a clock behind another's cannot add admissions) and
+   * returns that time.
+   */
+  private advance(row: number, now: number): number {
+    if (this.table.fresh) {
+      this.meter.init(row, now);
+      this.touched[row] = now;
+      return now;
+    }
+    const last = this.touched[row] as number;
+    const at = now > last ? now : last;
+    this.meter.refresh(row, last, at);
+    this.touched[row] = at;
+    return at;
+  }
+
+  /**
+   * A dead holder may have left the row half-written. It restarts as if its whole quota
+   * was used at its last time: never an admission the memory limiter would not make, at
+   * the cost of denying that one key for up to a window.
+   */
+  private readonly repair = (row: number): void => {
+    const at = Math.max(this.touched[row] as number, 0);
+    this.meter.init(row, at);
+    if (Number.isFinite(this.limits.capacity)) this.meter.take(row, at, this.limits.capacity);
+  };
+
+  private now(): number {
+    const now = this.clock();
+    if (!Number.isFinite(now)) {
+      throw new RatelabError('INVALID_ARGUMENT', `clock: expected a finite time in milliseconds, got ${describeValue(now)}`, { field: 'clock' });
+    }
+    return now;
+  }
+}
+
+function wholeNumber(value: unknown, field: string, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new RatelabError('INVALID_ARGUMENT', `${field}: expected a whole number from ${min} to ${max}, got ${describeValue(value)}`, { field });
+  }
+  return value;
+}
+
+function positive(value: number | undefined, field: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || Number.isNaN(value) || value <= 0) {
+    throw new RatelabError('INVALID_ARGUMENT', `${field}: expected a positive number, got ${describeValue(value)}`, { field });
+  }
+  return value;
+}
+
+function lockingMode(mode: unknown): LockingMode {
+  if (mode === undefined || mode === 'per-key' || mode === 'global') return mode ?? 'per-key';
+  throw new RatelabError('INVALID_ARGUMENT', `locking: expected 'per-key' or 'global', got ${describeValue(mode)}`, { field: 'locking' });
+}

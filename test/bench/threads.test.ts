@@ -1,0 +1,41 @@
+// `ratelab bench --threads`: the figures' shape and the command's refusals. Speed itself is
+// the bench's business (figures in docs/shared.md), never a test's.
+import { describe, expect, it } from 'vitest';
+import { runThreadBench } from '../../src/bench/threads.js';
+import { run as runCli } from '../../src/cli/main.js';
+import { bufferIO } from '../../src/io.js';
+import { renderThreadBench } from '../../src/report/threads-report.js';
+
+describe('the thread bench', () => {
+  it('measures every workload, locking (and the unshared ceiling) and thread count, each against the fewest threads and the global lock', async () => {
+    const figures = await runThreadBench({ threads: [1, 2], algorithm: 'gcra', keyCounts: [1, 10_000], timeMs: 20, rounds: 1 });
+    expect(figures.map((f) => `${f.keys}/${f.locking}/${f.threads}`)).toEqual([
+      '1/per-key/1',
+      '1/per-key/2',
+      '1/global/1',
+      '1/global/2',
+      '1/unshared/1',
+      '1/unshared/2',
+      '10000/per-key/1',
+      '10000/per-key/2',
+      '10000/global/1',
+      '10000/global/2',
+      '10000/unshared/1',
+      '10000/unshared/2',
+    ]);
+    for (const f of figures) expect(f.decisionsPerSec).toBeGreaterThan(0);
+    expect(figures.filter((f) => f.threads === 1).every((f) => f.scaling === 1)).toBe(true);
+    expect(figures.filter((f) => f.locking === 'global').every((f) => f.vsGlobal === 1)).toBe(true);
+    const text = renderThreadBench(figures, { cores: 2, load: 1.5, node: '20.0.0' });
+    expect(text).toContain('per-key locks, 1e4 keys, 2 threads:');
+    expect(text).toContain("the machine's ceiling (unshared, 1e4 keys, 2 threads):");
+    expect(text).toContain('machine: 2 cores, load average 1.50');
+  }, 60_000);
+
+  it.each([['0'], ['1,x'], ['']])('--threads %j is refused with exit 2 and one line', async (value) => {
+    const io = bufferIO();
+    expect(await runCli(['bench', '--threads', value], io)).toBe(2);
+    expect(io.err().trim().split('\n')).toHaveLength(1);
+    expect(io.err()).toContain('--threads');
+  });
+});

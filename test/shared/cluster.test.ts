@@ -1,0 +1,49 @@
+// node:cluster support with real cluster.fork() workers (issue 15): the workers share one
+// limit exactly through the primary, and a primary that does not answer gets the fail
+// mode's decision within the timeout (a real-clock bound the issue asks for; generous).
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { ALGORITHMS } from '../../src/policy.js';
+
+const boot = fileURLToPath(new URL('../support/ts-worker.mjs', import.meta.url));
+const app = new URL('../support/cluster-app.ts', import.meta.url).href;
+
+async function runCluster(env: Record<string, string>): Promise<unknown[]> {
+  const { stdout } = await promisify(execFile)(process.execPath, [boot], {
+    env: { ...process.env, RATELAB_TS_WORKER: app, ...env },
+    timeout: 120_000,
+  });
+  return JSON.parse(stdout.trim().split('\n').at(-1) as string) as unknown[];
+}
+
+describe('cluster workers sharing a limit through the primary', () => {
+  it('4 workers x 1,000 calls on 10 keys, limit 100 per hour: exactly 1,000 admitted, every algorithm', async () => {
+    const results = (await runCluster({ RATELAB_CLUSTER_MODE: 'serve', RATELAB_CLUSTER_CALLS: '1000' })) as Array<Record<string, number>>;
+    expect(results).toHaveLength(4);
+    for (const algorithm of ALGORITHMS) {
+      expect(results.reduce((sum, counts) => sum + (counts[algorithm] as number), 0), algorithm).toBe(1000);
+    }
+  }, 120_000);
+});
+
+describe('a primary that does not answer', () => {
+  type Call = { decision: { allowed: boolean; reason: string; remaining: number }; ms: number };
+  it.each([
+    ['open', [true, true, true], 'fail-open'],
+    ['closed', [false, false, false], 'fail-closed'],
+    // Each worker's share: limit 4 over expectedNodes 2 = 2 per worker.
+    ['local', [true, true, false], 'local-fallback'],
+  ])('failMode %s decides after the 200 ms timeout', async (failMode, allowed, reason) => {
+    const results = (await runCluster({ RATELAB_CLUSTER_MODE: 'deaf', RATELAB_FAIL_MODE: failMode })) as Call[][];
+    expect(results).toHaveLength(4);
+    for (const calls of results) {
+      expect(calls.map((c) => c.decision.allowed)).toEqual(allowed);
+      expect(calls.every((c) => c.decision.reason === reason)).toBe(true);
+      // Waited for the timeout, and not much longer (generous: a loaded 2-core machine).
+      for (const call of calls) expect(call.ms).toBeGreaterThanOrEqual(190);
+      for (const call of calls) expect(call.ms).toBeLessThan(200 + 3000);
+    }
+  }, 120_000);
+});

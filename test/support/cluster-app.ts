@@ -1,0 +1,71 @@
+// A real node:cluster application for test/shared/cluster.test.ts, started by
+// test/support/ts-worker.mjs with RATELAB_TS_WORKER pointing here (the primary forks its
+// workers through the same boot file). The primary prints one JSON line and exits.
+//   RATELAB_CLUSTER_MODE=serve: the primary serves one limiter per algorithm; 4 workers
+//     each make CALLS calls per algorithm on 10 keys; prints admitted counts per algorithm.
+//   RATELAB_CLUSTER_MODE=deaf: the primary serves nothing (never answers); each worker
+//     makes 3 calls with failMode RATELAB_FAIL_MODE; prints what they returned and took.
+import cluster from 'node:cluster';
+import { performance } from 'node:perf_hooks';
+import { ALGORITHMS, type Algorithm, type Policy } from '../../src/policy.js';
+import { serveClusterLimiter } from '../../src/shared/cluster-primary.js';
+import { createClusterLimiter, type ClusterDecision } from '../../src/shared/cluster-worker.js';
+import type { FailMode } from '../../src/fail-mode.js';
+
+const WORKERS = 4;
+const CALLS = Number(process.env.RATELAB_CLUSTER_CALLS ?? 1000);
+const POLICY: Policy = { limit: 100, windowMs: 3_600_000 };
+const mode = process.env.RATELAB_CLUSTER_MODE;
+
+async function primary(): Promise<void> {
+  if (mode === 'serve') for (const algorithm of ALGORITHMS) serveClusterLimiter(algorithm, algorithm, POLICY);
+  const results: unknown[] = [];
+  await new Promise<void>((done) => {
+    for (let i = 0; i < WORKERS; i++) {
+      cluster.fork().on('message', (message: { result?: unknown }) => {
+        if (message.result === undefined) return;
+        results.push(message.result);
+        if (results.length === WORKERS) done();
+      });
+    }
+  });
+  for (const worker of Object.values(cluster.workers ?? {})) worker?.kill();
+  process.stdout.write(`${JSON.stringify(results)}\n`);
+}
+
+async function countAdmitted(algorithm: Algorithm): Promise<number> {
+  const limiter = createClusterLimiter(algorithm, algorithm, POLICY, { timeoutMs: 30_000 });
+  let admitted = 0;
+  // 50 requests in flight at a time: the workers' requests interleave at the primary.
+  for (let i = 0; i < CALLS; i += 50) {
+    const batch = Array.from({ length: Math.min(50, CALLS - i) }, (_, j) => limiter.allow(`user-${(i + j) % 10}`));
+    for (const allowed of await Promise.all(batch)) if (allowed) admitted += 1;
+  }
+  return admitted;
+}
+
+async function failOver(): Promise<Array<{ decision: ClusterDecision; ms: number }>> {
+  const failMode = process.env.RATELAB_FAIL_MODE as FailMode;
+  const limiter = createClusterLimiter('api', 'token-bucket', { limit: 4, windowMs: 60_000 }, { timeoutMs: 200, failMode, expectedNodes: 2 });
+  const out = [];
+  for (let i = 0; i < 3; i++) {
+    const start = performance.now();
+    const decision = await limiter.consume('k');
+    out.push({ decision, ms: performance.now() - start });
+  }
+  return out;
+}
+
+async function worker(): Promise<void> {
+  let result: unknown;
+  if (mode === 'serve') {
+    const counts: Record<string, number> = {};
+    for (const algorithm of ALGORITHMS) counts[algorithm] = await countAdmitted(algorithm);
+    result = counts;
+  } else {
+    result = await failOver();
+  }
+  process.send?.({ result });
+}
+
+await (cluster.isPrimary ? primary() : worker());
