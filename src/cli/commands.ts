@@ -242,6 +242,9 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--baseline <file>', description: 'compare with a saved --json run; exit 1 on a regression' },
       { flags: '--max-regression <percent>', description: 'a drop of the ratio to the reference beyond this counts (default 10%)' },
       { flags: '--update-baseline', description: 'write this run to the --baseline file (atomically)' },
+      { flags: '--format <format>', description: 'what --json writes: ratelab (the run, with the comparison and verdict under --baseline), github-action-benchmark (speed ratios, customBiggerIsBetter) or github-action-benchmark-memory (B/key, customSmallerIsBetter); default ratelab' },
+      { flags: '--quiet', description: 'print only the regressions and the verdict' },
+      { flags: '--goals', description: "also check ratelab's own speed and memory goals" },
       { flags: '--no-color', description: 'no colour' },
     ],
     load: async () => {
