@@ -229,7 +229,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'bench',
     description: 'measure decisions/s and memory per key of every algorithm against a reference; compare with a baseline',
     flags: [
-      { flags: '--quick', description: 'the CI run: hot key and 1e4 keys, algorithms only, in about 20 s' },
+      { flags: '--quick', description: 'the CI run: hot key and 1e4 keys, algorithms only (how long: docs/bench.md)' },
       { flags: '--time <duration>', description: 'measuring time per task over all rounds (default 1s, quick 320ms)' },
       { flags: '--rounds <n>', description: 'repeated measurements per task, over two processes, for the noise test (default 10, quick 8)' },
       { flags: '--keys <counts>', description: 'key counts of the round-robin workloads (default 1e4,1e6)' },

@@ -83,3 +83,25 @@ describe('ratelab bench --quick --json out.json --baseline base.json, measured',
     expect(io.out()).toBe('no regression beyond 10% against base.json (4 figures)\n');
   }, 60_000);
 });
+
+describe('docs/ci/bench.yml, the documented workflow', () => {
+  it('runs the gate with flags bench has, and hands the action the file in the format its tool reads', async () => {
+    const { parse } = await import('yaml');
+    const { COMMANDS } = await import('../../src/cli/commands.js');
+    const workflow = parse(await readFile(new URL('../../docs/ci/bench.yml', import.meta.url), 'utf8')) as {
+      on: Record<string, unknown>;
+      jobs: { bench: { steps: Array<{ run?: string; uses?: string; with?: Record<string, string> }> } };
+    };
+    expect(Object.keys(workflow.on)).toContain('pull_request');
+    const steps = workflow.jobs.bench.steps;
+    const gate = steps.find((step) => step.run?.includes('bin/ratelab.js bench'))?.run as string;
+    const known = (COMMANDS.find((c) => c.name === 'bench')?.flags ?? []).map((f) => f.flags.split(' ')[0]);
+    for (const flag of gate.match(/--[a-z-]+/g) ?? []) expect(known).toContain(flag);
+    const words = gate.split(/\s+/);
+    const after = (flag: string) => words[words.indexOf(flag) + 1];
+    expect(after('--format')).toBe('github-action-benchmark');
+    expect(after('--baseline')).toBe('bench/baseline.quick.json');
+    const action = steps.find((step) => step.uses?.startsWith('benchmark-action/github-action-benchmark@'));
+    expect(action?.with).toMatchObject({ tool: 'customBiggerIsBetter', 'output-file-path': after('--json') });
+  });
+});
