@@ -27,9 +27,10 @@ export function actionBenchmarkEntries(run: BenchRun, which: 'speed' | 'memory',
     .filter((f) => (which === 'speed' ? f.unit === 'decisions/s' : f.unit === 'B/key'))
     .map((f) => {
       const extra = [...details(f), ...compared(verdicts.get(f.name))].join('\n');
-      return which === 'speed'
-        ? { name: f.name, unit: 'x reference', value: round(f.ratio), range: `± ${round(f.ratio * f.spread)}`, extra }
-        : { name: f.name, unit: 'B/key', value: round(f.value), extra };
+      if (which === 'memory') return { name: f.name, unit: 'B/key', value: round(f.value), extra };
+      // The reference's ratio is 1 by definition (its spread is of its rate): no range.
+      const range = f.subject === 'reference' ? {} : { range: `± ${round(f.ratio * f.spread)}` };
+      return { name: f.name, unit: 'x reference', value: round(f.ratio), ...range, extra };
     });
 }
 

@@ -52,6 +52,7 @@ describe('--format github-action-benchmark', () => {
       ['token-bucket/hot-key', 'x reference', 0.9],
     ]);
     expect(entries[1]?.range).toBe('± 0.018');
+    expect(entries[0]).not.toHaveProperty('range'); // the reference's ratio is 1 by definition
     expect(entries[1]?.extra).toContain('admitted: 100.0%');
     expect(entries[1]?.extra).toContain('vs baseline: +80.0%');
     // The report still goes to the terminal, the data to the file.
