@@ -17,6 +17,11 @@ const figureSchema = z.object({
   better: z.enum(['higher', 'lower']),
   /** The median over rounds (speed) or the probe's value (memory). */
   value: z.number().nonnegative(),
+  /**
+   * Speed figures: the median rate of the reference measured beside this subject (same rounds,
+   * same processes). `ratio` is about value / referenceValue; compare subjects by `ratio`.
+   */
+  referenceValue: z.number().nonnegative().optional(),
   /** Median over rounds of value / the reference task's value in the same round. */
   ratio: z.number().nonnegative(),
   /** Relative spread of the ratio over rounds: median absolute deviation / median. */
@@ -55,6 +60,8 @@ const runSchema = z.object({
     workloads: z.array(z.object({ name: z.string(), what: z.string(), keys: z.number(), policy: z.object({ limit: z.number(), windowMs: z.number() }), stepMs: z.number() })),
   }),
   figures: z.array(figureSchema),
+  /** How each peer was configured (peers read wall time; see PEER_POLICY). */
+  peers: z.array(z.object({ name: z.string(), configuration: z.string() })).optional(),
   /** tinybench with batches vs a plain timed loop, on the reference (when measured). */
   harness: z
     .object({ workload: z.string(), batchedVsLoop: z.number(), unbatchedVsLoop: z.number() })

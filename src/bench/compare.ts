@@ -3,7 +3,7 @@ import type { BenchRun, Figure } from './bench-run.js';
 import { mannWhitneyLess } from './statistics.js';
 
 /** Significance level of the noise test: compare.py's default. */
-const ALPHA = 0.05;
+export const ALPHA = 0.05;
 
 /**
  * - `regressed`: worse beyond the threshold and beyond the noise (fails the gate);
@@ -12,7 +12,7 @@ const ALPHA = 0.05;
  * - `improved`: better beyond the threshold and significantly; `unchanged`: anything else;
  * - `new` / `gone`: in only one of the two runs.
  */
-type Verdict = 'regressed' | 'within noise' | 'within threshold' | 'improved' | 'unchanged' | 'new' | 'gone';
+export type Verdict = 'regressed' | 'within noise' | 'within threshold' | 'improved' | 'unchanged' | 'new' | 'gone';
 
 /** One figure of a baseline next to the same figure now. */
 export interface ComparisonRow {

@@ -6,8 +6,8 @@ import type { Algorithm, Policy } from '../policy.js';
 import { BENCH_FORMAT, type BenchRun, type Figure } from './bench-run.js';
 import type { ChildRequest, ChildResult, HarnessCheck, TaskMeasurement, WorkloadMeasurement } from './measure-child.js';
 import { centre } from './statistics.js';
-import { PEERS, followsVirtualClock, moduleOf, peerInstalled, referenceModule, subjectName, type PeerName, type SubjectSpec } from './subjects.js';
-import { BATCH, workloadSpecs, type WorkloadSpec } from './workloads.js';
+import { PEERS, followsVirtualClock, moduleOf, peerConfiguration, peerInstalled, referenceModule, subjectName, type PeerName, type SubjectSpec } from './subjects.js';
+import { BATCH, admitsEveryCall, workloadSpecs, type WorkloadSpec } from './workloads.js';
 
 /** What to run. */
 export interface BenchPlan {
@@ -39,22 +39,26 @@ export const MEMORY_POLICY: Policy = { limit: 10, windowMs: 1000 };
 /** Why a subject that does not read the virtual clock reads as it does (bench and compare). */
 export const WALL_CLOCK_NOTE = 'reads wall time, not the virtual clock: it sees the real decision rate, so its admitted share differs';
 
+/** Why a peer's figures compare with the others' although it reads wall time. */
+export const PEER_NOTE = 'a peer: reads wall time, so it runs under a limit no call rate reaches (see "Peers") and only on the workloads where every call is admitted';
+
 /** Runs the benchmark: speed (one child process per subject), then memory, then the harness check. */
 export async function runBench(plan: BenchPlan, progress: (line: string) => void): Promise<BenchRun> {
   const workloads = workloadSpecs(plan.keyCounts, plan.quick);
   const notes: string[] = [];
   const subjects = await chooseSubjects(plan, notes);
   const figures: Figure[] = [];
-  const referenceRates = new Map<string, number[][]>();
+  const references = new Map<string, TaskMeasurement[]>();
   const measurements = await measureAll(plan, subjects, workloads, progress, notes);
   for (const { subject, workloads: measured } of measurements) {
     for (const one of measured) {
-      figures.push(speedFigure(subjectName(subject), one.workload, one.subject, one.reference, followsVirtualClock(subject) ? undefined : WALL_CLOCK_NOTE));
-      referenceRates.set(one.workload, [...(referenceRates.get(one.workload) ?? []), one.reference.rates]);
+      figures.push(speedFigure(subjectName(subject), one.workload, one.subject, one.reference, followsVirtualClock(subject) ? undefined : PEER_NOTE));
+      references.set(one.workload, [...(references.get(one.workload) ?? []), one.reference]);
     }
   }
   const harness = measurements.find((m) => m.harness)?.harness;
-  figures.unshift(...[...referenceRates].map(([workload, rates]) => referenceFigure(workload, rates)));
+  figures.unshift(...[...references].map(([workload, tasks]) => referenceFigure(workload, tasks)));
+  const peers = await Promise.all(subjects.flatMap((subject) => (subject.kind === 'peer' ? [peerEntry(subject.peer)] : [])));
   if (plan.memoryKeys > 0) figures.push(...(await memoryFigures(plan, subjects, progress, notes)));
   return {
     format: BENCH_FORMAT,
@@ -69,9 +73,14 @@ export async function runBench(plan: BenchPlan, progress: (line: string) => void
       workloads: workloads.map(({ name, what, keys, policy, stepMs }) => ({ name, what, keys, policy, stepMs })),
     },
     figures,
+    ...(peers.length > 0 ? { peers } : {}),
     ...(harness ? { harness } : {}),
     notes,
   };
+}
+
+async function peerEntry(peer: PeerName): Promise<NonNullable<BenchRun['peers']>[number]> {
+  return { name: peer, configuration: await peerConfiguration(peer) };
 }
 
 /**
@@ -87,7 +96,8 @@ async function measureAll(plan: BenchPlan, subjects: readonly SubjectSpec[], wor
     for (const [i, subject] of subjects.entries()) {
       progress(`speed ${pass * subjects.length + i + 1}/${plan.processes * subjects.length}: ${subjectName(subject)}`);
       const harness = plan.harness && pass === 0 && i === 0;
-      results.push(await measureSubject({ subject, workloads, rounds, roundMs: plan.roundMs, harness }, pass === 0 ? notes : []));
+      const theirs = subject.kind === 'peer' ? workloads.filter(admitsEveryCall) : workloads;
+      results.push(await measureSubject({ subject, workloads: theirs, rounds, roundMs: plan.roundMs, harness }, pass === 0 ? notes : []));
     }
     passes.push(results);
   }
@@ -154,7 +164,10 @@ async function measureSubject(request: ChildRequest, notes: string[]): Promise<E
   }
 }
 
-/** A subject's decisions/s on a workload, and its ratio to the reference measured beside it. */
+/**
+ * A subject's decisions/s on a workload, the reference's measured beside it (in the same
+ * rounds of the same processes), and its ratio to it: the median of per-round ratios.
+ */
 export function speedFigure(subject: string, workload: string, measured: TaskMeasurement, reference: TaskMeasurement, note?: string): Figure {
   const ratios = measured.rates.map((rate, round) => rate / (reference.rates[round] as number));
   const { median: ratio, spread } = centre(ratios);
@@ -165,6 +178,7 @@ export function speedFigure(subject: string, workload: string, measured: TaskMea
     unit: 'decisions/s',
     better: 'higher',
     value: centre(measured.rates).median,
+    referenceValue: centre(reference.rates).median,
     ratio,
     spread,
     samples: ratios.length,
@@ -177,8 +191,8 @@ export function speedFigure(subject: string, workload: string, measured: TaskMea
 }
 
 /** The reference's own figure: its rate over every round of every subject's process. */
-function referenceFigure(workload: string, ratesBySubject: readonly (readonly number[])[]): Figure {
-  const rates = ratesBySubject.flat();
+function referenceFigure(workload: string, tasks: readonly TaskMeasurement[]): Figure {
+  const rates = tasks.flatMap((task) => task.rates);
   const { median: value, spread } = centre(rates);
   return {
     name: `reference/${workload}`,
@@ -191,6 +205,7 @@ function referenceFigure(workload: string, ratesBySubject: readonly (readonly nu
     spread,
     samples: rates.length,
     ratioSamples: rates.map(() => 1),
+    admitted: tasks.reduce((sum, task) => sum + task.admitted, 0) / tasks.length,
   };
 }
 

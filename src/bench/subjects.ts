@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Clock } from '../clock.js';
 import { loadLimiterModule } from '../external-limiter.js';
 import { DEFAULT_LIMITER_TIMEOUT_MS } from '../limiter-timeout.js';
@@ -15,6 +16,16 @@ export const PEERS = {
 } as const;
 
 export type PeerName = keyof typeof PEERS;
+
+/**
+ * The policy every peer runs under in the speed benchmark, whatever the workload's. Peers read
+ * wall time, in which the bench makes millions of decisions per second: under a workload's
+ * policy (sized for its virtual clock) they would deny part of the calls, and a denial is
+ * other work (rate-limiter-flexible rejects a promise), so their figures would not compare.
+ * 1e12 per hour is far above any call rate (2.8e8/s), so a peer admits every call, as
+ * ratelab's subjects do on the workloads peers run (see `admitsEveryCall`).
+ */
+export const PEER_POLICY: Policy = { limit: 1e12, windowMs: 3_600_000 };
 
 /** Something the benchmark measures, as plain data (it crosses into child processes). */
 export type SubjectSpec =
@@ -69,6 +80,12 @@ export function referenceModule(): string {
   return siblingModule(import.meta.url, 'reference');
 }
 
+/** How `peer` is configured in the speed benchmark, for the report (no third-party module loaded). */
+export async function peerConfiguration(peer: PeerName): Promise<string> {
+  const adapter = (await import(pathToFileURL(peerModule(peer)).href)) as { configuration(policy: Policy): string };
+  return adapter.configuration(PEER_POLICY);
+}
+
 /** Whether the peer's package can be imported here. */
 export async function peerInstalled(peer: PeerName): Promise<boolean> {
   return import(peer).then(
@@ -82,6 +99,7 @@ export async function peerInstalled(peer: PeerName): Promise<boolean> {
  * its decision function. Built-in algorithms are asked through `allow(key)` (through
  * `consume(key, cost).allowed` for a cost other than 1, which `allow` does not take), the
  * reference through its own boolean `consume`, modules and peers through `consume(key, cost)`.
+ * Peers enforce {@link PEER_POLICY} instead of `policy`: they cannot read `clock`.
  */
 export async function createDecide(subject: SubjectSpec, policy: Policy, clock: Clock): Promise<Decide> {
   switch (subject.kind) {
@@ -95,7 +113,7 @@ export async function createDecide(subject: SubjectSpec, policy: Policy, clock: 
     }
     case 'peer':
     case 'module': {
-      const limiter = await loadLimiterModule(moduleOf(subject), policy, clock, '/', callTimeoutOf(subject));
+      const limiter = await loadLimiterModule(moduleOf(subject), subject.kind === 'peer' ? PEER_POLICY : policy, clock, '/', callTimeoutOf(subject));
       return (key, cost) => limiter.consume(key, cost);
     }
   }

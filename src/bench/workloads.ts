@@ -83,6 +83,17 @@ function roundRobinSpec(keys: number, load: number): WorkloadSpec {
   };
 }
 
+/**
+ * Whether a correct limiter reading the virtual clock admits every call of `spec`: keys in
+ * turn, each offered at most its limit per window. Peers run only these workloads: they read
+ * wall time and are configured to admit every call, so on the others their outcome (and so
+ * their work) would differ from the reference's.
+ */
+export function admitsEveryCall(spec: WorkloadSpec): boolean {
+  const perKeyPerWindow = (BATCH / spec.keys) * (spec.policy.windowMs / spec.stepMs);
+  return spec.pattern === 'round-robin' && perKeyPerWindow <= spec.policy.limit;
+}
+
 const KEY_PREFIX = 'key:';
 
 /** The key strings of a workload: `key:0` ... (as the lab's key picker names them). */

@@ -240,7 +240,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'bench',
     description: 'measure decisions/s and memory per key of every algorithm against a reference; compare with a baseline',
     flags: [
-      { flags: '--quick', description: 'the CI run: hot key and 1e4 keys, algorithms only, in about 20 s' },
+      { flags: '--quick', description: 'the CI run: hot key and 1e4 keys, algorithms only (how long: docs/bench.md)' },
       { flags: '--time <duration>', description: 'measuring time per task over all rounds (default 1s, quick 320ms)' },
       { flags: '--rounds <n>', description: 'repeated measurements per task, over two processes, for the noise test (default 10, quick 8)' },
       { flags: '--keys <counts>', description: 'key counts of the round-robin workloads (default 1e4,1e6)' },
@@ -257,6 +257,9 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--baseline <file>', description: 'compare with a saved --json run; exit 1 on a regression' },
       { flags: '--max-regression <percent>', description: 'a drop of the ratio to the reference beyond this counts (default 10%)' },
       { flags: '--update-baseline', description: 'write this run to the --baseline file (atomically)' },
+      { flags: '--format <format>', description: 'what --json writes: ratelab (the run, with the comparison and verdict under --baseline), github-action-benchmark (speed ratios, customBiggerIsBetter) or github-action-benchmark-memory (B/key, customSmallerIsBetter); default ratelab' },
+      { flags: '--quiet', description: 'print only the regressions and the verdict' },
+      { flags: '--goals', description: "also check ratelab's own speed and memory goals" },
       { flags: '--no-color', description: 'no colour' },
       { flags: '--redis <url>', description: 'instead: Redis token bucket, batched and per call, vs rate-limiter-flexible on this server (--rounds, --quick, --json apply)' },
       { flags: '--allow-remote', description: 'with --redis: allow a non-loopback host' },

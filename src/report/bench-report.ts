@@ -1,6 +1,7 @@
 import asciichart from 'asciichart';
 import type { ChalkInstance } from 'chalk';
 import { stringify } from 'csv-stringify/sync';
+import { admittedDiffers } from '../bench/admitted.js';
 import type { BenchRun, Figure } from '../bench/bench-run.js';
 import type { Comparison, ComparisonRow } from '../bench/compare.js';
 import type { GoalCheck } from '../bench/goals.js';
@@ -22,8 +23,19 @@ function figureValue(figure: Figure): string {
   return figure.unit === 'B/key' ? `${figure.value.toFixed(1)} B` : `${formatRate(figure.value)}/s`;
 }
 
+/**
+ * What the speed table's columns mean, printed above it: `decisions` and `x ref` can order
+ * subjects differently, since each subject ran in its own processes at its own moments.
+ */
+export const SPEED_COLUMNS_NOTE = [
+  'decisions = median decisions per CPU second over the rounds (moves with the machine and its load);',
+  'ref beside = the reference measured in the same rounds of the same processes; x ref = median of the',
+  "per-round ratios to it: read x ref to compare subjects (baselines compare it), not decisions.",
+].join('\n');
+
 /** Decisions per second of every subject on every workload, with the ratio to the reference. */
 export function renderSpeed(run: BenchRun): string {
+  const differs = new Set(admittedDiffers(run));
   const rows = run.figures
     .filter((f) => f.unit === 'decisions/s')
     .sort((a, b) => a.workload.localeCompare(b.workload) || order(a) - order(b))
@@ -31,17 +43,19 @@ export function renderSpeed(run: BenchRun): string {
       f.workload,
       f.subject,
       `${formatRate(f.value)}/s`,
+      f.referenceValue === undefined ? '' : `${formatRate(f.referenceValue)}/s`,
       `${f.ratio.toFixed(2)}x`,
       `±${percent(f.spread, 1)}`,
       f.p50Ns === undefined ? '' : f.p50Ns.toFixed(1),
       f.p99Ns === undefined ? '' : f.p99Ns.toFixed(1),
       percent(f.admitted),
-      f.note ? '*' : '',
+      `${f.note ? '*' : ''}${differs.has(f) ? '!' : ''}`,
     ]);
   const columns = [
     { header: 'workload' },
     { header: 'subject' },
     { header: 'decisions', align: 'right' as const },
+    { header: 'ref beside', align: 'right' as const },
     { header: 'x ref', align: 'right' as const },
     { header: 'spread', align: 'right' as const },
     { header: 'p50 ns', align: 'right' as const },
@@ -50,7 +64,16 @@ export function renderSpeed(run: BenchRun): string {
     { header: '' },
   ];
   const starred = run.figures.find((f) => f.note);
-  return renderTable(columns, rows) + (starred ? `* ${starred.note}\n` : '');
+  const notes = [
+    ...(starred ? [`* ${starred.note}`] : []),
+    ...(differs.size > 0 ? ["! admitted a different share than the reference on that workload: other work, so x ref does not compare like for like"] : []),
+  ];
+  return renderTable(columns, rows) + notes.map((note) => `${note}\n`).join('');
+}
+
+/** How each peer was configured, one line each ('' without peers). */
+export function renderPeers(run: BenchRun): string {
+  return (run.peers ?? []).map((peer) => `${peer.name}: ${peer.configuration}\n`).join('');
 }
 
 // The reference first, then ratelab's algorithms, then the others, as listed.

@@ -85,6 +85,7 @@ describe('ratelab bench: exit codes', () => {
     [['--rounds', '1'], /^ratelab: --rounds: expected a whole number from 2 to 100/],
     [['--update-baseline'], /^ratelab: --update-baseline: say which file with --baseline <file>/],
     [['--time', '10ms'], /^ratelab: --time: 10ms over 8 rounds leaves under 5 ms per round/],
+    [['--format', 'junit'], /^ratelab: --format: expected one of ratelab, github-action-benchmark, github-action-benchmark-memory, got "junit"/],
   ])('exits 2 on bad usage %j', async (args, message) => {
     const io = bufferIO({ cwd: dir });
     expect(await runCli(['bench', '--quick', ...args], io)).toBe(2);
@@ -119,7 +120,7 @@ describe('ratelab bench: outputs', () => {
 
   it('reports the goals: met, not met, and what the run did not measure', async () => {
     const io = bufferIO();
-    await finishBench(run([speed('token-bucket/hot-key', rounds(0.8, 0)), memory('token-bucket', 56)]), undefined, {}, io);
+    await finishBench(run([speed('token-bucket/hot-key', rounds(0.8, 0)), memory('token-bucket', 56)]), undefined, { goals: true }, io);
     expect(io.out()).toMatch(/token-bucket on hot-key: x reference\s+>= 1\s+0\.80\s+NOT MET/);
     expect(io.out()).toMatch(/token-bucket memory per key\s+<= 60 B\s+56\.0 B\s+met/);
     expect(io.out()).toMatch(/\d+ goals not measured in this run/);
@@ -139,7 +140,81 @@ describe('ratelab bench: outputs', () => {
 
   it('explains a missed goal on the ratio to the reference', async () => {
     const io = bufferIO();
-    await finishBench(run([speed('gcra/hot-key', rounds(0.8, 0))]), undefined, {}, io);
+    await finishBench(run([speed('gcra/hot-key', rounds(0.8, 0))]), undefined, { goals: true }, io);
     expect(io.out()).toContain('Why x reference < 1:');
   });
+
+  it("prints ratelab's goals and the internals paragraph only with --goals", async () => {
+    const io = bufferIO();
+    await finishBench(run([speed('gcra/hot-key', rounds(0.8, 0)), memory('gcra', 56)]), undefined, {}, io);
+    expect(io.out()).not.toMatch(/Goals|NOT MET|Why x reference/);
+    expect(io.out()).toContain('Decisions per second');
+  });
+
+  it('marks a subject whose admitted share differs from the reference\'s', async () => {
+    const fewer = { ...speed('gcra/hot-key', rounds(1, 0)), admitted: 0.66 };
+    const io = bufferIO();
+    await finishBench(run([{ ...speed('reference/hot-key', rounds(1, 0)), admitted: 1 }, speed('token-bucket/hot-key', rounds(1, 0)), fewer]), undefined, {}, io);
+    expect(io.out()).toMatch(/gcra .* 66%\s+!\n/);
+    expect(io.out()).toMatch(/token-bucket .* 100%\n/);
+    expect(io.out()).toContain('! admitted a different share than the reference');
+  });
+
+  it('prints how each peer was configured', async () => {
+    const io = bufferIO();
+    await finishBench({ ...same, peers: [{ name: 'limiter', configuration: 'new RateLimiter({"tokensPerInterval":1000000000000,"interval":3600000}) per key' }] }, undefined, {}, io);
+    expect(io.out()).toContain('limiter: new RateLimiter({"tokensPerInterval":1000000000000,"interval":3600000}) per key\n');
+  });
 });
+
+describe('ratelab bench --quiet', () => {
+  it('prints only the verdict when nothing regressed', async () => {
+    const io = bufferIO();
+    expect(await finishBench(same, baseline, { baseline: 'base.json', maxRegression: '10%', quiet: true }, io)).toBe(0);
+    expect(io.out()).toBe('no regression beyond 10% against base.json (3 figures)\n');
+    expect(io.err()).toBe('');
+  });
+
+  it('prints the regressed figures and the verdict', async () => {
+    const io = bufferIO();
+    expect(await finishBench(slower, baseline, { baseline: 'base.json', maxRegression: '10%', quiet: true }, io)).toBe(1);
+    const lines = io.out().trimEnd().split('\n');
+    expect(lines).toHaveLength(4); // header, rule, the regressed row, the verdict
+    expect(lines[2]).toMatch(/^token-bucket\/hot-key\s+1\.000x\s+0\.600x\s+-40\.0%\s+<0\.001\s+REGRESSED$/);
+    expect(lines[3]).toBe('1 figure regressed beyond 10% against base.json');
+  });
+
+  it('prints one line without a baseline', async () => {
+    const io = bufferIO();
+    await finishBench(same, undefined, { quiet: true }, io);
+    expect(io.out()).toBe('bench: 3 figures measured (no --baseline to compare with)\n');
+  });
+});
+
+describe('ratelab bench --json with --baseline', () => {
+  it.each([
+    { now: same, verdict: 'pass', code: 0 },
+    { now: slower, verdict: 'fail', code: 1 },
+  ])('writes the comparison and the verdict ($verdict)', async ({ now, verdict, code }) => {
+    const io = bufferIO({ cwd: dir });
+    expect(await finishBench(now, baseline, { baseline: 'base.json', maxRegression: '10%', json: 'out.json' }, io)).toBe(code);
+    const written = JSON.parse(await readFile(join(dir, 'out.json'), 'utf8')) as Record<string, unknown>;
+    expect(written.verdict).toBe(verdict);
+    expect(written.gate).toEqual({ baseline: 'base.json', maxRegression: 0.1, alpha: 0.05, regressions: code });
+    const rows = written.comparison as Array<Record<string, unknown>>;
+    expect(rows.map((row) => Object.keys(row))).toEqual(rows.map(() => ['figure', 'unit', 'before', 'after', 'change', 'p', 'verdict']));
+    const bucket = rows.find((row) => row.figure === 'token-bucket/hot-key');
+    expect(bucket).toMatchObject({ before: 1, after: now === same ? 1.01 : 0.6, verdict: now === same ? 'unchanged' : 'regressed' });
+    // A memory figure rests on one probe: no p-value, written as null.
+    expect(rows.find((row) => row.figure === 'token-bucket/memory')).toMatchObject({ change: 0, p: null });
+    // The file still serves as a baseline.
+    expect(parseBenchRun(JSON.stringify(written), 'out.json')).toEqual(now);
+  });
+
+  it('has no comparison without a baseline', async () => {
+    const io = bufferIO();
+    await finishBench(same, undefined, { json: true }, io);
+    expect(JSON.parse(io.out())).not.toHaveProperty('comparison');
+  });
+});
+

@@ -4,7 +4,8 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseBenchRun } from '../../src/bench/bench-run.js';
 import { runBench } from '../../src/bench/runner.js';
-import { PEERS, createDecide, peerInstalled, type PeerName } from '../../src/bench/subjects.js';
+import { admittedDiffers } from '../../src/bench/admitted.js';
+import { PEERS, PEER_POLICY, createDecide, moduleOf, peerConfiguration, peerInstalled, type PeerName } from '../../src/bench/subjects.js';
 import { ManualClock } from '../../src/clock.js';
 import { allowedOf, loadLimiterModule } from '../../src/external-limiter.js';
 
@@ -13,11 +14,39 @@ const example = resolve(import.meta.dirname, '../../examples/my-limiter.mjs');
 describe('peers, adapted to the --limiter contract', () => {
   it.each(Object.keys(PEERS) as PeerName[])('%s admits its limit, then denies', async (peer) => {
     expect(await peerInstalled(peer)).toBe(true);
-    const decide = await createDecide({ kind: 'peer', peer }, { limit: 3, windowMs: 60_000 }, () => 0);
+    const limiter = await loadLimiterModule(moduleOf({ kind: 'peer', peer }), { limit: 3, windowMs: 60_000 }, () => 0);
     const answers = [];
-    for (let i = 0; i < 4; i++) answers.push(allowedOf(await (decide('k', 1) as Promise<boolean> | boolean), peer));
+    for (let i = 0; i < 4; i++) answers.push(allowedOf(await limiter.consume('k', 1), peer));
     expect(answers).toEqual([true, true, true, false]);
   });
+
+  it.each(Object.keys(PEERS) as PeerName[])('%s runs in the bench under a policy it never denies, whatever the workload says', async (peer) => {
+    const decide = await createDecide({ kind: 'peer', peer }, { limit: 3, windowMs: 60_000 }, () => 0);
+    let admitted = 0;
+    for (let i = 0; i < 10_000; i++) if (allowedOf(await (decide(`k${i % 7}`, 1) as Promise<boolean> | boolean), peer)) admitted++;
+    expect(admitted).toBe(10_000);
+    expect(await peerConfiguration(peer)).toContain(String(PEER_POLICY.limit));
+  });
+});
+
+describe('peers in a bench run', () => {
+  it("admit the reference's share (every call) on every workload they run, and say how they were configured", async () => {
+    const run = await runBench(
+      { quick: false, algorithms: [], keyCounts: [10_000], rounds: 2, processes: 1, roundMs: 5, peers: true, modules: [], memoryKeys: 0, harness: false },
+      () => undefined,
+    );
+    const peers = Object.keys(PEERS);
+    const figures = run.figures.filter((f) => peers.includes(f.subject));
+    // Peers skip the workloads whose outcome depends on the clock (Zipf, denied-half).
+    expect(figures.map((f) => f.name).sort()).toEqual(peers.flatMap((peer) => [`${peer}/hot-key`, `${peer}/keys-1e4`]).sort());
+    for (const figure of figures) {
+      const reference = run.figures.find((f) => f.name === `reference/${figure.workload}`);
+      expect(reference?.admitted).toBe(1);
+      expect({ name: figure.name, admitted: figure.admitted }).toEqual({ name: figure.name, admitted: 1 });
+    }
+    expect(admittedDiffers(run)).toEqual([]);
+    expect(run.peers?.map((p) => p.name)).toEqual(peers);
+  }, 120_000);
 });
 
 describe('examples/my-limiter.mjs, as the benchmark loads it', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BATCH, keySequence, shortCount, workloadKeys, workloadSequence, workloadSpecs } from '../../src/bench/workloads.js';
+import { BATCH, admitsEveryCall, keySequence, shortCount, workloadKeys, workloadSequence, workloadSpecs } from '../../src/bench/workloads.js';
 
 /** Requests each key is offered per window, on average, by a round-robin workload. */
 function offeredPerWindow(spec: { keys: number; stepMs: number; policy: { windowMs: number } }): number {
@@ -26,6 +26,11 @@ describe('workloads', () => {
     const [hot, , , , denied] = workloadSpecs([10_000, 1_000_000], false);
     expect(((BATCH * 1000) / (hot?.stepMs as number)) / (hot?.policy.limit as number)).toBe(0.5);
     expect(offeredPerWindow(denied as NonNullable<typeof denied>) / (denied?.policy.limit as number)).toBe(2);
+  });
+
+  it('peers run the workloads where every call is admitted, and only those', () => {
+    const admitting = workloadSpecs([1_000, 10_000, 1_000_000], false).filter(admitsEveryCall);
+    expect(admitting.map((w) => w.name)).toEqual(['hot-key', 'keys-1e3', 'keys-1e4', 'keys-1e6']);
   });
 
   it('round robin visits every key in turn', () => {

@@ -6,7 +6,9 @@ import { MEMORY_POLICY, runBench, type BenchPlan } from '../../bench/runner.js';
 import { parseDuration } from '../../duration.js';
 import { RatelabError } from '../../errors.js';
 import { ALGORITHMS } from '../../policy.js';
-import { renderBars, renderComparison, renderCsv, renderGoals, renderMemory, renderRoundsChart, renderSpeed } from '../../report/bench-report.js';
+import { SPEED_COLUMNS_NOTE, renderBars, renderComparison, renderCsv, renderGoals, renderMemory, renderPeers, renderRoundsChart, renderSpeed } from '../../report/bench-report.js';
+import { benchJson } from '../../report/bench-json.js';
+import { actionBenchmarkEntries } from '../../report/github-action-benchmark.js';
 import { painter } from '../../report/color.js';
 import { writeOutput, writeOutputs } from '../../report/write-output.js';
 import { EXIT } from '../exit-codes.js';
@@ -37,6 +39,12 @@ export interface BenchOptions {
   baseline?: string;
   maxRegression?: string;
   updateBaseline?: boolean;
+  /** What `--json` writes: see {@link BENCH_FORMATS}. */
+  format?: string;
+  /** Print only the regressions and the verdict. */
+  quiet?: boolean;
+  /** Also check ratelab's own goals (docs/bench.md). */
+  goals?: boolean;
   color?: boolean;
   /** With a URL: the Redis benchmark instead (src/cli/redis-bench.ts). */
   redis?: string;
@@ -44,6 +52,14 @@ export interface BenchOptions {
   /** `--threads 1,2,4`: the shared limiter's thread bench instead (src/cli/thread-bench.ts). */
   threads?: string;
 }
+
+/**
+ * What `--json` writes: the run (`ratelab-bench/1`, with the comparison when there is a
+ * baseline), or github-action-benchmark's custom JSON of the speed ratios
+ * (customBiggerIsBetter) or of the memory per key (customSmallerIsBetter).
+ */
+export const BENCH_FORMATS = ['ratelab', 'github-action-benchmark', 'github-action-benchmark-memory'] as const;
+type BenchFormat = (typeof BENCH_FORMATS)[number];
 
 const DEFAULTS = {
   full: { rounds: 10, timeMs: 1000, keys: [10_000, 1_000_000], memoryKeys: 1_000_000 },
@@ -59,41 +75,57 @@ export const benchCommand: Command<BenchOptions> = async (options, io) => {
   if (options.threads !== undefined) return threadBenchCommand(options, io);
   if (options.redis !== undefined) return redisBenchCommand({ ...options, redis: options.redis }, io);
   const plan = planOf(options, io);
-  checkOutputs({ csv: target(options.csv), json: target(options.json) }, io.cwd);
+  formatOf(options.format);
+  checkOutputs({ csv: target(options.csv), json: jsonTarget(options) }, io.cwd);
   parseThreshold(options.maxRegression ?? '10%'); // fail before a long run, not after
   if (options.updateBaseline && !options.baseline) {
     throw new RatelabError('INVALID_ARGUMENT', '--update-baseline: say which file with --baseline <file>', { field: '--update-baseline' });
   }
   // Read the baseline before a long run, so a bad path or file fails at once.
   const baseline = options.baseline ? await loadBaseline(options.baseline, options.updateBaseline === true, io) : undefined;
-  const progress = io.stderr.isTTY ? (line: string) => io.stderr.write(`bench: ${line}\n`) : () => undefined;
+  const progress = io.stderr.isTTY && !options.quiet ? (line: string) => io.stderr.write(`bench: ${line}\n`) : () => undefined;
   const run = await runBench(plan, progress);
   return finishBench(run, baseline, options, io);
 };
 
 /**
- * Everything after the measurement: writes `--json` / `--csv`, prints the report, compares
- * with the baseline (exit 1 on a regression) or rewrites it with `--update-baseline`.
+ * Everything after the measurement: writes `--json` / `--csv`, prints the report (or with
+ * `--quiet` only the regressions and the verdict), compares with the baseline (exit 1 on a
+ * regression) or rewrites it with `--update-baseline`.
  */
 export async function finishBench(run: BenchRun, baseline: BenchRun | undefined, options: BenchOptions, io: CommandIO): Promise<number> {
-  const json = target(options.json);
+  const comparison = baseline ? compareRuns(baseline, run, parseThreshold(options.maxRegression ?? '10%')) : undefined;
+  const json = jsonTarget(options);
   const csv = target(options.csv);
   await writeOutputs([
-    ...(json === undefined ? [] : [{ target: json, content: `${JSON.stringify(run, null, 2)}\n` }]),
+    ...(json === undefined ? [] : [{ target: json, content: `${JSON.stringify(jsonOf(run, comparison, options), null, 2)}\n` }]),
     ...(csv === undefined ? [] : [{ target: csv, content: renderCsv(run) }]),
   ], io);
   // Data owns stdout when it was sent there; the report then goes to stderr.
   const report: OutputStream = json === '-' || csv === '-' ? io.stderr : io.stdout;
-  report.write(renderReport(run, io, options.color));
-
-  const comparison = baseline ? compareRuns(baseline, run, parseThreshold(options.maxRegression ?? '10%')) : undefined;
-  if (comparison) report.write(renderVerdict(comparison, options.baseline as string, io, options.color));
+  if (options.quiet) report.write(renderQuiet(run, comparison, options.baseline, io, options.color));
+  else {
+    report.write(renderReport(run, io, options));
+    if (comparison) report.write(renderVerdict(comparison, options.baseline as string, io, options.color));
+  }
   if (options.updateBaseline && options.baseline) {
     await writeOutput(options.baseline, `${JSON.stringify(run, null, 2)}\n`, io);
     io.stderr.write(`bench: baseline ${options.baseline} updated\n`);
     return EXIT.OK;
   }
   return comparison && comparison.regressions > 0 ? EXIT.CHECK_FAILED : EXIT.OK;
+}
+
+function jsonOf(run: BenchRun, comparison: Comparison | undefined, options: BenchOptions): unknown {
+  const format = formatOf(options.format);
+  if (format === 'ratelab') return benchJson(run, comparison, options.baseline);
+  return actionBenchmarkEntries(run, format === 'github-action-benchmark' ? 'speed' : 'memory', comparison);
+}
+
+function formatOf(flag: string | undefined): BenchFormat {
+  if (flag === undefined) return 'ratelab';
+  if ((BENCH_FORMATS as readonly string[]).includes(flag)) return flag as BenchFormat;
+  throw new RatelabError('INVALID_ARGUMENT', `--format: expected one of ${BENCH_FORMATS.join(', ')}, got ${JSON.stringify(flag)}`, { field: '--format' });
 }
 
 function planOf(options: BenchOptions, io: CommandIO): BenchPlan {
@@ -126,6 +158,11 @@ function target(flag: string | boolean | undefined): string | undefined {
   return flag === true ? '-' : flag;
 }
 
+/** Where `--json` goes; `--format` without `--json` means stdout, as `--json` alone does. */
+function jsonTarget(options: BenchOptions): string | undefined {
+  return target(options.json) ?? (options.format === undefined ? undefined : '-');
+}
+
 async function loadBaseline(path: string, updating: boolean, io: CommandIO): Promise<BenchRun | undefined> {
   try {
     return await readBenchRun(path, io.cwd);
@@ -137,21 +174,19 @@ async function loadBaseline(path: string, updating: boolean, io: CommandIO): Pro
   }
 }
 
-function renderReport(run: BenchRun, io: CommandIO, color: boolean | undefined): string {
-  const paint = painter(io, color);
-  const parts = [paint.bold('Decisions per second') + ` (median of ${run.settings.rounds} rounds; x ref = ratio to the inline reference bucket in the same round)\n`, renderSpeed(run)];
+function renderReport(run: BenchRun, io: CommandIO, options: BenchOptions): string {
+  const paint = painter(io, options.color);
+  const parts = [paint.bold('Decisions per second') + ` (median of ${run.settings.rounds} rounds)\n${SPEED_COLUMNS_NOTE}\n`, renderSpeed(run)];
   if (io.stdout.isTTY) {
     for (const workload of run.settings.workloads) parts.push(`\n${workload.name} (x reference)\n`, renderBars(run, workload.name));
     const first = run.settings.workloads[0]?.name;
     if (first) parts.push(`\nx reference per round on ${first}, one line per algorithm\n`, renderRoundsChart(run, first, ALGORITHMS));
   }
+  const peers = renderPeers(run);
+  if (peers) parts.push(`\n${paint.bold('Peers')} (they read wall time, so each runs under a limit no call rate reaches and admits every call, as the reference does on the workloads they run)\n`, peers);
   const memory = renderMemory(run);
   if (memory) parts.push(`\n${paint.bold('Memory per key')} (${run.settings.memoryKeys} keys, limit ${MEMORY_POLICY.limit}; key strings excluded)\n`, memory);
-  const goals = checkGoals(run, MEMORY_POLICY.limit);
-  const measured = goals.filter((goal) => goal.met !== undefined);
-  parts.push(`\n${paint.bold('Goals')} (memory goals hold at 1e6 keys, where the columns' growth slack is smallest)\n`, renderGoals(measured, paint));
-  if (referenceGoalMissed(goals)) parts.push(`${REFERENCE_GOAL_NOTE}\n`);
-  if (measured.length < goals.length) parts.push(`${goals.length - measured.length} goals not measured in this run (a full run with the peers installed measures all)\n`);
+  if (options.goals) parts.push(renderGoalsSection(run, paint));
   if (run.harness) {
     const h = run.harness;
     parts.push(`\nHarness check (${h.workload}, reference): tinybench with batches of ${run.settings.batch} reads ${h.batchedVsLoop.toFixed(2)}x a plain timed loop; one decision per iteration reads ${h.unbatchedVsLoop.toFixed(2)}x\n`);
@@ -160,13 +195,38 @@ function renderReport(run: BenchRun, io: CommandIO, color: boolean | undefined):
   return parts.join('');
 }
 
+/** ratelab's own goals (`--goals`), and why the ratio goals are missed when they are. */
+function renderGoalsSection(run: BenchRun, paint: ReturnType<typeof painter>): string {
+  const goals = checkGoals(run, MEMORY_POLICY.limit);
+  const measured = goals.filter((goal) => goal.met !== undefined);
+  const parts = [`\n${paint.bold('Goals')} of ratelab (memory goals hold at 1e6 keys, where the columns' growth slack is smallest)\n`, renderGoals(measured, paint)];
+  if (referenceGoalMissed(goals)) parts.push(`${REFERENCE_GOAL_NOTE}\n`);
+  if (measured.length < goals.length) parts.push(`${goals.length - measured.length} goals not measured in this run (a full run with the peers installed measures all)\n`);
+  return parts.join('');
+}
+
+/**
+ * `--quiet`: the regressed figures (none: no table) and the verdict; without a baseline,
+ * one line saying what was measured.
+ */
+function renderQuiet(run: BenchRun, comparison: Comparison | undefined, path: string | undefined, io: CommandIO, color: boolean | undefined): string {
+  if (comparison === undefined) return `bench: ${run.figures.length} figures measured (no --baseline to compare with)\n`;
+  const paint = painter(io, color);
+  const regressed = { ...comparison, rows: comparison.rows.filter((row) => row.verdict === 'regressed') };
+  return (regressed.rows.length > 0 ? renderComparison(regressed, paint) : '') + verdictLine(comparison, path as string, paint);
+}
+
 function renderVerdict(comparison: Comparison, path: string, io: CommandIO, color: boolean | undefined): string {
   const paint = painter(io, color);
   const threshold = `${(comparison.maxRegression * 100).toFixed(0)}%`;
   const head = `\n${paint.bold(`Against ${path}`)} (ratio to the reference; regressed = worse by more than ${threshold} and Mann-Whitney U p < 0.05 over rounds)\n`;
-  const tail =
-    comparison.regressions > 0
-      ? paint.red(`${comparison.regressions} figure${comparison.regressions === 1 ? '' : 's'} regressed beyond ${threshold}\n`)
-      : `no regression beyond ${threshold}\n`;
-  return head + renderComparison(comparison, paint) + tail;
+  return head + renderComparison(comparison, paint) + verdictLine(comparison, path, paint);
+}
+
+function verdictLine(comparison: Comparison, path: string, paint: ReturnType<typeof painter>): string {
+  const threshold = `${(comparison.maxRegression * 100).toFixed(0)}%`;
+  const n = comparison.regressions;
+  return n > 0
+    ? paint.red(`${n} figure${n === 1 ? '' : 's'} regressed beyond ${threshold} against ${path}\n`)
+    : `no regression beyond ${threshold} against ${path} (${comparison.rows.length} figures)\n`;
 }
