@@ -26,7 +26,8 @@ export interface SourceEstimate {
  * time it is on (Pareto means `alpha x min / (alpha - 1)`) plus one draw per on/off
  * period, a burst `count x bursts` within the duration; a retry source depends on the
  * limiter's answers, so its figure is the most it can make: each client at most one
- * arrival per ms, and `maxRetries + 1` per request of which it starts one per `think`.
+ * arrival per ms, and `maxRetries + 1` per request of which it starts one per `think`; a
+ * self-throttled one no more than its throttle admits per key.
  */
 export function estimateArrivals(scenario: Scenario): SourceEstimate[] {
   return scenario.sources.map((spec, i) => ({ field: `sources[${i}]`, ...sourceArrivals(spec, scenario.durationMs) }));
@@ -70,7 +71,13 @@ function sourceArrivals(spec: SourceSpec, durationMs: number): { arrivals: numbe
     }
     case 'retry': {
       const perClient = Math.min(spanMs, Math.ceil(spanMs / spec.thinkMs) * (spec.maxRetries + 1));
-      return { arrivals: spec.clients * perClient, how: `retry, up to ${formatCount(perClient)} per client x ${formatCount(spec.clients)} clients ${over}` };
+      const unthrottled = spec.clients * perClient;
+      if (spec.throttle === undefined) return { arrivals: unthrottled, how: `retry, up to ${formatCount(perClient)} per client x ${formatCount(spec.clients)} clients ${over}` };
+      // Self-throttled clients send only what their throttle admits: `limit` units per
+      // window per key, retries included (they go through the throttle again).
+      const perKey = Math.floor((spec.throttle.limit / spec.cost) * (Math.ceil(spanMs / spec.throttle.windowMs) + 1));
+      const arrivals = Math.min(unthrottled, spec.keys.count * perKey);
+      return { arrivals, how: `retry through a throttle, up to ${formatCount(perKey)} per key x ${formatCount(spec.keys.count)} keys ${over}` };
     }
   }
 }
