@@ -1,4 +1,5 @@
 import { formatDuration } from './duration.js';
+import { timeBound } from './time-bound.js';
 import { RatelabError } from './errors.js';
 
 /**
@@ -25,19 +26,7 @@ export function loadTimeoutMs(callTimeoutMs: number): number {
  * is cleared as soon as the promise settles, so it never holds a finished process open.
  */
 export function settleWithin<T>(promise: PromiseLike<T>, timeoutMs: number, module: string, call: () => string): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(hangError(module, call(), timeoutMs)), timeoutMs);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
+  return timeBound(promise, timeoutMs, () => hangError(module, call(), timeoutMs));
 }
 
 function hangError(module: string, call: string, timeoutMs: number): RatelabError {

@@ -162,3 +162,15 @@ export function checkAlgorithm(name: unknown, field = 'algorithm'): Algorithm {
 export function isHeaderSafeName(name: string): boolean {
   return /^[\x20-\x7e]*$/.test(name);
 }
+
+/**
+ * An optional option that must be a positive number (Infinity allowed): `fallback` when
+ * absent, else `INVALID_ARGUMENT` naming `field`.
+ */
+export function positiveOption(value: number | undefined, field: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || Number.isNaN(value) || value <= 0) {
+    throw new RatelabError('INVALID_ARGUMENT', `${field}: expected a positive number, got ${describeValue(value)}`, { field });
+  }
+  return value;
+}

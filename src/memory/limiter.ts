@@ -2,7 +2,7 @@ import { createMeter, type Meter } from '../algorithms/index.js';
 import { schedulerOf, toClock, type Clock, type ClockSource, type Scheduler } from '../clock.js';
 import { meterDecision, type Decision } from '../decision.js';
 import { RatelabError, describeValue } from '../errors.js';
-import { checkAlgorithm, checkCost, checkKey, checkPolicy, type Algorithm, type Limits, type Policy } from '../policy.js';
+import { checkAlgorithm, checkCost, checkKey, checkPolicy, positiveOption, type Algorithm, type Limits, type Policy } from '../policy.js';
 import { KeyWaiters, type WaitOptions } from '../wait/key-waiters.js';
 import { SlotTable } from './slot-table.js';
 
@@ -83,8 +83,8 @@ class MemoryLimiter implements RateLimiter {
     this.meter = createMeter(algorithm, this.limits);
     this.clock = toClock(options.clock);
     this.scheduler = schedulerOf(options.clock);
-    const idleMs = Math.max(optionalNumber(options.idleMs, 'idleMs', this.meter.fullAfterMs), this.meter.fullAfterMs);
-    const maxKeys = optionalNumber(options.maxKeys, 'maxKeys', Infinity);
+    const idleMs = Math.max(positiveOption(options.idleMs, 'idleMs', this.meter.fullAfterMs), this.meter.fullAfterMs);
+    const maxKeys = positiveOption(options.maxKeys, 'maxKeys', Infinity);
     if (maxKeys !== Infinity && !Number.isInteger(maxKeys)) {
       throw new RatelabError('INVALID_ARGUMENT', `maxKeys: expected a whole number >= 1, got ${maxKeys}`, { field: 'maxKeys' });
     }
@@ -155,10 +155,3 @@ class MemoryLimiter implements RateLimiter {
   }
 }
 
-function optionalNumber(value: number | undefined, field: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || Number.isNaN(value) || value <= 0) {
-    throw new RatelabError('INVALID_ARGUMENT', `${field}: expected a positive number, got ${describeValue(value)}`, { field });
-  }
-  return value;
-}

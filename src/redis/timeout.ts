@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { timeBound } from '../time-bound.js';
 
 /** Thrown (as a rejection) when a Redis call did not answer within its time bound. */
 export class RedisTimeoutError extends Error {
@@ -15,19 +16,7 @@ export class RedisTimeoutError extends Error {
  * A late answer is dropped (its rejection is swallowed, never unhandled).
  */
 export function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new RedisTimeoutError(timeoutMs)), timeoutMs);
-    work.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
+  return timeBound(work, timeoutMs, () => new RedisTimeoutError(timeoutMs));
 }
 
 interface Pending {

@@ -1,4 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
+import { round } from './round.js';
+import { accuracyCells } from './accuracy-cells.js';
 import type { LabelMetrics } from '../metrics/label-counts.js';
 import type { WorkloadComparison } from '../sim/comparison.js';
 
@@ -43,13 +45,7 @@ export function comparisonCsv(results: readonly WorkloadComparison[]): string {
       result.policy.limit,
       result.policy.windowMs,
       result.policy.burst ?? '',
-      row.offered,
-      row.admitted,
-      row.denied,
-      row.falseAdmits,
-      row.falseDenials,
-      round(row.errorRate, 4),
-      round(row.worstWindowRatio, 4),
+      ...accuracyCells(row, 4),
       row.fairness === null ? '' : round(row.fairness, 4),
       row.keys,
       row.bytesPerKey === null ? '' : round(row.bytesPerKey, 1),
@@ -67,8 +63,3 @@ function labelsCell(labels: readonly LabelMetrics[]): string {
   return labels.map((l) => `${l.label}=${l.offered}/${l.admitted}/${l.falseDenials}/${l.falseAdmits}`).join(';');
 }
 
-/** Rounds for output: the figures are exact ratios of counts, printed to `digits` places. */
-export function round(value: number, digits: number): number {
-  const scale = 10 ** digits;
-  return Math.round(value * scale) / scale;
-}

@@ -1,5 +1,6 @@
 import type { ComparisonRow, WorkloadComparison } from '../sim/comparison.js';
-import { round } from './compare-csv.js';
+import { ACCURACY_COLUMNS, accuracyCells } from './accuracy-cells.js';
+import { round } from './round.js';
 import { summarise } from './compare-summary.js';
 import { describePolicy } from './compare-table.js';
 import { htmlDocument, type HtmlReport, type HtmlScenario, type HtmlTable } from './html-document.js';
@@ -56,15 +57,10 @@ function rowsTable(rows: readonly ComparisonRow[]): HtmlTable {
   const speed = rows.some((row) => row.speedRatio !== null);
   return {
     title: 'per algorithm',
-    columns: ['algorithm', 'offered', 'admitted', 'false admits', 'false denials', 'error %', 'worst window / limit', 'keys', ...(bytes ? ['B/key'] : []), ...(speed ? ['speed x ref'] : [])],
+    columns: ['algorithm', ...ACCURACY_COLUMNS, 'keys', ...(bytes ? ['B/key'] : []), ...(speed ? ['speed x ref'] : [])],
     rows: rows.map((row) => [
       row.algorithm,
-      row.offered,
-      row.admitted,
-      row.falseAdmits,
-      row.falseDenials,
-      round(row.errorRate, 2),
-      round(row.worstWindowRatio, 4),
+      ...accuracyCells(row, 2),
       row.keys,
       ...(bytes ? [row.bytesPerKey === null ? null : Math.round(row.bytesPerKey)] : []),
       ...(speed ? [row.speedRatio === null ? null : round(row.speedRatio, 2)] : []),

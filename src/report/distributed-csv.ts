@@ -1,6 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
+import { accuracyCells } from './accuracy-cells.js';
 import type { DistributedComparison } from '../sim/distributed/simulate.js';
-import { round } from './compare-csv.js';
+import { round } from './round.js';
 
 /**
  * The CSV columns of `ratelab distributed`, in order; names are stable and carry their
@@ -57,13 +58,7 @@ export function distributedCsv(result: DistributedComparison): string {
     row.timeoutMs,
     row.outage?.startMs ?? '',
     row.outage?.endMs ?? '',
-    row.offered,
-    row.admitted,
-    row.denied,
-    row.falseAdmits,
-    row.falseDenials,
-    round(row.errorRate, 4),
-    round(row.worstWindowRatio, 4),
+    ...accuracyCells(row, 4),
     round(row.addedLatencyMs, 4),
     row.addedLatencyP99Ms,
     row.outageOffered ?? '',

@@ -1,6 +1,7 @@
 import { formatDuration } from '../duration.js';
+import { ACCURACY_COLUMNS, accuracyCells } from './accuracy-cells.js';
 import type { DistributedComparison } from '../sim/distributed/simulate.js';
-import { round } from './compare-csv.js';
+import { round } from './round.js';
 import { matrixOf, scenarioOf } from './compare-html.js';
 import { asComparison } from './distributed-as-comparison.js';
 import { htmlDocument, type HtmlTable } from './html-document.js';
@@ -33,15 +34,10 @@ export function distributedHtml(result: DistributedComparison): string {
 function designTable(result: DistributedComparison): HtmlTable {
   return {
     title: 'per design',
-    columns: ['design', 'offered', 'admitted', 'false admits', 'false denials', 'error %', 'worst window / limit', 'added latency ms', 'p99 ms', 'admitted / offered in the outage'],
+    columns: ['design', ...ACCURACY_COLUMNS, 'added latency ms', 'p99 ms', 'admitted / offered in the outage'],
     rows: result.rows.map((row) => [
       row.design,
-      row.offered,
-      row.admitted,
-      row.falseAdmits,
-      row.falseDenials,
-      round(row.errorRate, 2),
-      round(row.worstWindowRatio, 4),
+      ...accuracyCells(row, 2),
       round(row.addedLatencyMs, 2),
       round(row.addedLatencyP99Ms, 2),
       row.outageOffered === null ? null : `${row.outageAdmitted} / ${row.outageOffered}`,

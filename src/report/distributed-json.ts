@@ -1,5 +1,5 @@
 import type { DistributedComparison } from '../sim/distributed/simulate.js';
-import { round } from './compare-csv.js';
+import { round } from './round.js';
 import { JSON_FORMAT_VERSION, withErrorPercent } from './json-format.js';
 
 /**

@@ -4,7 +4,7 @@ import type { Timeline } from '../metrics/timeline.js';
 import type { Policy } from '../policy.js';
 import { worstKey, worstKeys, type FocusPlan, type FocusView } from '../sim/focus.js';
 import { roundWidth, type Span } from './chart-frame.js';
-import { round } from './compare-csv.js';
+import { round } from './round.js';
 import { downsampleMinMax } from './downsample.js';
 import type { HtmlSeries, HtmlStrip, HtmlView } from './html-document.js';
 

@@ -1,4 +1,4 @@
-import { round } from './compare-csv.js';
+import { round } from './round.js';
 
 /**
  * Version of the JSON reports (`compare`, `attack`, `distributed`); bumped when a field

@@ -3,7 +3,7 @@ import { schedulerOf, toClock, type Clock, type ClockSource, type Scheduler } fr
 import { meterDecision, type Decision } from '../decision.js';
 import { RatelabError, describeValue } from '../errors.js';
 import type { RateLimiter } from '../memory/limiter.js';
-import { checkAlgorithm, checkCost, checkKey, checkPolicy, type Algorithm, type Limits, type Policy } from '../policy.js';
+import { checkAlgorithm, checkCost, checkKey, checkPolicy, positiveOption, type Algorithm, type Limits, type Policy } from '../policy.js';
 import { initialise, openHandle, specOf, type SharedLimiterHandle } from './handle.js';
 import { KeyCodec } from './key-codec.js';
 import { SharedKeyTable } from './key-table.js';
@@ -71,8 +71,8 @@ export function createSharedLimiter(algorithm: Algorithm, policy: Policy, option
     maxKeys,
     slots,
     maxKeyBytes,
-    idleMs: Math.max(positive(options.idleMs, 'idleMs', view.meter.fullAfterMs), view.meter.fullAfterMs),
-    lockLeaseMs: Math.max(10, positive(options.lockLeaseMs, 'lockLeaseMs', DEFAULT_LEASE_MS)),
+    idleMs: Math.max(positiveOption(options.idleMs, 'idleMs', view.meter.fullAfterMs), view.meter.fullAfterMs),
+    lockLeaseMs: Math.max(10, positiveOption(options.lockLeaseMs, 'lockLeaseMs', DEFAULT_LEASE_MS)),
     locking: lockingMode(options.locking),
   };
   return new SharedLimiter(handle, view, options.clock);
@@ -227,13 +227,6 @@ function wholeNumber(value: unknown, field: string, min: number, max: number): n
   return value;
 }
 
-function positive(value: number | undefined, field: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || Number.isNaN(value) || value <= 0) {
-    throw new RatelabError('INVALID_ARGUMENT', `${field}: expected a positive number, got ${describeValue(value)}`, { field });
-  }
-  return value;
-}
 
 function lockingMode(mode: unknown): LockingMode {
   if (mode === undefined || mode === 'per-key' || mode === 'global') return mode ?? 'per-key';

@@ -1,4 +1,5 @@
 // The Redis limiter's wait against a real redis-server (started by the test): the same
+import { abortFirstOfTwoWaiters } from '../support/abort-wait.js';
 // waiting as the memory limiter's (one generic module), asking Redis again at retryAfterMs
 // plus 0-20% jitter. Order, counts and timers; no timing assertions.
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -50,18 +51,7 @@ describeRedis('createRedisLimiter(...).wait on a real server', () => {
 
     it('an aborted wait takes nothing and the next waiter goes first', async () => {
       const limiter = tenPerSecond();
-      await limiter.wait('k');
-      const controller = new AbortController();
-      const order: string[] = [];
-      const aborted = limiter.wait('k', 1, { signal: controller.signal }).then(
-        () => order.push('aborted one served'),
-        (error: Error) => order.push(error.name),
-      );
-      const next = limiter.wait('k').then(() => order.push('next'));
-      await sleep(20);
-      controller.abort();
-      await Promise.all([aborted, next]);
-      expect(order).toEqual(['AbortError', 'next']);
+      expect(await abortFirstOfTwoWaiters(limiter)).toEqual(['AbortError', 'next']);
       expect((await limiter.consume('k', 0)).remaining).toBe(0);
     });
 

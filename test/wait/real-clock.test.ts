@@ -1,9 +1,9 @@
 // limiter.wait on the system clock and real timers: issue 14's "done when". One timing
+import { abortFirstOfTwoWaiters } from '../support/abort-wait.js';
 // assertion, which the issue asks for (five sequential waits take 400 ms +- 60 ms); it is
 // measured with performance.now and retried once, so a machine that stalls a moment (2
 // cores shared by many test runs) does not fail it. Everything else checks order and counts.
 import { performance } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { RatelabError, createLimiter, type Decision } from '../../src/index.js';
 
@@ -51,18 +51,7 @@ describe('limiter.wait with a real clock (token bucket, 10 per second, burst 1)'
       if (decision.allowed) admitted.push(decision);
       return decision;
     };
-    await limiter.wait('k');
-    const controller = new AbortController();
-    const order: string[] = [];
-    const aborted = limiter.wait('k', 1, { signal: controller.signal }).then(
-      () => order.push('aborted one served'),
-      (error: Error) => order.push(error.name),
-    );
-    const next = limiter.wait('k').then(() => order.push('next'));
-    await sleep(20);
-    controller.abort();
-    await Promise.all([aborted, next]);
-    expect(order).toEqual(['AbortError', 'next']);
+    expect(await abortFirstOfTwoWaiters(limiter)).toEqual(['AbortError', 'next']);
     expect(admitted).toHaveLength(2);
     // The unit the next waiter took was the only one since the first: none is free now.
     expect(limiter.consume('k', 0).remaining).toBe(0);
