@@ -2,6 +2,7 @@ import { RatelabError } from '../errors.js';
 import { bucketBoundCheck } from './bucket-bound.js';
 import type { FidelityCase, FidelityCheck, FidelityContext } from './case.js';
 import { cloudflareCheck } from './cloudflare-check.js';
+import { designCheck } from './design-table.js';
 import { edgeChecks } from './edges.js';
 import { gcraCheck } from './gcra-equivalence.js';
 
@@ -10,7 +11,7 @@ export const FIDELITY_SEED = 17;
 
 /** The shipped checks, in the order the table lists them. */
 export function fidelityChecks(): FidelityCheck[] {
-  return [edgeChecks, bucketBoundCheck, gcraCheck(), cloudflareCheck()];
+  return [designCheck, edgeChecks, bucketBoundCheck, gcraCheck(), cloudflareCheck()];
 }
 
 /** What `ratelab fidelity` measured. */

@@ -8,7 +8,7 @@ interface Consumer {
   stateBytesPerKey?: number;
 }
 
-const { target, keys: count } = JSON.parse(process.argv[2] as string) as { target: MemoryTarget; keys: number };
+const { target, keys: count, cost = 1 } = JSON.parse(process.argv[2] as string) as { target: MemoryTarget; keys: number; cost?: number };
 const collect = (globalThis as { gc?: () => void }).gc;
 if (!collect) throw new Error('run with --expose-gc');
 
@@ -31,7 +31,7 @@ const empty = heapBytes();
 const keys = Array.from({ length: count }, (_, i) => `key:${i}`);
 const withKeys = heapBytes();
 for (const key of keys) {
-  const result = limiter.consume(key, 1);
+  const result = limiter.consume(key, cost);
   if (result instanceof Promise) await result;
 }
 const full = heapBytes();
