@@ -5,13 +5,14 @@ import { cloudflareCheck } from './cloudflare-check.js';
 import { designCheck } from './design-table.js';
 import { edgeChecks } from './edges.js';
 import { gcraCheck } from './gcra-equivalence.js';
+import { nodesCheck } from './nodes.js';
 
 /** The seed of the shipped suite: the figures in the README are this seed's. */
 export const FIDELITY_SEED = 17;
 
 /** The shipped checks, in the order the table lists them. */
 export function fidelityChecks(): FidelityCheck[] {
-  return [designCheck, edgeChecks, bucketBoundCheck, gcraCheck(), cloudflareCheck()];
+  return [designCheck, edgeChecks, bucketBoundCheck, gcraCheck(), nodesCheck, cloudflareCheck()];
 }
 
 /** What `ratelab fidelity` measured. */
