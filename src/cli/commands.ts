@@ -201,7 +201,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'fidelity',
     description: 'check published claims about rate limiters (Figma, Cloudflare, sch_tbf.c, ITU-T I.371...) against seeded measurements; exit 1 when one is not reproduced',
     flags: [
-      { flags: '--redis <url>', description: 'also measure what a Redis Lua script adds per request (loopback); skipped without it' },
+      { flags: '--redis <url>', description: 'also measure what a Redis Lua script adds per request (loopback only unless --allow-remote); skipped without it' },
+      { flags: '--allow-remote', description: 'allow a non-loopback Redis host' },
       { flags: '--only <names>', description: 'run only these checks, comma-separated (design, edge, token-bucket, gcra, nodes, cloudflare, redis)' },
       { flags: '--seed <n>', description: 'random seed of the suite (the README shows the default)' },
       { flags: '--csv <file>', description: 'write one row per case as CSV (- for stdout)' },

@@ -30,6 +30,8 @@ export type Verdict = 'reproduced' | 'not reproduced' | 'reported' | 'skipped';
 export interface FidelityContext {
   seed: number;
   redisUrl?: string;
+  /** Allow a Redis that is not on this machine (`--allow-remote`). */
+  allowRemote?: boolean;
 }
 
 /** A family of claims: runs and returns its cases (one or several rows). */

@@ -6,13 +6,14 @@ import { designCheck } from './design-table.js';
 import { edgeChecks } from './edges.js';
 import { gcraCheck } from './gcra-equivalence.js';
 import { nodesCheck } from './nodes.js';
+import { redisCheck } from './redis-latency.js';
 
 /** The seed of the shipped suite: the figures in the README are this seed's. */
 export const FIDELITY_SEED = 17;
 
 /** The shipped checks, in the order the table lists them. */
 export function fidelityChecks(): FidelityCheck[] {
-  return [designCheck, edgeChecks, bucketBoundCheck, gcraCheck(), nodesCheck, cloudflareCheck()];
+  return [designCheck, edgeChecks, bucketBoundCheck, gcraCheck(), nodesCheck, cloudflareCheck(), redisCheck];
 }
 
 /** What `ratelab fidelity` measured. */
@@ -36,7 +37,7 @@ export interface FidelityOptions extends Partial<FidelityContext> {
  * which only reports). Throws `INVALID_ARGUMENT` for a name in `only` that no check has.
  */
 export async function runFidelity(options: FidelityOptions = {}): Promise<FidelityReport> {
-  const context: FidelityContext = { seed: options.seed ?? FIDELITY_SEED, ...(options.redisUrl === undefined ? {} : { redisUrl: options.redisUrl }) };
+  const context: FidelityContext = { seed: options.seed ?? FIDELITY_SEED, ...(options.redisUrl === undefined ? {} : { redisUrl: options.redisUrl, allowRemote: options.allowRemote ?? false }) };
   const checks = selected(options.checks ?? fidelityChecks(), options.only);
   const cases: FidelityCase[] = [];
   for (const check of checks) cases.push(...(await check.run(context)));

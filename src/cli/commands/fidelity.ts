@@ -1,6 +1,7 @@
 import type { Command } from '../../io.js';
 import type { FidelityCheck } from '../../fidelity/case.js';
 import { runFidelity } from '../../fidelity/suite.js';
+import { parseRedisUrl } from '../../redis/client.js';
 import { fidelityCsv, fidelityJson, fidelityTable } from '../../report/fidelity-report.js';
 import { writeOutputs } from '../../report/write-output.js';
 import { EXIT } from '../exit-codes.js';
@@ -11,6 +12,7 @@ export interface FidelityFlags {
   csv?: string;
   json?: string;
   redis?: string;
+  allowRemote?: boolean;
   seed?: string;
   only?: string;
   /** Not a flag: replaces the shipped checks (tests inject a claim that fails). */
@@ -25,10 +27,11 @@ export interface FidelityFlags {
 export const fidelityCommand: Command<FidelityFlags> = async (flags, io) => {
   const seed = flags.seed === undefined ? undefined : wholeNumberFlag(flags.seed, '--seed', 0, 0xffff_ffff);
   const only = flags.only?.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  if (flags.redis !== undefined) parseRedisUrl(flags.redis, flags.allowRemote === true);
   const toStdout = checkOutputs(flags, io.cwd);
   const report = await runFidelity({
     ...(seed === undefined ? {} : { seed }),
-    ...(flags.redis === undefined ? {} : { redisUrl: flags.redis }),
+    ...(flags.redis === undefined ? {} : { redisUrl: flags.redis, allowRemote: flags.allowRemote === true }),
     ...(only === undefined ? {} : { only }),
     ...(flags.checks === undefined ? {} : { checks: flags.checks }),
   });
