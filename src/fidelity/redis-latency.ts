@@ -12,7 +12,7 @@ const CLAIM = {
   id: 'redis/lua-latency',
   claim: 'A Redis Lua script adds about 1 ms per request',
   source: "the seed's design notes",
-  expected: 'about 1 ms (a LAN round trip adds 0.1-0.5 ms more than loopback)',
+  expected: 'about 1 ms (loopback; a LAN adds its round trip)',
 };
 
 /** Mean ms per decision of `decide`, awaited one after another (a request waits for its decision). */

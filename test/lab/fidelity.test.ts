@@ -77,7 +77,7 @@ describe('ratelab fidelity', () => {
 
   it("lists in the README's table exactly the cases it runs", () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const section = readme.split('### Claims, checked')[1]?.split('\n### ')[0] ?? '';
+    const section = readme.split('### Claims, checked')[1]?.split('\n#')[0] ?? '';
     const ids = [...section.matchAll(/^([a-z-]+\/[a-z-]+)\s{2,}/gm)].map((m) => m[1]);
     expect(ids).toEqual(CASE_IDS);
   });
