@@ -36,6 +36,7 @@ describe('ratelab fidelity (CLI)', () => {
   it.each([
     [['--seed', 'x'], /--seed: expected a whole number/],
     [['--only', 'nope'], /--only: expected names from design, edge/],
+    [['--only', ' , '], /--only: expected a comma-separated list/],
     [['--json', '-', '--csv', '-'], /only one of --csv and --json/],
     [['--json', 'missing/f.json'], /--json: missing\/f.json: the folder .* does not exist/],
     [['--redis', 'redis://10.0.0.1:6379'], /--redis: 10.0.0.1 is not a loopback address/],

@@ -5,7 +5,7 @@ import { parseRedisUrl } from '../../redis/client.js';
 import { fidelityCsv, fidelityJson, fidelityTable } from '../../report/fidelity-report.js';
 import { writeOutputs } from '../../report/write-output.js';
 import { EXIT } from '../exit-codes.js';
-import { checkOutputs, wholeNumberFlag } from '../flags.js';
+import { checkOutputs, usage, wholeNumberFlag } from '../flags.js';
 
 /** Flags of `ratelab fidelity`, as commander hands them over (values still text). */
 export interface FidelityFlags {
@@ -27,6 +27,7 @@ export interface FidelityFlags {
 export const fidelityCommand: Command<FidelityFlags> = async (flags, io) => {
   const seed = flags.seed === undefined ? undefined : wholeNumberFlag(flags.seed, '--seed', 0, 0xffff_ffff);
   const only = flags.only?.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  if (only?.length === 0) throw usage('--only', `expected a comma-separated list of check names, got ${JSON.stringify(flags.only)}`);
   if (flags.redis !== undefined) parseRedisUrl(flags.redis, flags.allowRemote === true);
   const toStdout = checkOutputs(flags, io.cwd);
   const report = await runFidelity({
