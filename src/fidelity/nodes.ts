@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import { createLimiter } from '../memory/limiter.js';
+import { createLimiter, type RateLimiter } from '../memory/limiter.js';
 import { parseScenario } from '../scenario/load-scenario.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { Contender, Decider } from '../sim/contender.js';
@@ -36,7 +36,7 @@ function independentNodes(scenario: Scenario): Contender {
     create(clock: Clock): Decider {
       const nodes = Array.from({ length: NODES }, () => createLimiter('sliding-log', policy, { clock }));
       let next = 0;
-      return { consume: (key, cost) => (nodes[next++ % NODES] as ReturnType<typeof createLimiter>).consume(key, cost) };
+      return { consume: (key, cost) => (nodes[next++ % NODES] as RateLimiter).consume(key, cost) };
     },
   };
 }
