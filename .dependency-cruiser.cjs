@@ -5,6 +5,8 @@
 //   src/report/               tables, charts, CSV, JSON of results (may read sim/bench/attack types)
 //   src/attack/, src/race/    the lab against live systems: HTTP load runner and its demo
 //                             API, the naive-vs-Lua Redis race (a demonstration, never library)
+//   src/fidelity/             published claims checked by measurements (ratelab fidelity): runs
+//                             the simulator, metrics and limiters; rendered by report
 //   src/sim/                  replay on a virtual clock; distributed simulator
 //   src/bench/                speed and memory measured in child processes (used by the
 //                             bench command and by compare's speed figures)
@@ -41,7 +43,7 @@ function forbid(name, comment, from, to) {
 }
 
 /** The lab's layers (src/config/ is neutral: tiers files and scenario files share it). */
-const LAB = '^src/(scenario|traffic|sim|metrics|report|cli|bench|attack|race|lab)/';
+const LAB = '^src/(scenario|traffic|sim|metrics|report|cli|bench|attack|race|lab|fidelity)/';
 
 /** The entry points' modules. */
 const ENTRY = '^src/(index|tiers/index|redis/index|http/index|shared/index|lab/index)\\.ts$';
@@ -52,11 +54,12 @@ module.exports = {
     forbid('only-cli-imports-cli', 'the CLI is the top: nothing else imports it', '^src/(?!cli/)', '^src/cli/'),
     forbid('report-not-to-cli', 'report renders results; the CLI calls it, not the reverse', '^src/report/', '^src/cli/'),
     forbid('lab-demos-not-up', 'the attack runner and the race are called by the CLI and rendered by report', '^src/(attack|race)/', '^src/(report|cli)/'),
-    forbid('sim-not-up', 'the simulator does not render, parse flags or drive live systems', '^src/sim/', '^src/(report|cli|attack|race)/'),
-    forbid('bench-not-up', 'the speed and memory harness measures a decider; it knows nothing of replays', '^src/bench/', '^src/(sim|report|cli|attack|race)/'),
-    forbid('metrics-not-up', 'metrics measure a replay; the simulator uses them, not the reverse', '^src/metrics/', '^src/(sim|bench|report|cli|attack|race)/'),
-    forbid('traffic-not-up', 'traffic generates arrivals; it knows nothing of replay or metrics', '^src/traffic/', '^src/(sim|metrics|report|cli|bench|http|attack|race)/'),
-    forbid('scenario-not-up', 'scenarios are parsed data; nothing downstream', '^src/(scenario|config)/', '^src/(traffic|sim|metrics|report|cli|bench|http|attack|race)/'),
+    forbid('fidelity-not-up', 'the claims suite measures; report renders it and the CLI calls it', '^src/fidelity/', '^src/(report|cli|attack|race)/'),
+    forbid('sim-not-up', 'the simulator does not render, parse flags or drive live systems', '^src/sim/', '^src/(report|cli|attack|race|fidelity)/'),
+    forbid('bench-not-up', 'the speed and memory harness measures a decider; it knows nothing of replays', '^src/bench/', '^src/(sim|report|cli|attack|race|fidelity)/'),
+    forbid('metrics-not-up', 'metrics measure a replay; the simulator uses them, not the reverse', '^src/metrics/', '^src/(sim|bench|report|cli|attack|race|fidelity)/'),
+    forbid('traffic-not-up', 'traffic generates arrivals; it knows nothing of replay or metrics', '^src/traffic/', '^src/(sim|metrics|report|cli|bench|http|attack|race|fidelity)/'),
+    forbid('scenario-not-up', 'scenarios are parsed data; nothing downstream', '^src/(scenario|config)/', '^src/(traffic|sim|metrics|report|cli|bench|http|attack|race|fidelity)/'),
     forbid('algorithms-pure', 'algorithms are pure: policy, errors and typed-array helpers only', '^src/algorithms/', '^src/(?!algorithms/|policy\\.ts$|errors\\.ts$|typed-arrays\\.ts$)'),
     forbid('library-not-to-lab', 'the library (core, memory limiter, tiers, ratelab/redis, ratelab/http, ratelab/shared) never loads the lab', '^src/([^/]+\\.ts$|memory/|wait/|tiers/|redis/|http/|shared/)', LAB),
     forbid('memory-not-to-redis', 'the memory limiter and store, and the waiting both use, never import the Redis code (the Redis code may use the memory limiter as its local fallback)', '^src/(memory/|wait/|algorithms/)', '^src/redis/'),
@@ -71,7 +74,7 @@ module.exports = {
       comment: 'import("ratelab") loads the limiter library only',
       severity: 'error',
       from: { path: '^src/index\\.ts$' },
-      to: { path: '^src/(redis|http|scenario|traffic|sim|metrics|report|cli|bench|attack|race|lab)/', reachable: true },
+      to: { path: '^src/(redis|http|scenario|traffic|sim|metrics|report|cli|bench|attack|race|lab|fidelity)/', reachable: true },
     },
     {
       name: 'core-loads-no-package',

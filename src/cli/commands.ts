@@ -7,6 +7,7 @@ import type { AttackOptions } from './commands/attack.js';
 import type { BenchOptions } from './commands/bench.js';
 import type { CompareFlags } from './commands/compare.js';
 import type { DistributedFlags } from './commands/distributed.js';
+import type { FidelityFlags } from './commands/fidelity.js';
 import type { RaceOptions } from './commands/race.js';
 import type { ScenariosOptions } from './commands/scenarios.js';
 import type { ServeOptions } from './commands/serve.js';
@@ -205,6 +206,22 @@ export const COMMANDS: readonly CommandSpec[] = [
       const { distributedCommand } = await import('./commands/distributed.js');
       return ([scenario], flags, io) =>
         distributedCommand({ ...(flags as Omit<DistributedFlags, 'scenario'>), ...(scenario === undefined ? {} : { scenario: scenario as string }) }, io);
+    },
+  },
+  {
+    name: 'fidelity',
+    description: 'check published claims about rate limiters (Figma, Cloudflare, sch_tbf.c, ITU-T I.371...) against seeded measurements; exit 1 when one is not reproduced',
+    flags: [
+      { flags: '--redis <url>', description: 'also measure what a Redis Lua script adds per request (loopback only unless --allow-remote); skipped without it' },
+      { flags: '--allow-remote', description: 'allow a non-loopback Redis host' },
+      { flags: '--only <names>', description: 'run only these checks, comma-separated (design, edge, token-bucket, gcra, nodes, cloudflare, redis)' },
+      { flags: '--seed <n>', description: 'random seed of the suite (the README shows the default)' },
+      { flags: '--csv <file>', description: 'write one row per case as CSV (- for stdout)' },
+      { flags: '--json <file>', description: 'write the cases as JSON (- for stdout)' },
+    ],
+    load: async () => {
+      const { fidelityCommand } = await import('./commands/fidelity.js');
+      return (_args, flags, io) => fidelityCommand(flags as FidelityFlags, io);
     },
   },
   {

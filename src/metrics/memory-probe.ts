@@ -18,9 +18,10 @@ export interface MemorySample {
 /**
  * Measures the memory a limiter keeps per key: a child process (`--expose-gc`, so nothing
  * else of this process's heap is counted) creates `keys` key strings, measures, feeds one
- * request per key into the limiter, and measures again after a forced GC.
+ * request of `cost` units per key into the limiter (default 1; the limit measures a full
+ * key, which is what a sliding log's memory grows with), and measures again after a forced GC.
  */
-export async function measureMemory(target: MemoryTarget, keys: number, timeoutMs = 180_000): Promise<MemorySample> {
+export async function measureMemory(target: MemoryTarget, keys: number, timeoutMs = 180_000, cost = 1): Promise<MemorySample> {
   const child = siblingModule(import.meta.url, 'memory-child');
-  return runNodeChild<MemorySample>(child, { target, keys }, { nodeFlags: ['--expose-gc'], timeoutMs, what: 'memory probe' });
+  return runNodeChild<MemorySample>(child, { target, keys, cost }, { nodeFlags: ['--expose-gc'], timeoutMs, what: 'memory probe' });
 }

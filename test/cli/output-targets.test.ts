@@ -14,6 +14,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const COMMANDS: [string, string[]][] = [
   ['compare', ['compare', 'edge-attack', '--no-measure', '--no-chart']],
   ['distributed', ['distributed', '--no-chart']],
+  ['fidelity', ['fidelity', '--only', 'edge']],
   ['attack', ['attack', 'http://127.0.0.1:9/', 'edge-attack', '--no-probe']],
   ['bench', ['bench', '--quick', '--rounds', '2', '--time', '10ms', '--keys', '10']],
 ];

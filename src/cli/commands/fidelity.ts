@@ -1,0 +1,45 @@
+import type { Command } from '../../io.js';
+import type { FidelityCheck } from '../../fidelity/case.js';
+import { runFidelity } from '../../fidelity/suite.js';
+import { parseRedisUrl } from '../../redis/client.js';
+import { fidelityCsv, fidelityJson, fidelityTable } from '../../report/fidelity-report.js';
+import { writeOutputs } from '../../report/write-output.js';
+import { EXIT } from '../exit-codes.js';
+import { checkOutputs, usage, wholeNumberFlag } from '../flags.js';
+
+/** Flags of `ratelab fidelity`, as commander hands them over (values still text). */
+export interface FidelityFlags {
+  csv?: string;
+  json?: string;
+  redis?: string;
+  allowRemote?: boolean;
+  seed?: string;
+  only?: string;
+  /** Not a flag: replaces the shipped checks (tests inject a claim that fails). */
+  checks?: readonly FidelityCheck[];
+}
+
+/**
+ * `ratelab fidelity`: runs the shipped suite of published claims, each next to its
+ * measurement, prints the table and optionally CSV and JSON; exits 1 (the gate's code)
+ * when a judged claim is not reproduced. Flags and outputs are checked before anything runs.
+ */
+export const fidelityCommand: Command<FidelityFlags> = async (flags, io) => {
+  const seed = flags.seed === undefined ? undefined : wholeNumberFlag(flags.seed, '--seed', 0, 0xffff_ffff);
+  const only = flags.only?.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  if (only?.length === 0) throw usage('--only', `expected a comma-separated list of check names, got ${JSON.stringify(flags.only)}`);
+  if (flags.redis !== undefined) parseRedisUrl(flags.redis, flags.allowRemote === true);
+  const toStdout = checkOutputs(flags, io.cwd);
+  const report = await runFidelity({
+    ...(seed === undefined ? {} : { seed }),
+    ...(flags.redis === undefined ? {} : { redisUrl: flags.redis, allowRemote: flags.allowRemote === true }),
+    ...(only === undefined ? {} : { only }),
+    ...(flags.checks === undefined ? {} : { checks: flags.checks }),
+  });
+  if (!toStdout) io.stdout.write(fidelityTable(report));
+  await writeOutputs([
+    ...(flags.csv === undefined ? [] : [{ target: flags.csv, content: fidelityCsv(report) }]),
+    ...(flags.json === undefined ? [] : [{ target: flags.json, content: fidelityJson(report) }]),
+  ], io);
+  return report.failed === 0 ? EXIT.OK : EXIT.CHECK_FAILED;
+};
