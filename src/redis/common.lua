@@ -1,10 +1,10 @@
 -- The head of every limiter script. scripts.ts puts the policy's constants before it
 -- (limit, window, capacity, min_ttl, repair: fewer arguments to send and parse per call),
 -- then the algorithm's body as the function `decide`, then batch.lua, which decides every
--- key of the call in turn. The helpers below are created once per script call, not once
--- per key. `key`, `cost` and `now` are set by batch.lua before each decision; a body reads
--- and writes only `key`, replies {allowed 0|1, remaining, retryAfterMs (-1: never),
--- resetMs}, whole numbers, and writes nothing when it denies.
+-- key of the call in turn (or single.lua, one key). The helpers below are created once per
+-- script call, not once per key. `key`, `cost` and `now` are set by the tail before each
+-- decision; a body reads and writes only `key`, replies {allowed 0|1, remaining,
+-- retryAfterMs (-1: never), resetMs}, whole numbers, and writes nothing when it denies.
 local key, cost, now
 
 -- Whole numbers below 1e14 (every whole-ms state short of huge policies) print exactly

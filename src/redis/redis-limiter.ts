@@ -11,7 +11,7 @@ import { invalidOption } from './invalid-option.js';
 import { ScriptBatcher } from './batcher.js';
 import { NodeBreakers } from './node-breaker.js';
 import { isRedisClient, scriptClient, type RedisClient, type ScriptClient } from './run-script.js';
-import { limiterScript } from './scripts.js';
+import { limiterScript, type LuaScript } from './scripts.js';
 import { DeadlineQueue } from './timeout.js';
 
 /** What the limiter does when Redis fails or does not answer within `timeoutMs`. */
@@ -129,6 +129,8 @@ class RedisLimiter implements RedisRateLimiter {
   readonly limits: Limits;
   private readonly client: ScriptClient;
   private readonly batcher: ScriptBatcher;
+  /** The one-key script of `batch: false` (undefined when batching). */
+  private readonly single: LuaScript | undefined;
   private readonly breakers: NodeBreakers;
   private readonly keyPrefix: string;
   private readonly deadlines: DeadlineQueue;
@@ -160,8 +162,10 @@ class RedisLimiter implements RedisRateLimiter {
     this.localNow = this.clock ?? (() => performance.now());
     const minTtlMs = options.minTtlMs ?? (this.clock ? VIRTUAL_CLOCK_MIN_TTL_MS : 0);
     if (!Number.isInteger(minTtlMs) || minTtlMs < 0) throw invalidOption('minTtlMs', 'expected a whole number of ms >= 0', minTtlMs);
-    const script = limiterScript(algorithm, this.limits, minTtlMs, options.repairKeys === true);
-    this.batcher = new ScriptBatcher(this.client, script, this.deadlines, batchKeysOf(options.batch));
+    const repair = options.repairKeys === true;
+    const maxKeys = batchKeysOf(options.batch);
+    this.batcher = new ScriptBatcher(this.client, limiterScript(algorithm, this.limits, minTtlMs, repair), this.deadlines, maxKeys);
+    this.single = maxKeys === 1 ? limiterScript(algorithm, this.limits, minTtlMs, repair, 'single') : undefined;
     this.breakers = new NodeBreakers(this.retryRedisAfterMs);
     this.failMode = checkFailMode(options.failMode ?? 'open');
     this.fallback = this.failMode === 'local' ? localFallback(algorithm, this.limits, options, this.clock) : undefined;
@@ -185,6 +189,7 @@ class RedisLimiter implements RedisRateLimiter {
     const node = this.client.nodeOf(slot);
     if (!this.breakers.allow(node, performance.now())) return Promise.resolve(this.failOver(key, cost));
     const now = this.clock ? String(this.clock()) : '';
+    if (this.single !== undefined) return this.decideAlone(this.single, key, redisKey, cost, node, now);
     // A callback object rather than promise chains or async frames: this runs once per
     // request, and those were a measurable share of the client's CPU per decision
     // (bench/redis-throughput.ts).
@@ -200,6 +205,25 @@ class RedisLimiter implements RedisRateLimiter {
         },
       });
     });
+  }
+
+  /**
+   * One call, one script call: without the batcher's queue and arrays, the arguments only
+   * the cost and a caller's time (measured: bench/redis-throughput.ts, docs/redis.md).
+   */
+  private decideAlone(script: LuaScript, key: string, redisKey: string, cost: number, node: string, now: string): Promise<RedisDecision> {
+    const args = now === '' ? [String(cost)] : [String(cost), now];
+    return this.deadlines.run(this.client.run(script, [redisKey], args)).then(
+      (reply) => {
+        if (Array.isArray(reply) && reply.length === 4) return this.answered(key, cost, node, reply, 0);
+        this.breakers.failed(node, performance.now());
+        return this.failOver(key, cost);
+      },
+      () => {
+        this.breakers.failed(node, performance.now());
+        return this.failOver(key, cost);
+      },
+    );
   }
 
   /** The decision in `replies[at..at+3]`; a key error there is decided by the fail mode. */

@@ -22,19 +22,26 @@ export function luaScript(name: string, source: string): LuaScript {
 const cache = new Map<string, LuaScript>();
 
 /**
+ * How a decision script decides: `batch` (batch.lua) loops over every key of the call;
+ * `single` (single.lua, for `batch: false`) decides one key without the loop's setup, its
+ * arguments only the cost and a caller's time. Both run the same algorithm body.
+ */
+export type ScriptTail = 'batch' | 'single';
+
+/**
  * The decision script of `algorithm` for one policy: the policy's constants, the shared
- * head (common.lua: helpers), the algorithm's body as the function `decide`, and the loop
- * deciding each key of the call (batch.lua: time, per-key errors, `repair`). Constants in the
+ * head (common.lua: helpers), the algorithm's body as the function `decide`, and the tail
+ * deciding the key(s) of the call (time, per-key errors, `repair`). Constants in the
  * source rather than arguments make each call cheaper to send and to start; a fleet has a
  * handful of policies, so the server caches a handful of scripts. Built once per process.
  */
-export function limiterScript(algorithm: Algorithm, limits: Limits, minTtlMs: number, repair = false): LuaScript {
+export function limiterScript(algorithm: Algorithm, limits: Limits, minTtlMs: number, repair = false, tail: ScriptTail = 'batch'): LuaScript {
   const constants = `local limit, window, capacity, min_ttl, repair = ${limits.limit}, ${limits.windowMs}, ${limits.capacity}, ${minTtlMs}, ${repair}`;
-  const name = `${algorithm} ${constants}`;
+  const name = `${algorithm} ${tail} ${constants}`;
   let script = cache.get(name);
   if (script === undefined) {
     const body = `local function decide()\n${readLua(algorithm)}\nend\n`;
-    script = luaScript(algorithm, `${constants}\n${readLua('common')}\n${body}${readLua('batch')}`);
+    script = luaScript(algorithm, `${constants}\n${readLua('common')}\n${body}${readLua(tail)}`);
     cache.set(name, script);
   }
   return script;

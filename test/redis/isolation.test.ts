@@ -105,9 +105,9 @@ describeRedis('a key holding unusable state affects only itself', () => {
     ['a string that does not parse', (redis: Redis, key: string) => redis.set(key, 'garbage')],
     ['the wrong type (WRONGTYPE)', (redis: Redis, key: string) => redis.lpush(key, 'x')],
   ])('%s: the victim key stays exact, the poisoned key is reported, denied in closed mode', async (_label, poison) => {
-    for (const failMode of ['open', 'closed'] as FailMode[]) {
-      const prefix = `poison:${failMode}:${_label.length}:`;
-      const limiter = createRedisLimiter('token-bucket', { limit: LIMIT, windowMs: 3_600_000 }, { redis: fixture.redis, prefix, timeoutMs: 5000, failMode });
+    for (const [failMode, batch] of [['open', true], ['closed', true], ['open', false], ['closed', false]] as Array<[FailMode, boolean]>) {
+      const prefix = `poison:${failMode}:${batch}:${_label.length}:`;
+      const limiter = createRedisLimiter('token-bucket', { limit: LIMIT, windowMs: 3_600_000 }, { redis: fixture.redis, prefix, timeoutMs: 5000, failMode, batch });
       await poison(fixture.redis, limiter.redisKey('poisoned'));
       // Both keys in the same batches, 10 rounds of 20 calls each.
       const decisions: Array<{ key: string; decision: RedisDecision }> = [];
@@ -124,8 +124,8 @@ describeRedis('a key holding unusable state affects only itself', () => {
     }
   });
 
-  it('with repairKeys, a poisoned key is deleted and decided afresh', async () => {
-    const limiter = createRedisLimiter('fixed-window', { limit: LIMIT, windowMs: 3_600_000 }, { redis: fixture.redis, prefix: 'repair:', timeoutMs: 5000, failMode: 'closed', repairKeys: true });
+  it.each([true, false])('with repairKeys, a poisoned key is deleted and decided afresh (batch: %s)', async (batch) => {
+    const limiter = createRedisLimiter('fixed-window', { limit: LIMIT, windowMs: 3_600_000 }, { redis: fixture.redis, prefix: `repair:${batch}:`, timeoutMs: 5000, failMode: 'closed', repairKeys: true, batch });
     await fixture.redis.set(limiter.redisKey('poisoned'), 'not a hash');
     const decisions = await Promise.all(Array.from({ length: 2 * LIMIT }, () => limiter.consume('poisoned')));
     expect(decisions.every((d) => d.reason === 'redis')).toBe(true);
