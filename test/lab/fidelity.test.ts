@@ -83,6 +83,19 @@ describe('ratelab fidelity', () => {
   });
 });
 
+describe('ratelab fidelity on a narrow terminal', () => {
+  it('prints a block per case within the width instead of a wrapped table row', async () => {
+    for (const columns of ['80', '60']) {
+      const io = bufferIO({ cwd: ROOT, env: { COLUMNS: columns } });
+      expect(await fidelityCommand({ only: 'edge,gcra' }, io)).toBe(0);
+      const lines = io.out().trimEnd().split('\n');
+      expect(lines.filter((line) => line.length > Number(columns))).toEqual([]);
+      expect(lines).toContain('edge/fixed-window  reproduced');
+      expect(lines).toContain('  expected: 2.00x in one window');
+    }
+  });
+});
+
 describe('ratelab fidelity fails when a claim is not reproduced', () => {
   it('exits 1 (the gate code) with a GCRA whose tolerance is b*T, the bug found in the wild', async () => {
     const io = bufferIO({ cwd: ROOT });

@@ -1,4 +1,5 @@
 import type { Command } from '../../io.js';
+import { terminalWidth } from '../terminal-width.js';
 import type { FidelityCheck } from '../../fidelity/case.js';
 import { runFidelity } from '../../fidelity/suite.js';
 import { parseRedisUrl } from '../../redis/client.js';
@@ -36,7 +37,7 @@ export const fidelityCommand: Command<FidelityFlags> = async (flags, io) => {
     ...(only === undefined ? {} : { only }),
     ...(flags.checks === undefined ? {} : { checks: flags.checks }),
   });
-  if (!toStdout) io.stdout.write(fidelityTable(report));
+  if (!toStdout) io.stdout.write(fidelityTable(report, terminalWidth(io)));
   await writeOutputs([
     ...(flags.csv === undefined ? [] : [{ target: flags.csv, content: fidelityCsv(report) }]),
     ...(flags.json === undefined ? [] : [{ target: flags.json, content: fidelityJson(report) }]),
