@@ -8,6 +8,7 @@ export type RatelabErrorCode =
   | 'INVALID_COST'
   | 'INVALID_KEY'
   | 'INVALID_DECISION'
+  | 'REDIS_KEY_ERROR'
   | 'INVALID_ARGUMENT'
   | 'WAIT_TOO_LONG'
   | 'COST_OVER_CAPACITY'

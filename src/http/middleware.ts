@@ -89,7 +89,7 @@ export interface RateLimitOptions<Req extends IncomingMessage = IncomingMessage>
    * default that, else `closed`.
    */
   failMode?: FailMode;
-  /** Told of every such failure (`INVALID_DECISION` for a non-Decision); default: one process warning. An `onError` that throws is only warned about. */
+  /** Told of every such failure (`INVALID_DECISION` for a non-Decision, `REDIS_KEY_ERROR` for a Redis key whose state is unusable); default: one process warning. An `onError` that throws is only warned about. */
   onError?: (error: unknown, req: Req) => void;
 }
 
@@ -173,6 +173,12 @@ async function decideRequest<Req extends IncomingMessage>(
   checkDecision(decided.decision);
   at.policy = decided.policy.name;
   const reason = (decided.decision as { reason?: unknown }).reason;
+  if (reason === 'key-error') {
+    // One key's state is unusable: the operator must hear of it (the limiter only says so
+    // in the decision), and the request takes the fail mode like any limiter failure.
+    const error = (decided.decision as { error?: unknown }).error;
+    throw new RatelabError('REDIS_KEY_ERROR', `limiter: Redis cannot decide key ${JSON.stringify(key ?? SHARED_NO_KEY)}: ${String(error)}`, { field: 'limiter' });
+  }
   if (reason === 'fail-open' || reason === 'fail-closed') {
     // A Redis limiter decided by its own fail mode: no quota is known, so no rate-limit fields.
     return failed(reason === 'fail-open' ? 'open' : 'closed', req, res, { key, policy: decided.policy.name, retryAfterMs: decided.decision.retryAfterMs });

@@ -28,6 +28,28 @@ describeRedis('rateLimit with a Redis limiter', () => {
     return { http: await listen(handler), seen };
   }
 
+  it.each([
+    ['closed', 503, 'failed-closed'],
+    ['open', 200, 'failed-open'],
+  ] as const)('a key whose Redis state is unusable (WRONGTYPE), fail %s: %i, and onError is told REDIS_KEY_ERROR naming the key', async (failMode, status, outcome) => {
+    const limiter = createRedisLimiter('sliding-log', { limit: 2, windowMs: 60_000 }, { redis: fixture.redis, failMode, prefix: `mw-poison-${failMode}-${Date.now()}:`, timeoutMs: 500 });
+    await fixture.redis.set(limiter.redisKey('victim'), 'not a sorted set');
+    const errors: unknown[] = [];
+    const limit = rateLimit({ limiter, key: () => 'victim', onError: (error) => errors.push(error) });
+    const seen: (RateLimitResult | undefined)[] = [];
+    const http = await listen((req, res) => void limit(req, res, () => res.end('ok')).then(() => seen.push(rateLimitResult(req))));
+    try {
+      const [reply] = await getMany(http.url, 1);
+      expect(reply?.status).toBe(status);
+      expect(seen[0]?.outcome).toBe(outcome);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatchObject({ code: 'REDIS_KEY_ERROR' });
+      expect(String((errors[0] as Error).message)).toMatch(/"victim".*WRONGTYPE/);
+    } finally {
+      await http.close();
+    }
+  });
+
   it('decides in Redis: headers from each decision, 429 with Retry-After in whole seconds', async () => {
     const { http, seen } = await serve('closed', `mw-ok-${Date.now()}:`);
     try {
