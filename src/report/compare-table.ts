@@ -3,9 +3,8 @@ import type { ComparisonRow, WorkloadComparison } from '../sim/comparison.js';
 import { formatDuration } from '../duration.js';
 import type { Policy } from '../policy.js';
 import { summarise } from './compare-summary.js';
-import stripAnsi from './strip-ansi.js';
 import { renderLabelBreakdown } from './label-breakdown.js';
-import { count, renderTable, type Column } from './table.js';
+import { count, fits, renderTable, type Column } from './table.js';
 import { wrapWords } from './wrap.js';
 
 /** Widest line of a report, columns: tables and sentences never run past this. */
@@ -52,7 +51,7 @@ export function renderComparison(result: WorkloadComparison, paint: ChalkInstanc
   const title = wrapWords(`${result.name} (${describePolicy(result.policy)}): ${result.description}`, fit, '  ');
   const lines = [paint.bold(title[0] as string), ...title.slice(1).map((line) => paint.dim(line)), ...wrapWords(summarise(result), fit, '  '), ''];
   const notes = result.notes.flatMap((note) => wrapWords(`note: ${note}`, fit, '  ').map((line) => paint.yellow(line)));
-  const labels = renderLabelBreakdown(result.rows, paint);
+  const labels = renderLabelBreakdown(result.rows, paint, fit);
   return [...lines, ...comparisonTables(result.rows, paint, fit), ...(labels === '' ? [] : ['', labels.trimEnd()]), ...notes].join('\n') + '\n';
 }
 
@@ -72,10 +71,6 @@ function comparisonTables(rows: readonly ComparisonRow[], paint: ChalkInstance, 
   return [...tables, ...speed];
 }
 
-/** Whether every line (ANSI colour aside) is at most `width` columns. */
-export function fits(lines: readonly string[], width: number): boolean {
-  return lines.every((line) => stripAnsi(line).length <= width);
-}
 
 function table(columns: readonly RowColumn[], rows: readonly ComparisonRow[], paint: ChalkInstance): string[] {
   const cells = rows.map((row) => [row.algorithm, ...columns.map((column) => column.cell(row, paint) ?? '-')]);

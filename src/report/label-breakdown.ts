@@ -2,7 +2,8 @@ import type { ChalkInstance } from 'chalk';
 import type { ComparisonRow } from '../sim/comparison.js';
 import { formatDuration } from '../duration.js';
 import type { LabelMetrics } from '../metrics/label-counts.js';
-import { count, renderTable, type Column } from './table.js';
+import { count, fits, renderTable, type Column } from './table.js';
+import { wrapWords } from './wrap.js';
 
 const COLUMNS: Column[] = [
   { header: 'label' },
@@ -25,21 +26,29 @@ const WAIT_COLUMNS: Column[] = [
  * denied: legitimate users wrongly turned away) and false admits (requests let through
  * over the limit), in yellow and red when not zero; with retry clients, how long their
  * admitted requests waited since first wanted (median, 99th percentile). Empty when no
- * source has a label.
+ * source has a label. The legend is wrapped to `width` columns.
  */
-export function renderLabelBreakdown(rows: readonly ComparisonRow[], paint: ChalkInstance): string {
+export function renderLabelBreakdown(rows: readonly ComparisonRow[], paint: ChalkInstance, width = Infinity): string {
   const labels = [...new Set(rows.flatMap((row) => (row.labels ?? []).map((l) => l.label)))];
   if (labels.length === 0) return '';
   const withWaits = rows.some((row) => row.labels?.some((l) => l.wait !== undefined));
-  const cells = labels.flatMap((label) =>
+  const counted = labels.flatMap((label) =>
     rows.map((row, i) => {
       const counts = row.labels?.find((l) => l.label === label);
       const cells = counts === undefined ? ['-', '-', '-', '-'] : [count(counts.offered), count(counts.admitted), flagged(counts.falseDenials, paint.yellow), flagged(counts.falseAdmits, paint.red)];
-      return [i === 0 ? label : '', row.algorithm, ...cells, ...(withWaits ? waitCells(counts) : [])];
+      return { who: [i === 0 ? label : '', row.algorithm], cells, waits: waitCells(counts) };
     }),
   );
-  const title = paint.dim(`per label: false- = denied though within the limit, false+ = admitted over it${withWaits ? '; wait = from wanting to send to admitted' : ''}`);
-  return `${title}\n${renderTable(withWaits ? [...COLUMNS, ...WAIT_COLUMNS] : COLUMNS, cells)}`;
+  const legend = `per label: false- = denied though within the limit, false+ = admitted over it${withWaits ? '; wait = from wanting to send to admitted' : ''}`;
+  const title = wrapWords(legend, width, '  ').map((line) => paint.dim(line)).join('\n');
+  const counts = (waits: boolean) => renderTable(waits ? [...COLUMNS, ...WAIT_COLUMNS] : COLUMNS, counted.map((r) => [...r.who, ...r.cells, ...(waits ? r.waits : [])]));
+  if (!withWaits) return `${title}\n${counts(false)}`;
+  const together = counts(true);
+  if (fits(together.split('\n'), width)) return `${title}\n${together}`;
+  // Too wide for the terminal: the waits go in a table of their own below, as the
+  // comparison table moves its memory and speed columns.
+  const waits = renderTable([...COLUMNS.slice(0, 2), ...WAIT_COLUMNS], counted.map((r) => [...r.who, ...r.waits]));
+  return `${title}\n${counts(false)}\n${waits}`;
 }
 
 function waitCells(counts: LabelMetrics | undefined): string[] {

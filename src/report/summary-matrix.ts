@@ -1,8 +1,8 @@
 import type { ChalkInstance } from 'chalk';
 import { median } from 'simple-statistics';
 import type { ComparisonRow, WorkloadComparison } from '../sim/comparison.js';
-import { MAX_WIDTH, OVER_MARK, fits, speedRatioCell, worstWindowCell } from './compare-table.js';
-import { renderTable, type Column } from './table.js';
+import { MAX_WIDTH, OVER_MARK, speedRatioCell, worstWindowCell } from './compare-table.js';
+import { fits, renderTable, type Column } from './table.js';
 import { wrapWords } from './wrap.js';
 
 /** The legend under the matrix: what a cell holds and what the mark means. */

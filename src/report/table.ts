@@ -21,6 +21,11 @@ export function renderTable(columns: readonly Column[], rows: readonly (readonly
   return [line(columns.map((c) => c.header)), rule, ...rows.map(line)].join('\n') + '\n';
 }
 
+/** Whether every line (ANSI colour aside) is at most `width` columns. */
+export function fits(lines: readonly string[], width: number): boolean {
+  return lines.every((line) => visible(line) <= width);
+}
+
 function visible(text: string): number {
   return stripAnsi(text).length;
 }
