@@ -107,9 +107,13 @@ const DEFAULT_DENY_CACHE_KEYS = 10_000;
 const DEFAULT_BATCH_KEYS = 64;
 const VIRTUAL_CLOCK_MIN_TTL_MS = 60_000;
 
+// The tag names the state's layout as well as the algorithm: the buckets' tags became tb2
+// and gcra2 when their state went from text to packed doubles, so a deploy never reads a
+// state of the other layout (it would be a key error until the key expired); it starts
+// those keys afresh, as a policy change does.
 const KEY_TAG: Record<Algorithm, string> = {
-  'token-bucket': 'tb',
-  gcra: 'gcra',
+  'token-bucket': 'tb2',
+  gcra: 'gcra2',
   'sliding-log': 'log',
   'sliding-counter': 'sc',
   'fixed-window': 'fw',
@@ -199,10 +203,7 @@ class RedisLimiter implements RedisRateLimiter {
         cost: String(cost),
         now,
         answer: (replies, at) => resolve(this.answered(key, cost, node, replies, at)),
-        fail: () => {
-          this.breakers.failed(node, performance.now());
-          resolve(this.failOver(key, cost));
-        },
+        fail: () => resolve(this.failed(key, cost, node)),
       });
     });
   }
@@ -216,14 +217,16 @@ class RedisLimiter implements RedisRateLimiter {
     return this.deadlines.run(this.client.run(script, [redisKey], args)).then(
       (reply) => {
         if (Array.isArray(reply) && reply.length === 4) return this.answered(key, cost, node, reply, 0);
-        this.breakers.failed(node, performance.now());
-        return this.failOver(key, cost);
+        return this.failed(key, cost, node);
       },
-      () => {
-        this.breakers.failed(node, performance.now());
-        return this.failOver(key, cost);
-      },
+      () => this.failed(key, cost, node),
     );
+  }
+
+  /** The fail mode's decision after a failed call to `node`, which counts against its breaker. */
+  private failed(key: string, cost: number, node: string): RedisDecision {
+    this.breakers.failed(node, performance.now());
+    return this.failOver(key, cost);
   }
 
   /** The decision in `replies[at..at+3]`; a key error there is decided by the fail mode. */
@@ -235,8 +238,7 @@ class RedisLimiter implements RedisRateLimiter {
     const retryAfterMs = replies[at + 2];
     const resetMs = replies[at + 3];
     if (typeof allowed !== 'number' || typeof remaining !== 'number' || typeof retryAfterMs !== 'number' || typeof resetMs !== 'number') {
-      this.breakers.failed(node, performance.now());
-      return this.failOver(key, cost);
+      return this.failed(key, cost, node);
     }
     const decision: RedisDecision = {
       allowed: allowed === 1,

@@ -1,35 +1,58 @@
 import { median } from 'simple-statistics';
 import { RLF, medianRatio, type RedisBenchResult, type RedisContenderFigures } from '../bench/redis-throughput.js';
+import { renderTable, type Column } from './table.js';
 
 const totalCpu = (f: RedisContenderFigures) => f.nodeCpuUs.map((node, i) => node + (f.serverCpuUs[i] as number));
 
+const COLUMNS: Column[] = [
+  { header: 'contender' },
+  { header: 'calls/s', align: 'right' },
+  { header: 'x RLF', align: 'right' },
+  { header: 'Node', align: 'right' },
+  { header: 'server', align: 'right' },
+  { header: 'cmd', align: 'right' },
+  { header: 'CPU x RLF', align: 'right' },
+  { header: 'p50 ms', align: 'right' },
+  { header: 'p99 ms', align: 'right' },
+];
+
 /**
  * The `ratelab bench --redis` report: per in-flight level, each contender's medians over
- * rounds, and its ratios to rate-limiter-flexible as medians of per-round ratios.
+ * rounds, and its ratios to rate-limiter-flexible as medians of per-round ratios. Fits 80
+ * columns: the contenders go by short names, which the heading spells out.
  */
 export function renderRedisBench(result: RedisBenchResult): string {
   const { plan } = result;
   const lines = [
-    `Redis ${result.redisVersion}, one ioredis connection, token bucket, ${plan.keys.toLocaleString('en-US')} keys, every call admitted;`,
-    `medians of ${plan.rounds} alternating rounds of ${plan.calls.toLocaleString('en-US')} calls; x RLF = median of per-round ratios to ${RLF}`,
-    `CPU per decision in us: Node = this process (process.cpuUsage), server = redis-server (INFO cpu), cmd = inside commands (INFO commandstats)`,
+    `Redis ${result.redisVersion}, one ioredis connection, ${plan.keys.toLocaleString('en-US')} keys, every call admitted.`,
+    `ratelab = ratelab's token bucket; RLF = ${RLF}.`,
+    `Medians of ${plan.rounds} alternating rounds of ${plan.calls.toLocaleString('en-US')} calls; x RLF = median of`,
+    'per-round ratios. CPU per decision in us: Node = this process (cpuUsage),',
+    'server = redis-server (INFO cpu), cmd = inside commands (INFO commandstats).',
   ];
   for (const level of result.levels) {
     const baseline = level.contenders.find((c) => c.name === RLF);
-    lines.push('', `${level.inFlight} in flight`);
-    lines.push(`  ${'contender'.padEnd(34)} ${'calls/s'.padStart(9)} ${'x RLF'.padStart(6)} ${'Node'.padStart(6)} ${'server'.padStart(6)} ${'cmd'.padStart(6)} ${'CPU x RLF'.padStart(9)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)}`);
-    for (const c of level.contenders) {
-      const ratio = baseline ? medianRatio(c, baseline, (f) => f.callsPerSec).toFixed(2) : '-';
-      const cpuRatio = baseline ? medianRatio(c, baseline, totalCpu).toFixed(2) : '-';
-      lines.push(
-        `  ${c.name.padEnd(34)} ${Math.round(median(c.callsPerSec)).toLocaleString('en-US').padStart(9)} ${ratio.padStart(6)} ${fixed(c.nodeCpuUs, 1, 6)} ${fixed(c.serverCpuUs, 1, 6)} ${fixed(c.commandUs, 1, 6)} ${cpuRatio.padStart(9)} ${fixed(c.p50Ms, 2, 7)} ${fixed(c.p99Ms, 2, 7)}`,
-      );
-    }
+    const rows = level.contenders.map((c) => [
+      shortName(c.name),
+      Math.round(median(c.callsPerSec)).toLocaleString('en-US'),
+      baseline ? medianRatio(c, baseline, (f) => f.callsPerSec).toFixed(2) : '-',
+      fixed(c.nodeCpuUs, 1),
+      fixed(c.serverCpuUs, 1),
+      fixed(c.commandUs, 1),
+      baseline ? medianRatio(c, baseline, totalCpu).toFixed(2) : '-',
+      fixed(c.p50Ms, 2),
+      fixed(c.p99Ms, 2),
+    ]);
+    lines.push('', `${level.inFlight} in flight`, renderTable(COLUMNS, rows).trimEnd());
   }
   for (const note of result.notes) lines.push(`note: ${note}`);
   return `${lines.join('\n')}\n`;
 }
 
-function fixed(values: number[], digits: number, width: number): string {
-  return median(values).toFixed(digits).padStart(width);
+function shortName(name: string): string {
+  return name === RLF ? 'RLF' : name.replace('ratelab token bucket, ', 'ratelab ');
+}
+
+function fixed(values: number[], digits: number): string {
+  return median(values).toFixed(digits);
 }

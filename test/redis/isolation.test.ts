@@ -1,9 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import { Cluster, Redis } from 'ioredis';
+import { createCluster } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boundedRedisOptions } from '../../src/redis/client.js';
 import { hashSlot } from '../../src/redis/hash-slot.js';
 import { createRedisLimiter, type FailMode, type RedisDecision } from '../../src/redis/redis-limiter.js';
+import { scriptClient, type RedisClient } from '../../src/redis/run-script.js';
 import { describeRedis, useRedisServer } from '../support/describe-redis.js';
 import { startRedisCluster, type RedisClusterHandle } from '../support/redis-server.js';
 
@@ -34,27 +36,38 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describeRedis('a hung Cluster master affects only its own keys', () => {
   let cluster: RedisClusterHandle;
-  let redis: Cluster;
+  let ioredis: Cluster;
+  let nodeRedis: ReturnType<typeof createCluster>;
 
   beforeAll(async () => {
     // A node timeout longer than the pause: the cluster itself stays ok (with no replicas a
     // failed master would turn every master CLUSTERDOWN, which is a failure of all nodes).
     cluster = await startRedisCluster(3, { nodeTimeoutMs: 15_000 });
-    redis = new Cluster(cluster.startupNodes.map(({ host, port }) => ({ host, port })), { redisOptions: boundedRedisOptions(1000) });
-    redis.on('error', () => {});
-    await redis.ping();
+    ioredis = new Cluster(cluster.startupNodes.map(({ host, port }) => ({ host, port })), { redisOptions: boundedRedisOptions(1000) });
+    ioredis.on('error', () => {});
+    await ioredis.ping();
+    nodeRedis = createCluster({ rootNodes: cluster.startupNodes.map(({ host, port }) => ({ url: `redis://${host}:${port}` })) });
+    nodeRedis.on('error', () => {});
+    await nodeRedis.connect();
   });
   afterAll(async () => {
     for (const node of cluster?.nodes ?? []) node.resume();
-    redis?.disconnect();
+    ioredis?.disconnect();
+    nodeRedis?.destroy();
     await cluster?.stop();
   });
 
-  describe.each(['open', 'closed'] as FailMode[])("failMode '%s'", (failMode) => {
+  describe.each([
+    ['ioredis Cluster', 'open'],
+    ['ioredis Cluster', 'closed'],
+    ['node-redis createCluster', 'open'],
+    ['node-redis createCluster', 'closed'],
+  ] as [string, FailMode][])("%s, failMode '%s'", (label, failMode) => {
     it('stopping one of three masters for 3 s: no admission beyond the limit on the others, every call answered within timeoutMs', async () => {
-      const prefix = `iso:${failMode}:`;
+      const redis: RedisClient = label.startsWith('ioredis') ? ioredis : nodeRedis;
+      const prefix = `iso:${label}:${failMode}:`;
       const limiter = createRedisLimiter('token-bucket', { limit: LIMIT, windowMs: 3_600_000 }, { redis, prefix, timeoutMs: TIMEOUT_MS, failMode });
-      const nodeOf = (key: string) => (redis.slots[hashSlot(limiter.redisKey(key))] as string[])[0];
+      const nodeOf = (key: string) => scriptClient(redis).nodeOf(hashSlot(limiter.redisKey(key)));
       const stopped = nodeOf(KEYS[0] as string);
       const victim = cluster.nodes.find((node) => `${node.host}:${node.port}` === stopped);
       expect(victim).toBeDefined();

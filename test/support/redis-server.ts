@@ -131,7 +131,7 @@ function terminate(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
  * A free loopback port below 55536 whose cluster bus port (port + 10000) is free too.
  * Never 6379: the listener asks the OS for an ephemeral port.
  */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   for (;;) {
     const port = await listenOnce(0);
     if (port !== 6379 && port + 10_000 <= 65_535 && (await listenOnce(port + 10_000).then(() => true, () => false))) return port;

@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { run } from '../../src/cli/main.js';
+import { bufferIO } from '../../src/io.js';
+import { describeRedis } from '../support/describe-redis.js';
+import { freePort, startRedisServer, type RedisServer } from '../support/redis-server.js';
+
+describeRedis('ratelab bench --redis URL', () => {
+  let server: RedisServer;
+  beforeAll(async () => {
+    server = await startRedisServer();
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('prints every contender at both in-flight levels within 80 columns, writes JSON, and leaves no key behind', async () => {
+    const io = bufferIO();
+    expect(await run(['bench', '--redis', server.url, '--quick', '--rounds', '1', '--json', '-'], io)).toBe(0);
+    const report = io.err();
+    for (const level of ['50 in flight', '500 in flight']) expect(report).toContain(level);
+    expect(report.match(/^(ratelab batched|ratelab per call|RLF) +[\d,]+ +\d+\.\d\d/gm)).toHaveLength(6);
+    for (const line of report.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+    const json = JSON.parse(io.out()) as { levels: { inFlight: number; contenders: { name: string; callsPerSec: number[] }[] }[] };
+    expect(json.levels.map((l) => l.inFlight)).toEqual([50, 500]);
+    expect(json.levels[0]!.contenders.map((c) => c.name)).toEqual(['ratelab token bucket, batched', 'ratelab token bucket, per call', 'rate-limiter-flexible RateLimiterRedis']);
+    expect(json.levels[0]!.contenders.every((c) => c.callsPerSec.length === 1 && c.callsPerSec[0]! > 0)).toBe(true);
+    const { Redis } = await import('ioredis');
+    const redis = new Redis(server.url);
+    expect(await redis.dbsize()).toBe(0);
+    redis.disconnect();
+  }, 60_000);
+
+  it('a Redis that is not there: one line naming it, exit 3', async () => {
+    const io = bufferIO();
+    const url = `redis://127.0.0.1:${await freePort()}`;
+    expect(await run(['bench', '--redis', url, '--quick'], io)).toBe(3);
+    const lines = io.err().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(url.replace('redis://', ''));
+    expect(io.err()).not.toMatch(/\n\s+at /);
+  });
+
+  it('a non-loopback host is refused without --allow-remote', async () => {
+    const io = bufferIO();
+    expect(await run(['bench', '--redis', 'redis://192.0.2.1:6379', '--quick'], io)).toBe(2);
+    expect(io.err()).toMatch(/--allow-remote/);
+  });
+});
