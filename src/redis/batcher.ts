@@ -43,6 +43,8 @@ export class ScriptBatcher {
     private readonly script: LuaScript,
     private readonly deadlines: DeadlineQueue,
     private readonly maxKeys: number,
+    /** Whether an idle flush goes as two script calls (see flush). */
+    private readonly split = true,
   ) {}
 
   /** Queues `call` for the batch of hash slot `slot` (or sends it now when batching is off). */
@@ -63,14 +65,14 @@ export class ScriptBatcher {
   // With nothing in flight, a flush goes out as two script calls, not one: Redis runs the
   // second while this process handles the first one's replies, and the callers those
   // replies free make the next batch while the second still runs. One batch at a time kept
-  // Node and Redis taking turns (bench: 1.5x rate-limiter-flexible at 50 in flight, 1.9x
-  // split; the same at 500, where batches are already capped at maxKeys and overlap).
+  // Node and Redis taking turns (bench/redis-batch-cap.ts --in-flight 50 compares the two;
+  // at 500 in flight batches are already capped at maxKeys and overlap, and nothing splits).
   private readonly flush = (): void => {
     this.scheduled = false;
     const pending = this.pending;
     this.pending = new Map();
     for (const calls of pending.values()) {
-      const split = this.inFlight === 0 && calls.length >= MIN_SPLIT_CALLS;
+      const split = this.split && this.inFlight === 0 && calls.length >= MIN_SPLIT_CALLS;
       const size = split ? Math.min(this.maxKeys, Math.ceil(calls.length / 2)) : this.maxKeys;
       if (calls.length <= size) this.send(calls);
       else for (let start = 0; start < calls.length; start += size) this.send(calls.slice(start, start + size));

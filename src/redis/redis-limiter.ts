@@ -64,9 +64,12 @@ export interface RedisLimiterOptions {
   retryRedisAfterMs?: number;
   /**
    * Batch the calls of one event-loop turn into one script call per hash slot (default
-   * `true`: at most 64 keys per call). `false` sends each call alone.
+   * `true`: at most 64 keys per call). `false` sends each call alone. `split` (default
+   * true): when none of the limiter's script calls is in flight, a turn's calls (8 or
+   * more) go as two script calls, so Redis runs one while this process reads the other's
+   * replies.
    */
-  batch?: boolean | { maxKeys?: number };
+  batch?: boolean | { maxKeys?: number; split?: boolean };
   /**
    * Delete a key of this limiter that holds the wrong type or a value that does not parse,
    * and decide as if it did not exist (default false: the key's calls are decided by the
@@ -167,8 +170,8 @@ class RedisLimiter implements RedisRateLimiter {
     const minTtlMs = options.minTtlMs ?? (this.clock ? VIRTUAL_CLOCK_MIN_TTL_MS : 0);
     if (!Number.isInteger(minTtlMs) || minTtlMs < 0) throw invalidOption('minTtlMs', 'expected a whole number of ms >= 0', minTtlMs);
     const repair = options.repairKeys === true;
-    const maxKeys = batchKeysOf(options.batch);
-    this.batcher = new ScriptBatcher(this.client, limiterScript(algorithm, this.limits, minTtlMs, repair), this.deadlines, maxKeys);
+    const { maxKeys, split } = batchOptionsOf(options.batch);
+    this.batcher = new ScriptBatcher(this.client, limiterScript(algorithm, this.limits, minTtlMs, repair), this.deadlines, maxKeys, split);
     this.single = maxKeys === 1 ? limiterScript(algorithm, this.limits, minTtlMs, repair, 'single') : undefined;
     this.breakers = new NodeBreakers(this.retryRedisAfterMs);
     this.failMode = checkFailMode(options.failMode ?? 'open');
@@ -284,12 +287,14 @@ function localFallback(algorithm: Algorithm, limits: Limits, options: RedisLimit
   return createLimiter(algorithm, share, clock ? { clock } : {});
 }
 
-function batchKeysOf(option: RedisLimiterOptions['batch']): number {
-  if (option === undefined || option === true) return DEFAULT_BATCH_KEYS;
-  if (option === false) return 1;
+function batchOptionsOf(option: RedisLimiterOptions['batch']): { maxKeys: number; split: boolean } {
+  if (option === undefined || option === true) return { maxKeys: DEFAULT_BATCH_KEYS, split: true };
+  if (option === false) return { maxKeys: 1, split: false };
   const maxKeys = option.maxKeys ?? DEFAULT_BATCH_KEYS;
   if (!Number.isInteger(maxKeys) || maxKeys < 1) throw invalidOption('batch.maxKeys', 'expected a whole number >= 1', maxKeys);
-  return maxKeys;
+  const split = option.split ?? true;
+  if (typeof split !== 'boolean') throw invalidOption('batch.split', 'expected true or false', split);
+  return { maxKeys, split };
 }
 
 function denyCacheOf(option: RedisLimiterOptions['denyCache'], limit: number): DenyCache | undefined {

@@ -68,6 +68,15 @@ describe('ScriptBatcher: the script calls a turn of decisions becomes', () => {
     expect(sent.flatMap((s) => s.keys)).toEqual(keys(count)); // in request order
   });
 
+  it('with split off, an idle turn goes as one script call (up to maxKeys)', async () => {
+    const { client, sent } = fakeClient();
+    const batcher = new ScriptBatcher(client, luaScript('test', 'return {}'), new DeadlineQueue(60_000), 64, false);
+    const outcomes = new Map<string, Outcome>();
+    for (const key of keys(50)) batcher.submit(0, call(key, outcomes));
+    await turn();
+    expect(sent.map((s) => s.keys.length)).toEqual([50]);
+  });
+
   it('does not split while a script call is in flight: the pipeline already overlaps', async () => {
     const { client, sent } = fakeClient();
     const batcher = new ScriptBatcher(client, luaScript('test', 'return {}'), new DeadlineQueue(60_000), 64);

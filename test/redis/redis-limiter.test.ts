@@ -164,6 +164,8 @@ describeRedis('createRedisLimiter on a real server', () => {
     expect(make({ failMode: 'sideways' })).toThrow(/failMode/);
     expect(make({ timeoutMs: 0 })).toThrow(/timeoutMs/);
     expect(make({ denyCache: { maxKeys: 0 } })).toThrow(RatelabError);
+    expect(make({ batch: { maxKeys: 0 } })).toThrow(/batch\.maxKeys/);
+    expect(make({ batch: { split: 'yes' } })).toThrow(/batch\.split/);
     expect(() => createRedisLimiter('sliding-log', { limit: 2 ** 21, windowMs: 1 }, { redis: fixture.redis, timeoutMs: PATIENT_MS })).toThrow(/sliding-counter/);
   });
 
