@@ -7,14 +7,14 @@
 // Answer times include this shared machine's stalls: the longest is an upper bound.
 //
 //   npx tsx bench/redis-isolation.ts [--timeout-ms 50] [--pause-ms 3000]
-import { performance } from 'node:perf_hooks';
 import { Cluster } from 'ioredis';
 import { createCluster } from 'redis';
 import { percentiles } from '../src/metrics/percentile.js';
 import { boundedRedisOptions } from '../src/redis/client.js';
 import { hashSlot } from '../src/redis/hash-slot.js';
-import { createRedisLimiter, type FailMode, type RedisDecision } from '../src/redis/redis-limiter.js';
+import { createRedisLimiter, type FailMode } from '../src/redis/redis-limiter.js';
 import { scriptClient, type RedisClient } from '../src/redis/run-script.js';
+import { askWhileStopped } from '../test/support/hung-master.js';
 import { startRedisCluster } from '../test/support/redis-server.js';
 import { numberArg } from './redis-support.js';
 
@@ -55,25 +55,7 @@ async function run(redis: RedisClient, prefix: string, failMode: FailMode) {
   const nodeOf = (key: string) => scriptClient(redis).nodeOf(hashSlot(limiter.redisKey(key)));
   const stopped = nodeOf(KEYS[0]!);
   const victim = cluster.nodes.find((node) => `${node.host}:${node.port}` === stopped)!;
-  const seen: { key: string; decision: RedisDecision; ms: number }[] = [];
-  victim.pause();
-  try {
-    const until = performance.now() + PAUSE_MS;
-    while (performance.now() < until) {
-      seen.push(
-        ...(await Promise.all(
-          KEYS.map(async (key) => {
-            const started = performance.now();
-            const decision = await limiter.consume(key);
-            return { key, decision, ms: performance.now() - started };
-          }),
-        )),
-      );
-      await sleep(10);
-    }
-  } finally {
-    victim.resume();
-  }
+  const seen = await askWhileStopped(victim, KEYS, (key) => limiter.consume(key), PAUSE_MS);
   const healthy = seen.filter((s) => nodeOf(s.key) !== stopped);
   const reasons = [...new Set(seen.filter((s) => nodeOf(s.key) === stopped).map((s) => s.decision.reason))].join(', ');
   const times = seen.map((s) => s.ms);

@@ -1,6 +1,6 @@
 import { median } from 'simple-statistics';
 import { RLF, medianRatio, type RedisBenchResult, type RedisContenderFigures } from '../bench/redis-throughput.js';
-import { renderTable, type Column } from './table.js';
+import { count, renderTable, type Column } from './table.js';
 
 const totalCpu = (f: RedisContenderFigures) => f.nodeCpuUs.map((node, i) => node + (f.serverCpuUs[i] as number));
 
@@ -24,9 +24,9 @@ const COLUMNS: Column[] = [
 export function renderRedisBench(result: RedisBenchResult): string {
   const { plan } = result;
   const lines = [
-    `Redis ${result.redisVersion}, one ioredis connection, ${plan.keys.toLocaleString('en-US')} keys, every call admitted.`,
+    `Redis ${result.redisVersion}, one ioredis connection, ${count(plan.keys)} keys, every call admitted.`,
     `ratelab = ratelab's token bucket; RLF = ${RLF}.`,
-    `Medians of ${plan.rounds} alternating rounds of ${plan.calls.toLocaleString('en-US')} calls; x RLF = median of`,
+    `Medians of ${plan.rounds} alternating rounds of ${count(plan.calls)} calls; x RLF = median of`,
     'per-round ratios. CPU per decision in us: Node = this process (cpuUsage),',
     'server = redis-server (INFO cpu), cmd = inside commands (INFO commandstats).',
   ];
@@ -34,7 +34,7 @@ export function renderRedisBench(result: RedisBenchResult): string {
     const baseline = level.contenders.find((c) => c.name === RLF);
     const rows = level.contenders.map((c) => [
       shortName(c.name),
-      Math.round(median(c.callsPerSec)).toLocaleString('en-US'),
+      count(Math.round(median(c.callsPerSec))),
       baseline ? medianRatio(c, baseline, (f) => f.callsPerSec).toFixed(2) : '-',
       fixed(c.nodeCpuUs, 1),
       fixed(c.serverCpuUs, 1),

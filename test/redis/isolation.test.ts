@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import { Cluster, Redis } from 'ioredis';
 import { createCluster } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +6,7 @@ import { hashSlot } from '../../src/redis/hash-slot.js';
 import { createRedisLimiter, type FailMode, type RedisDecision } from '../../src/redis/redis-limiter.js';
 import { scriptClient, type RedisClient } from '../../src/redis/run-script.js';
 import { describeRedis, useRedisServer } from '../support/describe-redis.js';
+import { askWhileStopped } from '../support/hung-master.js';
 import { startRedisCluster, type RedisClusterHandle } from '../support/redis-server.js';
 
 // Failures stay where they happen: a hung master affects only the keys it serves, a key
@@ -19,18 +19,6 @@ const TIMEOUT_MS = 150;
 const BOUND_MS = TIMEOUT_MS + 250;
 const LIMIT = 3;
 const KEYS = Array.from({ length: 24 }, (_, i) => `user-${i}`);
-
-interface Timed {
-  key: string;
-  decision: RedisDecision;
-  ms: number;
-}
-
-async function timed(consume: (key: string) => Promise<RedisDecision>, key: string): Promise<Timed> {
-  const started = performance.now();
-  const decision = await consume(key);
-  return { key, decision, ms: performance.now() - started };
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -81,17 +69,7 @@ describeRedis('a hung Cluster master affects only its own keys', () => {
       const filling = await Promise.all(KEYS.flatMap((key) => Array.from({ length: LIMIT }, () => filler.consume(key))));
       expect(filling.every((d) => d.allowed && d.reason === 'redis')).toBe(true);
 
-      victim!.pause();
-      const seen: Timed[] = [];
-      try {
-        const until = performance.now() + 3000;
-        while (performance.now() < until) {
-          seen.push(...(await Promise.all(KEYS.map((key) => timed((k) => limiter.consume(k), key)))));
-          await sleep(10);
-        }
-      } finally {
-        victim!.resume();
-      }
+      const seen = await askWhileStopped(victim!, KEYS, (key) => limiter.consume(key), 3000);
       const onHealthy = seen.filter((t) => healthy.includes(t.key));
       const onStopped = seen.filter((t) => !healthy.includes(t.key));
       expect(onHealthy.length).toBeGreaterThan(100);
