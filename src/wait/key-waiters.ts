@@ -90,7 +90,7 @@ export class KeyWaiters<D extends Decision> {
     try {
       checkKey(key);
       checkCost(cost);
-      maxWaitMs = checkOptions(options);
+      maxWaitMs = checkWaitOptions(options);
       const capacity = this.timing.capacity;
       if (capacity !== undefined && cost > capacity) throw overCapacity(key, cost);
     } catch (error) {
@@ -288,7 +288,12 @@ export class KeyWaiters<D extends Decision> {
   }
 }
 
-function checkOptions(options: WaitOptions): number {
+/**
+ * Throws `INVALID_ARGUMENT` naming the field unless `options` are wait options: `maxWaitMs`
+ * a number >= 0 (Infinity allowed; NaN not), `signal` an AbortSignal. Returns `maxWaitMs`
+ * (Infinity when absent). `throttle` checks its own with it when it is made.
+ */
+export function checkWaitOptions(options: WaitOptions): number {
   if (typeof options !== 'object' || options === null) {
     throw new RatelabError('INVALID_ARGUMENT', `wait options: expected an object, got ${describeValue(options)}`, { field: 'options' });
   }
