@@ -47,6 +47,13 @@ describe('times in a report of a trace with epoch timestamps', () => {
     }
   });
 
+  it('a run starting inside the strip’s first cell (cells align to the epoch) labels it 0ms, never a time before the run', async () => {
+    const [, strip] = axisLabels(await compare({ trace: join(TRACES, 'epoch-ms-unaligned.csv'), strip: true }));
+    expect(strip?.[0]).toBe('0ms');
+    // The fixed window's edge at epoch 1764547201000 ms: 877 ms after the first arrival at ...200123.
+    expect(strip).toContain('877ms');
+  });
+
   it('--from and --to are times since the first arrival too, and so is the message refusing them', async () => {
     const [axis] = axisLabels(await compare({ from: '100ms', to: '1s' }));
     expect(axis?.[0]).toBe('100ms');
