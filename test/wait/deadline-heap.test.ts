@@ -8,11 +8,16 @@ import { KeyWaiters } from '../../src/wait/key-waiters.js';
 /** Lets promise reactions run (the clock fires timers synchronously). */
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** A token bucket of 10 per second, burst 1 (one unit every 100 ms), and waiters over it on a ManualClock. */
-function setup() {
+/**
+ * A token bucket of 10 per second, burst 1 (one unit every 100 ms), and waiters over it on
+ * a ManualClock, asking synchronously (as the memory and shared limiters do) or through a
+ * promise (as the Redis and cluster limiters do).
+ */
+function setup(asking: 'sync' | 'async' = 'sync') {
   const clock = new ManualClock(0);
   const limiter = createLimiter('token-bucket', { limit: 10, windowMs: 1000, burst: 1 }, { clock });
-  const waiters = new KeyWaiters<Decision>((key, cost) => limiter.consume(key, cost), { scheduler: clock, capacity: limiter.limits.capacity });
+  const consume = (key: string, cost: number) => (asking === 'sync' ? limiter.consume(key, cost) : Promise.resolve(limiter.consume(key, cost)));
+  const waiters = new KeyWaiters<Decision>(consume, { scheduler: clock, capacity: limiter.limits.capacity });
   let live = 0;
   const wait = (maxWaitMs: number, signal?: AbortSignal) => {
     live++;
@@ -42,8 +47,8 @@ describe('the deadline heap of wait()', () => {
     }
   });
 
-  it('serving 2,000 waiters whose maxWaitMs differ keeps the heap at the live waiters', async () => {
-    const { clock, waiters, wait, live } = setup();
+  it.each(['sync', 'async'] as const)('serving 2,000 waiters whose maxWaitMs differ keeps the heap at the live waiters (%s consume)', async (asking) => {
+    const { clock, waiters, wait, live } = setup(asking);
     let most = 0;
     // Ten arrive per second, ten are served: a queue of about 20, each caller a little less
     // patient than the one before, so every served waiter has a later deadline than some still waiting.
