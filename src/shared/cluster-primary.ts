@@ -50,6 +50,17 @@ function answer(worker: Worker, message: unknown): void {
     const e = error as RatelabError;
     reply = { tag: TAG, id: message.id, error: { code: e.code ?? 'INVALID_ARGUMENT', message: e.message, field: e.field } };
   }
-  // A worker that exited meanwhile has no channel: its request dies with it.
-  if (worker.isConnected()) worker.send(reply);
+  send(worker, reply);
 }
+
+/**
+ * A worker that exited meanwhile has no channel: its requests die with it. The callback is
+ * what keeps that quiet: without one, the failed write (EPIPE, or the channel closed between
+ * `isConnected()` and the write) is emitted as an `'error'` event on a worker nobody listens
+ * to, which throws in the primary and takes it down with every other worker's limit.
+ */
+function send(worker: Worker, reply: object): void {
+  if (worker.isConnected()) worker.send(reply, undefined, undefined, ignoreGone);
+}
+
+function ignoreGone(): void {}

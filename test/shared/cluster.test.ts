@@ -47,3 +47,12 @@ describe('a primary that does not answer', () => {
     }
   }, 120_000);
 });
+
+describe('workers that exit with requests in flight', () => {
+  it('8 workers each send 2,000 requests and exit: the primary survives and serves the next worker', async () => {
+    for (let run = 0; run < 3; run++) {
+      const results = await runCluster({ RATELAB_CLUSTER_MODE: 'exit' });
+      expect(results).toEqual([{ exited: 8, reasons: { primary: 100 } }]);
+    }
+  }, 120_000);
+});

@@ -5,6 +5,10 @@
 //     each make CALLS calls per algorithm on 10 keys; prints admitted counts per algorithm.
 //   RATELAB_CLUSTER_MODE=deaf: the primary serves nothing (never answers); each worker
 //     makes 3 calls with failMode RATELAB_FAIL_MODE; prints what they returned and took.
+//   RATELAB_CLUSTER_MODE=exit: 8 workers each send 2,000 requests and exit as soon as the
+//     first is answered, the rest still in flight; then one more worker makes 100 calls.
+//     Prints how many exited and the reasons of the last worker's decisions (a primary that
+//     crashed prints nothing).
 import cluster from 'node:cluster';
 import { performance } from 'node:perf_hooks';
 import { ALGORITHMS, type Algorithm, type Policy } from '../../src/policy.js';
@@ -18,6 +22,7 @@ const POLICY: Policy = { limit: 100, windowMs: 3_600_000 };
 const mode = process.env.RATELAB_CLUSTER_MODE;
 
 async function primary(): Promise<void> {
+  if (mode === 'exit') return survivor();
   if (mode === 'serve') for (const algorithm of ALGORITHMS) serveClusterLimiter(algorithm, algorithm, POLICY);
   const results: unknown[] = [];
   await new Promise<void>((done) => {
@@ -31,6 +36,37 @@ async function primary(): Promise<void> {
   });
   for (const worker of Object.values(cluster.workers ?? {})) worker?.kill();
   process.stdout.write(`${JSON.stringify(results)}\n`);
+}
+
+const QUITTERS = 8;
+
+async function survivor(): Promise<void> {
+  serveClusterLimiter('api', 'token-bucket', { limit: 1_000_000, windowMs: 60_000 });
+  const exits = await Promise.all(Array.from({ length: QUITTERS }, () => new Promise<number>((exited) => cluster.fork({ RATELAB_CLUSTER_ROLE: 'quitter' }).on('exit', exited))));
+  const result = await new Promise<unknown>((done) =>
+    cluster.fork({ RATELAB_CLUSTER_ROLE: 'steady' }).on('message', (message: { result?: unknown }) => {
+      if (message.result !== undefined) done(message.result);
+    }),
+  );
+  for (const worker of Object.values(cluster.workers ?? {})) worker?.kill();
+  process.stdout.write(`${JSON.stringify([{ exited: exits.length, reasons: result }])}\n`);
+}
+
+/** A worker that leaves with 2,000 requests in flight (the primary still answering them). */
+async function quit(): Promise<void> {
+  const limiter = createClusterLimiter('api', 'token-bucket', { limit: 1_000_000, windowMs: 60_000 }, { timeoutMs: 30_000 });
+  const calls = Array.from({ length: 2000 }, (_, i) => limiter.consume(`user-${i % 50}`));
+  await Promise.race(calls);
+  process.exit(0);
+}
+
+async function steady(): Promise<Record<string, number>> {
+  const limiter = createClusterLimiter('api', 'token-bucket', { limit: 1_000_000, windowMs: 60_000 }, { timeoutMs: 30_000 });
+  const reasons: Record<string, number> = {};
+  for (const decision of await Promise.all(Array.from({ length: 100 }, () => limiter.consume('steady')))) {
+    reasons[decision.reason] = (reasons[decision.reason] ?? 0) + 1;
+  }
+  return reasons;
 }
 
 async function countAdmitted(algorithm: Algorithm): Promise<number> {
@@ -58,7 +94,12 @@ async function failOver(): Promise<Array<{ decision: ClusterDecision; ms: number
 
 async function worker(): Promise<void> {
   let result: unknown;
-  if (mode === 'serve') {
+  const role = process.env.RATELAB_CLUSTER_ROLE;
+  if (role === 'quitter') {
+    await quit();
+  } else if (role === 'steady') {
+    result = await steady();
+  } else if (mode === 'serve') {
     const counts: Record<string, number> = {};
     for (const algorithm of ALGORITHMS) counts[algorithm] = await countAdmitted(algorithm);
     result = counts;
