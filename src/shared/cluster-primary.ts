@@ -2,7 +2,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { RatelabError } from '../errors.js';
 import { createLimiter, type LimiterOptions, type RateLimiter } from '../memory/limiter.js';
 import type { Algorithm, Policy } from '../policy.js';
-import { TAG, encodeDecision, isRequest, type ClusterReply } from './cluster-protocol.js';
+import { TAG, encodeDecision, isBatch, type ClusterBatchReply, type ClusterError, type ClusterResult } from './cluster-protocol.js';
 
 /** The limiters this primary serves, by name. */
 const served = new Map<string, RateLimiter>();
@@ -18,8 +18,8 @@ export interface ServedLimiter {
 /**
  * In the cluster's primary: decides for the workers' `createClusterLimiter(name, ...)`
  * with one in-memory limiter of `algorithm` and `policy` (options as for `createLimiter`).
- * The primary's event loop decides one request at a time, so the workers share the limit
- * exactly, in the order their requests arrive. Throws `INVALID_ARGUMENT` outside the
+ * The primary's event loop decides one batch of requests at a time, in order, so the workers
+ * share the limit exactly, in the order their requests arrive. Throws `INVALID_ARGUMENT` outside the
  * primary or for a name already served.
  */
 export function serveClusterLimiter(name: string, algorithm: Algorithm, policy: Policy, options: LimiterOptions = {}): ServedLimiter {
@@ -39,18 +39,32 @@ export function serveClusterLimiter(name: string, algorithm: Algorithm, policy: 
   };
 }
 
+/** Decides a worker's batch in arrival order and answers it with one message. */
 function answer(worker: Worker, message: unknown): void {
-  if (!isRequest(message)) return;
-  let reply: ClusterReply;
-  try {
-    const limiter = served.get(message.name);
-    if (!limiter) throw new RatelabError('INVALID_ARGUMENT', `name: the primary serves no limiter ${JSON.stringify(message.name)}`, { field: 'name' });
-    reply = { tag: TAG, id: message.id, decision: encodeDecision(limiter.consume(message.key, message.cost)) };
-  } catch (error) {
-    const e = error as RatelabError;
-    reply = { tag: TAG, id: message.id, error: { code: e.code ?? 'INVALID_ARGUMENT', message: e.message, field: e.field } };
+  if (!isBatch(message)) return;
+  const limiter = served.get(message.name);
+  if (!limiter) {
+    const error = new RatelabError('INVALID_ARGUMENT', `name: the primary serves no limiter ${JSON.stringify(message.name)}`, { field: 'name' });
+    send(worker, { tag: TAG, batch: message.batch, results: [], error: refusal(error) } satisfies ClusterBatchReply);
+    return;
   }
-  send(worker, reply);
+  const results: ClusterResult[] = [];
+  for (let i = 0; i < message.keys.length; i++) results.push(decide(limiter, message.keys[i] as string, message.costs[i] as number));
+  send(worker, { tag: TAG, batch: message.batch, results } satisfies ClusterBatchReply);
+}
+
+/** One request of a batch: a worker is another program, so its key and cost are checked here too. */
+function decide(limiter: RateLimiter, key: string, cost: number): ClusterResult {
+  try {
+    return encodeDecision(limiter.consume(key, cost));
+  } catch (error) {
+    return { error: refusal(error) };
+  }
+}
+
+function refusal(error: unknown): ClusterError {
+  const e = error as RatelabError;
+  return { code: e.code ?? 'INVALID_ARGUMENT', message: e.message, field: e.field };
 }
 
 /**

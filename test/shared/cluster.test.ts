@@ -56,3 +56,28 @@ describe('workers that exit with requests in flight', () => {
     }
   }, 120_000);
 });
+
+describe('a burst from one worker while the primary is healthy', () => {
+  // The defaults (timeoutMs 100, failMode open): a busy primary is not a late one, so no
+  // call may take the fail mode, and the primary admits exactly the limit.
+  it.each([[10_000], [30_000]])('%i concurrent calls on one key, limit 1,000 per minute: exactly 1,000 admitted, all by the primary', async (calls) => {
+    const results = await runCluster({ RATELAB_CLUSTER_MODE: 'burst', RATELAB_CLUSTER_CALLS: String(calls) });
+    expect(results).toEqual([{ admitted: 1000, reasons: { primary: calls } }]);
+  }, 120_000);
+});
+
+describe('a primary that is stopped (SIGSTOP) with calls in flight', () => {
+  type Stalled = { reasons: Record<string, number>; fastestMs: number; slowestMs: number };
+  it.each([
+    ['open', 'fail-open'],
+    ['closed', 'fail-closed'],
+  ])('failMode %s: 2,000 concurrent calls all take the fail mode after the 200 ms timeout, not one timeout per batch', async (failMode, reason) => {
+    const [result] = (await runCluster({ RATELAB_CLUSTER_MODE: 'stuck', RATELAB_FAIL_MODE: failMode })) as Array<{ before: Record<string, number>; stalled: Stalled }>;
+    expect(result?.before).toEqual({ primary: 2 });
+    expect(result?.stalled.reasons).toEqual({ [reason]: 2000 });
+    // The queued calls fail over with the batch the primary was late on (generous bound: a
+    // loaded 2-core machine), rather than each waiting its own turn and timeout.
+    expect(result?.stalled.fastestMs).toBeGreaterThanOrEqual(190);
+    expect(result?.stalled.slowestMs).toBeLessThan(200 + 3000);
+  }, 120_000);
+});

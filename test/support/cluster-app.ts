@@ -9,11 +9,19 @@
 //     first is answered, the rest still in flight; then one more worker makes 100 calls.
 //     Prints how many exited and the reasons of the last worker's decisions (a primary that
 //     crashed prints nothing).
+//   RATELAB_CLUSTER_MODE=burst: the primary serves a sliding log of 1,000 per minute (no
+//     refill within a run, so exactly 1,000 can be admitted); one worker makes CALLS
+//     concurrent consume() calls on one key with the default options; prints how many were
+//     admitted and the decisions' reasons.
+//   RATELAB_CLUSTER_MODE=stuck: the primary serves a sliding log of 10 per minute; one worker
+//     (timeoutMs 200, failMode RATELAB_FAIL_MODE) spends 2 units, stops the primary
+//     (SIGSTOP), makes 2,000 concurrent calls, lets it go on (SIGCONT) and makes one more
+//     call; prints the reasons and durations of the stalled calls and the last decision.
 import cluster from 'node:cluster';
 import { performance } from 'node:perf_hooks';
 import { ALGORITHMS, type Algorithm, type Policy } from '../../src/policy.js';
 import { serveClusterLimiter } from '../../src/shared/cluster-primary.js';
-import { createClusterLimiter, type ClusterDecision } from '../../src/shared/cluster-worker.js';
+import { createClusterLimiter, type ClusterDecision, type ClusterRateLimiter } from '../../src/shared/cluster-worker.js';
 import type { FailMode } from '../../src/fail-mode.js';
 
 const WORKERS = 4;
@@ -23,6 +31,8 @@ const mode = process.env.RATELAB_CLUSTER_MODE;
 
 async function primary(): Promise<void> {
   if (mode === 'exit') return survivor();
+  if (mode === 'burst') return burstTarget();
+  if (mode === 'stuck') return stuckTarget();
   if (mode === 'serve') for (const algorithm of ALGORITHMS) serveClusterLimiter(algorithm, algorithm, POLICY);
   const results: unknown[] = [];
   await new Promise<void>((done) => {
@@ -39,6 +49,65 @@ async function primary(): Promise<void> {
 }
 
 const QUITTERS = 8;
+const BURST_POLICY: Policy = { limit: 1000, windowMs: 60_000 };
+
+/** Runs one worker with `role` to its result; prints it, as the one entry of the JSON line. */
+async function runOne(role: string): Promise<void> {
+  const result = await new Promise<unknown>((done) =>
+    cluster.fork({ RATELAB_CLUSTER_ROLE: role }).on('message', (message: { result?: unknown }) => {
+      if (message.result !== undefined) done(message.result);
+    }),
+  );
+  for (const worker of Object.values(cluster.workers ?? {})) worker?.kill();
+  process.stdout.write(`${JSON.stringify([result])}\n`);
+}
+
+async function burstTarget(): Promise<void> {
+  serveClusterLimiter('api', 'sliding-log', BURST_POLICY);
+  await runOne('burst');
+}
+
+async function burst(): Promise<{ admitted: number; reasons: Record<string, number> }> {
+  const limiter = createClusterLimiter('api', 'sliding-log', BURST_POLICY);
+  const decisions = await Promise.all(Array.from({ length: CALLS }, () => limiter.consume('k')));
+  return { admitted: decisions.filter((d) => d.allowed).length, reasons: countReasons(decisions) };
+}
+
+const STUCK_POLICY: Policy = { limit: 10, windowMs: 60_000 };
+
+async function stuckTarget(): Promise<void> {
+  serveClusterLimiter('api', 'sliding-log', STUCK_POLICY);
+  await runOne('stopper');
+}
+
+/** Calls made while the primary is stopped: what they decided, and how long the slowest and fastest took. */
+async function stalledCalls(limiter: ClusterRateLimiter): Promise<{ reasons: Record<string, number>; fastestMs: number; slowestMs: number }> {
+  const start = performance.now();
+  const timed = await Promise.all(Array.from({ length: 2000 }, () => limiter.consume('k').then((decision) => ({ decision, ms: performance.now() - start }))));
+  const ms = timed.map((t) => t.ms);
+  return { reasons: countReasons(timed.map((t) => t.decision)), fastestMs: Math.min(...ms), slowestMs: Math.max(...ms) };
+}
+
+async function stopper(): Promise<unknown> {
+  const failMode = process.env.RATELAB_FAIL_MODE as FailMode;
+  const limiter = createClusterLimiter('api', 'sliding-log', STUCK_POLICY, { timeoutMs: 200, failMode, expectedNodes: 2 });
+  const before = countReasons([await limiter.consume('k'), await limiter.consume('k')]);
+  process.kill(process.ppid, 'SIGSTOP');
+  let stalled;
+  try {
+    stalled = await stalledCalls(limiter);
+  } finally {
+    process.kill(process.ppid, 'SIGCONT');
+  }
+  const { reason, allowed, remaining } = await limiter.consume('k');
+  return { before, stalled, after: { reason, allowed, remaining } };
+}
+
+function countReasons(decisions: readonly ClusterDecision[]): Record<string, number> {
+  const reasons: Record<string, number> = {};
+  for (const decision of decisions) reasons[decision.reason] = (reasons[decision.reason] ?? 0) + 1;
+  return reasons;
+}
 
 async function survivor(): Promise<void> {
   serveClusterLimiter('api', 'token-bucket', { limit: 1_000_000, windowMs: 60_000 });
@@ -62,11 +131,7 @@ async function quit(): Promise<void> {
 
 async function steady(): Promise<Record<string, number>> {
   const limiter = createClusterLimiter('api', 'token-bucket', { limit: 1_000_000, windowMs: 60_000 }, { timeoutMs: 30_000 });
-  const reasons: Record<string, number> = {};
-  for (const decision of await Promise.all(Array.from({ length: 100 }, () => limiter.consume('steady')))) {
-    reasons[decision.reason] = (reasons[decision.reason] ?? 0) + 1;
-  }
-  return reasons;
+  return countReasons(await Promise.all(Array.from({ length: 100 }, () => limiter.consume('steady'))));
 }
 
 async function countAdmitted(algorithm: Algorithm): Promise<number> {
@@ -97,6 +162,10 @@ async function worker(): Promise<void> {
   const role = process.env.RATELAB_CLUSTER_ROLE;
   if (role === 'quitter') {
     await quit();
+  } else if (role === 'stopper') {
+    result = await stopper();
+  } else if (role === 'burst') {
+    result = await burst();
   } else if (role === 'steady') {
     result = await steady();
   } else if (mode === 'serve') {

@@ -1,0 +1,109 @@
+import { MAX_BATCH, TAG, isBatchReply, type ClusterBatch, type ClusterBatchReply, type ClusterResult } from './cluster-protocol.js';
+
+/** One call waiting for the primary. */
+export interface ChannelCall {
+  readonly key: string;
+  readonly cost: number;
+  /** The primary's result, or `undefined` when the primary was late (the fail mode decides). */
+  settle(result: ClusterResult | undefined): void;
+}
+
+/**
+ * Batches of one limiter in flight at once: the next batch is collected while the primary
+ * decides the one before, and what the worker asks for beyond that waits in the worker.
+ */
+const MAX_IN_FLIGHT = 2;
+
+/** The batches sent and not yet answered, by number, across every limiter of this process. */
+const inFlight = new Map<number, (reply: ClusterBatchReply) => void>();
+let nextBatch = 0;
+
+function onMessage(message: unknown): void {
+  if (!isBatchReply(message)) return;
+  // Unknown: answered after its timeout, and the fail mode has decided already.
+  inFlight.get(message.batch)?.(message);
+}
+
+/**
+ * A worker's side of one limiter's IPC with the primary. Calls made in one event-loop turn
+ * go as one message (`setImmediate`, as the Redis batcher, so calls from separate sockets of
+ * one turn share it), at most {@link MAX_BATCH} calls each and {@link MAX_IN_FLIGHT}
+ * messages unanswered: the rest queue here, and that queue is backpressure, not lateness.
+ * The timeout runs per message from when it is sent, so it measures only what the primary
+ * is late on (a bounded batch), never the time a call queued behind others in this
+ * worker: a busy primary that keeps answering never triggers the fail mode. A message
+ * unanswered after `timeoutMs` means a primary that is stuck (stopped, blocked, gone): its
+ * calls, and every call queued behind it, get the fail mode at once.
+ */
+export class ClusterChannel {
+  private queue: ChannelCall[] = [];
+  private scheduled = false;
+  /** This channel's messages in flight. */
+  private sent = 0;
+
+  constructor(
+    private readonly name: string,
+    private readonly timeoutMs: number,
+  ) {
+    if (process.listeners('message').indexOf(onMessage) < 0) process.on('message', onMessage);
+  }
+
+  submit(call: ChannelCall): void {
+    this.queue.push(call);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(this.flush);
+    }
+  }
+
+  private readonly flush = (): void => {
+    this.scheduled = false;
+    this.pump();
+  };
+
+  private pump(): void {
+    while (this.sent < MAX_IN_FLIGHT && this.queue.length > 0) this.send(this.queue.splice(0, MAX_BATCH));
+  }
+
+  private send(calls: ChannelCall[]): void {
+    const batch = (nextBatch = (nextBatch + 1) % Number.MAX_SAFE_INTEGER);
+    let done = false;
+    const finish = (reply: ClusterBatchReply | undefined): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      inFlight.delete(batch);
+      this.sent -= 1;
+      if (reply === undefined) this.failOver(calls);
+      else settleAll(calls, reply);
+      this.pump();
+    };
+    // The timer only marks the deadline; the check waits for the poll phase of the same
+    // loop iteration (libuv runs timers before it reads I/O), so a reply that reached this
+    // worker by then is read first, even when this worker was the one running late.
+    const timer = setTimeout(() => setImmediate(() => finish(undefined)), this.timeoutMs);
+    timer.unref();
+    this.sent += 1;
+    inFlight.set(batch, finish);
+    const message: ClusterBatch = { tag: TAG, batch, name: this.name, keys: calls.map((c) => c.key), costs: calls.map((c) => c.cost) };
+    // A closed channel (the primary is gone) fails over at once rather than at the timeout.
+    process.send?.(message, undefined, undefined, (error: Error | null) => {
+      if (error) finish(undefined);
+    });
+  }
+
+  /** The primary was late on `calls`: they, and the calls queued behind them, get the fail mode. */
+  private failOver(calls: readonly ChannelCall[]): void {
+    const queued = this.queue;
+    this.queue = [];
+    for (const call of calls) call.settle(undefined);
+    for (const call of queued) call.settle(undefined);
+  }
+}
+
+function settleAll(calls: readonly ChannelCall[], reply: ClusterBatchReply): void {
+  for (let i = 0; i < calls.length; i++) {
+    const result = reply.error === undefined ? reply.results[i] : { error: reply.error };
+    (calls[i] as ChannelCall).settle(result);
+  }
+}
