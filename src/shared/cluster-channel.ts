@@ -1,10 +1,10 @@
-import { MAX_BATCH, TAG, isBatchReply, type ClusterBatch, type ClusterBatchReply, type ClusterResult } from './cluster-protocol.js';
+import { MAX_BATCH, TAG, hostNowMs, isBatchReply, type ClusterBatch, type ClusterBatchReply, type ClusterResult } from './cluster-protocol.js';
 
 /** One call waiting for the primary. */
 export interface ChannelCall {
   readonly key: string;
   readonly cost: number;
-  /** The primary's result, or `undefined` when the primary was late (the fail mode decides). */
+  /** The primary's result; `undefined` or `null` when the primary was late (the fail mode decides). */
   settle(result: ClusterResult | undefined): void;
 }
 
@@ -67,25 +67,25 @@ export class ClusterChannel {
 
   private send(calls: ChannelCall[]): void {
     const batch = (nextBatch = (nextBatch + 1) % Number.MAX_SAFE_INTEGER);
+    // The primary applies nothing past `deadline`, and this worker decides by its fail mode
+    // only past it: a call is decided by one of them, never both (but for a reply still in
+    // the pipe at that instant).
+    const deadline = hostNowMs() + this.timeoutMs;
     let done = false;
     const finish = (reply: ClusterBatchReply | undefined): void => {
       if (done) return;
       done = true;
-      clearTimeout(timer);
+      cancel();
       inFlight.delete(batch);
       this.sent -= 1;
       if (reply === undefined) this.failOver(calls);
       else settleAll(calls, reply);
       this.pump();
     };
-    // The timer only marks the deadline; the check waits for the poll phase of the same
-    // loop iteration (libuv runs timers before it reads I/O), so a reply that reached this
-    // worker by then is read first, even when this worker was the one running late.
-    const timer = setTimeout(() => setImmediate(() => finish(undefined)), this.timeoutMs);
-    timer.unref();
+    const cancel = whenPast(deadline, () => finish(undefined));
     this.sent += 1;
     inFlight.set(batch, finish);
-    const message: ClusterBatch = { tag: TAG, batch, name: this.name, keys: calls.map((c) => c.key), costs: calls.map((c) => c.cost) };
+    const message: ClusterBatch = { tag: TAG, batch, name: this.name, deadline, keys: calls.map((c) => c.key), costs: calls.map((c) => c.cost) };
     // A closed channel (the primary is gone) fails over at once rather than at the timeout.
     process.send?.(message, undefined, undefined, (error: Error | null) => {
       if (error) finish(undefined);
@@ -99,6 +99,29 @@ export class ClusterChannel {
     for (const call of calls) call.settle(undefined);
     for (const call of queued) call.settle(undefined);
   }
+}
+
+/**
+ * Calls `onPast` once `deadline` ({@link hostNowMs}) has passed; returns what cancels it. The
+ * timer only wakes the check: libuv dates a timer from the loop's cached time, which may be
+ * before `deadline` was read, so the check rearms until the deadline has passed. And the
+ * check waits for the check phase of that loop iteration (libuv runs timers before it polls
+ * for I/O), so a reply that reached this worker by then is read first, even when this worker
+ * was the one running late.
+ */
+function whenPast(deadline: number, onPast: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout>;
+  const check = (): void => {
+    const left = deadline - hostNowMs();
+    if (left > 0) arm(left);
+    else onPast();
+  };
+  const arm = (ms: number): void => {
+    timer = setTimeout(() => setImmediate(check), ms);
+    timer.unref();
+  };
+  arm(deadline - hostNowMs());
+  return () => clearTimeout(timer);
 }
 
 function settleAll(calls: readonly ChannelCall[], reply: ClusterBatchReply): void {

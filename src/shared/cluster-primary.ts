@@ -2,7 +2,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { RatelabError } from '../errors.js';
 import { createLimiter, type LimiterOptions, type RateLimiter } from '../memory/limiter.js';
 import type { Algorithm, Policy } from '../policy.js';
-import { TAG, encodeDecision, isBatch, type ClusterBatchReply, type ClusterError, type ClusterResult } from './cluster-protocol.js';
+import { TAG, encodeDecision, hostNowMs, isBatch, type ClusterBatchReply, type ClusterError, type ClusterResult } from './cluster-protocol.js';
 
 /** The limiters this primary serves, by name. */
 const served = new Map<string, RateLimiter>();
@@ -49,7 +49,12 @@ function answer(worker: Worker, message: unknown): void {
     return;
   }
   const results: ClusterResult[] = [];
-  for (let i = 0; i < message.keys.length; i++) results.push(decide(limiter, message.keys[i] as string, message.costs[i] as number));
+  for (let i = 0; i < message.keys.length; i++) {
+    // Checked per request, not per batch: a batch begun just before its deadline must not
+    // go on deciding after it, once the worker may have answered by its fail mode.
+    const late = hostNowMs() >= message.deadline;
+    results.push(late ? null : decide(limiter, message.keys[i] as string, message.costs[i] as number));
+  }
   send(worker, { tag: TAG, batch: message.batch, results } satisfies ClusterBatchReply);
 }
 

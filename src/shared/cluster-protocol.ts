@@ -10,14 +10,24 @@ import type { RatelabErrorCode } from '../errors.js';
  */
 export const TAG = 'ratelab.cluster-limiter';
 
-/** The most requests one batch carries: the primary answers a batch in about a millisecond. */
-export const MAX_BATCH = 1000;
+/**
+ * The most requests one batch carries: small, because a batch's round trip is what the
+ * timeout measures, and on a loaded machine the CPU time a batch costs both processes
+ * stretches into many times that in wall time (docs/shared.md has the figures). Calls beyond
+ * it wait in the worker, untimed.
+ */
+export const MAX_BATCH = 256;
 
-/** A worker asks the primary's limiter `name` to take `costs[i]` units for `keys[i]`, in order. */
+/**
+ * A worker asks the primary's limiter `name` to take `costs[i]` units for `keys[i]`, in order,
+ * each before `deadline` ({@link hostNowMs}): past it the worker has answered by its fail
+ * mode, so the primary applies nothing (a denial by `closed` must spend no quota later).
+ */
 export interface ClusterBatch {
   readonly tag: typeof TAG;
   readonly batch: number;
   readonly name: string;
+  readonly deadline: number;
   readonly keys: readonly string[];
   readonly costs: readonly number[];
 }
@@ -32,8 +42,8 @@ export interface ClusterError {
 /** A decision as it travels: `[allowed ? 1 : 0, limit, remaining, retryAfterMs, resetMs]`. */
 export type EncodedDecision = readonly [number, number, number, number, number];
 
-/** One request's outcome: its decision, or the primary's refusal. */
-export type ClusterResult = EncodedDecision | { readonly error: ClusterError };
+/** One request's outcome: its decision, the primary's refusal, or `null`: dropped, past its deadline. */
+export type ClusterResult = EncodedDecision | { readonly error: ClusterError } | null;
 
 /** The primary's answer to a batch: `results[i]` for request `i`, or `error` for the whole batch. */
 export interface ClusterBatchReply {
@@ -49,12 +59,22 @@ function tagged(message: unknown): message is Record<string, unknown> {
 
 export function isBatch(message: unknown): message is ClusterBatch {
   if (!tagged(message)) return false;
-  const { batch, name, keys, costs } = message;
-  return typeof batch === 'number' && typeof name === 'string' && Array.isArray(keys) && Array.isArray(costs) && keys.length === costs.length;
+  const { batch, name, deadline, keys, costs } = message;
+  return typeof batch === 'number' && typeof name === 'string' && typeof deadline === 'number' && Array.isArray(keys) && Array.isArray(costs) && keys.length === costs.length;
 }
 
 export function isBatchReply(message: unknown): message is ClusterBatchReply {
   return tagged(message) && typeof message.batch === 'number' && Array.isArray(message.results);
+}
+
+/**
+ * Milliseconds on the host's monotonic clock (`process.hrtime`: CLOCK_MONOTONIC on Linux, a
+ * system-wide counter on macOS and Windows too), one clock for every process of the host,
+ * unlike `performance.now()`, whose origin is each process's start: a deadline a worker
+ * writes is the same instant to the primary, and a wall-clock step moves neither.
+ */
+export function hostNowMs(): number {
+  return Number(process.hrtime.bigint()) / 1e6;
 }
 
 /**

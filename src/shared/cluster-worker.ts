@@ -82,7 +82,7 @@ export function createClusterLimiter(name: string, algorithm: Algorithm, policy:
     checkCost(cost);
     checkKey(key);
     const result = await new Promise<ClusterResult | undefined>((settle) => channel.submit({ key, cost, settle }));
-    if (result === undefined) return failOver(key, cost);
+    if (result === undefined || result === null) return failOver(key, cost);
     if ('error' in result) throw new RatelabError(result.error.code, result.error.message, { field: result.error.field });
     return { ...decodeDecision(result), reason: 'primary' };
   };

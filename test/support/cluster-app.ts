@@ -12,7 +12,7 @@
 //   RATELAB_CLUSTER_MODE=burst: the primary serves a sliding log of 1,000 per minute (no
 //     refill within a run, so exactly 1,000 can be admitted); one worker makes CALLS
 //     concurrent consume() calls on one key with the default options; prints how many were
-//     admitted and the decisions' reasons.
+//     admitted, the decisions' reasons, and the primary's longest event-loop stall.
 //   RATELAB_CLUSTER_MODE=stuck: the primary serves a sliding log of 10 per minute; one worker
 //     (timeoutMs 200, failMode RATELAB_FAIL_MODE) spends 2 units, stops the primary
 //     (SIGSTOP), makes 2,000 concurrent calls, lets it go on (SIGCONT) and makes one more
@@ -51,20 +51,42 @@ async function primary(): Promise<void> {
 const QUITTERS = 8;
 const BURST_POLICY: Policy = { limit: 1000, windowMs: 60_000 };
 
-/** Runs one worker with `role` to its result; prints it, as the one entry of the JSON line. */
-async function runOne(role: string): Promise<void> {
+/** Runs one worker with `role` to its result. */
+async function oneResult(role: string): Promise<unknown> {
   const result = await new Promise<unknown>((done) =>
     cluster.fork({ RATELAB_CLUSTER_ROLE: role }).on('message', (message: { result?: unknown }) => {
       if (message.result !== undefined) done(message.result);
     }),
   );
   for (const worker of Object.values(cluster.workers ?? {})) worker?.kill();
+  return result;
+}
+
+/** Prints `result` as the one entry of the JSON line. */
+function print(result: unknown): void {
   process.stdout.write(`${JSON.stringify([result])}\n`);
 }
 
 async function burstTarget(): Promise<void> {
   serveClusterLimiter('api', 'sliding-log', BURST_POLICY);
-  await runOne('burst');
+  const stall = stallProbe();
+  const result = (await oneResult('burst')) as object;
+  print({ ...result, primaryStallMs: Math.round(stall()) });
+}
+
+/** The longest this process's event loop went without running a 5 ms interval timer, past its 5 ms. */
+function stallProbe(): () => number {
+  let last = performance.now();
+  let longest = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last - 5);
+    last = now;
+  }, 5);
+  return () => {
+    clearInterval(timer);
+    return longest;
+  };
 }
 
 async function burst(): Promise<{ admitted: number; reasons: Record<string, number> }> {
@@ -77,7 +99,7 @@ const STUCK_POLICY: Policy = { limit: 10, windowMs: 60_000 };
 
 async function stuckTarget(): Promise<void> {
   serveClusterLimiter('api', 'sliding-log', STUCK_POLICY);
-  await runOne('stopper');
+  print(await oneResult('stopper'));
 }
 
 /** Calls made while the primary is stopped: what they decided, and how long the slowest and fastest took. */
