@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ALGORITHMS } from '../../src/policy.js';
+import { serveClusterLimiter } from '../../src/shared/cluster-primary.js';
 
 const boot = fileURLToPath(new URL('../support/ts-worker.mjs', import.meta.url));
 const app = new URL('../support/cluster-app.ts', import.meta.url).href;
@@ -96,4 +97,25 @@ describe('calls the fail mode answered are not applied when the primary wakes', 
     const [result] = (await runCluster({ RATELAB_CLUSTER_MODE: 'stuck', RATELAB_FAIL_MODE: 'closed' })) as Array<{ after: unknown }>;
     expect(result?.after).toEqual({ reason: 'primary', allowed: true, remaining: 7 });
   }, 120_000);
+});
+
+describe('key size at the primary', () => {
+  // As the shared table: at most maxKeyBytes (default 128) UTF-8 bytes, else INVALID_KEY,
+  // and a refused key is kept nowhere (the primary held 1 MB keys from workers).
+  it('keys over maxKeyBytes in UTF-8 are INVALID_KEY and not kept; the others in the same batch are decided', async () => {
+    const [result] = await runCluster({ RATELAB_CLUSTER_MODE: 'keys' });
+    expect(result).toEqual({
+      calls: {
+        default: ['primary', "INVALID_KEY: key: 129 bytes in UTF-8, over the cluster limiter's maxKeyBytes (128)", "INVALID_KEY: key: 1000000 bytes in UTF-8, over the cluster limiter's maxKeyBytes (128)"],
+        narrow: ['primary', 'primary', "INVALID_KEY: key: 18 bytes in UTF-8, over the cluster limiter's maxKeyBytes (16)"],
+      },
+      keys: { default: 1, narrow: 2 },
+    });
+  }, 120_000);
+
+  it.each([[0], [4097], [1.5], [Number.NaN], ['128']])('serveClusterLimiter refuses maxKeyBytes %s with INVALID_ARGUMENT', (maxKeyBytes) => {
+    expect(() => serveClusterLimiter('bad', 'gcra', { limit: 1, windowMs: 1000 }, { maxKeyBytes: maxKeyBytes as number })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT', field: 'maxKeyBytes' }),
+    );
+  });
 });

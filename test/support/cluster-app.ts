@@ -17,12 +17,16 @@
 //     (timeoutMs 200, failMode RATELAB_FAIL_MODE) spends 2 units, stops the primary
 //     (SIGSTOP), makes 2,000 concurrent calls, lets it go on (SIGCONT) and makes one more
 //     call; prints the reasons and durations of the stalled calls and the last decision.
+//   RATELAB_CLUSTER_MODE=keys: the primary serves a limiter with the default maxKeyBytes (128)
+//     and one with 16; one worker sends keys of 128, 129 and 1,000,000 bytes and 9 two-byte
+//     characters in one batch; prints each call's outcome and the keys each limiter holds.
 import cluster from 'node:cluster';
 import { performance } from 'node:perf_hooks';
 import { ALGORITHMS, type Algorithm, type Policy } from '../../src/policy.js';
 import { serveClusterLimiter } from '../../src/shared/cluster-primary.js';
 import { createClusterLimiter, type ClusterDecision, type ClusterRateLimiter } from '../../src/shared/cluster-worker.js';
 import type { FailMode } from '../../src/fail-mode.js';
+import type { RatelabError } from '../../src/errors.js';
 
 const WORKERS = 4;
 const CALLS = Number(process.env.RATELAB_CLUSTER_CALLS ?? 1000);
@@ -33,6 +37,7 @@ async function primary(): Promise<void> {
   if (mode === 'exit') return survivor();
   if (mode === 'burst') return burstTarget();
   if (mode === 'stuck') return stuckTarget();
+  if (mode === 'keys') return keysTarget();
   if (mode === 'serve') for (const algorithm of ALGORITHMS) serveClusterLimiter(algorithm, algorithm, POLICY);
   const results: unknown[] = [];
   await new Promise<void>((done) => {
@@ -125,6 +130,29 @@ async function stopper(): Promise<unknown> {
   return { before, stalled, after: { reason, allowed, remaining } };
 }
 
+async function keysTarget(): Promise<void> {
+  const wide = serveClusterLimiter('default', 'token-bucket', STUCK_POLICY);
+  const narrow = serveClusterLimiter('narrow', 'token-bucket', STUCK_POLICY, { maxKeyBytes: 16 });
+  const calls = await oneResult('keys');
+  print({ calls, keys: { default: wide.limiter.size, narrow: narrow.limiter.size } });
+}
+
+/** What each key got, called together (one batch per limiter): `primary`, or the error's code and message. */
+async function sendKeys(): Promise<Record<string, string[]>> {
+  const outcome = (call: Promise<ClusterDecision>) =>
+    call.then(
+      (decision) => decision.reason,
+      (error: RatelabError) => `${error.code}: ${error.message}`,
+    );
+  const keys = { default: ['a'.repeat(128), 'b'.repeat(129), 'c'.repeat(1_000_000)], narrow: ['a'.repeat(16), 'é'.repeat(8), 'é'.repeat(9)] };
+  const result: Record<string, string[]> = {};
+  for (const [name, list] of Object.entries(keys)) {
+    const limiter = createClusterLimiter(name, 'token-bucket', STUCK_POLICY, { timeoutMs: 30_000 });
+    result[name] = await Promise.all(list.map((key) => outcome(limiter.consume(key))));
+  }
+  return result;
+}
+
 function countReasons(decisions: readonly ClusterDecision[]): Record<string, number> {
   const reasons: Record<string, number> = {};
   for (const decision of decisions) reasons[decision.reason] = (reasons[decision.reason] ?? 0) + 1;
@@ -184,6 +212,8 @@ async function worker(): Promise<void> {
   const role = process.env.RATELAB_CLUSTER_ROLE;
   if (role === 'quitter') {
     await quit();
+  } else if (role === 'keys') {
+    result = await sendKeys();
   } else if (role === 'stopper') {
     result = await stopper();
   } else if (role === 'burst') {
