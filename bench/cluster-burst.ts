@@ -1,0 +1,81 @@
+// A burst from one cluster worker at the defaults (timeoutMs 100, failMode open) against a
+// sliding log of 1,000 per minute in the primary: per run, how many calls the primary
+// decided and how many the fail mode did, the longest stall of each process's event loop
+// (a 5 ms interval timer running late: the machine's CPU starvation, which the primary's
+// lateness includes), the burst's wall time and the load average. Every call should be the
+// primary's unless the primary itself stalled about timeoutMs.
+//
+//   npx tsx bench/cluster-burst.ts [--calls 30000] [--runs 6]
+import cluster from 'node:cluster';
+import { loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { createClusterLimiter, serveClusterLimiter } from '../src/shared/index.js';
+import { numberArg } from './redis-support.js';
+
+const POLICY = { limit: 1000, windowMs: 60_000 };
+
+/** The longest this process's event loop went without running a 5 ms interval timer, past its 5 ms. */
+function stallProbe(): () => number {
+  let last = performance.now();
+  let longest = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last - 5);
+    last = now;
+  }, 5);
+  return () => {
+    clearInterval(timer);
+    return longest;
+  };
+}
+
+interface Run {
+  primary: number;
+  failOpen: number;
+  admitted: number;
+  workerStallMs: number;
+  ms: number;
+}
+
+async function primary(): Promise<void> {
+  const calls = numberArg('--calls', 30_000);
+  const runs = numberArg('--runs', 6);
+  console.log(`${calls} concurrent calls from one worker, limit 1,000 per minute, timeoutMs 100, failMode open`);
+  console.log('run  primary  fail-open  admitted  primary stall ms  worker stall ms  burst ms  load avg');
+  for (let run = 1; run <= runs; run++) {
+    const served = serveClusterLimiter(`burst-${run}`, 'sliding-log', POLICY);
+    const stall = stallProbe();
+    const result = await new Promise<Run>((done) => {
+      const worker = cluster.fork({ BURST_NAME: `burst-${run}`, BURST_CALLS: String(calls) });
+      worker.on('message', (message: { run?: Run }) => {
+        if (message.run === undefined) return;
+        worker.kill();
+        done(message.run);
+      });
+    });
+    const primaryStall = stall();
+    served.close();
+    const cells = [run, result.primary, result.failOpen, result.admitted, primaryStall.toFixed(0), result.workerStallMs.toFixed(0), result.ms.toFixed(0), loadavg()[0]?.toFixed(1)];
+    const widths = [3, 7, 9, 8, 16, 15, 8, 8];
+    console.log(cells.map((cell, i) => String(cell).padStart(widths[i] as number)).join('  '));
+  }
+}
+
+async function worker(): Promise<void> {
+  const limiter = createClusterLimiter(process.env.BURST_NAME as string, 'sliding-log', POLICY);
+  const calls = Number(process.env.BURST_CALLS);
+  const stall = stallProbe();
+  const start = performance.now();
+  const decisions = await Promise.all(Array.from({ length: calls }, () => limiter.consume('k')));
+  const ms = performance.now() - start;
+  const run: Run = {
+    primary: decisions.filter((d) => d.reason === 'primary').length,
+    failOpen: decisions.filter((d) => d.reason === 'fail-open').length,
+    admitted: decisions.filter((d) => d.allowed).length,
+    workerStallMs: stall(),
+    ms,
+  };
+  process.send?.({ run });
+}
+
+await (cluster.isPrimary ? primary() : worker());
