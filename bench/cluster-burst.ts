@@ -10,24 +10,10 @@ import cluster from 'node:cluster';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { createClusterLimiter, serveClusterLimiter } from '../src/shared/index.js';
+import { stallProbe } from '../test/support/stall-probe.js';
 import { numberArg } from './redis-support.js';
 
 const POLICY = { limit: 1000, windowMs: 60_000 };
-
-/** The longest this process's event loop went without running a 5 ms interval timer, past its 5 ms. */
-function stallProbe(): () => number {
-  let last = performance.now();
-  let longest = 0;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last - 5);
-    last = now;
-  }, 5);
-  return () => {
-    clearInterval(timer);
-    return longest;
-  };
-}
 
 interface Run {
   primary: number;

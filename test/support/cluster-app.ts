@@ -26,6 +26,7 @@ import { ALGORITHMS, type Algorithm, type Policy } from '../../src/policy.js';
 import { serveClusterLimiter } from '../../src/shared/cluster-primary.js';
 import { createClusterLimiter, type ClusterDecision, type ClusterRateLimiter } from '../../src/shared/cluster-worker.js';
 import type { FailMode } from '../../src/fail-mode.js';
+import { stallProbe } from './stall-probe.js';
 import type { RatelabError } from '../../src/errors.js';
 
 const WORKERS = 4;
@@ -77,21 +78,6 @@ async function burstTarget(): Promise<void> {
   const stall = stallProbe();
   const result = (await oneResult('burst')) as object;
   print({ ...result, primaryStallMs: Math.round(stall()) });
-}
-
-/** The longest this process's event loop went without running a 5 ms interval timer, past its 5 ms. */
-function stallProbe(): () => number {
-  let last = performance.now();
-  let longest = 0;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last - 5);
-    last = now;
-  }, 5);
-  return () => {
-    clearInterval(timer);
-    return longest;
-  };
 }
 
 async function burst(): Promise<{ admitted: number; reasons: Record<string, number> }> {
