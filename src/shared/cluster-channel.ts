@@ -30,16 +30,21 @@ function onMessage(message: unknown): void {
  * one turn share it), at most {@link MAX_BATCH} calls each and {@link MAX_IN_FLIGHT}
  * messages unanswered: the rest queue here, and that queue is backpressure, not lateness.
  * The timeout runs per message from when it is sent, so it measures only what the primary
- * is late on (a bounded batch), never the time a call queued behind others in this
- * worker: a busy primary that keeps answering never triggers the fail mode. A message
- * unanswered after `timeoutMs` means a primary that is stuck (stopped, blocked, gone): its
- * calls, and every call queued behind it, get the fail mode at once.
+ * is late on (a bounded batch), never the time a call queued behind others in this worker.
+ * A message unanswered after `timeoutMs` gets the fail mode (the primary will not apply it
+ * past its deadline). Whether the calls queued behind it do too depends on progress: a
+ * primary that answered nothing of this channel since the message was sent is stuck
+ * (stopped, blocked, gone), and the queue fails over at once, so no call waits much more
+ * than `timeoutMs` for a stuck primary; one that answered other messages meanwhile is slow,
+ * and the queue waits its turn.
  */
 export class ClusterChannel {
   private queue: ChannelCall[] = [];
   private scheduled = false;
   /** This channel's messages in flight. */
   private sent = 0;
+  /** When the primary last answered a message of this channel ({@link hostNowMs}). */
+  private answeredAt = -Infinity;
 
   constructor(
     private readonly name: string,
@@ -70,16 +75,21 @@ export class ClusterChannel {
     // The primary applies nothing past `deadline`, and this worker decides by its fail mode
     // only past it: a call is decided by one of them, never both (but for a reply still in
     // the pipe at that instant).
-    const deadline = hostNowMs() + this.timeoutMs;
+    const sentAt = hostNowMs();
+    const deadline = sentAt + this.timeoutMs;
     let done = false;
-    const finish = (reply: ClusterBatchReply | undefined): void => {
+    const finish = (reply: ClusterBatchReply | undefined, gone = false): void => {
       if (done) return;
       done = true;
       cancel();
       inFlight.delete(batch);
       this.sent -= 1;
-      if (reply === undefined) this.failOver(calls);
-      else settleAll(calls, reply);
+      if (reply !== undefined) {
+        this.answeredAt = hostNowMs();
+        settleAll(calls, reply);
+      } else {
+        this.failOver(calls, gone || this.answeredAt < sentAt);
+      }
       this.pump();
     };
     const cancel = whenPast(deadline, () => finish(undefined));
@@ -88,15 +98,16 @@ export class ClusterChannel {
     const message: ClusterBatch = { tag: TAG, batch, name: this.name, deadline, keys: calls.map((c) => c.key), costs: calls.map((c) => c.cost) };
     // A closed channel (the primary is gone) fails over at once rather than at the timeout.
     process.send?.(message, undefined, undefined, (error: Error | null) => {
-      if (error) finish(undefined);
+      if (error) finish(undefined, true);
     });
   }
 
-  /** The primary was late on `calls`: they, and the calls queued behind them, get the fail mode. */
-  private failOver(calls: readonly ChannelCall[]): void {
+  /** The primary was late on `calls`: they get the fail mode, and so do the queued calls if it is `stuck`. */
+  private failOver(calls: readonly ChannelCall[], stuck: boolean): void {
+    for (const call of calls) call.settle(undefined);
+    if (!stuck) return;
     const queued = this.queue;
     this.queue = [];
-    for (const call of calls) call.settle(undefined);
     for (const call of queued) call.settle(undefined);
   }
 }

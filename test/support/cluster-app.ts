@@ -10,9 +10,10 @@
 //     Prints how many exited and the reasons of the last worker's decisions (a primary that
 //     crashed prints nothing).
 //   RATELAB_CLUSTER_MODE=burst: the primary serves a sliding log of 1,000 per minute (no
-//     refill within a run, so exactly 1,000 can be admitted); one worker makes CALLS
-//     concurrent consume() calls on one key with the default options; prints how many were
-//     admitted, the decisions' reasons, and the primary's longest event-loop stall.
+//     refill within a run, so exactly 1,000 can be admitted); RATELAB_CLUSTER_WORKERS workers
+//     (default 1) each make CALLS concurrent consume() calls on one key with the default
+//     options; prints how many were admitted in all, the decisions' reasons, and the
+//     primary's longest event-loop stall.
 //   RATELAB_CLUSTER_MODE=stuck: the primary serves a sliding log of 10 per minute; one worker
 //     (timeoutMs 200, failMode RATELAB_FAIL_MODE) spends 2 units, stops the primary
 //     (SIGSTOP), makes 2,000 concurrent calls, lets it go on (SIGCONT) and makes one more
@@ -59,13 +60,24 @@ const BURST_POLICY: Policy = { limit: 1000, windowMs: 60_000 };
 
 /** Runs one worker with `role` to its result. */
 async function oneResult(role: string): Promise<unknown> {
-  const result = await new Promise<unknown>((done) =>
-    cluster.fork({ RATELAB_CLUSTER_ROLE: role }).on('message', (message: { result?: unknown }) => {
-      if (message.result !== undefined) done(message.result);
-    }),
+  return (await results(role, 1))[0];
+}
+
+/** Runs `count` workers with `role` at once, to their results. */
+async function results(role: string, count: number): Promise<unknown[]> {
+  const all = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<unknown>((done) =>
+          cluster.fork({ RATELAB_CLUSTER_ROLE: role }).on('message', (message: { result?: unknown }) => {
+            if (message.result !== undefined) done(message.result);
+          }),
+        ),
+    ),
   );
   for (const worker of Object.values(cluster.workers ?? {})) worker?.kill();
-  return result;
+  return all;
 }
 
 /** Prints `result` as the one entry of the JSON line. */
@@ -76,8 +88,10 @@ function print(result: unknown): void {
 async function burstTarget(): Promise<void> {
   serveClusterLimiter('api', 'sliding-log', BURST_POLICY);
   const stall = stallProbe();
-  const result = (await oneResult('burst')) as object;
-  print({ ...result, primaryStallMs: Math.round(stall()) });
+  const each = (await results('burst', Number(process.env.RATELAB_CLUSTER_WORKERS ?? 1))) as Array<{ admitted: number; reasons: Record<string, number> }>;
+  const reasons: Record<string, number> = {};
+  for (const result of each) for (const [reason, count] of Object.entries(result.reasons)) reasons[reason] = (reasons[reason] ?? 0) + count;
+  print({ admitted: each.reduce((sum, r) => sum + r.admitted, 0), reasons, primaryStallMs: Math.round(stall()) });
 }
 
 async function burst(): Promise<{ admitted: number; reasons: Record<string, number> }> {
