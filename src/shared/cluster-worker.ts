@@ -9,7 +9,7 @@ import { KeyWaiters, type WaitOptions } from '../wait/key-waiters.js';
 import { ClusterChannel } from './cluster-channel.js';
 import { decodeDecision, type ClusterResult } from './cluster-protocol.js';
 
-/** Who decided: the primary, or (it did not answer within `timeoutMs`) the fail mode. */
+/** Who decided: the primary, or (it was `timeoutMs` late) the fail mode. */
 export type ClusterDecisionReason = 'primary' | 'fail-open' | 'fail-closed' | 'local-fallback';
 
 /** A {@link Decision} that says where it came from. */
@@ -19,8 +19,9 @@ export type ClusterDecision = Decision & { reason: ClusterDecisionReason };
 export interface ClusterLimiterOptions {
   /**
    * How late the primary may be, in ms (default 100): a batch of calls it has not answered
-   * this long after it was sent gets the fail mode, with every call queued behind it. Time
-   * a call waits in this worker for its turn to be sent (a burst) is not counted.
+   * this long after it was sent gets the fail mode, and so do the calls queued behind it if
+   * the primary answered nothing meanwhile (stuck, not slow). Time a call waits in this
+   * worker for its turn to be sent (a burst) is not counted. A positive number.
    */
   timeoutMs?: number;
   /** Without an answer in time: `open` admits (default), `closed` denies, `local` decides in this worker. */
@@ -39,8 +40,9 @@ export interface ClusterRateLimiter {
   readonly failMode: FailMode;
   /**
    * Takes `cost` units (whole number >= 0, default 1) for `key`: the primary's decision, or
-   * the fail mode's once the primary is `timeoutMs` late. Rejects with `INVALID_KEY`/`INVALID_COST`, or with
-   * the primary's refusal (`INVALID_ARGUMENT` when it serves no limiter of this name).
+   * the fail mode's once the primary is `timeoutMs` late. Rejects with `INVALID_KEY`/
+   * `INVALID_COST`, or with the primary's refusal (`INVALID_ARGUMENT` when it serves no
+   * limiter of this name, `INVALID_KEY` for a key over its `maxKeyBytes`).
    */
   consume(key: string, cost?: number): Promise<ClusterDecision>;
   /** `(await consume(key)).allowed`. */
