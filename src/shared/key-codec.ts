@@ -53,21 +53,7 @@ export class KeyCodec {
   private encodeUtf8(key: string): number {
     const { read, written } = encoder.encodeInto(key, this.bytes);
     if (read === key.length) return written;
-    throw keyTooLong(key, this.maxKeyBytes, 'shared');
+    const bytes = encoder.encode(key).length;
+    throw new RatelabError('INVALID_KEY', `key: ${bytes} bytes in UTF-8, over the shared limiter's maxKeyBytes (${this.maxKeyBytes})`, { field: 'key' });
   }
-}
-
-/**
- * Throws `INVALID_KEY` (see {@link keyTooLong}) unless `key` is at most `maxKeyBytes` bytes in
- * UTF-8. Each UTF-16 unit takes 1 to 3 bytes, so most keys are settled by their length alone.
- */
-export function checkKeyBytes(key: string, maxKeyBytes: number, limiter: string): void {
-  if (key.length * 3 <= maxKeyBytes) return;
-  if (key.length > maxKeyBytes || encoder.encode(key).length > maxKeyBytes) throw keyTooLong(key, maxKeyBytes, limiter);
-}
-
-/** The `INVALID_KEY` of a key over `maxKeyBytes`, naming its size in UTF-8 and the `limiter` kind. */
-export function keyTooLong(key: string, maxKeyBytes: number, limiter: string): RatelabError {
-  const bytes = encoder.encode(key).length;
-  return new RatelabError('INVALID_KEY', `key: ${bytes} bytes in UTF-8, over the ${limiter} limiter's maxKeyBytes (${maxKeyBytes})`, { field: 'key' });
 }
