@@ -34,9 +34,9 @@ function onMessage(message: unknown): void {
  * A message unanswered after `timeoutMs` gets the fail mode (the primary will not apply it
  * past its deadline). Whether the calls queued behind it do too depends on progress: a
  * primary that answered nothing of this channel since the message was sent is stuck
- * (stopped, blocked, gone), and the queue fails over at once, so no call waits much more
- * than `timeoutMs` for a stuck primary; one that answered other messages meanwhile is slow,
- * and the queue waits its turn.
+ * (stopped, blocked, gone), and the queue fails over at once, so no call waits more than
+ * about twice `timeoutMs` for a stuck primary (once when it stops between two answers); one
+ * that answered other messages meanwhile is slow, and the queue waits its turn.
  */
 export class ClusterChannel {
   private queue: ChannelCall[] = [];
