@@ -1,11 +1,24 @@
 import cluster, { type Worker } from 'node:cluster';
 import { RatelabError } from '../errors.js';
 import { createLimiter, type LimiterOptions, type RateLimiter } from '../memory/limiter.js';
-import type { Algorithm, Policy } from '../policy.js';
-import { TAG, encodeDecision, isRequest, type ClusterReply } from './cluster-protocol.js';
+import { checkKey, type Algorithm, type Policy } from '../policy.js';
+import { checkKeyBytes } from './key-bytes.js';
+import { checkMaxKeyBytes } from './limiter.js';
+import { TAG, encodeDecision, hostNowMs, isBatch, type ClusterBatchReply, type ClusterError, type ClusterResult } from './cluster-protocol.js';
+
+/** Options of {@link serveClusterLimiter}: the memory limiter's, and the key bound. */
+export interface ServeOptions extends LimiterOptions {
+  /** The longest key, in UTF-8 bytes (default 128, at most 4096, as the shared table); a longer key is refused with `INVALID_KEY`. */
+  maxKeyBytes?: number;
+}
+
+interface Served {
+  readonly limiter: RateLimiter;
+  readonly maxKeyBytes: number;
+}
 
 /** The limiters this primary serves, by name. */
-const served = new Map<string, RateLimiter>();
+const served = new Map<string, Served>();
 
 /** A limiter served to cluster workers; `close` stops serving it. */
 export interface ServedLimiter {
@@ -17,39 +30,77 @@ export interface ServedLimiter {
 
 /**
  * In the cluster's primary: decides for the workers' `createClusterLimiter(name, ...)`
- * with one in-memory limiter of `algorithm` and `policy` (options as for `createLimiter`).
- * The primary's event loop decides one request at a time, so the workers share the limit
- * exactly, in the order their requests arrive. Throws `INVALID_ARGUMENT` outside the
+ * with one in-memory limiter of `algorithm` and `policy` (options as for `createLimiter`,
+ * and `maxKeyBytes`).
+ * The primary's event loop decides one batch of requests at a time, in order, so the workers
+ * share the limit exactly, in the order their requests arrive. Throws `INVALID_ARGUMENT` outside the
  * primary or for a name already served.
  */
-export function serveClusterLimiter(name: string, algorithm: Algorithm, policy: Policy, options: LimiterOptions = {}): ServedLimiter {
+export function serveClusterLimiter(name: string, algorithm: Algorithm, policy: Policy, options: ServeOptions = {}): ServedLimiter {
   if (!cluster.isPrimary) throw new RatelabError('INVALID_ARGUMENT', 'serveClusterLimiter: call it in the cluster primary (workers call createClusterLimiter)', { field: 'name' });
   if (served.has(name)) throw new RatelabError('INVALID_ARGUMENT', `name: the primary already serves a limiter ${JSON.stringify(name)}`, { field: 'name' });
-  const limiter = createLimiter(algorithm, policy, options);
+  const { maxKeyBytes, ...limiterOptions } = options;
+  const limiter = createLimiter(algorithm, policy, limiterOptions);
+  const entry: Served = { limiter, maxKeyBytes: checkMaxKeyBytes(maxKeyBytes) };
   if (served.size === 0) cluster.on('message', answer);
-  served.set(name, limiter);
+  served.set(name, entry);
   return {
     name,
     limiter,
     close() {
-      if (served.get(name) !== limiter) return;
+      if (served.get(name) !== entry) return;
       served.delete(name);
       if (served.size === 0) cluster.off('message', answer);
     },
   };
 }
 
+/** Decides a worker's batch in arrival order and answers it with one message. */
 function answer(worker: Worker, message: unknown): void {
-  if (!isRequest(message)) return;
-  let reply: ClusterReply;
-  try {
-    const limiter = served.get(message.name);
-    if (!limiter) throw new RatelabError('INVALID_ARGUMENT', `name: the primary serves no limiter ${JSON.stringify(message.name)}`, { field: 'name' });
-    reply = { tag: TAG, id: message.id, decision: encodeDecision(limiter.consume(message.key, message.cost)) };
-  } catch (error) {
-    const e = error as RatelabError;
-    reply = { tag: TAG, id: message.id, error: { code: e.code ?? 'INVALID_ARGUMENT', message: e.message, field: e.field } };
+  if (!isBatch(message)) return;
+  const target = served.get(message.name);
+  if (!target) {
+    const error = new RatelabError('INVALID_ARGUMENT', `name: the primary serves no limiter ${JSON.stringify(message.name)}`, { field: 'name' });
+    send(worker, { tag: TAG, batch: message.batch, results: [], error: refusal(error) } satisfies ClusterBatchReply);
+    return;
   }
-  // A worker that exited meanwhile has no channel: its request dies with it.
-  if (worker.isConnected()) worker.send(reply);
+  const results: ClusterResult[] = [];
+  for (let i = 0; i < message.keys.length; i++) {
+    // Checked per request, not per batch: a batch begun just before its deadline must not
+    // go on deciding after it, once the worker may have answered by its fail mode.
+    const late = hostNowMs() >= message.deadline;
+    results.push(late ? null : decide(target, message.keys[i] as string, message.costs[i] as number));
+  }
+  send(worker, { tag: TAG, batch: message.batch, results } satisfies ClusterBatchReply);
 }
+
+/**
+ * One request of a batch: a worker is another program, so its key and cost are checked here
+ * too, and its key bounded before the limiter keeps it.
+ */
+function decide(target: Served, key: string, cost: number): ClusterResult {
+  try {
+    checkKey(key);
+    checkKeyBytes(key, target.maxKeyBytes, 'cluster');
+    return encodeDecision(target.limiter.consume(key, cost));
+  } catch (error) {
+    return { error: refusal(error) };
+  }
+}
+
+function refusal(error: unknown): ClusterError {
+  const e = error as RatelabError;
+  return { code: e.code ?? 'INVALID_ARGUMENT', message: e.message, field: e.field };
+}
+
+/**
+ * A worker that exited meanwhile has no channel: its requests die with it. The callback is
+ * what keeps that quiet: without one, the failed write (EPIPE, or the channel closed between
+ * `isConnected()` and the write) is emitted as an `'error'` event on a worker nobody listens
+ * to, which throws in the primary and takes it down with every other worker's limit.
+ */
+function send(worker: Worker, reply: object): void {
+  if (worker.isConnected()) worker.send(reply, undefined, undefined, ignoreGone);
+}
+
+function ignoreGone(): void {}

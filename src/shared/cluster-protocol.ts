@@ -1,48 +1,92 @@
 import type { Decision } from '../decision.js';
+import type { RatelabErrorCode } from '../errors.js';
 
 /**
  * The IPC messages between cluster workers and the primary. Tagged, so they share the
  * channel with the application's own messages: anything without the tag is left alone.
+ * Requests travel in batches (all of a limiter's calls of one event-loop turn, at most
+ * {@link MAX_BATCH}), so the per-message cost of IPC (a JSON line and a write each way, and
+ * an event in both processes) is paid once per batch rather than once per decision.
  */
 export const TAG = 'ratelab.cluster-limiter';
 
-/** A worker asks the primary's limiter `name` to take `cost` units for `key`. */
-export interface ClusterRequest {
+/**
+ * The most requests one batch carries: small, because a batch's round trip is what the
+ * timeout measures, and on a loaded machine the CPU time a batch costs both processes
+ * stretches into many times that in wall time (docs/shared.md has the figures). Calls beyond
+ * it wait in the worker, untimed.
+ */
+export const MAX_BATCH = 256;
+
+/**
+ * A worker asks the primary's limiter `name` to take `costs[i]` units for `keys[i]`, in order,
+ * each before `deadline` ({@link hostNowMs}): past it the worker has answered by its fail
+ * mode, so the primary applies nothing (a denial by `closed` must spend no quota later).
+ */
+export interface ClusterBatch {
   readonly tag: typeof TAG;
-  readonly id: number;
+  readonly batch: number;
   readonly name: string;
-  readonly key: string;
-  readonly cost: number;
+  readonly deadline: number;
+  readonly keys: readonly string[];
+  readonly costs: readonly number[];
 }
 
-/** The primary's answer: the decision, or why there is none (an unknown limiter, a bad key or cost). */
-export interface ClusterReply {
+/** Why the primary refused a request (an unknown limiter, a bad key or cost). */
+export interface ClusterError {
+  readonly code: RatelabErrorCode;
+  readonly message: string;
+  readonly field?: string;
+}
+
+/** A decision as it travels: `[allowed ? 1 : 0, limit, remaining, retryAfterMs, resetMs]`. */
+export type EncodedDecision = readonly [number, number, number, number, number];
+
+/** One request's outcome: its decision, the primary's refusal, or `null`: dropped, past its deadline. */
+export type ClusterResult = EncodedDecision | { readonly error: ClusterError } | null;
+
+/** The primary's answer to a batch: `results[i]` for request `i`, or `error` for the whole batch. */
+export interface ClusterBatchReply {
   readonly tag: typeof TAG;
-  readonly id: number;
-  readonly decision?: Decision;
-  readonly error?: { readonly code: string; readonly message: string; readonly field?: string };
+  readonly batch: number;
+  readonly results: readonly ClusterResult[];
+  readonly error?: ClusterError;
 }
 
-export function isRequest(message: unknown): message is ClusterRequest {
-  const m = message as Partial<ClusterRequest> | null;
-  return typeof m === 'object' && m !== null && m.tag === TAG && typeof m.id === 'number' && typeof m.name === 'string';
+function tagged(message: unknown): message is Record<string, unknown> {
+  return typeof message === 'object' && message !== null && (message as { tag?: unknown }).tag === TAG;
 }
 
-export function isReply(message: unknown): message is ClusterReply {
-  const m = message as Partial<ClusterReply> | null;
-  return typeof m === 'object' && m !== null && m.tag === TAG && typeof m.id === 'number' && (m.decision !== undefined || m.error !== undefined);
+export function isBatch(message: unknown): message is ClusterBatch {
+  if (!tagged(message)) return false;
+  const { batch, name, deadline, keys, costs } = message;
+  return typeof batch === 'number' && typeof name === 'string' && typeof deadline === 'number' && Array.isArray(keys) && Array.isArray(costs) && keys.length === costs.length;
+}
+
+export function isBatchReply(message: unknown): message is ClusterBatchReply {
+  return tagged(message) && typeof message.batch === 'number' && Array.isArray(message.results);
+}
+
+/**
+ * Milliseconds on the host's monotonic clock (`process.hrtime`: CLOCK_MONOTONIC on Linux, a
+ * system-wide counter on macOS and Windows too), one clock for every process of the host,
+ * unlike `performance.now()`, whose origin is each process's start: a deadline a worker
+ * writes is the same instant to the primary, and a wall-clock step moves neither.
+ */
+export function hostNowMs(): number {
+  return Number(process.hrtime.bigint()) / 1e6;
 }
 
 /**
  * JSON, which Node's IPC uses, turns Infinity into null: a retry time or limit of
  * Infinity (a cost the policy can never admit, an unlimited tier) travels as -1.
  */
-export function encodeDecision(decision: Decision): Decision {
+export function encodeDecision(decision: Decision): EncodedDecision {
   const finite = (n: number) => (n === Infinity ? -1 : n);
-  return { allowed: decision.allowed, limit: finite(decision.limit), remaining: finite(decision.remaining), retryAfterMs: finite(decision.retryAfterMs), resetMs: finite(decision.resetMs) };
+  return [decision.allowed ? 1 : 0, finite(decision.limit), finite(decision.remaining), finite(decision.retryAfterMs), finite(decision.resetMs)];
 }
 
-export function decodeDecision(decision: Decision): Decision {
+export function decodeDecision(encoded: EncodedDecision): Decision {
   const back = (n: number) => (n === -1 ? Infinity : n);
-  return { allowed: decision.allowed, limit: back(decision.limit), remaining: back(decision.remaining), retryAfterMs: back(decision.retryAfterMs), resetMs: back(decision.resetMs) };
+  return { allowed: encoded[0] === 1, limit: back(encoded[1]), remaining: back(encoded[2]), retryAfterMs: back(encoded[3]), resetMs: back(encoded[4]) };
 }

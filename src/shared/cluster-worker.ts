@@ -1,14 +1,15 @@
 import { schedulerOf, type ClockSource } from '../clock.js';
 import type { Decision } from '../decision.js';
-import { RatelabError, describeValue, type RatelabErrorCode } from '../errors.js';
+import { RatelabError, describeValue } from '../errors.js';
 import { checkFailMode, failDecision, type FailMode } from '../fail-mode.js';
 import { createLimiter, type RateLimiter } from '../memory/limiter.js';
 import { checkAlgorithm, checkCost, checkKey, checkPolicy, nodeShare, type Algorithm, type Limits, type Policy } from '../policy.js';
 import { spreadRetry } from '../wait/jitter.js';
 import { KeyWaiters, type WaitOptions } from '../wait/key-waiters.js';
-import { TAG, decodeDecision, isReply, type ClusterReply, type ClusterRequest } from './cluster-protocol.js';
+import { ClusterChannel } from './cluster-channel.js';
+import { decodeDecision, type ClusterResult } from './cluster-protocol.js';
 
-/** Who decided: the primary, or (it did not answer within `timeoutMs`) the fail mode. */
+/** Who decided: the primary, or (it was `timeoutMs` late) the fail mode. */
 export type ClusterDecisionReason = 'primary' | 'fail-open' | 'fail-closed' | 'local-fallback';
 
 /** A {@link Decision} that says where it came from. */
@@ -16,7 +17,12 @@ export type ClusterDecision = Decision & { reason: ClusterDecisionReason };
 
 /** Options of {@link createClusterLimiter}. */
 export interface ClusterLimiterOptions {
-  /** How long to wait for the primary's answer, in ms (default 100). */
+  /**
+   * How late the primary may be, in ms (default 100): a batch of calls it has not answered
+   * this long after it was sent gets the fail mode, and so do the calls queued behind it if
+   * the primary answered nothing meanwhile (stuck, not slow). Time a call waits in this
+   * worker for its turn to be sent (a burst) is not counted. A positive number.
+   */
   timeoutMs?: number;
   /** Without an answer in time: `open` admits (default), `closed` denies, `local` decides in this worker. */
   failMode?: FailMode;
@@ -34,8 +40,9 @@ export interface ClusterRateLimiter {
   readonly failMode: FailMode;
   /**
    * Takes `cost` units (whole number >= 0, default 1) for `key`: the primary's decision, or
-   * the fail mode's after about `timeoutMs`. Rejects with `INVALID_KEY`/`INVALID_COST`, or with
-   * the primary's refusal (`INVALID_ARGUMENT` when it serves no limiter of this name).
+   * the fail mode's once the primary is `timeoutMs` late. Rejects with `INVALID_KEY`/
+   * `INVALID_COST`, or with the primary's refusal (`INVALID_ARGUMENT` when it serves no
+   * limiter of this name, `INVALID_KEY` for a key over its `maxKeyBytes`).
    */
   consume(key: string, cost?: number): Promise<ClusterDecision>;
   /** `(await consume(key)).allowed`. */
@@ -45,21 +52,6 @@ export interface ClusterRateLimiter {
    * key within this worker; across workers best-effort, retrying at `retryAfterMs` plus jitter.
    */
   wait(key: string, cost?: number, options?: WaitOptions): Promise<ClusterDecision>;
-}
-
-interface Pending {
-  resolve(reply: ClusterReply): void;
-}
-
-const pending = new Map<number, Pending>();
-let nextId = 0;
-
-function onMessage(message: unknown): void {
-  if (!isReply(message)) return;
-  const waiting = pending.get(message.id);
-  if (!waiting) return; // answered after its timeout: the fail mode has decided already
-  pending.delete(message.id);
-  waiting.resolve(message);
 }
 
 /**
@@ -80,7 +72,7 @@ export function createClusterLimiter(name: string, algorithm: Algorithm, policy:
   }
   const failMode = checkFailMode(options.failMode ?? 'open');
   const fallback = failMode === 'local' ? localShare(checked, policy, options) : undefined;
-  if (process.listeners('message').indexOf(onMessage) < 0) process.on('message', onMessage);
+  const channel = new ClusterChannel(name, timeoutMs);
 
   const failOver = (key: string, cost: number): ClusterDecision => {
     if (fallback) return { ...fallback.consume(key, cost), reason: 'local-fallback' };
@@ -91,31 +83,10 @@ export function createClusterLimiter(name: string, algorithm: Algorithm, policy:
   const consume = async (key: string, cost = 1): Promise<ClusterDecision> => {
     checkCost(cost);
     checkKey(key);
-    const id = (nextId = (nextId + 1) % Number.MAX_SAFE_INTEGER);
-    const reply = await new Promise<ClusterReply | undefined>((resolve) => {
-      const timer = setTimeout(() => {
-        pending.delete(id);
-        resolve(undefined);
-      }, timeoutMs);
-      timer.unref();
-      pending.set(id, {
-        resolve(answer) {
-          clearTimeout(timer);
-          resolve(answer);
-        },
-      });
-      const request: ClusterRequest = { tag: TAG, id, name, key, cost };
-      // A closed channel (the primary is gone) fails over at once rather than at the timeout.
-      process.send?.(request, undefined, undefined, (error: Error | null) => {
-        if (error && pending.delete(id)) {
-          clearTimeout(timer);
-          resolve(undefined);
-        }
-      });
-    });
-    if (reply === undefined) return failOver(key, cost);
-    if (reply.error) throw new RatelabError(reply.error.code as RatelabErrorCode, reply.error.message, { field: reply.error.field });
-    return { ...decodeDecision(reply.decision as Decision), reason: 'primary' };
+    const result = await new Promise<ClusterResult | undefined>((settle) => channel.submit({ key, cost, settle }));
+    if (result === undefined || result === null) return failOver(key, cost);
+    if ('error' in result) throw new RatelabError(result.error.code, result.error.message, { field: result.error.field });
+    return { ...decodeDecision(result), reason: 'primary' };
   };
 
   let waiters: KeyWaiters<ClusterDecision> | undefined;

@@ -14,9 +14,9 @@ export type { SharedLimiterHandle } from './handle.js';
 /** `per-key` locks (the design) or one `global` lock (the baseline the bench measures against). */
 export type { LockingMode } from './locking.js';
 
-/** In the cluster primary: serves a named in-memory limiter to the workers over IPC. */
+/** In the cluster primary: serves a named in-memory limiter to the workers over IPC (options: the memory limiter's and `maxKeyBytes`). */
 export { serveClusterLimiter } from './cluster-primary.js';
-export type { ServedLimiter } from './cluster-primary.js';
+export type { ServeOptions, ServedLimiter } from './cluster-primary.js';
 /** In a cluster worker: a limiter the primary decides, with a timeout and a fail mode. */
 export { createClusterLimiter } from './cluster-worker.js';
 export type { ClusterDecision, ClusterDecisionReason, ClusterLimiterOptions, ClusterRateLimiter } from './cluster-worker.js';

@@ -57,7 +57,7 @@ export function createSharedLimiter(algorithm: Algorithm, policy: Policy, option
   const name = checkAlgorithm(algorithm);
   const limits = checkPolicy(policy, name);
   const maxKeys = wholeNumber(options?.maxKeys, 'maxKeys', 1, 2 ** 24);
-  const maxKeyBytes = options.maxKeyBytes === undefined ? DEFAULT_KEY_BYTES : wholeNumber(options.maxKeyBytes, 'maxKeyBytes', 1, 4096);
+  const maxKeyBytes = checkMaxKeyBytes(options.maxKeyBytes);
   const slots = 2 ** Math.ceil(Math.log2(2 * maxKeys));
   const spec = { algorithm: name, limits, maxKeys, slots, maxKeyBytes };
   const buffer = new SharedArrayBuffer(layoutBytes(spec));
@@ -218,6 +218,11 @@ class SharedLimiter implements SharedRateLimiter {
     }
     return now;
   }
+}
+
+/** `maxKeyBytes` as an option: default 128, else a whole number from 1 to 4096 (`INVALID_ARGUMENT`). */
+export function checkMaxKeyBytes(value: unknown): number {
+  return value === undefined ? DEFAULT_KEY_BYTES : wholeNumber(value, 'maxKeyBytes', 1, 4096);
 }
 
 function wholeNumber(value: unknown, field: string, min: number, max: number): number {

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ALGORITHMS } from '../../src/policy.js';
+import { serveClusterLimiter } from '../../src/shared/cluster-primary.js';
 
 const boot = fileURLToPath(new URL('../support/ts-worker.mjs', import.meta.url));
 const app = new URL('../support/cluster-app.ts', import.meta.url).href;
@@ -46,4 +47,81 @@ describe('a primary that does not answer', () => {
       for (const call of calls) expect(call.ms).toBeLessThan(200 + 3000);
     }
   }, 120_000);
+});
+
+describe('workers that exit with requests in flight', () => {
+  it('8 workers each send 2,000 requests and exit: the primary survives and serves the next worker', async () => {
+    for (let run = 0; run < 3; run++) {
+      const results = await runCluster({ RATELAB_CLUSTER_MODE: 'exit' });
+      expect(results).toEqual([{ exited: 8, reasons: { primary: 100 } }]);
+    }
+  }, 120_000);
+});
+
+describe('a burst from one worker while the primary is healthy', () => {
+  // The defaults (timeoutMs 100, failMode open): a busy primary is not a late one, so no
+  // call may take the fail mode, and the primary admits exactly the limit. Up to 3 runs: a
+  // machine that stalls the primary itself for 100 ms (CPU starvation at a load average over
+  // 10 on 2 cores does) makes it late by the definition, and then the fail mode is right;
+  // before batching every run failed, all 10,000 calls admitted by fail-open.
+  it.each([
+    [1, 10_000],
+    [1, 30_000],
+    [4, 10_000],
+  ])('%i worker(s) x %i concurrent calls on one key, limit 1,000 per minute: exactly 1,000 admitted, all by the primary', async (workers, calls) => {
+    const total = workers * calls;
+    type Burst = { admitted: number; reasons: Record<string, number>; primaryStallMs: number };
+    const clean = (r: Burst) => r.admitted === 1000 && r.reasons.primary === total;
+    const runs: Burst[] = [];
+    for (let run = 0; run < 3 && !runs.some(clean); run++) {
+      runs.push(...((await runCluster({ RATELAB_CLUSTER_MODE: 'burst', RATELAB_CLUSTER_CALLS: String(calls), RATELAB_CLUSTER_WORKERS: String(workers) })) as Burst[]));
+    }
+    expect(runs.find(clean) ?? runs, JSON.stringify(runs)).toMatchObject({ admitted: 1000, reasons: { primary: total } });
+  }, 120_000);
+});
+
+describe('a primary that is stopped (SIGSTOP) with calls in flight', () => {
+  type Stalled = { reasons: Record<string, number>; fastestMs: number; slowestMs: number };
+  it.each([
+    ['open', 'fail-open'],
+    ['closed', 'fail-closed'],
+  ])('failMode %s: 2,000 concurrent calls all take the fail mode after the 200 ms timeout, not one timeout per batch', async (failMode, reason) => {
+    const [result] = (await runCluster({ RATELAB_CLUSTER_MODE: 'stuck', RATELAB_FAIL_MODE: failMode })) as Array<{ before: Record<string, number>; stalled: Stalled }>;
+    expect(result?.before).toEqual({ primary: 2 });
+    expect(result?.stalled.reasons).toEqual({ [reason]: 2000 });
+    // The queued calls fail over with the batch the primary was late on (generous bound: a
+    // loaded 2-core machine), rather than each waiting its own turn and timeout.
+    expect(result?.stalled.fastestMs).toBeGreaterThanOrEqual(190);
+    expect(result?.stalled.slowestMs).toBeLessThan(200 + 3000);
+  }, 120_000);
+});
+
+describe('calls the fail mode answered are not applied when the primary wakes', () => {
+  // A denied request changes nothing, as on every other backend: the 2,000 fail-closed
+  // denials made while the primary was stopped must not spend its quota when it goes on.
+  it('limit 10: 2 spent, 2,000 denied fail-closed while stopped, then the primary admits with 7 left', async () => {
+    const [result] = (await runCluster({ RATELAB_CLUSTER_MODE: 'stuck', RATELAB_FAIL_MODE: 'closed' })) as Array<{ after: unknown }>;
+    expect(result?.after).toEqual({ reason: 'primary', allowed: true, remaining: 7 });
+  }, 120_000);
+});
+
+describe('key size at the primary', () => {
+  // As the shared table: at most maxKeyBytes (default 128) UTF-8 bytes, else INVALID_KEY,
+  // and a refused key is kept nowhere (the primary held 1 MB keys from workers).
+  it('keys over maxKeyBytes in UTF-8 are INVALID_KEY and not kept; the others in the same batch are decided', async () => {
+    const [result] = await runCluster({ RATELAB_CLUSTER_MODE: 'keys' });
+    expect(result).toEqual({
+      calls: {
+        default: ['primary', "INVALID_KEY: key: 129 bytes in UTF-8, over the cluster limiter's maxKeyBytes (128)", "INVALID_KEY: key: 1000000 bytes in UTF-8, over the cluster limiter's maxKeyBytes (128)"],
+        narrow: ['primary', 'primary', "INVALID_KEY: key: 18 bytes in UTF-8, over the cluster limiter's maxKeyBytes (16)"],
+      },
+      keys: { default: 1, narrow: 2 },
+    });
+  }, 120_000);
+
+  it.each([[0], [4097], [1.5], [Number.NaN], ['128']])('serveClusterLimiter refuses maxKeyBytes %s with INVALID_ARGUMENT', (maxKeyBytes) => {
+    expect(() => serveClusterLimiter('bad', 'gcra', { limit: 1, windowMs: 1000 }, { maxKeyBytes: maxKeyBytes as number })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT', field: 'maxKeyBytes' }),
+    );
+  });
 });
