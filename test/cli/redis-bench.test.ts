@@ -1,7 +1,8 @@
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
 import { bufferIO } from '../../src/io.js';
-import { describeRedis } from '../support/describe-redis.js';
+import { describeRedis, withFailingRedis } from '../support/describe-redis.js';
 import { freePort, startRedisServer, type RedisServer } from '../support/redis-server.js';
 
 describeRedis('ratelab bench --redis URL', () => {
@@ -48,7 +49,7 @@ describeRedis('ratelab bench --redis URL', () => {
 });
 
 describeRedis('ratelab bench --redis when Redis fails mid-run', () => {
-  type Failure = { what: string; fail: (admin: import('ioredis').Redis) => Promise<unknown>; message: RegExp; comesBack: boolean };
+  type Failure = { what: string; fail: (admin: Redis) => Promise<unknown>; message: RegExp; comesBack: boolean };
   // Each failure begins once the bench's keys exist, so the run is under way; --rounds 100
   // would take minutes if the failure were not noticed.
   it.each<Failure>([
@@ -66,11 +67,7 @@ describeRedis('ratelab bench --redis when Redis fails mid-run', () => {
       comesBack: true,
     },
   ])('$what: exit 3, one line with the Redis error, no internal error, the keys deleted when Redis is back', async ({ fail, message, comesBack }) => {
-    const server = await startRedisServer();
-    const { Redis } = await import('ioredis');
-    const admin = new Redis(server.url, { maxRetriesPerRequest: 0 });
-    admin.on('error', () => undefined);
-    try {
+    await withFailingRedis(async (server, admin) => {
       const io = bufferIO();
       const exit = run(['bench', '--redis', server.url, '--quick', '--rounds', '100'], io);
       while ((await admin.dbsize()) < 100) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -86,9 +83,6 @@ describeRedis('ratelab bench --redis when Redis fails mid-run', () => {
         await admin.config('SET', 'maxmemory', '0');
         expect(await admin.dbsize()).toBe(0);
       }
-    } finally {
-      admin.disconnect();
-      await server.stop();
-    }
+    });
   }, 60_000);
 });
