@@ -67,6 +67,12 @@ const runSchema = z.object({
     .object({ workload: z.string(), batchedVsLoop: z.number(), unbatchedVsLoop: z.number() })
     .optional(),
   notes: z.array(z.string()),
+  /**
+   * The sources the figures were measured from: file -> a hash of its text (see
+   * measuredSources), so a committed baseline can be found stale. Absent where the sources
+   * were not there (an installed package), and in runs written before it.
+   */
+  sources: z.record(z.string(), z.string()).optional(),
 });
 
 /**

@@ -6,6 +6,8 @@ import type { Algorithm, Policy } from '../policy.js';
 import { BENCH_FORMAT, type BenchRun, type Figure } from './bench-run.js';
 import type { ChildRequest, ChildResult, HarnessCheck, TaskMeasurement, WorkloadMeasurement } from './measure-child.js';
 import { centre } from './statistics.js';
+import { measuredSources } from './source-fingerprint.js';
+import { packageRoot } from '../package-root.js';
 import { PEERS, followsVirtualClock, moduleOf, peerConfiguration, peerInstalled, referenceModule, subjectName, type PeerName, type SubjectSpec } from './subjects.js';
 import { BATCH, admitsEveryCall, workloadSpecs, type WorkloadSpec } from './workloads.js';
 
@@ -87,7 +89,12 @@ export async function runBench(plan: BenchPlan, progress: (line: string) => void
     ...(peers.length > 0 ? { peers } : {}),
     ...(harness ? { harness } : {}),
     notes,
+    ...withSources(measuredSources(packageRoot(import.meta.url))),
   };
+}
+
+function withSources(sources: Record<string, string> | undefined): { sources?: Record<string, string> } {
+  return sources === undefined ? {} : { sources };
 }
 
 async function peerEntry(peer: PeerName): Promise<NonNullable<BenchRun['peers']>[number]> {
