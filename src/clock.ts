@@ -126,36 +126,29 @@ interface Timer {
   readonly due: number;
   readonly seq: number;
   readonly callback: () => void;
-  cancelled: boolean;
+  /** Its index in the heap; -1 once fired or cancelled. */
+  index: number;
 }
 
-/** ManualClock's timers by due time, then scheduling order; cancelling marks a timer for the heap to skip. */
+/** ManualClock's timers by due time, then scheduling order; a cancelled timer leaves the heap at once. */
 class TimerHeap {
-  private readonly heap = new MinHeap<Timer>(before);
+  private readonly heap = new MinHeap<Timer>(before, (timer, index) => (timer.index = index));
   private seq = 0;
-  size = 0;
 
-  push(due: number, callback: () => void): () => void {
-    const timer: Timer = { due, seq: this.seq++, callback, cancelled: false };
-    this.heap.push(timer);
-    this.size++;
-    return () => {
-      if (timer.cancelled) return;
-      timer.cancelled = true;
-      this.size--;
-    };
+  get size(): number {
+    return this.heap.size;
   }
 
-  /** Removes and returns the earliest live timer due at or before `time`, if any; it then counts as fired (cancelling it does nothing). */
+  push(due: number, callback: () => void): () => void {
+    const timer: Timer = { due, seq: this.seq++, callback, index: -1 };
+    this.heap.push(timer);
+    return () => void this.heap.removeAt(timer.index);
+  }
+
+  /** Removes and returns the earliest timer due at or before `time`, if any; it then counts as fired (cancelling it does nothing). */
   popDue(time: number): Timer | undefined {
-    for (let top = this.heap.peek(); top && top.due <= time; top = this.heap.peek()) {
-      this.heap.pop();
-      if (top.cancelled) continue;
-      top.cancelled = true;
-      this.size--;
-      return top;
-    }
-    return undefined;
+    const top = this.heap.peek();
+    return top && top.due <= time ? this.heap.pop() : undefined;
   }
 }
 

@@ -159,8 +159,8 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--no-measure', description: 'skip measuring memory and speed (every other column is deterministic)' },
       { flags: '--strip', description: 'after the charts, the request strip of one key: per algorithm, its requests over time admitted or denied' },
       { flags: '--key <name>', description: 'the key the charts and the strip follow (default: the worst key)' },
-      { flags: '--from <duration>', description: 'show the charts and the strip from this scenario time, e.g. 900ms' },
-      { flags: '--to <duration>', description: 'show the charts and the strip up to this scenario time, e.g. 1100ms' },
+      { flags: '--from <duration>', description: "show the charts and the strip from this time since the run's start (a trace's first arrival), e.g. 900ms" },
+      { flags: '--to <duration>', description: "show the charts and the strip up to this time since the run's start, e.g. 1100ms" },
       { flags: '--detail', description: "each scenario's table and charts, not just its sentence (implied when naming one or two scenarios, or with --trace)" },
       {
         flags: '--max-worst-window <ratio>',

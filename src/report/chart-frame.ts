@@ -1,4 +1,5 @@
 import { formatDuration } from '../duration.js';
+import { formatRunTime } from './run-time.js';
 import { RatelabError } from '../errors.js';
 import type { ColumnGrid } from '../metrics/focus-recorder.js';
 import type { WorkloadComparison } from '../sim/comparison.js';
@@ -24,16 +25,19 @@ export function runSpan(result: WorkloadComparison): Span {
 }
 
 /**
- * `zoom` checked against the run: `--from` before `--to`, both within `span`; the span to
- * draw (the run where a bound is not given). Throws INVALID_ARGUMENT naming the flag.
+ * `zoom` (times since the run's start, as --from/--to give them) checked against the run
+ * `span`: `--from` before `--to`, both within it; the span to draw (the run where a bound
+ * is not given). Throws INVALID_ARGUMENT naming the flag.
  */
 export function zoomSpan(span: Span, zoom: Partial<Span>, scenario: string): Span {
-  const startMs = zoom.startMs ?? span.startMs;
-  const endMs = zoom.endMs ?? span.endMs;
-  const run = `${scenario} runs from ${formatDuration(span.startMs)} to ${formatDuration(span.endMs)}`;
-  if (startMs < span.startMs || startMs >= span.endMs) throw invalid('--from', `${formatDuration(startMs)} is outside the run (${run})`);
-  if (endMs > span.endMs || endMs <= span.startMs) throw invalid('--to', `${formatDuration(endMs)} is outside the run (${run})`);
-  if (startMs >= endMs) throw invalid('--from', `must be before --to (got ${formatDuration(startMs)} and ${formatDuration(endMs)})`);
+  const origin = span.startMs;
+  const startMs = zoom.startMs === undefined ? span.startMs : origin + zoom.startMs;
+  const endMs = zoom.endMs === undefined ? span.endMs : origin + zoom.endMs;
+  const at = (ms: number) => formatRunTime(ms, origin);
+  const run = `${scenario} runs from ${at(span.startMs)} to ${at(span.endMs)}`;
+  if (startMs < span.startMs || startMs >= span.endMs) throw invalid('--from', `${at(startMs)} is outside the run (${run})`);
+  if (endMs > span.endMs || endMs <= span.startMs) throw invalid('--to', `${at(endMs)} is outside the run (${run})`);
+  if (startMs >= endMs) throw invalid('--from', `must be before --to (got ${at(startMs)} and ${at(endMs)})`);
   return { startMs, endMs };
 }
 

@@ -1,5 +1,6 @@
 import type { ComparisonRow, WorkloadComparison } from '../sim/comparison.js';
 import { ACCURACY_COLUMNS, accuracyCells } from './accuracy-cells.js';
+import { runSpan } from './chart-frame.js';
 import { round } from './round.js';
 import { summarise } from './compare-summary.js';
 import { describePolicy } from './compare-table.js';
@@ -37,7 +38,8 @@ export function matrixOf(results: readonly WorkloadComparison[]): HtmlReport['ma
 
 /** One workload's part of the report: its sentence and notes, table, and views. */
 export function scenarioOf(result: WorkloadComparison): HtmlScenario {
-  const views = (result.followed ?? []).filter((view) => view.chart).map((view) => focusHtmlView(view, result.policy, result.worstWindows));
+  const originMs = runSpan(result).startMs;
+  const views = (result.followed ?? []).filter((view) => view.chart).map((view) => focusHtmlView(view, result.policy, result.worstWindows, originMs));
   return {
     name: result.name,
     description: result.description,

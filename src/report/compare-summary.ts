@@ -1,5 +1,7 @@
 import { formatDuration } from '../duration.js';
 import type { ComparisonRow, WorkloadComparison } from '../sim/comparison.js';
+import { runSpan } from './chart-frame.js';
+import { formatRunTime } from './run-time.js';
 
 /** Ratios within this of 1.0 count as "at the limit" (they are sums of whole units / limit). */
 const EPSILON = 1e-9;
@@ -33,11 +35,11 @@ export function summarise(result: WorkloadComparison): string {
   return `${result.name}: every algorithm stayed within the limit in every ${window} window (${fullest}); ${wrong.algorithm} differed most from the exact answer (${wrong.errorRate.toFixed(1)}% of requests, ${wrong.falseDenials} wrongly denied, ${wrong.falseAdmits} wrongly admitted).`;
 }
 
-/** `, key "attacker", up to 1s` (the window's end): where `row`'s worst window was, or '' when unknown. */
+/** `, key "attacker", up to 1s` (the window's end, since the run's start): where `row`'s worst window was, or '' when unknown. */
 function worstWindowPlace(result: WorkloadComparison, row: ComparisonRow): string {
   const place = result.worstWindows[result.rows.indexOf(row)];
   if (!place) return '';
-  return `, key "${place.key}", up to ${formatDuration(place.endMs)}`;
+  return `, key "${place.key}", up to ${formatRunTime(place.endMs, runSpan(result).startMs)}`;
 }
 
 function list(names: string[]): string {

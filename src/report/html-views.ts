@@ -5,6 +5,7 @@ import type { Policy } from '../policy.js';
 import { worstKey, worstKeys, type FocusPlan, type FocusView } from '../sim/focus.js';
 import { roundWidth, type Span } from './chart-frame.js';
 import { round } from './round.js';
+import { sinceStart } from './run-time.js';
 import { downsampleMinMax } from './downsample.js';
 import type { HtmlSeries, HtmlStrip, HtmlView } from './html-document.js';
 
@@ -43,11 +44,12 @@ export type WorstWindow = { key: string; endMs: number; units: number } | null;
  * A followed key as a view: per contender the most units admitted in a trailing window per
  * column, as a ratio of the limit, with the oracle's line(s) and the limit; the highest of
  * the contenders' worst windows on this key highlighted; a request strip per contender
- * and the oracle. `worstWindows` are in the view's lane order.
+ * and the oracle. `worstWindows` are in the view's lane order. Times (x, the worst
+ * window) are since the run's start, `originMs`.
  */
-export function focusHtmlView(view: FocusView, policy: Policy, worstWindows: readonly WorstWindow[]): HtmlView {
+export function focusHtmlView(view: FocusView, policy: Policy, worstWindows: readonly WorstWindow[], originMs: number): HtmlView {
   const grid = view.chart as ColumnGrid;
-  const x = Array.from({ length: grid.count }, (_, i) => grid.fromMs + i * grid.widthMs);
+  const x = Array.from({ length: grid.count }, (_, i) => sinceStart(grid.fromMs + i * grid.widthMs, originMs));
   const ratios = (values: readonly number[]) => values.map((v) => round(v, 4));
   const series: HtmlSeries[] = [{ name: 'limit', kind: 'limit', values: x.map(() => 1) }];
   if (view.oracle) series.push({ name: 'exact', kind: 'exact', values: ratios(view.oracle.window) });
@@ -63,7 +65,7 @@ export function focusHtmlView(view: FocusView, policy: Policy, worstWindows: rea
     yLabel: 'trailing window / limit',
     x,
     series,
-    worst: worstOn(view, policy, worstWindows),
+    worst: worstOn(view, policy, worstWindows, originMs),
     strips,
   };
 }
@@ -73,6 +75,7 @@ export function focusHtmlView(view: FocusView, policy: Policy, worstWindows: rea
  * admitted in the window ending at each bucket's end (exact when the window is a whole
  * number of buckets; otherwise per bucket, scaled to a window), as a ratio of the limit,
  * with what was offered, thinned to {@link HTML_MAX_POINTS} keeping each stretch's extremes.
+ * Times are since the timelines' origin (the run's start).
  */
 export function timelineHtmlView(label: string, timelines: readonly { algorithm: string; timeline: Timeline }[], policy: Policy): HtmlView {
   const first = timelines[0]?.timeline;
@@ -81,7 +84,7 @@ export function timelineHtmlView(label: string, timelines: readonly { algorithm:
   const whole = policy.windowMs % bucketMs === 0 ? policy.windowMs / bucketMs : 0;
   const ratio = (values: readonly number[]) => windowRatios(values, whole, bucketMs, policy);
   const raw = [first ? ratio(first.offered) : [], ...timelines.map(({ timeline }) => ratio(timeline.admitted))];
-  const x0 = Array.from({ length: buckets }, (_, i) => (first?.originMs ?? 0) + i * bucketMs);
+  const x0 = Array.from({ length: buckets }, (_, i) => i * bucketMs);
   const thin = downsampleMinMax(x0, raw, HTML_MAX_POINTS);
   const what = whole > 0 ? `admitted in the ${formatDuration(policy.windowMs)} window ending at each ${formatDuration(bucketMs)} bucket's end` : `admitted per ${formatDuration(bucketMs)} bucket, scaled to a ${formatDuration(policy.windowMs)} window`;
   return {
@@ -116,7 +119,7 @@ function strip(name: string, series: FocusSeries): HtmlStrip {
 }
 
 /** The highest worst window among the contenders whose worst window was on this view's key. */
-function worstOn(view: FocusView, policy: Policy, worstWindows: readonly WorstWindow[]): HtmlView['worst'] {
+function worstOn(view: FocusView, policy: Policy, worstWindows: readonly WorstWindow[], originMs: number): HtmlView['worst'] {
   let best: { algorithm: string; window: NonNullable<WorstWindow> } | undefined;
   view.lanes.forEach((lane, i) => {
     const window = worstWindows[i];
@@ -124,5 +127,5 @@ function worstOn(view: FocusView, policy: Policy, worstWindows: readonly WorstWi
   });
   if (!best) return null;
   const { endMs, units } = best.window;
-  return { fromMs: endMs - policy.windowMs, toMs: endMs, label: `worst window: ${best.algorithm}, ${(units / policy.limit).toFixed(2)}x the limit` };
+  return { fromMs: sinceStart(endMs - policy.windowMs, originMs), toMs: sinceStart(endMs, originMs), label: `worst window: ${best.algorithm}, ${(units / policy.limit).toFixed(2)}x the limit` };
 }

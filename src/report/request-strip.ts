@@ -3,6 +3,7 @@ import { formatDuration } from '../duration.js';
 import type { ColumnGrid, FocusSeries } from '../metrics/focus-recorder.js';
 import type { WorkloadComparison } from '../sim/comparison.js';
 import type { FocusView } from '../sim/focus.js';
+import { runSpan } from './chart-frame.js';
 import { timeLabels } from './time-axis.js';
 
 /** Glyphs of a strip cell, readable without colour. */
@@ -27,7 +28,11 @@ export function renderStrip(result: WorkloadComparison, view: FocusView, paint: 
   const who = view.worst ? `worst key ${view.key}` : `key ${view.key}`;
   const lines = [`${result.name}: requests of ${who}, one cell = ${formatDuration(grid.widthMs)}`];
   const column = (ms: number) => displayColumn(grid, edges, ms);
-  lines.push(timeLabels(NAME_WIDTH, grid.count + edges.length, [grid.fromMs, ...edges.map((i) => grid.fromMs + i * grid.widthMs), toMs], column));
+  // Cells align to the epoch (so fixed windows' edges fall between them); a run that starts
+  // inside the first cell labels it with its start, never a time before the run.
+  const originMs = runSpan(result).startMs;
+  const times = [Math.max(grid.fromMs, originMs), ...edges.map((i) => grid.fromMs + i * grid.widthMs), toMs];
+  lines.push(timeLabels(NAME_WIDTH, grid.count + edges.length, times, column, originMs));
   for (const lane of view.lanes) {
     lines.push(row(lane.algorithm, lane.series, edges, paint));
     if (lane.oracle) lines.push(row('  exact', lane.oracle, edges, paint));

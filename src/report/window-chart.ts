@@ -3,7 +3,7 @@ import type { ChalkInstance } from 'chalk';
 import { formatDuration } from '../duration.js';
 import type { WorkloadComparison } from '../sim/comparison.js';
 import type { FocusView } from '../sim/focus.js';
-import { CHART_WIDTH } from './chart-frame.js';
+import { CHART_WIDTH, runSpan } from './chart-frame.js';
 import { GLYPHS, glyphPanel } from './glyph-chart.js';
 import { roundTimes, timeLabels } from './time-axis.js';
 import { labelWidth, rowLabel, rowOf, windowScale, type WindowScale } from './window-scale.js';
@@ -41,7 +41,9 @@ export function renderWindowCharts(result: WorkloadComparison, view: FocusView, 
     `${result.name}: ${who}; most admitted in a trailing ${formatDuration(policy.windowMs)} window`,
     `per ${formatDuration(grid.widthMs)} column, as a ratio of the limit (1.0 = ${policy.limit} per ${formatDuration(policy.windowMs)})`,
   ];
-  const axis = timeLabels(width + 1, grid.count, roundTimes(grid.fromMs, grid.fromMs + grid.count * grid.widthMs, 5), (ms) => Math.round((ms - grid.fromMs) / grid.widthMs));
+  const originMs = runSpan(result).startMs;
+  const times = roundTimes(grid.fromMs, grid.fromMs + grid.count * grid.widthMs, 5, originMs);
+  const axis = timeLabels(width + 1, grid.count, times, (ms) => Math.round((ms - grid.fromMs) / grid.widthMs), originMs);
   if (colour) return `${paint.bold(title.join('\n'))}\n${colouredChart(groups, shared, scale, width)}\n${axis}\n${legend(groups, shared !== undefined, width)}\n`;
   const panels = groups.map((g) => `${sameAs(g.names, 79).join('\n')}:\n${glyphPanel(g.values, g.exact ?? shared, scale, width).join('\n')}`);
   const key = `${GLYPHS.admitted} admitted   ${GLYPHS.exact} exact oracle, where it admitted more   ${GLYPHS.limit} the limit`;

@@ -37,8 +37,8 @@ interface Waiter<D> {
   readonly signal: AbortSignal | undefined;
   prev: Waiter<D> | undefined;
   next: Waiter<D> | undefined;
-  /** Out of its line (served, rejected or aborted). */
-  settled: boolean;
+  /** Its index in the line's deadline heap; -1 when not in it (no deadline, or out of its line). */
+  heapIndex: number;
 }
 
 /** The waiters of one key, first come first served, and the one timer that wakes the first. */
@@ -53,8 +53,10 @@ interface Line<D> {
   /** The waiter whose decision is being asked for (an asynchronous consume in flight). */
   asking: Waiter<D> | undefined;
   /**
-   * Waiters with a finite deadline, soonest first (made on the first), so the hopeless are
-   * found without a scan; settled ones stay until they come to the top.
+   * The line's waiters with a finite deadline, soonest first (made on the first), so the
+   * hopeless are found without a scan. Exactly the waiters still in line: one that leaves
+   * (served, rejected, aborted) leaves the heap too, so it holds the queue, not the rate
+   * times the longest maxWaitMs.
    */
   deadlines: MinHeap<Waiter<D>> | undefined;
 }
@@ -88,7 +90,7 @@ export class KeyWaiters<D extends Decision> {
     try {
       checkKey(key);
       checkCost(cost);
-      maxWaitMs = checkOptions(options);
+      maxWaitMs = checkWaitOptions(options);
       const capacity = this.timing.capacity;
       if (capacity !== undefined && cost > capacity) throw overCapacity(key, cost);
     } catch (error) {
@@ -99,7 +101,7 @@ export class KeyWaiters<D extends Decision> {
     return new Promise<D>((resolve, reject) => {
       const line = this.lineOf(key);
       const deadline = this.timing.scheduler.now() + maxWaitMs;
-      const waiter: Waiter<D> = { line, cost, deadline, resolve, reject, signal, prev: line.tail, next: undefined, settled: false };
+      const waiter: Waiter<D> = { line, cost, deadline, resolve, reject, signal, prev: line.tail, next: undefined, heapIndex: -1 };
       if (line.cancelTimer && line.wakeAt > deadline) {
         // The first in line cannot be served before wakeAt, so neither can this one.
         reject(tooLong(key, line.wakeAt - deadline + maxWaitMs, maxWaitMs));
@@ -108,6 +110,16 @@ export class KeyWaiters<D extends Decision> {
       this.append(line, waiter);
       if (line.head === waiter && line.asking === undefined) this.serve(line);
     });
+  }
+
+  /**
+   * Entries held in every key's deadline heap: for tests and diagnostics (this class is
+   * not exported from any entry), to check the heap holds the live waiters, no more.
+   */
+  get deadlineEntries(): number {
+    let entries = 0;
+    for (const line of this.lines.values()) entries += line.deadlines?.size ?? 0;
+    return entries;
   }
 
   private lineOf(key: string): Line<D> {
@@ -123,7 +135,7 @@ export class KeyWaiters<D extends Decision> {
     if (line.tail) line.tail.next = waiter;
     else line.head = waiter;
     line.tail = waiter;
-    if (waiter.deadline !== Infinity) (line.deadlines ??= new MinHeap(soonerDeadline)).push(waiter);
+    if (waiter.deadline !== Infinity) (line.deadlines ??= new MinHeap(soonerDeadline, placeWaiter)).push(waiter);
     if (waiter.signal) this.watch(waiter.signal).waiters.add(waiter);
   }
 
@@ -148,14 +160,14 @@ export class KeyWaiters<D extends Decision> {
     this.watches.delete(signal);
   }
 
-  /** Takes `waiter` out of its line (it is settled by the caller). */
+  /** Takes `waiter` out of its line and its deadline heap (it is settled by the caller). */
   private remove(line: Line<D>, waiter: Waiter<D>): void {
+    line.deadlines?.removeAt(waiter.heapIndex);
     if (waiter.prev) waiter.prev.next = waiter.next;
     else line.head = waiter.next;
     if (waiter.next) waiter.next.prev = waiter.prev;
     else line.tail = waiter.prev;
     waiter.prev = waiter.next = undefined;
-    waiter.settled = true;
     this.unwatch(waiter);
     if (line.head === undefined && line.asking === undefined) {
       this.clearTimer(line);
@@ -263,9 +275,7 @@ export class KeyWaiters<D extends Decision> {
   private dropHopeless(line: Line<D>, deadlines: MinHeap<Waiter<D>>): void {
     const now = this.timing.scheduler.now();
     // The first waiter's own deadline is at or after wakeAt (settle saw to it), so it stays.
-    for (let waiter = deadlines.peek(); waiter && (waiter.settled || waiter.deadline < line.wakeAt); waiter = deadlines.peek()) {
-      deadlines.pop();
-      if (waiter.settled) continue;
+    for (let waiter = deadlines.peek(); waiter && waiter.deadline < line.wakeAt; waiter = deadlines.peek()) {
       this.remove(line, waiter);
       waiter.reject(tooLong(line.key, line.wakeAt - now, waiter.deadline - now));
     }
@@ -278,7 +288,12 @@ export class KeyWaiters<D extends Decision> {
   }
 }
 
-function checkOptions(options: WaitOptions): number {
+/**
+ * Throws `INVALID_ARGUMENT` naming the field unless `options` are wait options: `maxWaitMs`
+ * a number >= 0 (Infinity allowed; NaN not), `signal` an AbortSignal. Returns `maxWaitMs`
+ * (Infinity when absent). `throttle` checks its own with it when it is made.
+ */
+export function checkWaitOptions(options: WaitOptions): number {
   if (typeof options !== 'object' || options === null) {
     throw new RatelabError('INVALID_ARGUMENT', `wait options: expected an object, got ${describeValue(options)}`, { field: 'options' });
   }
@@ -290,6 +305,10 @@ function checkOptions(options: WaitOptions): number {
     throw new RatelabError('INVALID_ARGUMENT', `signal: expected an AbortSignal, got ${describeValue(signal)}`, { field: 'signal' });
   }
   return maxWaitMs;
+}
+
+function placeWaiter<D>(waiter: Waiter<D>, index: number): void {
+  waiter.heapIndex = index;
 }
 
 function soonerDeadline<D>(a: Waiter<D>, b: Waiter<D>): boolean {

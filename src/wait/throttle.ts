@@ -1,6 +1,7 @@
 import type { Decision } from '../decision.js';
 import { RatelabError, describeValue } from '../errors.js';
-import type { WaitOptions } from './key-waiters.js';
+import { checkCost } from '../policy.js';
+import { checkWaitOptions, type WaitOptions } from './key-waiters.js';
 
 /** Anything that can wait for a slot: the memory limiter, the Redis limiter. */
 export interface Waitable {
@@ -13,9 +14,9 @@ export interface ThrottleOptions<A extends unknown[]> {
   limiter: Waitable;
   /** The key a call counts against (default `'throttle'`): e.g. `(tenant) => tenant`. */
   key?: string | ((...args: A) => string);
-  /** Units a call takes (default 1): e.g. `(prompt) => estimateTokens(prompt)`. */
+  /** Units a call takes (default 1; a number must be whole and >= 0, else `INVALID_COST` when throttle is made): e.g. `(prompt) => estimateTokens(prompt)`. */
   cost?: number | ((...args: A) => number);
-  /** The longest a call waits for its slot, in ms (default Infinity); past it the call rejects with `WAIT_TOO_LONG` and `fn` is not called. */
+  /** The longest a call waits for its slot, in ms (>= 0, default Infinity; NaN or negative: `INVALID_ARGUMENT` when throttle is made); past it the call rejects with `WAIT_TOO_LONG` and `fn` is not called. */
   maxWaitMs?: number;
   /** Aborting it rejects every call still waiting (with `signal.reason`); they take nothing. */
   signal?: AbortSignal;
@@ -60,4 +61,7 @@ function checkThrottleOptions<A extends unknown[]>(fn: unknown, options: Throttl
       throw new RatelabError('INVALID_ARGUMENT', `${field}: expected a ${expected} or a function of the arguments, got ${describeValue(value)}`, { field });
     }
   }
+  // What every call would be refused for is refused now, by the checks wait() makes.
+  if (typeof options.cost === 'number') checkCost(options.cost);
+  checkWaitOptions({ maxWaitMs: options.maxWaitMs, signal: options.signal });
 }

@@ -23,19 +23,26 @@ const ROOT = join(import.meta.dirname, '../..');
 const scratch = mkdtempSync(join(tmpdir(), 'ratelab-html-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
+const DATA_ELEMENT = /<script type="application\/json" id="report-data">([\s\S]*?)<\/script>/;
+
+/** The text of a page's data element: the report's JSON, as the page holds it. */
+function dataText(page: string): string {
+  const match = DATA_ELEMENT.exec(page);
+  if (!match) throw new Error('no #report-data element');
+  return match[1] as string;
+}
+
 /** The report data embedded in a page, parsed back as the page script reads it. */
 function embedded(page: string): HtmlReport {
-  const match = /<script type="application\/json" id="report-data">([\s\S]*?)<\/script>/.exec(page);
-  if (!match) throw new Error('no #report-data element');
-  return JSON.parse(match[1] as string) as HtmlReport;
+  return JSON.parse(dataText(page)) as HtmlReport;
 }
 
 /**
  * Every resource a page would fetch: src/href attributes, CSS url(), @import, outside the
- * data element (inert text, checked by parsing it).
+ * data element (inert text: see the test of what it may hold).
  */
 function resourceReferences(page: string): string[] {
-  const markup = page.replace(/<script type="application\/json" id="report-data">[\s\S]*?<\/script>/, '');
+  const markup = page.replace(DATA_ELEMENT, '');
   return [...markup.matchAll(/\b(?:src|href)\s*=\s*["']?([^"'\s>]+)|url\(\s*["']?([^"')]+)|@import\s+["']([^"']+)/gi)].map((m) => m[1] ?? m[2] ?? m[3] ?? '');
 }
 
@@ -63,6 +70,15 @@ describe('the HTML report page', () => {
     // One element of each kind, so nothing closed an element early.
     expect(page.match(/<script\b/g)).toHaveLength(3);
     expect(page.match(/<\/script>/g)).toHaveLength(3);
+  });
+
+  it('the data element may hold `src=` as text, but no `<` and no bare `/`: it forms no tag, attribute or URL', () => {
+    const text = dataText(comparisonHtml([hostile], 'subtitle'));
+    // The guarantee docs/report.md states, exactly: outside the data element no resource
+    // reference (the test above); inside it, scenario text as JSON with every `<` and `/` escaped.
+    expect(text).toContain('<img src=x'.replace('<', '\\u003c'));
+    expect(text).not.toContain('<');
+    expect(text).not.toMatch(/(?<!\\)\//);
   });
 
   it('embeds text from scenario files escaped: it comes back unchanged and can close nothing', () => {

@@ -98,4 +98,30 @@ describe('throttle', () => {
   ])('refuses %s when it is made (INVALID_ARGUMENT naming it)', (_what, make, field) => {
     expectRatelabError(make, 'INVALID_ARGUMENT', field);
   });
+
+  // Every value a call would be refused for is refused when throttle is made, by the same
+  // checks wait() makes: a throttled function that can only reject is never handed out.
+  const limiter = () => createLimiter('gcra', { limit: 1, windowMs: 1000 }, { clock: new ManualClock(0) });
+  it.each([
+    { option: { maxWaitMs: Number.NaN }, code: 'INVALID_ARGUMENT', field: 'maxWaitMs', why: 'NaN compares false with every time: each call would reject' },
+    { option: { maxWaitMs: -1 }, code: 'INVALID_ARGUMENT', field: 'maxWaitMs', why: 'no wait is shorter than none' },
+    { option: { maxWaitMs: -Infinity }, code: 'INVALID_ARGUMENT', field: 'maxWaitMs', why: 'negative, however far' },
+    { option: { maxWaitMs: '100' }, code: 'INVALID_ARGUMENT', field: 'maxWaitMs', why: 'a string is not a number of ms' },
+    { option: { signal: 'stop' }, code: 'INVALID_ARGUMENT', field: 'signal', why: 'not an AbortSignal' },
+    { option: { cost: Number.NaN }, code: 'INVALID_COST', field: 'cost', why: 'a cost is a whole number of units' },
+    { option: { cost: -1 }, code: 'INVALID_COST', field: 'cost', why: 'a negative cost would give units back' },
+    { option: { cost: 1.5 }, code: 'INVALID_COST', field: 'cost', why: 'units are whole' },
+    { option: { cost: Infinity }, code: 'INVALID_COST', field: 'cost', why: 'no policy admits an infinite cost' },
+  ] as const)('refuses $option when it is made ($code naming $field): $why', ({ option, code, field }) => {
+    expectRatelabError(() => throttle(() => 1, { limiter: limiter(), ...(option as object) }), code, field);
+  });
+
+  it.each([
+    { option: { maxWaitMs: Infinity }, why: 'the default: wait as long as it takes' },
+    { option: { maxWaitMs: 0 }, why: 'only a slot free now' },
+    { option: { cost: 0 }, why: 'a call that takes nothing (asks whether the key is over)' },
+  ])('accepts $option: $why', async ({ option }) => {
+    const call = throttle(() => 'ran', { limiter: limiter(), ...option });
+    await expect(call()).resolves.toBe('ran');
+  });
 });
