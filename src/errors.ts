@@ -31,7 +31,8 @@ export type RatelabErrorCode =
   | 'LISTEN_FAILED'
   | 'REMOTE_TARGET'
   | 'ENDPOINT_UNAVAILABLE'
-  | 'SHARED_TABLE_FULL';
+  | 'SHARED_TABLE_FULL'
+  | 'OUTPUT_FAILED';
 
 /**
  * The one error type ratelab throws on purpose. `code` is stable; `field` names the

@@ -1,5 +1,7 @@
 import { Agent, request, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { RatelabError } from '../errors.js';
+import { unsendableKey } from './header-key.js';
 
 /** One request to send: at scenario time `t` (ms), for `key`. */
 export interface AttackEvent {
@@ -134,7 +136,8 @@ interface Probe {
  * wall ms after the start, with its key in `keyHeader`. At most `connections` requests are in
  * flight (kept-alive connections); an event whose time comes while all are busy waits
  * for one and is recorded at its real sending time. Connection errors and timeouts are
- * recorded, never thrown. Stops sending at the stream's end, `maxRequests`, `maxTimeMs` or
+ * recorded, never thrown; a key a header cannot carry unchanged (see unsendableKey) throws
+ * `INVALID_ARGUMENT` before its request. Stops sending at the stream's end, `maxRequests`, `maxTimeMs` or
  * the signal, then waits for the requests in flight: each is bounded by `timeoutMs`, and
  * at `maxTimeMs` or on the signal those left are cut off ({@link ABORTED}). So the run
  * never lasts much longer than `maxTimeMs` (plus an `alignMs` wait), whatever the endpoint does.
@@ -301,6 +304,8 @@ class Runner {
   }
 
   private send(key: string, scheduledMs: number, probeOf: number | undefined): Promise<void> {
+    const unsendable = unsendableKey(key, `header ${this.options.keyHeader}`);
+    if (unsendable !== undefined) throw new RatelabError('INVALID_ARGUMENT', unsendable, { field: 'keyHeader' });
     const sentMs = this.elapsed();
     this.maxLagMs = Math.max(this.maxLagMs, sentMs - scheduledMs);
     const shot: Shot = { sentMs, key, probeOf, status: undefined, error: undefined, latencyMs: 0, headersMs: undefined, headers: {} };

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { RatelabError } from '../errors.js';
@@ -67,20 +67,39 @@ const runSchema = z.object({
     .object({ workload: z.string(), batchedVsLoop: z.number(), unbatchedVsLoop: z.number() })
     .optional(),
   notes: z.array(z.string()),
+  /**
+   * The sources the figures were measured from: file -> a hash of its text (see
+   * measuredSources), so a committed baseline can be found stale. Absent where the sources
+   * were not there (an installed package), and in runs written before it.
+   */
+  sources: z.record(z.string(), z.string()).optional(),
 });
+
+/**
+ * The most figures a saved run may hold: a full run with every peer and a few `--limiter`
+ * modules makes under a hundred, so a file with more was not written by `bench --json`.
+ */
+export const MAX_FIGURES = 10_000;
+
+/** The largest saved run read, in bytes (a full run writes well under 1 MiB). */
+export const MAX_RUN_BYTES = 16 * 1024 * 1024;
 
 export type Figure = z.infer<typeof figureSchema>;
 export type BenchRun = z.infer<typeof runSchema>;
 
 /**
  * Reads a saved run (a baseline). Throws `FILE_NOT_FOUND`, or `INVALID_BASELINE` with one
- * line saying what is wrong: not JSON, another format, or the first field that does not fit.
+ * line saying what is wrong: larger than {@link MAX_RUN_BYTES}, not JSON, another format,
+ * the first field that does not fit, more than {@link MAX_FIGURES} figures, or a figure twice.
  */
 export async function readBenchRun(path: string, cwd: string): Promise<BenchRun> {
   let text: string;
   try {
+    const { size } = await stat(resolve(cwd, path));
+    if (size > MAX_RUN_BYTES) throw invalid(path, `${(size / 2 ** 20).toFixed(1)} MiB, larger than a saved run can be (${MAX_RUN_BYTES / 2 ** 20} MiB): not a baseline written by bench --json`);
     text = await readFile(resolve(cwd, path), 'utf8');
   } catch (error) {
+    if (error instanceof RatelabError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new RatelabError('FILE_NOT_FOUND', `${path}: no such baseline file (create one with --update-baseline)`, { field: path });
     throw new RatelabError('FILE_UNREADABLE', `${path}: cannot read the baseline: ${code ?? String(error)}`, { field: path });
@@ -106,7 +125,20 @@ export function parseBenchRun(text: string, source: string): BenchRun {
     const where = issue.path.length > 0 ? issue.path.map(String).join('.') : 'the file';
     throw invalid(source, `${where}: ${issue.message}`);
   }
+  checkFigures(result.data.figures, source);
   return result.data;
+}
+
+/** At most {@link MAX_FIGURES} figures, each name once (a comparison pairs figures by name). */
+function checkFigures(figures: readonly Figure[], source: string): void {
+  if (figures.length > MAX_FIGURES) {
+    throw invalid(source, `${figures.length.toLocaleString('en-US')} figures, more than a run makes (at most ${MAX_FIGURES.toLocaleString('en-US')}): not a baseline written by bench --json`);
+  }
+  const seen = new Set<string>();
+  for (const [i, figure] of figures.entries()) {
+    if (seen.has(figure.name)) throw invalid(source, `figures.${i}: ${JSON.stringify(figure.name)} comes twice`);
+    seen.add(figure.name);
+  }
 }
 
 function invalid(source: string, why: string): RatelabError {

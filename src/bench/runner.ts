@@ -6,6 +6,8 @@ import type { Algorithm, Policy } from '../policy.js';
 import { BENCH_FORMAT, type BenchRun, type Figure } from './bench-run.js';
 import type { ChildRequest, ChildResult, HarnessCheck, TaskMeasurement, WorkloadMeasurement } from './measure-child.js';
 import { centre } from './statistics.js';
+import { measuredSources } from './source-fingerprint.js';
+import { packageRoot } from '../package-root.js';
 import { PEERS, followsVirtualClock, moduleOf, peerConfiguration, peerInstalled, referenceModule, subjectName, type PeerName, type SubjectSpec } from './subjects.js';
 import { BATCH, admitsEveryCall, workloadSpecs, type WorkloadSpec } from './workloads.js';
 
@@ -42,6 +44,17 @@ export const WALL_CLOCK_NOTE = 'reads wall time, not the virtual clock: it sees 
 /** Why a peer's figures compare with the others' although it reads wall time. */
 export const PEER_NOTE = 'a peer: reads wall time, so it runs under a limit no call rate reaches (see "Peers") and only on the workloads where every call is admitted';
 
+/**
+ * The names of the figures a run of `plan` makes whatever is installed: the reference and
+ * each algorithm on each workload, and (with a memory probe) their bytes per key. A
+ * baseline is checked against these before a long run.
+ */
+export function plannedFigureNames(plan: BenchPlan): string[] {
+  const subjects = ['reference', ...plan.algorithms];
+  const speed = workloadSpecs(plan.keyCounts, plan.quick).flatMap((workload) => subjects.map((subject) => `${subject}/${workload.name}`));
+  return plan.memoryKeys > 0 ? [...speed, ...subjects.map((subject) => `${subject}/memory`)] : speed;
+}
+
 /** Runs the benchmark: speed (one child process per subject), then memory, then the harness check. */
 export async function runBench(plan: BenchPlan, progress: (line: string) => void): Promise<BenchRun> {
   const workloads = workloadSpecs(plan.keyCounts, plan.quick);
@@ -76,7 +89,12 @@ export async function runBench(plan: BenchPlan, progress: (line: string) => void
     ...(peers.length > 0 ? { peers } : {}),
     ...(harness ? { harness } : {}),
     notes,
+    ...withSources(measuredSources(packageRoot(import.meta.url))),
   };
+}
+
+function withSources(sources: Record<string, string> | undefined): { sources?: Record<string, string> } {
+  return sources === undefined ? {} : { sources };
 }
 
 async function peerEntry(peer: PeerName): Promise<NonNullable<BenchRun['peers']>[number]> {

@@ -5,6 +5,7 @@ import type { Algorithm } from '../policy.js';
 import { createSharedLimiter } from '../shared/limiter.js';
 import type { LockingMode } from '../shared/locking.js';
 import type { ThreadCount, ThreadTask } from './threads-worker.js';
+import { largest, smallest } from '../largest.js';
 
 /** What `ratelab bench --threads 1,2,4` measures. */
 export interface ThreadBenchPlan {
@@ -48,7 +49,7 @@ const LOCKINGS: readonly ThreadVariant[] = ['per-key', 'global', 'unshared'];
  * fraction of the hot key's calls and every 1e4-key call; both paths take the lock.
  */
 export async function runThreadBench(plan: ThreadBenchPlan): Promise<ThreadFigure[]> {
-  const pool = await Promise.all(Array.from({ length: Math.max(...plan.threads) }, () => startThread()));
+  const pool = await Promise.all(Array.from({ length: largest(plan.threads, 0) }, () => startThread()));
   try {
     // Rounds interleave the variants, so a burst of other work on the machine falls on all
     // of them alike rather than on whichever ran at the time.
@@ -58,7 +59,7 @@ export async function runThreadBench(plan: ThreadBenchPlan): Promise<ThreadFigur
       for (const [i, v] of variants.entries()) samples[i]?.push(await measure(pool.slice(0, v.threads), plan, v.keys, v.locking));
     }
     const raw = variants.map((v, i) => ({ ...v, decisionsPerSec: median(samples[i] as number[]) }));
-    const fewest = Math.min(...plan.threads);
+    const fewest = smallest(plan.threads);
     const find = (keys: number, locking: ThreadVariant, threads: number) => raw.find((f) => f.keys === keys && f.locking === locking && f.threads === threads)?.decisionsPerSec ?? NaN;
     return raw.map((f) => ({ ...f, scaling: f.decisionsPerSec / find(f.keys, f.locking, fewest), vsGlobal: f.decisionsPerSec / find(f.keys, 'global', f.threads) }));
   } finally {

@@ -7,6 +7,8 @@ import type { RatelabErrorCode } from '../errors.js';
  * - 2 `BAD_INPUT`: bad usage or bad input (unknown flag or scenario, invalid file); nothing
  *   was written.
  * - 3 `UNAVAILABLE`: a service the command needs (Redis, an HTTP endpoint) cannot be reached.
+ * - 74 `OUTPUT_FAILED`: the command ran, but an output file could not be written (a full
+ *   disk, an I/O error); every existing file was left as it was. sysexits' EX_IOERR.
  * - 70 `INTERNAL`: a bug in ratelab; rerun with RATELAB_DEBUG=1 for the stack trace.
  * - 130 `INTERRUPTED` / 143 `TERMINATED`: a run (`attack`) cut short by SIGINT / SIGTERM,
  *   after its partial report; 128 + the signal's number, as a shell reports a process the
@@ -17,6 +19,7 @@ export const EXIT = {
   CHECK_FAILED: 1,
   BAD_INPUT: 2,
   UNAVAILABLE: 3,
+  OUTPUT_FAILED: 74,
   INTERNAL: 70,
   INTERRUPTED: 130,
   TERMINATED: 143,
@@ -26,10 +29,12 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /**
  * The exit code for a `RatelabError` of `code` (the table in docs/errors.md): 3 when a
- * service the command needs cannot be reached, else 2 (bad usage or input).
+ * service the command needs cannot be reached, 74 when an output could not be written,
+ * else 2 (bad usage or input).
  */
 export function exitCodeOf(code: RatelabErrorCode): ExitCode {
-  return code === 'REDIS_UNAVAILABLE' || code === 'ENDPOINT_UNAVAILABLE' ? EXIT.UNAVAILABLE : EXIT.BAD_INPUT;
+  if (code === 'REDIS_UNAVAILABLE' || code === 'ENDPOINT_UNAVAILABLE') return EXIT.UNAVAILABLE;
+  return code === 'OUTPUT_FAILED' ? EXIT.OUTPUT_FAILED : EXIT.BAD_INPUT;
 }
 
 /** The exit code of a process stopped by `signal` (`SIGINT`, `SIGTERM`): 143 for SIGTERM, else 130. */

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { RatelabError } from '../errors.js';
 import type { Algorithm, Policy } from '../policy.js';
 import { createNaiveRedisLimiter, type GetSetClient } from './naive-redis-limiter.js';
@@ -56,30 +55,6 @@ function raceFailure(contender: Contender, error: unknown): RatelabError {
   return new RatelabError('REDIS_UNAVAILABLE', `Redis failed during the race (${contenderName(contender)}): ${why}`, { field: 'redis', cause: error });
 }
 
-/** The calls {@link cleanUpRace} needs (an ioredis client fits). */
-export interface KeysClient {
-  keys(pattern: string): Promise<string[]>;
-  del(...keys: string[]): Promise<number>;
-}
-
-/**
- * Deletes every key under `prefix` (a race's keys would expire, but not for years). Redis
- * may be hanging or restarting, so it tries again every 100 ms for up to `withinMs`;
- * returns whether the keys are gone.
- */
-export async function cleanUpRace(redis: KeysClient, prefix: string, withinMs = 3000): Promise<boolean> {
-  const deadline = performance.now() + withinMs;
-  for (;;) {
-    try {
-      const keys = await redis.keys(`${prefix}*`);
-      if (keys.length > 0) await redis.del(...keys);
-      return true;
-    } catch {
-      if (performance.now() >= deadline) return false;
-      await sleep(100);
-    }
-  }
-}
 
 function admitter(redis: RaceClient, contender: Contender, policy: Policy, prefix: string): (key: string) => Promise<boolean> {
   if (contender === 'naive') {

@@ -6,6 +6,7 @@ import type { BenchRun, Figure } from '../bench/bench-run.js';
 import type { Comparison, ComparisonRow } from '../bench/compare.js';
 import type { GoalCheck } from '../bench/goals.js';
 import { renderTable } from './table.js';
+import { largest } from '../largest.js';
 
 /** 12345678 -> "12.3M", 45600 -> "45.6k". */
 function formatRate(value: number): string {
@@ -92,8 +93,8 @@ export function renderMemory(run: BenchRun): string {
 /** One bar per subject: its ratio to the reference on `workload`, for a person at a terminal. */
 export function renderBars(run: BenchRun, workload: string, width = 40): string {
   const figures = run.figures.filter((f) => f.workload === workload && f.unit === 'decisions/s');
-  const top = Math.max(...figures.map((f) => f.ratio), 1);
-  const label = Math.max(...figures.map((f) => f.subject.length));
+  const top = largest(figures.map((f) => f.ratio), 1);
+  const label = largest(figures.map((f) => f.subject.length), 0);
   return figures
     .map((f) => `${f.subject.padEnd(label)}  ${'█'.repeat(Math.max(1, Math.round((f.ratio / top) * width)))} ${f.ratio.toFixed(2)}x`)
     .join('\n')

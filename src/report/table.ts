@@ -1,4 +1,5 @@
 import stripAnsi from './strip-ansi.js';
+import { largest } from '../largest.js';
 
 /** A column of a text table: its header and which side its cells align to. */
 export interface Column {
@@ -11,7 +12,7 @@ export interface Column {
  * ANSI colour; widths are measured without it.
  */
 export function renderTable(columns: readonly Column[], rows: readonly (readonly string[])[]): string {
-  const widths = columns.map((column, i) => Math.max(visible(column.header), ...rows.map((row) => visible(row[i] ?? ''))));
+  const widths = columns.map((column, i) => largest(rows.map((row) => visible(row[i] ?? '')), visible(column.header)));
   const line = (cells: readonly string[]) =>
     columns
       .map((column, i) => pad(cells[i] ?? '', widths[i] as number, column.align ?? 'left'))

@@ -8,6 +8,7 @@ import { GLYPHS, glyphPanel } from './glyph-chart.js';
 import { roundTimes, timeLabels } from './time-axis.js';
 import { labelWidth, rowLabel, rowOf, windowScale, type WindowScale } from './window-scale.js';
 import { wrapIndexes } from './wrap.js';
+import { largest } from '../largest.js';
 
 const COLOURED_ROWS = 10;
 const PANEL_ROWS = 5;
@@ -31,7 +32,7 @@ export function renderWindowCharts(result: WorkloadComparison, view: FocusView, 
   if (!grid) return '';
   const groups = groupSeries(view);
   const shared = view.oracle?.window;
-  const peak = Math.max(...groups.flatMap((g) => g.values), ...(shared ?? []));
+  const peak = largest([...groups.flatMap((g) => g.values), ...(shared ?? [])]);
   const scale = windowScale(peak, colour ? COLOURED_ROWS : PANEL_ROWS);
   const width = labelWidth(scale);
   const { policy } = result;

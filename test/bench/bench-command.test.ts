@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseBenchRun, readBenchRun } from '../../src/bench/bench-run.js';
 import { finishBench } from '../../src/cli/commands/bench.js';
+import { renderBars } from '../../src/report/bench-report.js';
 import { bufferIO } from '../../src/io.js';
 import { run as runCli } from '../../src/cli/main.js';
 import { memory, rounds, run, speed } from './sample-runs.js';
@@ -76,6 +77,55 @@ describe('ratelab bench: exit codes', () => {
       expect(io.err()).toBe(message);
       expect(io.out()).toBe('');
     }
+  });
+
+  /** A bench run small enough for a test: one algorithm, 10 keys, two 5 ms rounds, no memory probe. */
+  const TINY_RUN = ['bench', '--quick', '--rounds', '2', '--time', '10ms', '--keys', '10', '--memory-keys', '0', '--algorithms', 'token-bucket'];
+
+  it.each<{ what: string; figures: () => ReturnType<typeof speed>[]; message: RegExp }>([
+    {
+      what: '300,000 figures (larger than any run writes)',
+      figures: () => Array.from({ length: 300_000 }, (_, i) => speed(`token-bucket/w${i}`, [1])),
+      message: /^ratelab: base\.json: \d+\.\d MiB, larger than a saved run can be \(16 MiB\): not a baseline written by bench --json\n$/,
+    },
+    {
+      what: '20,000 figures in under 16 MiB',
+      figures: () => Array.from({ length: 20_000 }, (_, i) => speed(`token-bucket/w${i}`, [1])),
+      message: /^ratelab: base\.json: 20,000 figures, more than a run makes \(at most 10,000\): not a baseline written by bench --json\n$/,
+    },
+    {
+      what: 'a figure twice',
+      figures: () => [speed('token-bucket/hot-key', [1]), speed('token-bucket/hot-key', [2])],
+      message: /^ratelab: base\.json: figures\.1: "token-bucket\/hot-key" comes twice\n$/,
+    },
+    {
+      what: 'no figure this run makes (it would pass on nothing)',
+      figures: () => [speed('reference/other-workload', [1]), speed('leaky-bucket/hot-key', [1])],
+      message: /^ratelab: base\.json: shares no figure with this run \(it has reference\/other-workload, leaky-bucket\/hot-key; this run makes reference\/hot-key, token-bucket\/hot-key, \.\.\.\): nothing would be compared; run with the baseline's flags, or rewrite it with --update-baseline\n$/,
+    },
+  ])('a baseline with $what: exit 2 naming the file, before measuring anything', async ({ figures, message }) => {
+    await writeFile(join(dir, 'base.json'), JSON.stringify(run(figures())));
+    const io = bufferIO({ cwd: dir });
+    expect(await runCli([...TINY_RUN, '--baseline', 'base.json'], io)).toBe(2);
+    expect(io.err()).toMatch(message);
+    expect(io.err().trim().split('\n')).toHaveLength(1);
+    expect(io.out()).toBe('');
+  });
+
+  it('renders a comparison with 300,000 rows (no array spread into a call), and bars of as many figures', async () => {
+    const huge = run(Array.from({ length: 300_000 }, (_, i) => speed(`token-bucket/w${i}`, [1])));
+    const io = bufferIO({ cwd: dir });
+    expect(await finishBench(same, huge, { baseline: 'base.json', maxRegression: '10%' }, io)).toBe(0);
+    expect(io.out()).toMatch(/token-bucket\/w299999 .*gone/);
+    const subjects = run(Array.from({ length: 300_000 }, (_, i) => speed(`subject${i}/hot-key`, [1])));
+    expect(renderBars(subjects, 'hot-key').split('\n')).toHaveLength(300_001);
+  });
+
+  it('a baseline sharing some figures with the run compares those, and lists the rest as gone', async () => {
+    await writeFile(join(dir, 'base.json'), JSON.stringify(run([speed('token-bucket/hot-key', rounds(1, 0.02)), speed('leaky-bucket/hot-key', [1])])));
+    const io = bufferIO({ cwd: dir });
+    expect(await runCli([...TINY_RUN, '--baseline', 'base.json', '--max-regression', '99%'], io)).toBe(0);
+    expect(io.out()).toMatch(/leaky-bucket\/hot-key .*gone/);
   });
 
   it.each([

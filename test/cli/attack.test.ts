@@ -205,6 +205,76 @@ describe('ratelab attack against ratelab serve', () => {
     });
   });
 
+  describe('keys a header value cannot carry unchanged', () => {
+    /** A server that counts the requests it gets and the X-API-Key of each. */
+    async function withCounter<T>(body: (url: string, keys: string[]) => Promise<T>): Promise<T> {
+      const keys: string[] = [];
+      const server = await listen((req, res) => {
+        keys.push(String(req.headers['x-api-key']));
+        res.setHeader('RateLimit-Policy', '"api";q=5;w=1');
+        res.end('ok');
+      });
+      try {
+        return await body(server.url, keys);
+      } finally {
+        await server.close();
+      }
+    }
+
+    const dir = mkdtempSync(join(tmpdir(), 'ratelab-keys-'));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    it.concurrent.each([
+      { key: '用户', why: 'non-ASCII text', shown: '"用户"' },
+      { key: '\u{1F600}', why: 'an emoji', shown: '"\u{1F600}"' },
+      { key: 'a\u2028b', why: 'a line separator', shown: '"a\u2028b"' },
+      { key: 'caf\u00e9', why: 'Latin-1, which Node would send as one byte, not UTF-8', shown: '"caf\u00e9"' },
+      { key: 'a\tb', why: 'a tab', shown: '"a\\tb"' },
+    ])('a trace key with $why: exit 2 naming the line, the key and --key-header, nothing sent', async ({ key, shown }) => {
+      const trace = join(dir, `${Buffer.from(key).toString('hex')}.csv`);
+      // The bad key comes after good lines: still nothing is sent.
+      writeFileSync(trace, `time_ms,key\n0,ok\n10,ok\n20,${key}\n30,ok\n`);
+      const io = bufferIO();
+      const [code, received] = await withCounter(async (url, keys) => [await run(['attack', url, '--trace', trace, '--limit', '5', '--window', '1s'], io), keys.length]);
+      expect(code).toBe(2);
+      expect(received).toBe(0);
+      expect(io.out()).toBe('');
+      const lines = io.err().trim().split('\n');
+      expect(lines.at(-1)).toContain(`${trace}:4: key ${shown} cannot be sent unchanged in the --key-header X-API-Key`);
+      expect(io.err()).not.toMatch(/internal error|\n\s+at /);
+    });
+
+    it('--skip-bad-lines skips such keys (counted) and sends the rest', async () => {
+      const trace = join(dir, 'skip.csv');
+      writeFileSync(trace, 'time_ms,key\n0,ok\n10,用户\n20,ok\n');
+      const io = bufferIO();
+      const [code, keys] = await withCounter(async (url, keys) => [await attackCommand({ url, trace, limit: '5', window: '1s', skipBadLines: true, json: '-' }, io), keys]);
+      expect(code).toBe(0);
+      expect(keys).toEqual(['ok', 'ok']);
+      expect(JSON.parse(io.out()).scenarios[0].notes.join('\n')).toMatch(/skipped 1 bad line .*:3: key "用户" cannot be sent unchanged/);
+    });
+
+    it('a scenario whose key cannot be a header value: exit 2 naming the source, nothing sent', async () => {
+      const scenario = join(dir, 'unicode.yaml');
+      writeFileSync(scenario, 'name: unicode\ndescription: a key in Chinese\npolicy: { limit: 1, window: 1s }\nduration: 200ms\nseed: 1\nsources:\n  - kind: burst\n    keys: 用户\n    at: 0\n    count: 2\n');
+      const io = bufferIO();
+      const [code, received] = await withCounter(async (url, keys) => [await run(['attack', url, scenario], io), keys.length]);
+      expect(code).toBe(2);
+      expect(received).toBe(0);
+      expect(io.err().trim().split('\n').at(-1)).toMatch(/sources\[0\]\.keys: key "用户" cannot be sent unchanged in the --key-header X-API-Key/);
+    });
+
+    it('a key with a header-unsafe character refused by runAttack itself, before its request', async () => {
+      const { runAttack } = await import('../../src/attack/runner.js');
+      const events = [{ t: 0, key: 'ok' }, { t: 1, key: '用户' }];
+      await withCounter(async (url, keys) => {
+        const stream = { next: () => events.shift() };
+        await expect(runAttack({ url: new URL(url), stream, speed: 1, durationMs: Infinity, keyHeader: 'X-API-Key', connections: 1, maxRequests: 10, maxTimeMs: 5000, timeoutMs: 1000 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+        expect(keys.length).toBeLessThanOrEqual(1);
+      });
+    });
+  });
+
   it('shows progress on a terminal only: requests sent of those planned, and the time', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ratelab-progress-'));
     // Five requests over 2 s: the replay lasts at least that, past the first second of quiet.

@@ -3,12 +3,39 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createServer, type AddressInfo } from 'node:net';
 import { run } from '../../src/cli/main.js';
+import { fidelityCommand } from '../../src/cli/commands/fidelity.js';
+import type { FidelityCheck } from '../../src/fidelity/case.js';
 import { bufferIO } from '../../src/io.js';
 import { FIDELITY_CSV_COLUMNS } from '../../src/report/fidelity-report.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ratelab-fidelity-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('ratelab fidelity --redis with no Redis there', () => {
+  it('fails fast: exit 3, one line naming the address, before any other check runs', async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    let ran = 0;
+    const spy: FidelityCheck = {
+      name: 'spy',
+      run: async () => {
+        ran += 1;
+        return [];
+      },
+    };
+    await expect(fidelityCommand({ redis: `redis://127.0.0.1:${port}`, checks: [spy] }, bufferIO({ cwd: dir }))).rejects.toMatchObject({ code: 'REDIS_UNAVAILABLE' });
+    expect(ran).toBe(0);
+    const io = bufferIO({ cwd: dir });
+    expect(await run(['fidelity', '--redis', `redis://127.0.0.1:${port}`, '--json', 'never.json'], io)).toBe(3);
+    expect(io.out()).toBe('');
+    expect(existsSync(join(dir, 'never.json'))).toBe(false);
+    expect(io.err()).toMatch(new RegExp(`^ratelab: cannot reach Redis at 127\\.0\\.0\\.1:${port}: .+\\n$`));
+  });
+});
 
 describe('ratelab fidelity (CLI)', () => {
   it('writes --json and --csv with every case field, and prints the table', async () => {

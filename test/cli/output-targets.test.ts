@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, createReadStream, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, createReadStream, openSync, writeSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -113,5 +113,87 @@ describe('writeOutputs writes through what the target is', () => {
     execFileSync('mknod', ['-m', '666', device, 'c', '1', '3']);
     await writeOutputs([{ target: 'null', content: 'gone\n' }], bufferIO({ cwd: dir }));
     expect(lstatSync(device).isCharacterDevice()).toBe(true);
+  });
+});
+
+/** Whether this process may mount a tmpfs (root with CAP_SYS_ADMIN): the full-disk tests need one. */
+function canMountTmpfs(): boolean {
+  if (process.getuid?.() !== 0) return false;
+  const probe = mkdtempSync(join(scratch, 'mount-probe-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', probe], { stdio: 'ignore' });
+    execFileSync('umount', [probe], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A 64 kB tmpfs holding `ok.html` ("before") and a filler file that takes every byte left,
+ * for the duration of `body`: a real full disk, where creating an empty file still works
+ * (so a pre-check passes) and writing any content fails with ENOSPC.
+ */
+async function withFullDisk(body: (dir: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(scratch, 'full-'));
+  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir]);
+  try {
+    writeFileSync(join(dir, 'ok.html'), 'before\n');
+    const page = Buffer.alloc(4096, 'x');
+    const filler = openSync(join(dir, 'filler'), 'w');
+    try {
+      for (;;) writeSync(filler, page);
+    } catch (error) {
+      expect((error as NodeJS.ErrnoException).code).toBe('ENOSPC');
+    } finally {
+      closeSync(filler);
+    }
+    await body(dir);
+  } finally {
+    execFileSync('umount', [dir]);
+  }
+}
+
+const QUICK_BENCH = ['bench', '--quick', '--rounds', '2', '--time', '10ms', '--keys', '10', '--memory-keys', '0', '--algorithms', 'token-bucket'];
+
+describe('a write that fails after the run: exit 74, one line naming the file, nothing already written lost', () => {
+  it.runIf(canMountTmpfs()).each([
+    ['compare --html', ['compare', 'edge-attack', '--no-measure', '--no-chart', '--html', 'ok.html']],
+    ['bench --json', [...QUICK_BENCH, '--json', 'ok.html']],
+    ['compare --csv new.csv (a new file)', ['compare', 'edge-attack', '--no-measure', '--no-chart', '--csv', 'new.csv']],
+  ])('%s on a full disk', async (_name, argv) => {
+    await withFullDisk(async (dir) => {
+      const io = bufferIO({ cwd: dir });
+      expect(await run(argv, io)).toBe(74);
+      const target = argv.at(-1) as string;
+      expect(io.err()).toMatch(new RegExp(`^ratelab: ${target.replace('.', '\\.')}: cannot be written \\(ENOSPC: no space left on the device\\); every existing file was left as it was\\n$`));
+      expect(readFileSync(join(dir, 'ok.html'), 'utf8')).toBe('before\n');
+      expect(readdirSync(dir).sort()).toEqual(['filler', 'ok.html']);
+    });
+  });
+
+  // A full device of its own (mknod, so root), like /dev/full: written directly, it fails on write.
+  it.runIf(process.getuid?.() === 0).each([
+    ['compare --json', ['compare', 'edge-attack', '--no-measure', '--no-chart', '--csv', 'ok.csv', '--json', 'full']],
+    ['bench --json', [...QUICK_BENCH, '--csv', 'ok.csv', '--json', 'full']],
+  ])('%s to a device that is always full', async (_name, argv) => {
+    const dir = mkdtempSync(join(scratch, 'device-full-'));
+    execFileSync('mknod', ['-m', '666', join(dir, 'full'), 'c', '1', '7']);
+    const io = bufferIO({ cwd: dir });
+    expect(await run(argv, io)).toBe(74);
+    expect(io.err()).toMatch(/^ratelab: full: cannot be written \(ENOSPC: no space left on the device\); ok\.csv was written\n$/);
+    // The CSV, written before the device, is whole.
+    expect(readFileSync(join(dir, 'ok.csv'), 'utf8')).toMatch(/^scenario,|^subject,|^name,|^[a-z]/);
+  });
+
+  // As root, permission bits pass every access() check; /proc takes no new file whatever the bits say.
+  it.runIf(process.getuid?.() === 0).each([
+    ['bench --json', [...QUICK_BENCH, '--json', '/proc/ratelab-out.json']],
+    ['compare --html', ['compare', 'edge-attack', '--no-measure', '--no-chart', '--html', '/proc/ratelab-out.html']],
+  ])('%s /proc/x: refused before the run (exit 2), the pre-check having tried to create a file there', async (_name, argv) => {
+    const io = bufferIO({ cwd: scratch });
+    expect(await run(argv, io)).toBe(2);
+    const target = argv.at(-1) as string;
+    expect(io.err()).toMatch(new RegExp(`^ratelab: --(json|html): ${target}: no file can be created in /proc \\(ENOENT\\)\\n$`));
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bufferIO } from '../../src/io.js';
 import { run } from '../../src/cli/main.js';
-import { describeRedis } from '../support/describe-redis.js';
+import { describeRedis, withFailingRedis } from '../support/describe-redis.js';
 import { timersLeftBy } from '../support/live-timers.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 
@@ -60,11 +60,7 @@ describeRedis('ratelab race when Redis fails mid-race', () => {
     ['hangs for longer than a command may take', 'CLIENT PAUSE 2500 ALL', /^ratelab: Redis failed during the race \(naive GET-then-SET\): .*timed out.*\n$/i],
     ['shuts down', 'SHUTDOWN NOSAVE', /^ratelab: Redis failed during the race \(naive GET-then-SET\): .+\n$/],
   ])('Redis %s: exit 3 with the reason in one line, and nothing left behind', async (_what, command, message) => {
-    const server = await startRedisServer();
-    const { Redis } = await import('ioredis');
-    const admin = new Redis(server.url, { maxRetriesPerRequest: 0 });
-    admin.on('error', () => undefined);
-    try {
+    await withFailingRedis(async (server, admin) => {
       const io = bufferIO();
       const exit = run(['race', '--redis', server.url, '--limit', '1000', '--requests', '10000000'], io);
       while ((await admin.keys('ratelab:race:*naive*')).length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -74,10 +70,7 @@ describeRedis('ratelab race when Redis fails mid-race', () => {
       expect(io.err().split('\n').slice(1).join('\n')).toMatch(message);
       expect(io.out()).toBe('');
       if (command.startsWith('CLIENT PAUSE')) expect(await admin.keys('ratelab:race:*')).toEqual([]);
-    } finally {
-      admin.disconnect();
-      await server.stop();
-    }
+    });
   });
 });
 

@@ -1,7 +1,8 @@
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
 import { bufferIO } from '../../src/io.js';
-import { describeRedis } from '../support/describe-redis.js';
+import { describeRedis, withFailingRedis } from '../support/describe-redis.js';
 import { freePort, startRedisServer, type RedisServer } from '../support/redis-server.js';
 
 describeRedis('ratelab bench --redis URL', () => {
@@ -45,4 +46,43 @@ describeRedis('ratelab bench --redis URL', () => {
     expect(await run(['bench', '--redis', 'redis://192.0.2.1:6379', '--quick'], io)).toBe(2);
     expect(io.err()).toMatch(/--allow-remote/);
   });
+});
+
+describeRedis('ratelab bench --redis when Redis fails mid-run', () => {
+  type Failure = { what: string; fail: (admin: Redis) => Promise<unknown>; message: RegExp; comesBack: boolean };
+  // Each failure begins once the bench's keys exist, so the run is under way; --rounds 100
+  // would take minutes if the failure were not noticed.
+  it.each<Failure>([
+    { what: 'CLIENT PAUSE 3000 (hangs past the command timeout)', fail: (admin) => admin.call('CLIENT', 'PAUSE', '3000'), message: /timed out/i, comesBack: true },
+    { what: 'CLIENT PAUSE 3000 WRITE', fail: (admin) => admin.call('CLIENT', 'PAUSE', '3000', 'WRITE'), message: /timed out/i, comesBack: true },
+    { what: 'SHUTDOWN', fail: (admin) => admin.call('SHUTDOWN', 'NOSAVE'), message: /.+; could not delete the bench's keys ratelab-bench:[0-9a-f-]+:\* from Redis/, comesBack: false },
+    {
+      what: 'maxmemory reached',
+      fail: async (admin) => {
+        const used = Number(/used_memory:(\d+)/.exec(await admin.info('memory'))?.[1]);
+        await admin.config('SET', 'maxmemory-policy', 'noeviction');
+        await admin.config('SET', 'maxmemory', String(used));
+      },
+      message: /OOM command not allowed/,
+      comesBack: true,
+    },
+  ])('$what: exit 3, one line with the Redis error, no internal error, the keys deleted when Redis is back', async ({ fail, message, comesBack }) => {
+    await withFailingRedis(async (server, admin) => {
+      const io = bufferIO();
+      const exit = run(['bench', '--redis', server.url, '--quick', '--rounds', '100'], io);
+      while ((await admin.dbsize()) < 100) await new Promise((resolve) => setTimeout(resolve, 10));
+      await fail(admin).catch(() => undefined);
+      expect(await exit).toBe(3);
+      const lines = io.err().trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^ratelab: Redis failed during bench --redis \(.+\): /);
+      expect(lines[0]).toMatch(message);
+      expect(io.err()).not.toMatch(/internal error|unexpected decision|\n\s+at /);
+      expect(io.out()).toBe('');
+      if (comesBack) {
+        await admin.config('SET', 'maxmemory', '0');
+        expect(await admin.dbsize()).toBe(0);
+      }
+    });
+  }, 60_000);
 });

@@ -26,6 +26,23 @@ export function useRedisServer(): RedisFixture {
   return fixture;
 }
 
+/**
+ * A redis-server of its own for `body`, with an admin client that tolerates the server
+ * failing (no retries, errors swallowed): for tests that make Redis fail under a command
+ * (CLIENT PAUSE, SHUTDOWN, maxmemory). Both are stopped afterwards.
+ */
+export async function withFailingRedis(body: (server: RedisServer, admin: Redis) => Promise<void>): Promise<void> {
+  const server = await startRedisServer();
+  const admin = new Redis(server.url, { maxRetriesPerRequest: 0 });
+  admin.on('error', () => undefined);
+  try {
+    await body(server, admin);
+  } finally {
+    admin.disconnect();
+    await server.stop();
+  }
+}
+
 /** `describe`, when redis-server exists; otherwise skipped with a notice, or failing under RATELAB_REQUIRE_REDIS=1. */
 export function describeRedis(name: string, body: () => void): void {
   if (redisAvailable) {

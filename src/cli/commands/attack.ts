@@ -4,6 +4,7 @@ import { RatelabError } from '../../errors.js';
 import { analyzeAttack, isDecided, type AttackAnalysis } from '../../attack/analysis.js';
 import { ABORTED, plannedEvents, runAttack, type AttackRun, type Shot } from '../../attack/runner.js';
 import { checkTarget } from '../../attack/target.js';
+import { unsendableKey } from '../../attack/header-key.js';
 import { missingPolicy, readPolicy, type GivenPolicy, type JudgedPolicy } from '../../attack/endpoint-policy.js';
 import { attackComparison, attackJson, type AttackReport } from '../../report/attack-report.js';
 import { renderCharts } from '../../report/compare-chart.js';
@@ -20,6 +21,7 @@ import { colorEnabled, painter } from '../../report/color.js';
 import { writeOutputs } from '../../report/write-output.js';
 import { resolveScenario } from '../../scenario/builtins.js';
 import type { Gates } from '../../sim/gates.js';
+import type { Scenario } from '../../scenario/scenario.js';
 import { scenarioWorkload, traceWorkload, type Workload } from '../../sim/workload.js';
 import { checkOutputs, gateFlags, wholeNumberFlag } from '../flags.js';
 import { interruptedExitCode } from '../exit-codes.js';
@@ -249,17 +251,23 @@ function planAttack(options: AttackOptions, io: CommandIO): AttackPlan {
   const windowMs = options.window === undefined ? undefined : parseDuration(options.window, '--window');
   const gates = gateFlags(options);
   const toStdout = checkOutputs(options, io.cwd);
-  const workload = chooseWorkload(options, { limit, windowMs }, io);
+  const keyHeader = checkHeaderName(options.keyHeader ?? ATTACK_DEFAULTS.keyHeader);
+  const workload = chooseWorkload(options, { limit, windowMs }, keyHeader, io);
   const fullMs = workload.minBuckets === undefined ? Infinity : workload.minBuckets * workload.bucketMs;
+  const durationMs = options.duration === undefined ? fullMs : Math.min(fullMs, parseDuration(options.duration, '--duration'));
+  const maxRequests = wholeNumberFlag(options.maxRequests ?? ATTACK_DEFAULTS.maxRequests, '--max-requests', 1, 10_000_000);
+  // A trace's keys are checked as it is read (chooseWorkload): read the events the run would
+  // send now, so a bad line fails (or is skipped) before the first request.
+  if (workload.kind === 'trace') plannedEvents(workload.open(), workload.originMs, durationMs, maxRequests);
   return {
     workload,
     speed,
-    durationMs: options.duration === undefined ? fullMs : Math.min(fullMs, parseDuration(options.duration, '--duration')),
+    durationMs,
     bucketMs: bucketFlag(options.bucket, workload, speed),
-    keyHeader: checkHeaderName(options.keyHeader ?? ATTACK_DEFAULTS.keyHeader),
+    keyHeader,
     alignMs: options.align === undefined ? undefined : parseDuration(options.align, '--align'),
     connections: wholeNumberFlag(options.connections ?? ATTACK_DEFAULTS.connections, '--connections', 1, 1024),
-    maxRequests: wholeNumberFlag(options.maxRequests ?? ATTACK_DEFAULTS.maxRequests, '--max-requests', 1, 10_000_000),
+    maxRequests,
     maxTimeMs: parseDuration(options.maxTime ?? ATTACK_DEFAULTS.maxTime, '--max-time'),
     timeoutMs: parseDuration(options.timeout ?? ATTACK_DEFAULTS.timeout, '--timeout'),
     given: { limit, windowMs },
@@ -278,14 +286,28 @@ function bucketFlag(bucket: string | undefined, workload: AttackPlan['workload']
  * is a placeholder (the policy is judged from the flags or the responses, and the
  * timeline's buckets default to the judged window).
  */
-function chooseWorkload(options: AttackOptions, given: GivenPolicy, io: CommandIO): AttackPlan['workload'] {
+function chooseWorkload(options: AttackOptions, given: GivenPolicy, keyHeader: string, io: CommandIO): AttackPlan['workload'] {
   if (options.trace === undefined) {
     if (options.scenario === undefined) throw usage('SCENARIO', 'expected a built-in scenario name or a scenario file (or --trace FILE)');
-    return { ...scenarioWorkload(resolveScenario(options.scenario, io.cwd)), kind: 'scenario' };
+    return { ...scenarioWorkload(checkScenarioKeys(resolveScenario(options.scenario, io.cwd), keyHeader)), kind: 'scenario' };
   }
   if (options.scenario !== undefined) throw usage('--trace', `give either a scenario or --trace, not both (got ${options.scenario} and --trace ${options.trace})`);
   const policy = { limit: given.limit ?? 1, windowMs: given.windowMs ?? 1000 };
-  return { ...traceWorkload(resolve(io.cwd, options.trace), policy, { label: options.trace, skipBadLines: options.skipBadLines ?? false }), kind: 'trace' };
+  const checkKey = (key: string) => unsendableKey(key, `--key-header ${keyHeader}`);
+  return { ...traceWorkload(resolve(io.cwd, options.trace), policy, { label: options.trace, skipBadLines: options.skipBadLines ?? false, checkKey }), kind: 'trace' };
+}
+
+/**
+ * Refuses a scenario whose keys a header cannot carry unchanged (see unsendableKey): its
+ * keys are its sources' prefixes followed by digits, so the prefixes tell.
+ */
+function checkScenarioKeys(scenario: Scenario, keyHeader: string): Scenario {
+  for (const [i, source] of scenario.sources.entries()) {
+    const { prefix, count } = source.keys;
+    const problem = unsendableKey(count === 1 ? prefix : `${prefix}0`, `--key-header ${keyHeader}`);
+    if (problem !== undefined) throw new RatelabError('INVALID_SCENARIO', `${scenario.file}: sources[${i}].keys: ${problem}`, { field: `sources[${i}].keys` });
+  }
+  return scenario;
 }
 
 function checkHeaderName(name: string): string {

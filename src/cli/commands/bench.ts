@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { readBenchRun, type BenchRun } from '../../bench/bench-run.js';
 import { compareRuns, parseThreshold, type Comparison } from '../../bench/compare.js';
 import { REFERENCE_GOAL_NOTE, checkGoals, referenceGoalMissed } from '../../bench/goals.js';
-import { MEMORY_POLICY, runBench, type BenchPlan } from '../../bench/runner.js';
+import { MEMORY_POLICY, plannedFigureNames, runBench, type BenchPlan } from '../../bench/runner.js';
 import { parseDuration } from '../../duration.js';
 import { RatelabError } from '../../errors.js';
 import { ALGORITHMS } from '../../policy.js';
@@ -83,6 +83,7 @@ export const benchCommand: Command<BenchOptions> = async (options, io) => {
   }
   // Read the baseline before a long run, so a bad path or file fails at once.
   const baseline = options.baseline ? await loadBaseline(options.baseline, options.updateBaseline === true, io) : undefined;
+  if (baseline && !options.updateBaseline) checkSharedFigures(baseline, plannedFigureNames(plan), options.baseline as string);
   const progress = io.stderr.isTTY && !options.quiet ? (line: string) => io.stderr.write(`bench: ${line}\n`) : () => undefined;
   const run = await runBench(plan, progress);
   return finishBench(run, baseline, options, io);
@@ -161,6 +162,17 @@ function target(flag: string | boolean | undefined): string | undefined {
 /** Where `--json` goes; `--format` without `--json` means stdout, as `--json` alone does. */
 function jsonTarget(options: BenchOptions): string | undefined {
   return target(options.json) ?? (options.format === undefined ? undefined : '-');
+}
+
+/**
+ * A baseline must share a figure with the run: one that shares none would pass the gate
+ * having compared nothing (another --keys, --algorithms or workload set than it was made with).
+ */
+function checkSharedFigures(baseline: BenchRun, planned: readonly string[], path: string): void {
+  const names = new Set(baseline.figures.map((figure) => figure.name));
+  if (planned.some((name) => names.has(name))) return;
+  const sample = (list: readonly string[]) => (list.length > 3 ? `${list.slice(0, 2).join(', ')}, ...` : list.join(', ')) || 'no figure';
+  throw new RatelabError('INVALID_BASELINE', `${path}: shares no figure with this run (it has ${sample([...names])}; this run makes ${sample(planned)}): nothing would be compared; run with the baseline's flags, or rewrite it with --update-baseline`, { field: path });
 }
 
 async function loadBaseline(path: string, updating: boolean, io: CommandIO): Promise<BenchRun | undefined> {

@@ -2,7 +2,7 @@ import type { Command } from '../../io.js';
 import { terminalWidth } from '../terminal-width.js';
 import type { FidelityCheck } from '../../fidelity/case.js';
 import { runFidelity } from '../../fidelity/suite.js';
-import { parseRedisUrl } from '../../redis/client.js';
+import { openRedis, parseRedisUrl } from '../../redis/client.js';
 import { fidelityCsv, fidelityJson, fidelityTable } from '../../report/fidelity-report.js';
 import { writeOutputs } from '../../report/write-output.js';
 import { EXIT } from '../exit-codes.js';
@@ -23,7 +23,9 @@ export interface FidelityFlags {
 /**
  * `ratelab fidelity`: runs the shipped suite of published claims, each next to its
  * measurement, prints the table and optionally CSV and JSON; exits 1 (the gate's code)
- * when a judged claim is not reproduced. Flags and outputs are checked before anything runs.
+ * when a judged claim is not reproduced. Flags and outputs are checked before anything runs,
+ * and `--redis` is reached first: a Redis that does not answer fails at once (exit 3, one
+ * line), not after every other check has run.
  */
 export const fidelityCommand: Command<FidelityFlags> = async (flags, io) => {
   const seed = flags.seed === undefined ? undefined : wholeNumberFlag(flags.seed, '--seed', 0, 0xffff_ffff);
@@ -31,6 +33,7 @@ export const fidelityCommand: Command<FidelityFlags> = async (flags, io) => {
   if (only?.length === 0) throw usage('--only', `expected a comma-separated list of check names, got ${JSON.stringify(flags.only)}`);
   if (flags.redis !== undefined) parseRedisUrl(flags.redis, flags.allowRemote === true);
   const toStdout = checkOutputs(flags, io.cwd);
+  if (flags.redis !== undefined) (await openRedis(flags.redis, { allowRemote: flags.allowRemote === true })).disconnect();
   const report = await runFidelity({
     ...(seed === undefined ? {} : { seed }),
     ...(flags.redis === undefined ? {} : { redisUrl: flags.redis, allowRemote: flags.allowRemote === true }),

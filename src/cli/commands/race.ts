@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { checkAlgorithm } from '../../policy.js';
 import { openRedis } from '../../redis/client.js';
 import { RatelabError } from '../../errors.js';
-import { cleanUpRace, contenderName, race, type Contender } from '../../race/race.js';
+import { contenderName, race, type Contender } from '../../race/race.js';
+import { deleteKeysUnder } from '../../redis/delete-keys.js';
 import { EXIT } from '../exit-codes.js';
 import { wholeNumberFlag } from '../flags.js';
 import type { Command } from '../../io.js';
@@ -57,7 +58,7 @@ export const raceCommand: Command<RaceOptions> = async (options, io) => {
     failure = error;
     throw error;
   } finally {
-    const cleaned = await cleanUpRace(clients[0] as Awaited<ReturnType<typeof openRedis>>, run);
+    const cleaned = await deleteKeysUnder(clients[0] as Awaited<ReturnType<typeof openRedis>>, run);
     for (const client of clients) client.disconnect();
     if (!cleaned) throw leftBehind(run, failure);
   }

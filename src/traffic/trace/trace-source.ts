@@ -10,6 +10,11 @@ export interface TraceOptions {
   skipBadLines?: boolean;
   /** How the file is named in messages (default: its path). */
   label?: string;
+  /**
+   * Why a key cannot be used (undefined when it can): a line with such a key is bad, as a
+   * malformed one is (`attack` refuses keys a header cannot carry).
+   */
+  checkKey?: (key: string) => string | undefined;
 }
 
 /** What a trace held, known once it has been read to the end. */
@@ -38,6 +43,7 @@ export class TraceSource implements TrafficSource {
   private readonly format: TraceFormat;
   private readonly label: string;
   private readonly skipBad: boolean;
+  private readonly checkKey: ((key: string) => string | undefined) | undefined;
   private pending: Arrival | undefined;
   private lastT = -Infinity;
   /** Key -> its number; `names` holds one copy of each key (a key sliced from a line would pin the whole chunk it was read in). */
@@ -47,6 +53,7 @@ export class TraceSource implements TrafficSource {
   constructor(path: string, options: TraceOptions = {}) {
     this.label = options.label ?? path;
     this.skipBad = options.skipBadLines ?? false;
+    this.checkKey = options.checkKey;
     this.reader = openReader(path, this.label);
     let first = this.reader.next();
     while (first !== undefined && first.trim() === '') first = this.reader.next();
@@ -86,6 +93,8 @@ export class TraceSource implements TrafficSource {
     const parsed = this.format.parse(line);
     if ('error' in parsed) return this.bad(parsed.error);
     if (parsed.t < this.lastT) return this.bad(`time ${parsed.t} ms comes before the previous line's ${this.lastT} ms: a trace must be sorted by time`);
+    const keyProblem = this.checkKey?.(parsed.key);
+    if (keyProblem !== undefined) return this.bad(keyProblem);
     this.lastT = parsed.t;
     const id = this.intern(parsed.key);
     return { t: parsed.t, key: this.names[id] as string, cost: parsed.cost, id };
