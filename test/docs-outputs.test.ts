@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { builtinScenarios } from '../src/scenario/builtins.js';
 import { REGENERATE, REPO_ROOT, docFiles, findOutputBlocks, generate, generateAll, rewrite, type OutputBlock } from '../scripts/doc-outputs.js';
 
 // Runs dist/ (bin/ratelab.js): `npm run build` first, as for the other CLI tests.
@@ -45,5 +46,16 @@ describe('marking and rewriting blocks (scripts/doc-outputs.ts)', () => {
     expect(missing).toBe(['$ ratelab check-tiers no-such.yaml', 'ratelab: no-such.yaml: no such file', '$ echo $?', '2'].join('\n'));
     const algorithms = (await generate({ ...block, commands: ['ratelab algorithms'] })).split('\n');
     expect(await generate({ ...block, commands: ['ratelab algorithms | lines 1-2,4-4'] })).toBe([...algorithms.slice(0, 2), '...', algorithms[3], '...'].join('\n'));
+  });
+});
+
+describe('counts the docs state', () => {
+  it('"N built-in scenarios" is how many there are', () => {
+    const count = builtinScenarios().length;
+    const stated = docFiles().flatMap((doc) =>
+      [...readFileSync(join(REPO_ROOT, doc), 'utf8').matchAll(/(\d+) built-in scenarios/g)].map((m) => `${doc}: ${m[1]} built-in scenarios`),
+    );
+    expect(stated.length).toBeGreaterThan(0);
+    expect(stated).toEqual(stated.map((claim) => claim.replace(/: \d+ /, `: ${count} `)));
   });
 });
