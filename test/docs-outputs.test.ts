@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { CSV_COLUMNS } from '../src/report/compare-csv.js';
 import { builtinScenarios } from '../src/scenario/builtins.js';
 import { REGENERATE, REPO_ROOT, docFiles, findOutputBlocks, generate, generateAll, rewrite, type OutputBlock } from '../scripts/doc-outputs.js';
 
@@ -57,5 +58,13 @@ describe('counts the docs state', () => {
     );
     expect(stated.length).toBeGreaterThan(0);
     expect(stated).toEqual(stated.map((claim) => claim.replace(/: \d+ /, `: ${count} `)));
+  });
+
+  it("lab.md's table of columns lists the CSV's columns in the CSV's order, as it says", () => {
+    const text = readFileSync(join(REPO_ROOT, 'docs/lab.md'), 'utf8');
+    const table = text.slice(text.indexOf('| table | CSV column | JSON field |'), text.indexOf('The exact oracle is'));
+    const listed = table.split('\n').slice(2).flatMap((row) => [...(row.split(' | ')[1] ?? '').matchAll(/`([a-z_]+)`/g)].map((m) => m[1]));
+    expect(text).toContain('its columns in the order of the CSV column above');
+    expect(listed).toEqual([...CSV_COLUMNS]);
   });
 });
