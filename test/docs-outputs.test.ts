@@ -50,7 +50,7 @@ describe('marking and rewriting blocks (scripts/doc-outputs.ts)', () => {
   });
 });
 
-describe('counts the docs state', () => {
+describe('facts the docs state', () => {
   it('"N built-in scenarios" is how many there are', () => {
     const count = builtinScenarios().length;
     const stated = docFiles().flatMap((doc) =>
@@ -66,5 +66,14 @@ describe('counts the docs state', () => {
     const listed = table.split('\n').slice(2).flatMap((row) => [...(row.split(' | ')[1] ?? '').matchAll(/`([a-z_]+)`/g)].map((m) => m[1]));
     expect(text).toContain('its columns in the order of the CSV column above');
     expect(listed).toEqual([...CSV_COLUMNS]);
+  });
+
+  it("testing.md's contract example is test/redis/contract.test.ts's code, word for word", () => {
+    const doc = readFileSync(join(REPO_ROOT, 'docs/testing.md'), 'utf8');
+    const example = /this is `test\/redis\/contract\.test\.ts`:\n\n {2}```ts\n([\s\S]*?)\n {2}```/.exec(doc)?.[1];
+    const code = (text: string) => text.split('\n').map((line) => line.replace(/\s*\/\/.*$/, '').trim()).filter((line) => line !== '');
+    const test = readFileSync(join(REPO_ROOT, 'test/redis/contract.test.ts'), 'utf8');
+    expect(example).toBeDefined();
+    expect(code(test)).toEqual(code(example as string));
   });
 });
