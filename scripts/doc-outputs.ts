@@ -132,29 +132,50 @@ function trim(lines: string[], step: string, command: string): string[] {
   return kept;
 }
 
-/** Runs one command from the repository's root; resolves with what the block shows of it. */
-function runCommand(command: string): Promise<string> {
-  const parsed = parseCommand(command);
+/** What a run of `bin/ratelab.js` printed, and its exit code. */
+interface Printed {
+  stdout: string;
+  stderr: string;
+  code: number;
+}
+
+/**
+ * Runs `node bin/ratelab.js ARGS` from the repository's root. Several blocks may show one
+ * command (trimmed differently): each distinct run is made once per `runs` cache.
+ */
+function execute(parsed: ParsedCommand, command: string, runs: Map<string, Promise<Printed>>): Promise<Printed> {
+  const id = JSON.stringify([parsed.env, parsed.args]);
+  const cached = runs.get(id);
+  if (cached) return cached;
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', COLUMNS: '80', ...parsed.env };
   delete env.FORCE_COLOR;
-  return new Promise((resolve, reject) => {
+  const run = new Promise<Printed>((resolve, reject) => {
     execFile(process.execPath, ['bin/ratelab.js', ...parsed.args], { cwd: REPO_ROOT, env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === 'number' ? error.code : undefined;
       if (code === undefined) return reject(new Error(`output marker "${command}": ${error?.message}`));
-      const text = (parsed.dropStdout ? '' : stdout) + stderr;
-      let lines = text.replaceAll(`${REPO_ROOT}/`, '').replace(/\n+$/, '').split('\n');
-      for (const step of parsed.steps) lines = trim(lines, step, command);
-      const shown = parsed.shown === undefined ? [] : [`$ ${parsed.shown}`];
-      const exit = parsed.echoExit ? ['$ echo $?', String(code)] : [];
-      resolve([...shown, ...lines, ...exit].join('\n'));
+      resolve({ stdout, stderr, code });
     });
   });
+  runs.set(id, run);
+  return run;
 }
 
-/** The block's content as its commands print it now. */
-export async function generate(block: OutputBlock): Promise<string> {
+/** What a block shows of one command: the prompt, the output trimmed, the exit code. */
+async function show(command: string, runs: Map<string, Promise<Printed>>): Promise<string> {
+  const parsed = parseCommand(command);
+  const { stdout, stderr, code } = await execute(parsed, command, runs);
+  const text = (parsed.dropStdout ? '' : stdout) + stderr;
+  let lines = text.replaceAll(`${REPO_ROOT}/`, '').replace(/\n+$/, '').split('\n');
+  for (const step of parsed.steps) lines = trim(lines, step, command);
+  const shown = parsed.shown === undefined ? [] : [`$ ${parsed.shown}`];
+  const exit = parsed.echoExit ? ['$ echo $?', String(code)] : [];
+  return [...shown, ...lines, ...exit].join('\n');
+}
+
+/** The block's content as its commands print it now (`runs`: runs already made, by command). */
+export async function generate(block: OutputBlock, runs = new Map<string, Promise<Printed>>()): Promise<string> {
   const parts: string[] = [];
-  for (const command of block.commands) parts.push(await runCommand(command));
+  for (const command of block.commands) parts.push(await show(command, runs));
   return parts.join('\n');
 }
 
@@ -162,8 +183,9 @@ export async function generate(block: OutputBlock): Promise<string> {
 export async function generateAll(docs = docFiles()): Promise<{ block: OutputBlock; expected: string }[]> {
   const blocks = docs.flatMap((doc) => findOutputBlocks(doc, readFileSync(join(REPO_ROOT, doc), 'utf8')));
   const results: { block: OutputBlock; expected: string }[] = [];
+  const runs = new Map<string, Promise<Printed>>();
   await forEachConcurrently(blocks, 2, async (block) => {
-    results.push({ block, expected: await generate(block) });
+    results.push({ block, expected: await generate(block, runs) });
   });
   return blocks.map((block) => results.find((r) => r.block === block) as { block: OutputBlock; expected: string });
 }
