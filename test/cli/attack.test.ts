@@ -256,6 +256,8 @@ describe('ratelab attack against ratelab serve', () => {
     const lines = io.out().split('\n');
     expect(lines.filter((line) => line.length > 80)).toEqual([]);
     expect(io.out()).toContain('worst win');
+    // The title is sentences: the trace's description ends before the replay's begins.
+    expect(io.out().replace(/\n\s*/g, ' ')).toContain(`Recorded traffic from ${fixture('traces/phase-bursts.csv')}. Replayed against`);
   });
 
   it('stops at --max-requests and reports what was sent', async () => {
