@@ -9,13 +9,14 @@
 // one per command, the block holding each command's output in turn. A command is
 // `[$ ][VAR=value ...] [npx ]ratelab ARGS [> /dev/null] [; echo $?] [| STEP ...]`:
 // - `$ ` shows the command line in the block (without its `| STEP`s), as a prompt;
-// - `> /dev/null` keeps only stderr; stdout comes first, then stderr, otherwise;
+// - the block shows stdout, then stderr; `> /dev/null` leaves stdout out;
 // - `; echo $?` adds `$ echo $?` and the exit code;
 // - each STEP trims the output: `head -n N`, `tail -n N`, or `lines A-B,C-D` (1-based,
 //   inclusive; `...` stands for each stretch left out, and after the last if it is not the end).
 // It runs `node bin/ratelab.js ARGS` from the repository's root (so run `npm run build`
-// first) with NO_COLOR=1 and COLUMNS=80 unless the command sets them, and the repository's
-// own path removed from the output (and its blank lines at the end), so the result does not depend on the machine.
+// first) with NO_COLOR=1 and COLUMNS=80 unless the command sets them; the repository's own
+// path and the output's blank lines at its end are removed, so the result does not depend on
+// the machine. Each distinct command runs once, however many blocks show it.
 //
 // Only deterministic output can be generated: the lab runs on a virtual clock, but
 // measured memory and speed (`B/key`, `decisions/s`, `x ref`) and anything in wall time
