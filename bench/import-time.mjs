@@ -33,6 +33,7 @@ const IMPORTS = [
   { name: 'ratelab/redis', kind: 'esm', file: lib('redis.js') },
   { name: 'ratelab/http', kind: 'esm', file: lib('http.js') },
   { name: 'ratelab/http (require)', kind: 'cjs', file: lib('http.cjs') },
+  { name: 'ratelab/shared', kind: 'esm', file: lib('shared.js') },
   { name: 'ratelab/lab', kind: 'esm', file: lib('lab.js') },
   { name: 'dist/memory/limiter.js (tsc, per file)', kind: 'esm', file: join(root, 'dist/memory/limiter.js') },
   { name: 'dist/cli/main.js (what the CLI loads)', kind: 'esm', file: join(root, 'dist/cli/main.js') },

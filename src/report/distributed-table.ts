@@ -3,9 +3,9 @@ import { formatDuration } from '../duration.js';
 import type { DistributedComparison, DistributedRow } from '../sim/distributed/simulate.js';
 import { asComparison } from './distributed-as-comparison.js';
 import { summarise } from './compare-summary.js';
-import { describePolicy, worstWindowCell } from './compare-table.js';
-import { count } from './table.js';
-import { renderTable, type Column } from './table.js';
+import { MAX_WIDTH, describePolicy, worstWindowCell } from './compare-table.js';
+import { count, fits, renderTable, type Column } from './table.js';
+import { wrapWords } from './wrap.js';
 
 const COLUMNS: Column[] = [
   { header: 'design' },
@@ -20,16 +20,42 @@ const COLUMNS: Column[] = [
   { header: 'outage adm', align: 'right' },
 ];
 
+/** `design` and the accuracy columns come first; a table too wide moves the rest (latency, outage) below. */
+const FIRST_TABLE_COLUMNS = 7;
+
 /**
  * The terminal report of one scenario through the fleet designs: a title with the policy,
  * a line describing the fleet, the lab's one-sentence summary, then the table
  * (worst-window ratios over the global limit in red) with the admitted share during the
- * outage when there was one.
+ * outage when there was one. Every line fits `width` columns (at most {@link MAX_WIDTH}):
+ * the text wraps, and a table too wide puts its latency and outage columns in a second
+ * table below, as `compare` does with its memory and speed columns.
  */
-export function renderDistributed(result: DistributedComparison, paint: ChalkInstance): string {
-  const lines = [paint.bold(result.name) + paint.dim(` (${describePolicy(result.policy)}, global): ${result.description}`), fleetLine(result.rows), summarise(asComparison(result)), ''];
-  const table = renderTable(COLUMNS, result.rows.map((row) => cells(row, paint)));
-  return [...lines, table.trimEnd()].join('\n') + '\n';
+export function renderDistributed(result: DistributedComparison, paint: ChalkInstance, width = MAX_WIDTH): string {
+  const fit = Math.min(width, MAX_WIDTH);
+  const title = wrapWords(`${result.name} (${describePolicy(result.policy)}, global): ${result.description}`, fit, '  ');
+  const text = [fleetLine(result.rows), summarise(asComparison(result))].flatMap((line) => wrapWords(line, fit, '  '));
+  const lines = [paint.bold(title[0] as string), ...title.slice(1).map((line) => paint.dim(line)), ...text, ''];
+  const rows = result.rows.map((row) => cells(row, paint));
+  let tables = table(COLUMNS, rows);
+  if (!fits(tables, fit)) {
+    tables = [...table(firstPart(COLUMNS), rows.map(firstPart)), '', ...table(secondPart(COLUMNS), rows.map(secondPart))];
+  }
+  return [...lines, ...tables].join('\n') + '\n';
+}
+
+/** The first table's columns of a header or a row: `design` and the accuracy columns. */
+function firstPart<T>(items: readonly T[]): T[] {
+  return items.slice(0, FIRST_TABLE_COLUMNS);
+}
+
+/** The second table's: `design` again, then the rest. */
+function secondPart<T>(items: readonly T[]): T[] {
+  return [items[0] as T, ...items.slice(FIRST_TABLE_COLUMNS)];
+}
+
+function table(columns: readonly Column[], rows: readonly string[][]): string[] {
+  return renderTable(columns, rows).trimEnd().split('\n');
 }
 
 function fleetLine(rows: readonly DistributedRow[]): string {

@@ -42,7 +42,7 @@ export function traceWorkload(path: string, policy: Policy, options: TraceOption
   let last: TraceSource | undefined;
   return {
     name: basename(label),
-    description: `Recorded traffic from ${label}`,
+    description: `Recorded traffic from ${label}.`,
     policy,
     bucketMs: options.bucketMs ?? policy.windowMs,
     open: () => {

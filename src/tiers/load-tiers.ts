@@ -7,9 +7,10 @@ import type { TierSpec, TiersConfig } from './types.js';
  * Reads and validates a tiers file (YAML, or JSON, which YAML includes). Throws
  * `FILE_NOT_FOUND` / `FILE_UNREADABLE`, or `INVALID_TIERS` whose `problems` list every
  * problem as `file:line: tiers.free.limit: expected a positive integer up to ..., got -3`.
+ * `label` names the file in those messages (default: `path`), e.g. as the user typed it.
  */
-export function loadTiers(path: string): TiersConfig {
-  return parseTiers(readText(path), path);
+export function loadTiers(path: string, label = path): TiersConfig {
+  return parseTiers(readText(path, label), label);
 }
 
 /** Validates the text of a tiers file; `source` names it in messages. */

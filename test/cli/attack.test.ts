@@ -317,6 +317,19 @@ describe('ratelab attack against ratelab serve', () => {
     }
   });
 
+  it('fits the report to the terminal: every line within COLUMNS=80, as compare does', async () => {
+    const io = bufferIO({ env: { NO_COLOR: '1', COLUMNS: '80' } });
+    const code = await withServe({ algorithm: 'fixed-window', limit: 5, window: '1s' }, (url) =>
+      attackCommand({ url, trace: fixture('traces/phase-bursts.csv'), chart: false, probe: false }, io),
+    );
+    expect(code).toBe(0);
+    const lines = io.out().split('\n');
+    expect(lines.filter((line) => line.length > 80)).toEqual([]);
+    expect(io.out()).toContain('worst win');
+    // The title is sentences: the trace's description ends before the replay's begins.
+    expect(io.out().replace(/\n\s*/g, ' ')).toContain(`Recorded traffic from ${fixture('traces/phase-bursts.csv')}. Replayed against`);
+  });
+
   it('stops at --max-requests and reports what was sent', async () => {
     const { code, report, err } = await withServe({ algorithm: 'gcra', limit: 100, window: '1s' }, (url) => attack({ url, scenario: 'steady-over', maxRequests: 5, probe: false }));
     expect(code).toBe(0);

@@ -57,6 +57,15 @@ describe('ratelab check-tiers', () => {
     expect(io.out()).toBe('');
   });
 
+  it('names the file as it was given, not as an absolute path (the README shows its output)', async () => {
+    const io = bufferIO({ cwd: dirname(fixture('many-problems.yaml')) });
+    expect(await run(['check-tiers', 'many-problems.yaml'], io)).toBe(2);
+    expect(io.err().split('\n')[0]).toBe('ratelab: many-problems.yaml:4: tiers.free.limit: expected a positive integer up to 4294967295, got 0');
+    const missing = bufferIO({ cwd: dirname(fixture('many-problems.yaml')) });
+    expect(await run(['check-tiers', 'no-such.yaml'], missing)).toBe(2);
+    expect(missing.err()).toBe('ratelab: no-such.yaml: no such file\n');
+  });
+
   it('exits 2 on burst given to the window algorithms, naming each field and why', async () => {
     const io = bufferIO();
     const path = fixture('burst-ignored.yaml');

@@ -25,6 +25,15 @@ describe('ratelab distributed', () => {
     expect(io.err()).toBe('');
   });
 
+  it.each([['80', 80], ['100', 100]])('fits the terminal: every line within COLUMNS=%s (at 80 the latency columns go in a table below)', async (columns, width) => {
+    const io = bufferIO({ env: { NO_COLOR: '1', COLUMNS: columns } });
+    expect(await distributedCommand({ outage: '10s-20s', chart: false }, io)).toBe(EXIT.OK);
+    const lines = io.out().split('\n');
+    expect(lines.filter((line) => line.length > width)).toEqual([]);
+    if (width === 80) expect(lines.filter((line) => /^design /.test(line))).toHaveLength(2);
+    expect(io.out()).toMatch(/^sync\/closed .* 0\/[\d,]+$/m);
+  });
+
   it('with an outage, runs central and sync under each fail mode, and shows what was admitted while the store was down', async () => {
     const io = bufferIO();
     expect(await distributedCommand({ outage: '10s-20s', chart: false }, io)).toBe(EXIT.OK);

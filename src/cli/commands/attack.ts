@@ -28,6 +28,7 @@ import { interruptedExitCode } from '../exit-codes.js';
 import { reportGates } from '../gates.js';
 import type { Command, CommandIO } from '../../io.js';
 import { createProgress } from '../progress.js';
+import { terminalWidth } from '../terminal-width.js';
 import { ATTACK_DEFAULTS } from '../defaults.js';
 
 /** Options of `ratelab attack` (flag values as text, as commander hands them over). */
@@ -204,7 +205,7 @@ function attackProgress(plan: AttackPlan, io: CommandIO): { sent: (shot: Shot) =
 async function writeReports(report: AttackReport, options: AttackOptions, toStdout: boolean, io: CommandIO): Promise<WorkloadComparison> {
   const comparison = attackComparison(report);
   if (!toStdout) {
-    io.stdout.write(`${renderComparison(comparison, painter(io, options.color))}\n`);
+    io.stdout.write(`${renderComparison(comparison, painter(io, options.color), terminalWidth(io))}\n`);
     if (options.chart !== false) io.stdout.write(`${renderCharts(comparison, painter(io, options.color), colorEnabled(io, options.color))}\n`);
   }
   await writeOutputs([

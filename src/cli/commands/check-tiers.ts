@@ -6,7 +6,7 @@ import type { Command } from '../../io.js';
 
 /** `ratelab check-tiers FILE`: validates a tiers file and summarises it. */
 export const checkTiersCommand: Command<{ file: string }> = async (options, io) => {
-  const config = loadTiers(resolve(io.cwd, options.file));
+  const config = loadTiers(resolve(io.cwd, options.file), options.file);
   for (const [name, tier] of Object.entries(config.tiers)) {
     const what = tier === 'unlimited' ? 'unlimited' : `${tier.algorithm}, ${tier.policy.limit} per ${formatDuration(tier.policy.windowMs)}${tier.policy.burst === undefined ? '' : `, burst ${tier.policy.burst}`}`;
     const clients = Object.values(config.clients).filter((t) => t === name).length;

@@ -23,6 +23,7 @@ import type { Command } from '../../io.js';
 import { arrivalCapFlag, checkOutputs, policyOverrides, usage, type PolicyFlags } from '../flags.js';
 import { wholeNumberFlag } from '../flags.js';
 import { DEFAULT_DISTRIBUTED_SCENARIO, DISTRIBUTED_DEFAULTS } from '../defaults.js';
+import { terminalWidth } from '../terminal-width.js';
 
 /** Most nodes a fleet may have: a simulation of more says nothing new and costs memory per node. */
 const MAX_NODES = 10_000;
@@ -74,7 +75,7 @@ export const distributedCommand: Command<DistributedFlags> = async (flags, io) =
   const asLab = asComparison(result);
   if (!toStdout) {
     const paint = painter(io, flags.color);
-    io.stdout.write(`${renderDistributed(result, paint)}\n`);
+    io.stdout.write(`${renderDistributed(result, paint, terminalWidth(io))}\n`);
     if (flags.chart !== false) io.stdout.write(`${renderCharts(asLab, paint, colorEnabled(io, flags.color))}\n`);
   }
   await writeOutputs([

@@ -71,7 +71,7 @@ function singleLimiter(options: ServeOptions): { limiter: RateLimiter } {
 function tiersRegistry(options: ServeOptions, io: CommandIO): { registry: RateLimiterRegistry } {
   const clash = (['algorithm', 'limit', 'window', 'burst'] as const).find((flag) => options[flag] !== undefined);
   if (clash) throw new RatelabError('INVALID_ARGUMENT', `--${clash}: not with --tiers (the tiers file sets each tier's policy)`, { field: `--${clash}` });
-  return { registry: new RateLimiterRegistry(loadTiers(resolve(io.cwd, options.tiers as string)), clockOption(options)) };
+  return { registry: new RateLimiterRegistry(loadTiers(resolve(io.cwd, options.tiers as string), options.tiers), clockOption(options)) };
 }
 
 function clockOption(options: ServeOptions): { clock?: ClockSource } {
