@@ -229,6 +229,7 @@ class RedisLimiter implements RedisRateLimiter {
   /** The fail mode's decision after a failed call to `node`, which counts against its breaker. */
   private failed(key: string, cost: number, node: string): RedisDecision {
     this.breakers.failed(node, performance.now());
+    this.client.nodeFailed(node);
     return this.failOver(key, cost);
   }
 

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { hashSlot } from './hash-slot.js';
 import type { LuaScript } from './scripts.js';
 
@@ -47,7 +48,16 @@ export interface ScriptClient {
   slotOf(key: string): number;
   /** The node serving `slot` ("host:port"), as far as the client's slot table knows. */
   nodeOf(slot: number): string;
+  /**
+   * A call to `node` failed: on a Cluster, have the client re-read its slot table (at most
+   * one re-read at a time, and one per {@link SLOT_REFRESH_MS}), so that once a replica is
+   * promoted its master's keys go to it. Nothing on a single server (or Sentinel) client.
+   */
+  nodeFailed(node: string): void;
 }
+
+/** The least time between two slot table re-reads a failing node asks for, ms. */
+export const SLOT_REFRESH_MS = 100;
 
 const adapters = new WeakMap<object, ScriptClient>();
 
@@ -112,18 +122,58 @@ function nodeRedisAdapter(client: NodeRedisClient): ScriptClient {
  * `["host:port", ...replicas]` per slot, node-redis `{ master: { address } }` per slot.
  * A slot the table does not know yet gets its own breaker name, which is still isolated.
  */
-function router(client: object): Pick<ScriptClient, 'cluster' | 'slotOf' | 'nodeOf'> {
+function router(client: object): Pick<ScriptClient, 'cluster' | 'slotOf' | 'nodeOf' | 'nodeFailed'> {
   const table = (client as { slots?: unknown }).slots;
-  if (!Array.isArray(table)) return { cluster: false, slotOf: () => 0, nodeOf: () => 'server' };
+  if (!Array.isArray(table)) return { cluster: false, slotOf: () => 0, nodeOf: () => 'server', nodeFailed: () => undefined };
   return {
     cluster: true,
     slotOf: hashSlot,
+    nodeFailed: slotRefresher(client),
     nodeOf: (slot) => {
       const entry = ((client as { slots: unknown[] }).slots[slot] ?? undefined) as unknown;
       if (Array.isArray(entry) && typeof entry[0] === 'string') return entry[0];
       const address = (entry as { master?: { address?: unknown } } | undefined)?.master?.address;
       return typeof address === 'string' ? address : `slot ${slot}`;
     },
+  };
+}
+
+/** The structural parts of the two Cluster clients that re-read the slot table. */
+interface RefreshableCluster {
+  /** ioredis `Cluster`: re-reads the slot table from a node it knows. */
+  refreshSlotsCache?: (callback?: (error?: unknown) => void) => void;
+  /** node-redis `createCluster()`: its slot table, re-read through the node client given. */
+  _slots?: { rediscover?: (startWith: unknown) => Promise<unknown> };
+  masters?: ReadonlyArray<{ address?: string; client?: { isReady?: boolean } }>;
+}
+
+/**
+ * Slot table re-reads after a node failed. ioredis refreshes its table on errors and every
+ * 5 s by itself; asking at once only shortens that. node-redis re-reads it only on a MOVED
+ * or ASK reply, which a dead master never sends (node-redis #2806), so without this its
+ * keys would stay on the dead master, in the fail mode, until the process made a new
+ * client; it is asked to re-read through a master that is still connected.
+ */
+function slotRefresher(client: object): (node: string) => void {
+  const cluster = client as RefreshableCluster;
+  let running = false;
+  let last = -Infinity;
+  const done = () => {
+    running = false;
+  };
+  return (node) => {
+    const now = performance.now();
+    if (running || now - last < SLOT_REFRESH_MS) return;
+    last = now;
+    if (typeof cluster.refreshSlotsCache === 'function') {
+      running = true;
+      cluster.refreshSlotsCache(done);
+      return;
+    }
+    const live = cluster.masters?.find((master) => master.address !== node && master.client?.isReady === true);
+    if (typeof cluster._slots?.rediscover !== 'function' || live === undefined) return;
+    running = true;
+    cluster._slots.rediscover(live.client).then(done, done);
   };
 }
 
