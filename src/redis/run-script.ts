@@ -177,6 +177,96 @@ function slotRefresher(client: object): (node: string) => void {
   };
 }
 
+/** WAIT after each script call: how many replicas must acknowledge its writes, within how many ms. */
+export interface ReplicaWait {
+  /** Replicas that must acknowledge (a whole number >= 1). */
+  replicas: number;
+  /** The most WAIT blocks, ms (a whole number >= 1: WAIT 0 would block for ever). */
+  timeoutMs: number;
+}
+
+/** A script call whose admissions fewer than the wanted replicas acknowledged in time. */
+export class UnreplicatedError extends Error {
+  constructor(acknowledged: unknown, wait: ReplicaWait) {
+    super(`WAIT: ${String(acknowledged)} of ${wait.replicas} replicas acknowledged within ${wait.timeoutMs} ms`);
+    this.name = 'UnreplicatedError';
+  }
+}
+
+/** The commands of both clients an acknowledged script call sends. */
+interface ScriptSender {
+  evalsha(script: LuaScript, keys: readonly string[], args: readonly string[]): Promise<unknown>;
+  eval(script: LuaScript, keys: readonly string[], args: readonly string[]): Promise<unknown>;
+  wait(replicas: number, timeoutMs: number): Promise<unknown>;
+}
+
+/**
+ * {@link scriptClient}, with each script call followed by `WAIT replicas timeoutMs` on the
+ * same connection, sent right after the script without waiting for its reply (pipelined:
+ * one round trip). WAIT cannot run inside a script, and it covers every write the
+ * connection made before it. A call that admitted anything (a reply's first entry of four
+ * is 1) while fewer replicas acknowledged rejects with {@link UnreplicatedError}, so its
+ * decisions are the fail mode's: an admission that a failover could lose is never
+ * reported as Redis's. Single servers and Sentinel clients only: on a Cluster a keyless
+ * WAIT goes to any node, not to the key's master.
+ */
+export function acknowledgedScriptClient(client: RedisClient, wait: ReplicaWait): ScriptClient {
+  const send = isNodeRedis(client) ? nodeRedisSender(client) : ioredisSender(client);
+  return { ...scriptClient(client), run: (script, keys, args) => runAcknowledged(send, script, keys, args, wait) };
+}
+
+function runAcknowledged(send: ScriptSender, script: LuaScript, keys: readonly string[], args: readonly string[], wait: ReplicaWait): Promise<unknown> {
+  const attempt = (reply: Promise<unknown>) => {
+    const acknowledged = send.wait(wait.replicas, wait.timeoutMs);
+    return reply.then(
+      (value) => acknowledged.then((count) => {
+        if (Number(count) < wait.replicas && admits(value)) throw new UnreplicatedError(count, wait);
+        return value;
+      }),
+      (error: unknown) => {
+        acknowledged.catch(() => undefined);
+        throw error;
+      },
+    );
+  };
+  return attempt(send.evalsha(script, keys, args)).catch((error: unknown) => {
+    if (!isNoScript(error)) throw error;
+    return attempt(send.eval(script, keys, args));
+  });
+}
+
+/** Whether a script reply (4 entries per decision, `allowed` first) admitted anything. */
+function admits(reply: unknown): boolean {
+  if (!Array.isArray(reply)) return false;
+  for (let i = 0; i < reply.length; i += 4) if (reply[i] === 1) return true;
+  return false;
+}
+
+function ioredisSender(client: IoredisClient): ScriptSender {
+  const words = (keys: readonly string[], args: readonly string[]) => [...keys, ...args];
+  return {
+    evalsha: (script, keys, args) => client.evalsha(script.sha, keys.length, ...words(keys, args)),
+    eval: (script, keys, args) => client.eval(script.source, keys.length, ...words(keys, args)),
+    wait: (replicas, timeoutMs) => waitOf(client)(replicas, timeoutMs),
+  };
+}
+
+function nodeRedisSender(client: NodeRedisClient): ScriptSender {
+  const options = (keys: readonly string[], args: readonly string[]) => ({ keys: keys as string[], arguments: args as string[] });
+  return {
+    evalsha: (script, keys, args) => client.evalSha(script.sha, options(keys, args)),
+    eval: (script, keys, args) => client.eval(script.source, options(keys, args)),
+    wait: (replicas, timeoutMs) => waitOf(client)(replicas, timeoutMs),
+  };
+}
+
+/** The client's WAIT command (`wait(numreplicas, timeout)` in both libraries). */
+function waitOf(client: RedisClient): (replicas: number, timeoutMs: number) => Promise<unknown> {
+  const wait = (client as { wait?: (replicas: number, timeoutMs: number) => Promise<unknown> }).wait;
+  if (typeof wait !== 'function') return () => Promise.reject(new Error('this Redis client has no WAIT command'));
+  return (replicas, timeoutMs) => wait.call(client, replicas, timeoutMs);
+}
+
 /** Runs `script` once over `keys` (one hash slot on a Cluster) through either client. */
 export function runScript(client: RedisClient, script: LuaScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
   return scriptClient(client).run(script, keys, args.map(String));

@@ -11,6 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
+import { percentiles } from '../../src/metrics/percentile.js';
 import type { Algorithm } from '../../src/policy.js';
 import type { DecisionReason, FailMode } from '../../src/redis/redis-limiter.js';
 
@@ -35,6 +36,8 @@ export interface FailoverPlan {
   keys: string[];
   timeoutMs: number;
   failMode: FailMode;
+  /** The limiter's `replicas` option (WAIT after each script call), when set. */
+  replicas?: { wait: number; timeoutMs: number };
   /** Calls per key in each round (all of a round at once), and ms between rounds. */
   callsPerKey: number;
   pauseMs: number;
@@ -151,8 +154,10 @@ async function noscripts(redis: Redis): Promise<number> {
 /** The figures of a run, per process and in all. */
 export interface FailoverFigures {
   calls: number;
-  /** The slowest call of the whole run, ms. */
+  /** The slowest call of the whole run, ms; per process; and the 99th percentile of all. */
   slowestMs: number;
+  slowestMsByProcess: number[];
+  p99Ms: number;
   /** Calls decided by the fail mode; of them, any before the kill (a healthy master too slow for timeoutMs). */
   failModeCalls: number;
   failModeBeforeKill: number;
@@ -192,6 +197,8 @@ export function failoverFigures(run: FailoverRun, keys: number, limit: number): 
   return {
     calls: all.length,
     slowestMs: all.reduce((most, call) => Math.max(most, call.ms), 0),
+    slowestMsByProcess: run.calls.map((calls) => calls.reduce((most, call) => Math.max(most, call.ms), 0)),
+    p99Ms: percentiles(all.map((call) => call.ms), [0.99])[0] ?? 0,
     failModeCalls: failing.length,
     failModeBeforeKill: failing.filter((call) => call.at + call.ms < run.killedAt).length,
     failModeMs: failing.reduce((most, call) => Math.max(most, call.at + call.ms - run.killedAt), 0),

@@ -66,6 +66,7 @@ const limiter = createRedisLimiter(plan.algorithm, { limit: plan.limit, windowMs
   prefix: plan.prefix,
   timeoutMs: plan.timeoutMs,
   failMode: plan.failMode,
+  ...(plan.replicas === undefined ? {} : { replicas: plan.replicas }),
 });
 await warmUp();
 const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
