@@ -103,10 +103,12 @@ export async function runFailover(target: FailoverTarget, plans: readonly Failov
     for (const worker of workers) worker.send('killed');
     const promoted = await target.promoted();
     const promotedAt = now();
+    const back = new Set<number>();
     await Promise.race([
-      Promise.all(workers.map((worker) => worker.line('back'))),
+      Promise.all(workers.map((worker, i) => worker.line('back').then(() => back.add(i)))),
       sleep(Math.max(0, deadline - Date.now())).then(() => {
-        throw new Error('failover run: timed out waiting for every process to decide through Redis again');
+        const missing = plans.map((p, i) => `${i} (${p.client})`).filter((_, i) => !back.has(i));
+        throw new Error(`failover run: timed out waiting for every process to decide through Redis again: not back: ${missing.join(', ')}`);
       }),
     ]);
     await until('every key at its limit on the promoted replica', async () => {
