@@ -41,6 +41,9 @@ describeRedis('WAIT after each script call, on a master with one replica', () =>
     ioredis = new Redis(master.url, boundedRedisOptions());
     ioredis.on('error', () => {});
     await new Promise((resolve) => ioredis.once('ready', resolve));
+    // In sync is not yet acknowledging: wait for the replica's first acknowledgement.
+    await ioredis.set('wait:ready', '1');
+    for (let attempt = 0; attempt < 50 && (await ioredis.wait(1, 200)) < 1; attempt++);
     nodeRedis = createClient({ url: master.url });
     nodeRedis.on('error', () => {});
     await nodeRedis.connect();
@@ -58,7 +61,7 @@ describeRedis('WAIT after each script call, on a master with one replica', () =>
     ['node-redis', () => nodeRedis],
   ] as const)('%s', (label, client) => {
     it.each([true, false])('acknowledged admissions are Redis decisions; with the replica stopped they are the fail mode\'s, denials stay Redis\'s (batch: %s)', async (batch) => {
-      const limiter = createRedisLimiter('fixed-window', POLICY, { redis: client(), prefix: `wait:${label}:${batch}:`, timeoutMs: 1000, failMode: 'closed', batch, replicas: { wait: 1, timeoutMs: 100 }, retryRedisAfterMs: 1 });
+      const limiter = createRedisLimiter('fixed-window', POLICY, { redis: client(), prefix: `wait:${label}:${batch}:`, timeoutMs: 2000, failMode: 'closed', batch, replicas: { wait: 1, timeoutMs: 500 }, retryRedisAfterMs: 1 });
       const acknowledged = await Promise.all([1, 2, 3].map(() => limiter.consume('k')));
       expect(acknowledged.map((d) => [d.allowed, d.reason])).toEqual([[true, 'redis'], [true, 'redis'], [true, 'redis']]);
       replica.pause();
