@@ -15,8 +15,8 @@ export type { ApproximateLimiter, ApproximateLimiterOptions } from './approximat
 export { connectRedis } from './client.js';
 /** ioredis options bounding every command: no offline queue, no retries, `commandTimeout` ms (default 1000). */
 export { boundedRedisOptions } from './client.js';
-/** connectRedis's options and connection, and the bounded options' type. */
-export type { BoundedRedisOptions, ConnectOptions, RedisConnection } from './client.js';
+/** connectRedis's options and connection, the bounded options' type, and its targets: a URL (`redis://`, `redis+sentinel://`) or `{ sentinels, name, db? }`. */
+export type { BoundedRedisOptions, ConnectOptions, RedisConnection, RedisTarget, SentinelAddress, SentinelTarget } from './client.js';
 /** The clients ratelab accepts, by the commands it sends (EVALSHA, EVAL, DEL): ioredis `Redis`/`Cluster`, node-redis v5 `createClient`/`createCluster`. */
 export type { IoredisClient, NodeRedisClient, NodeRedisScriptOptions, RedisClient } from './run-script.js';
 /** The hash slot (0..16383) of a Redis key: keys sharing a `{hash tag}` share a slot, and so a batch on a Cluster. */

@@ -10,7 +10,7 @@ import { DenyCache } from './deny-cache.js';
 import { invalidOption } from './invalid-option.js';
 import { ScriptBatcher } from './batcher.js';
 import { NodeBreakers } from './node-breaker.js';
-import { isRedisClient, scriptClient, type RedisClient, type ScriptClient } from './run-script.js';
+import { acknowledgedScriptClient, isRedisClient, scriptClient, type RedisClient, type ScriptClient } from './run-script.js';
 import { limiterScript, type LuaScript } from './scripts.js';
 import { DeadlineQueue } from './timeout.js';
 
@@ -70,6 +70,15 @@ export interface RedisLimiterOptions {
    * replies.
    */
   batch?: boolean | { maxKeys?: number; split?: boolean };
+  /**
+   * After each script call, `WAIT wait timeoutMs` (pipelined behind it, one round trip):
+   * an admission fewer than `wait` replicas acknowledged within `timeoutMs` (a whole
+   * number of ms, below the limiter's `timeoutMs`) is decided by the fail mode instead, so
+   * a failover to a replica cannot lose an admission Redis reported. Pair it with
+   * `failMode: 'closed'` to never admit beyond the limit. Single servers and Sentinel
+   * clients (not a Cluster client). Default: no WAIT (replication is asynchronous).
+   */
+  replicas?: { wait: number; timeoutMs: number };
   /**
    * Delete a key of this limiter that holds the wrong type or a value that does not parse,
    * and decide as if it did not exist (default false: the key's calls are decided by the
@@ -159,10 +168,11 @@ class RedisLimiter implements RedisRateLimiter {
     if (typeof options !== 'object' || options === null || !isRedisClient(options.redis)) {
       throw invalidOption('redis', 'expected an ioredis or node-redis client (single or Cluster)', options?.redis);
     }
-    this.client = scriptClient(options.redis);
+    const timeoutMs = positive(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS);
+    this.client = clientOf(options.redis, options.replicas, timeoutMs);
     const { limit, windowMs, capacity } = this.limits;
     this.keyPrefix = `${options.prefix ?? 'ratelab:'}${KEY_TAG[algorithm]}:${limit}:${windowMs}:${capacity}:`;
-    this.deadlines = new DeadlineQueue(positive(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS));
+    this.deadlines = new DeadlineQueue(timeoutMs);
     this.retryRedisAfterMs = positive(options.retryRedisAfterMs, 'retryRedisAfterMs', DEFAULT_RETRY_REDIS_AFTER_MS);
     this.clock = options.clock === undefined ? undefined : toClock(options.clock);
     this.scheduler = schedulerOf(options.clock);
@@ -229,6 +239,7 @@ class RedisLimiter implements RedisRateLimiter {
   /** The fail mode's decision after a failed call to `node`, which counts against its breaker. */
   private failed(key: string, cost: number, node: string): RedisDecision {
     this.breakers.failed(node, performance.now());
+    this.client.nodeFailed(node);
     return this.failOver(key, cost);
   }
 
@@ -285,6 +296,19 @@ function localFallback(algorithm: Algorithm, limits: Limits, options: RedisLimit
   }
   const share = nodeShare({ limit: limits.limit, windowMs: limits.windowMs, burst: limits.capacity }, nodes);
   return createLimiter(algorithm, share, clock ? { clock } : {});
+}
+
+/** The script client, acknowledged by replicas when `replicas` asks for it. */
+function clientOf(redis: RedisClient, replicas: RedisLimiterOptions['replicas'], timeoutMs: number): ScriptClient {
+  if (replicas === undefined) return scriptClient(redis);
+  if (typeof replicas !== 'object' || replicas === null) throw invalidOption('replicas', 'expected { wait, timeoutMs }', replicas);
+  const { wait, timeoutMs: waitMs } = replicas;
+  if (!Number.isInteger(wait) || wait < 1) throw invalidOption('replicas.wait', 'expected a whole number of replicas >= 1', wait);
+  if (!Number.isInteger(waitMs) || waitMs < 1 || waitMs >= timeoutMs) {
+    throw invalidOption('replicas.timeoutMs', `expected a whole number of ms from 1 to below timeoutMs (${timeoutMs}): WAIT 0 would block for ever`, waitMs);
+  }
+  if (scriptClient(redis).cluster) throw invalidOption('replicas', 'WAIT is for a single server or Sentinel client: on a Cluster it would not reach the key\'s master', replicas);
+  return acknowledgedScriptClient(redis, { replicas: wait, timeoutMs: waitMs });
 }
 
 function batchOptionsOf(option: RedisLimiterOptions['batch']): { maxKeys: number; split: boolean } {

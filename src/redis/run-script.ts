@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { hashSlot } from './hash-slot.js';
 import type { LuaScript } from './scripts.js';
 
@@ -47,7 +48,16 @@ export interface ScriptClient {
   slotOf(key: string): number;
   /** The node serving `slot` ("host:port"), as far as the client's slot table knows. */
   nodeOf(slot: number): string;
+  /**
+   * A call to `node` failed: on a Cluster, have the client re-read its slot table (at most
+   * one re-read at a time, and one per {@link SLOT_REFRESH_MS}), so that once a replica is
+   * promoted its master's keys go to it. Nothing on a single server (or Sentinel) client.
+   */
+  nodeFailed(node: string): void;
 }
+
+/** The least time between two slot table re-reads a failing node asks for, ms. */
+export const SLOT_REFRESH_MS = 100;
 
 const adapters = new WeakMap<object, ScriptClient>();
 
@@ -112,12 +122,13 @@ function nodeRedisAdapter(client: NodeRedisClient): ScriptClient {
  * `["host:port", ...replicas]` per slot, node-redis `{ master: { address } }` per slot.
  * A slot the table does not know yet gets its own breaker name, which is still isolated.
  */
-function router(client: object): Pick<ScriptClient, 'cluster' | 'slotOf' | 'nodeOf'> {
+function router(client: object): Pick<ScriptClient, 'cluster' | 'slotOf' | 'nodeOf' | 'nodeFailed'> {
   const table = (client as { slots?: unknown }).slots;
-  if (!Array.isArray(table)) return { cluster: false, slotOf: () => 0, nodeOf: () => 'server' };
+  if (!Array.isArray(table)) return { cluster: false, slotOf: () => 0, nodeOf: () => 'server', nodeFailed: () => undefined };
   return {
     cluster: true,
     slotOf: hashSlot,
+    nodeFailed: slotRefresher(client),
     nodeOf: (slot) => {
       const entry = ((client as { slots: unknown[] }).slots[slot] ?? undefined) as unknown;
       if (Array.isArray(entry) && typeof entry[0] === 'string') return entry[0];
@@ -125,6 +136,135 @@ function router(client: object): Pick<ScriptClient, 'cluster' | 'slotOf' | 'node
       return typeof address === 'string' ? address : `slot ${slot}`;
     },
   };
+}
+
+/** The structural parts of the two Cluster clients that re-read the slot table. */
+interface RefreshableCluster {
+  /** ioredis `Cluster`: re-reads the slot table from a node it knows. */
+  refreshSlotsCache?: (callback?: (error?: unknown) => void) => void;
+  /** node-redis `createCluster()`: its slot table, re-read through the node client given. */
+  _slots?: { rediscover?: (startWith: unknown) => Promise<unknown> };
+  masters?: ReadonlyArray<{ address?: string; client?: { isReady?: boolean } }>;
+}
+
+/**
+ * Slot table re-reads after a node failed. ioredis refreshes its table on errors and every
+ * 5 s by itself; asking at once only shortens that. node-redis re-reads it only on a MOVED
+ * or ASK reply, which a dead master never sends (node-redis #2806), so without this its
+ * keys would stay on the dead master, in the fail mode, until the process made a new
+ * client; it is asked to re-read through a master that is still connected.
+ */
+function slotRefresher(client: object): (node: string) => void {
+  const cluster = client as RefreshableCluster;
+  let running = false;
+  let last = -Infinity;
+  const done = () => {
+    running = false;
+  };
+  return (node) => {
+    const now = performance.now();
+    if (running || now - last < SLOT_REFRESH_MS) return;
+    last = now;
+    if (typeof cluster.refreshSlotsCache === 'function') {
+      running = true;
+      cluster.refreshSlotsCache(done);
+      return;
+    }
+    const live = cluster.masters?.find((master) => master.address !== node && master.client?.isReady === true);
+    if (typeof cluster._slots?.rediscover !== 'function' || live === undefined) return;
+    running = true;
+    cluster._slots.rediscover(live.client).then(done, done);
+  };
+}
+
+/** WAIT after each script call: how many replicas must acknowledge its writes, within how many ms. */
+export interface ReplicaWait {
+  /** Replicas that must acknowledge (a whole number >= 1). */
+  replicas: number;
+  /** The most WAIT blocks, ms (a whole number >= 1: WAIT 0 would block for ever). */
+  timeoutMs: number;
+}
+
+/** A script call whose admissions fewer than the wanted replicas acknowledged in time. */
+export class UnreplicatedError extends Error {
+  constructor(acknowledged: unknown, wait: ReplicaWait) {
+    super(`WAIT: ${String(acknowledged)} of ${wait.replicas} replicas acknowledged within ${wait.timeoutMs} ms`);
+    this.name = 'UnreplicatedError';
+  }
+}
+
+/** The commands of both clients an acknowledged script call sends. */
+interface ScriptSender {
+  evalsha(script: LuaScript, keys: readonly string[], args: readonly string[]): Promise<unknown>;
+  eval(script: LuaScript, keys: readonly string[], args: readonly string[]): Promise<unknown>;
+  wait(replicas: number, timeoutMs: number): Promise<unknown>;
+}
+
+/**
+ * {@link scriptClient}, with each script call followed by `WAIT replicas timeoutMs` on the
+ * same connection, sent right after the script without waiting for its reply (pipelined:
+ * one round trip). WAIT cannot run inside a script, and it covers every write the
+ * connection made before it. A call that admitted anything (a reply's first entry of four
+ * is 1) while fewer replicas acknowledged rejects with {@link UnreplicatedError}, so its
+ * decisions are the fail mode's: an admission that a failover could lose is never
+ * reported as Redis's. Single servers and Sentinel clients only: on a Cluster a keyless
+ * WAIT goes to any node, not to the key's master.
+ */
+export function acknowledgedScriptClient(client: RedisClient, wait: ReplicaWait): ScriptClient {
+  const send = isNodeRedis(client) ? nodeRedisSender(client) : ioredisSender(client);
+  return { ...scriptClient(client), run: (script, keys, args) => runAcknowledged(send, script, keys, args, wait) };
+}
+
+function runAcknowledged(send: ScriptSender, script: LuaScript, keys: readonly string[], args: readonly string[], wait: ReplicaWait): Promise<unknown> {
+  const attempt = (reply: Promise<unknown>) => {
+    const acknowledged = send.wait(wait.replicas, wait.timeoutMs);
+    return reply.then(
+      (value) => acknowledged.then((count) => {
+        if (Number(count) < wait.replicas && admits(value)) throw new UnreplicatedError(count, wait);
+        return value;
+      }),
+      (error: unknown) => {
+        acknowledged.catch(() => undefined);
+        throw error;
+      },
+    );
+  };
+  return attempt(send.evalsha(script, keys, args)).catch((error: unknown) => {
+    if (!isNoScript(error)) throw error;
+    return attempt(send.eval(script, keys, args));
+  });
+}
+
+/** Whether a script reply (4 entries per decision, `allowed` first) admitted anything. */
+function admits(reply: unknown): boolean {
+  if (!Array.isArray(reply)) return false;
+  for (let i = 0; i < reply.length; i += 4) if (reply[i] === 1) return true;
+  return false;
+}
+
+function ioredisSender(client: IoredisClient): ScriptSender {
+  const words = (keys: readonly string[], args: readonly string[]) => [...keys, ...args];
+  return {
+    evalsha: (script, keys, args) => client.evalsha(script.sha, keys.length, ...words(keys, args)),
+    eval: (script, keys, args) => client.eval(script.source, keys.length, ...words(keys, args)),
+    wait: (replicas, timeoutMs) => waitOf(client)(replicas, timeoutMs),
+  };
+}
+
+function nodeRedisSender(client: NodeRedisClient): ScriptSender {
+  const options = (keys: readonly string[], args: readonly string[]) => ({ keys: keys as string[], arguments: args as string[] });
+  return {
+    evalsha: (script, keys, args) => client.evalSha(script.sha, options(keys, args)),
+    eval: (script, keys, args) => client.eval(script.source, options(keys, args)),
+    wait: (replicas, timeoutMs) => waitOf(client)(replicas, timeoutMs),
+  };
+}
+
+/** The client's WAIT command (`wait(numreplicas, timeout)` in both libraries). */
+function waitOf(client: RedisClient): (replicas: number, timeoutMs: number) => Promise<unknown> {
+  const wait = (client as { wait?: (replicas: number, timeoutMs: number) => Promise<unknown> }).wait;
+  if (typeof wait !== 'function') return () => Promise.reject(new Error('this Redis client has no WAIT command'));
+  return (replicas, timeoutMs) => wait.call(client, replicas, timeoutMs);
 }
 
 /** Runs `script` once over `keys` (one hash slot on a Cluster) through either client. */

@@ -76,7 +76,7 @@ describeRedis('ratelab race when Redis fails mid-race', () => {
 
 it.each([
   [['race', '--redis', 'redis://10.1.2.3:6379'], /10\.1\.2\.3 is not a loopback address; pass --allow-remote/],
-  [['race', '--redis', 'http://127.0.0.1:1'], /expected a redis:\/\/ or rediss:\/\/ URL/],
+  [['race', '--redis', 'http://127.0.0.1:1'], /expected a redis:\/\/, rediss:\/\/ or redis\+sentinel:\/\/ URL/],
   [['race', '--redis', 'redis://127.0.0.1:1', '--limit', '0'], /--limit: expected a whole number >= 1, got "0"/],
   [['race', '--redis', 'redis://127.0.0.1:1', '--algorithm', 'leaky'], /--algorithm: expected one of/],
 ])('ratelab %j refuses with one line and exit 2, before connecting', async (argv, message) => {

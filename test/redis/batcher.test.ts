@@ -23,6 +23,7 @@ function fakeClient(): { client: ScriptClient; sent: Sent[] } {
     del: () => Promise.resolve(0),
     slotOf: () => 0,
     nodeOf: () => 'server',
+    nodeFailed: () => undefined,
   };
   return { client, sent };
 }

@@ -9,11 +9,14 @@
  * - `startRedisServer()` -> {@link RedisServer}: `url`, `host`, `port`, `kill()` (SIGKILL,
  *   as a crash), `pause()` / `resume()` (SIGSTOP / SIGCONT: a hung server), `restart()`
  *   (same port, empty), `stop()`.
- * - `startRedisCluster(masters, { nodeTimeoutMs })` -> {@link RedisClusterHandle}: 3 masters
- *   with all 16384 slots assigned, `startupNodes` for `new Cluster(...)`, `stop()`.
+ * - `startRedisSentinel(config)`: a Sentinel with its own config file (see ./redis-sentinel.ts
+ *   for a master, a replica and three Sentinels).
+ * - `startRedisCluster(masters, { nodeTimeoutMs, replicas })` -> {@link RedisClusterHandle}:
+ *   masters with all 16384 slots assigned (and `replicas` replicas each, in sync),
+ *   `startupNodes` for `new Cluster(...)`, `stop()`.
  */
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,13 +54,27 @@ process.once('exit', () => {
 /** Starts a redis-server on a free loopback port; `extraArgs` are added to its command line. */
 export async function startRedisServer(extraArgs: readonly string[] = []): Promise<RedisServer> {
   const port = await freePort();
-  return launch(port, extraArgs);
+  return launch(port, [], extraArgs);
 }
 
-async function launch(port: number, extraArgs: readonly string[]): Promise<RedisServer> {
+/**
+ * Starts a Sentinel (`redis-server CONFIG --sentinel`) on a free loopback port, with
+ * `config` as its own config file in its own directory (a Sentinel rewrites its file).
+ */
+export async function startRedisSentinel(config: string): Promise<RedisServer> {
+  const port = await freePort();
+  return launch(port, (dir) => {
+    const file = join(dir, 'sentinel.conf');
+    writeFileSync(file, config);
+    return [file, '--sentinel'];
+  }, [], SENTINEL_READY);
+}
+
+async function launch(port: number, before: readonly string[] | ((dir: string) => string[]), extraArgs: readonly string[], ready = READY): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), 'ratelab-redis-'));
-  const args = ['--port', String(port), '--bind', HOST, '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no', ...extraArgs];
-  let child = await spawnReady(args);
+  const first = typeof before === 'function' ? before(dir) : before;
+  const args = [...first, '--port', String(port), '--bind', HOST, '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no', ...extraArgs];
+  let child = await spawnReady(args, ready);
   const server: RedisServer = {
     host: HOST,
     port,
@@ -73,7 +90,7 @@ async function launch(port: number, extraArgs: readonly string[]): Promise<Redis
     },
     restart: async () => {
       await terminate(child, 'SIGKILL');
-      child = await spawnReady(args);
+      child = await spawnReady(args, ready);
     },
     stop: async () => {
       await terminate(child, 'SIGTERM');
@@ -83,8 +100,12 @@ async function launch(port: number, extraArgs: readonly string[]): Promise<Redis
   return server;
 }
 
-/** Spawns redis-server and resolves once it accepts connections. */
-function spawnReady(args: readonly string[]): Promise<ChildProcess> {
+/** What a server logs once it accepts connections; a Sentinel logs its id once it listens (and no such line). */
+const READY = 'Ready to accept connections';
+const SENTINEL_READY = '# Sentinel ID is';
+
+/** Spawns redis-server and resolves once its log says `ready`. */
+function spawnReady(args: readonly string[], ready: string): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     running.add(child);
@@ -97,7 +118,7 @@ function spawnReady(args: readonly string[]): Promise<ChildProcess> {
     };
     child.stdout?.on('data', (chunk: Buffer) => {
       log += chunk.toString();
-      if (log.includes('Ready to accept connections')) {
+      if (log.includes(ready)) {
         clearTimeout(timer);
         child.stdout?.removeAllListeners('data');
         child.stdout?.resume();
@@ -159,27 +180,44 @@ export interface RedisClusterHandle {
 }
 
 /**
- * Starts `masters` cluster-enabled servers, joins them (no replicas) and waits for
- * cluster_state:ok. `nodeTimeoutMs` (default 2000) is how long a silent master takes to be
- * marked failed, after which (with no replicas) every master answers CLUSTERDOWN.
+ * Starts `masters` cluster-enabled servers, and `replicas` replicas of each, joins them and
+ * waits for cluster_state:ok (and, with replicas, every replica in sync). `nodeTimeoutMs`
+ * (default 2000) is how long a silent master takes to be marked failed, after which its
+ * replica is promoted, or (with no replicas) every master answers CLUSTERDOWN.
  */
-export async function startRedisCluster(masters = 3, options: { nodeTimeoutMs?: number } = {}): Promise<RedisClusterHandle> {
+export async function startRedisCluster(masters = 3, options: { nodeTimeoutMs?: number; replicas?: number } = {}): Promise<RedisClusterHandle> {
   const nodes: RedisServer[] = [];
+  const replicas = options.replicas ?? 0;
   const stop = async () => {
     await Promise.all(nodes.map((node) => node.stop()));
   };
   try {
-    for (let i = 0; i < masters; i++) {
-      nodes.push(await startRedisServer(['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', String(options.nodeTimeoutMs ?? 2000)]));
+    for (let i = 0; i < masters * (1 + replicas); i++) {
+      nodes.push(await startRedisServer(['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', String(options.nodeTimeoutMs ?? 2000), ...REPLICATE_AT_ONCE]));
     }
     const addresses = nodes.map((node) => `${node.host}:${node.port}`);
-    await run('redis-cli', ['--cluster', 'create', ...addresses, '--cluster-replicas', '0', '--cluster-yes'], { timeout: 30_000 });
+    await run('redis-cli', ['--cluster', 'create', ...addresses, '--cluster-replicas', String(replicas), '--cluster-yes'], { timeout: 30_000 });
     await waitClusterOk(nodes);
+    if (replicas > 0) await waitReplicasInSync(nodes, masters * replicas);
   } catch (error) {
     await stop();
     throw error;
   }
   return { nodes, startupNodes: nodes.map(({ host, port }) => ({ host, port })), stop };
+}
+
+/** A replica's first sync starts at once (the default waits 5 s for more replicas to join one transfer). */
+export const REPLICATE_AT_ONCE = ['--repl-diskless-sync-delay', '0'];
+
+/** Resolves once `count` of `servers` are replicas whose link to their master is up. */
+export async function waitReplicasInSync(servers: readonly RedisServer[], count: number): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const infos = await Promise.all(servers.map((node) => run('redis-cli', ['-h', node.host, '-p', String(node.port), 'info', 'replication']).then((r) => r.stdout)));
+    if (infos.filter((info) => info.includes('role:slave') && info.includes('master_link_status:up')).length >= count) return;
+    if (Date.now() > deadline) throw new Error(`replicas not in sync after 20 s:\n${infos.join('\n')}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 async function waitClusterOk(nodes: readonly RedisServer[]): Promise<void> {

@@ -2,7 +2,7 @@ import type { Command } from '../../io.js';
 import { terminalWidth } from '../terminal-width.js';
 import type { FidelityCheck } from '../../fidelity/case.js';
 import { runFidelity } from '../../fidelity/suite.js';
-import { openRedis, parseRedisUrl } from '../../redis/client.js';
+import { openRedis, parseRedisTarget } from '../../redis/client.js';
 import { fidelityCsv, fidelityJson, fidelityTable } from '../../report/fidelity-report.js';
 import { writeOutputs } from '../../report/write-output.js';
 import { EXIT } from '../exit-codes.js';
@@ -31,7 +31,7 @@ export const fidelityCommand: Command<FidelityFlags> = async (flags, io) => {
   const seed = flags.seed === undefined ? undefined : wholeNumberFlag(flags.seed, '--seed', 0, 0xffff_ffff);
   const only = flags.only?.split(',').map((name) => name.trim()).filter((name) => name !== '');
   if (only?.length === 0) throw usage('--only', `expected a comma-separated list of check names, got ${JSON.stringify(flags.only)}`);
-  if (flags.redis !== undefined) parseRedisUrl(flags.redis, flags.allowRemote === true);
+  if (flags.redis !== undefined) parseRedisTarget(flags.redis, flags.allowRemote === true);
   const toStdout = checkOutputs(flags, io.cwd);
   if (flags.redis !== undefined) (await openRedis(flags.redis, { allowRemote: flags.allowRemote === true })).disconnect();
   const report = await runFidelity({
