@@ -20,7 +20,7 @@ export const HEADER = {
 
 const HEADER_WORDS = 16;
 export const MAGIC = 0x52_4c_53_48; // "RLSH"
-export const LAYOUT_VERSION = 2;
+export const LAYOUT_VERSION = 3;
 
 /**
  * A table slot is four 32-bit words side by side, so a lookup's hash check, lock and row
@@ -103,7 +103,7 @@ function lay(spec: LayoutSpec, buffer: SharedArrayBuffer | undefined): { views: 
   const meter = createMeter(spec.algorithm, spec.limits, columns);
   meter.resize(spec.maxKeys);
   views.meter = meter;
-  return { views: views as Partial<Layout>, bytes: columns.end };
+  return { views: views as Partial<Layout>, bytes: columns.end + DESCRIPTION_BYTES };
 }
 
 /** Bytes of buffer a limiter of `spec` needs. */
@@ -114,4 +114,21 @@ export function layoutBytes(spec: LayoutSpec): number {
 /** This thread's views of `buffer`, laid out for `spec`. */
 export function layout(spec: LayoutSpec, buffer: SharedArrayBuffer): Layout {
   return lay(spec, buffer).views as Layout;
+}
+
+/**
+ * The last bytes of the buffer: its description, 8-byte numbers its creator writes once
+ * (what fixes the layout and the locks; see handle.ts), so that a thread attaching can
+ * check a handle against the memory it points at. At the end, so that it is found from the
+ * buffer's length alone, before the layout is known.
+ */
+const DESCRIPTION_NUMBERS = 16;
+const DESCRIPTION_BYTES = DESCRIPTION_NUMBERS * 8;
+
+/** A buffer shorter than this is no shared limiter's: it has no room for a header and a description. */
+export const PREAMBLE_BYTES = HEADER_WORDS * 4 + DESCRIPTION_BYTES;
+
+/** The header words and the description of `buffer` (at least {@link PREAMBLE_BYTES} long, a multiple of 8), before its layout is known. */
+export function preamble(buffer: SharedArrayBuffer): { header: Int32Array; description: Float64Array } {
+  return { header: new Int32Array(buffer, 0, HEADER_WORDS), description: new Float64Array(buffer, buffer.byteLength - DESCRIPTION_BYTES, DESCRIPTION_NUMBERS) };
 }

@@ -4,7 +4,7 @@ import { meterDecision, type Decision } from '../decision.js';
 import { RatelabError, describeValue } from '../errors.js';
 import type { RateLimiter } from '../memory/limiter.js';
 import { checkAlgorithm, checkCost, checkKey, checkPolicy, positiveOption, type Algorithm, type Limits, type Policy } from '../policy.js';
-import { initialise, openHandle, specOf, type SharedLimiterHandle } from './handle.js';
+import { describeBuffer, initialise, openHandle, specOf, type SharedLimiterHandle } from './handle.js';
 import { KeyCodec } from './key-codec.js';
 import { SharedKeyTable } from './key-table.js';
 import { HEADER, layout, layoutBytes, type Layout } from './layout.js';
@@ -75,6 +75,7 @@ export function createSharedLimiter(algorithm: Algorithm, policy: Policy, option
     lockLeaseMs: Math.max(10, positiveOption(options.lockLeaseMs, 'lockLeaseMs', DEFAULT_LEASE_MS)),
     locking: lockingMode(options.locking),
   };
+  describeBuffer(handle);
   return new SharedLimiter(handle, view, options.clock);
 }
 

@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { SharedLimiterHandle } from '../../src/shared/handle.js';
+import { expectRatelabError } from '../support/errors.js';
 import { ManualClock } from '../../src/clock.js';
 import { RatelabError } from '../../src/errors.js';
 import { createLimiter } from '../../src/memory/limiter.js';
@@ -72,6 +74,55 @@ describe('the full table', () => {
     clock.set(1000);
     expect(limiter.prune()).toBe(2);
     expect(limiter.size).toBe(1);
+  });
+});
+
+describe('handles: the buffer describes itself', () => {
+  const policy = { limit: 2, windowMs: 60_000 };
+  const real = () => createSharedLimiter('gcra', policy, { maxKeys: 64 });
+
+  it('a real handle attaches (also after a structured clone, as postMessage sends it) and shares the quota', () => {
+    const creator = real();
+    const views = [attachSharedLimiter(creator.handle), attachSharedLimiter(structuredClone(creator.handle))];
+    expect(creator.allow('k')).toBe(true);
+    expect(views[0]?.allow('k')).toBe(true);
+    expect(views[1]?.allow('k')).toBe(false);
+    expect(creator.allow('k')).toBe(false);
+  });
+
+  // Each row: a real handle with one field changed, and the field the refusal names. Every
+  // one disagrees with the memory it points at, so attaching must refuse it rather than
+  // decide on a misread buffer (a spent key admitted again, a second row per key, a creator
+  // reading past the end) or with locks that no longer exclude the other threads'.
+  it.each<[string, (handle: SharedLimiterHandle) => unknown, string]>([
+    ['policy.limit', (h) => ({ ...h, policy: { ...h.policy, limit: 3 } }), 'handle.policy.limit'],
+    ['policy.windowMs', (h) => ({ ...h, policy: { ...h.policy, windowMs: 1000 } }), 'handle.policy.windowMs'],
+    ['policy.burst', (h) => ({ ...h, policy: { ...h.policy, burst: 50 } }), 'handle.policy.burst'],
+    ['policy.burst NaN', (h) => ({ ...h, policy: { ...h.policy, burst: Number.NaN } }), 'handle.policy.burst'],
+    ['a policy that is not one', (h) => ({ ...h, policy: null }), 'handle.policy.limit'],
+    ['algorithm', (h) => ({ ...h, algorithm: 'token-bucket' }), 'handle.algorithm'],
+    ['algorithm unknown', (h) => ({ ...h, algorithm: 'leaky' }), 'handle.algorithm'],
+    ['maxKeys smaller', (h) => ({ ...h, maxKeys: 2 }), 'handle.maxKeys'],
+    ['maxKeys larger', (h) => ({ ...h, maxKeys: 65 }), 'handle.maxKeys'],
+    ['maxKeys as text', (h) => ({ ...h, maxKeys: '64' }), 'handle.maxKeys'],
+    ['slots smaller', (h) => ({ ...h, slots: 64 }), 'handle.slots'],
+    ['slots larger', (h) => ({ ...h, slots: 256 }), 'handle.slots'],
+    ['maxKeyBytes', (h) => ({ ...h, maxKeyBytes: 4 }), 'handle.maxKeyBytes'],
+    ['locking', (h) => ({ ...h, locking: 'global' }), 'handle.locking'],
+    ['lockLeaseMs 0', (h) => ({ ...h, lockLeaseMs: 0 }), 'handle.lockLeaseMs'],
+    ['lockLeaseMs longer', (h) => ({ ...h, lockLeaseMs: 5000 }), 'handle.lockLeaseMs'],
+    ['idleMs shorter', (h) => ({ ...h, idleMs: 1 }), 'handle.idleMs'],
+    ['kind', (h) => ({ ...h, kind: 'something-else' }), 'handle'],
+    ['the buffer of another limiter', (h) => ({ ...h, buffer: createSharedLimiter('gcra', policy, { maxKeys: 64, maxKeyBytes: 64 }).handle.buffer }), 'handle.maxKeyBytes'],
+    ['a buffer of zeros', (h) => ({ ...h, buffer: new SharedArrayBuffer(h.buffer.byteLength) }), 'handle'],
+    ['a buffer too short for its header', (h) => ({ ...h, buffer: new SharedArrayBuffer(8) }), 'handle'],
+    ['a buffer of an odd length', (h) => ({ ...h, buffer: new SharedArrayBuffer(h.buffer.byteLength + 3) }), 'handle'],
+  ])('%s changed: INVALID_ARGUMENT naming it, and the creator is unaffected', (_field, forge, field) => {
+    const creator = real();
+    expect(creator.allow('k')).toBe(true);
+    expectRatelabError(() => attachSharedLimiter(forge(creator.handle) as SharedLimiterHandle), 'INVALID_ARGUMENT', field);
+    expect(creator.allow('k')).toBe(true);
+    expect(creator.allow('k')).toBe(false);
   });
 });
 
