@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SharedLimiterHandle } from '../../src/shared/handle.js';
+import { MAX_BUFFER_BYTES } from '../../src/shared/layout.js';
 import { expectRatelabError } from '../support/errors.js';
 import { ManualClock } from '../../src/clock.js';
 import { RatelabError } from '../../src/errors.js';
@@ -147,5 +148,32 @@ describe('refusals', () => {
     expect(code(() => limiter.allow('ééa'))).toBe('INVALID_KEY');
     expect(code(() => limiter.consume(3 as never))).toBe('INVALID_KEY');
     expect(code(() => limiter.consume('a', -1))).toBe('INVALID_COST');
+  });
+});
+
+describe("the buffer's size", () => {
+  // The buffer is allocated whole at creation: past MAX_BUFFER_BYTES the creator is told
+  // what it would need, before the engine fails on it (a RangeError) or the host runs out.
+  // Each row: what dominates the buffer (timestamps, or key bytes), a lower bound on it.
+  it.each([
+    ['a sliding log of limit 1e6 for 5e4 keys (8 MB a key)', 'sliding-log', { limit: 1e6, windowMs: 60_000 }, { maxKeys: 5e4 }, 5e4 * 1e6 * 8],
+    ['a table of 2^24 keys of 4096 bytes (64 GiB of keys)', 'gcra', { limit: 10, windowMs: 1000 }, { maxKeys: 2 ** 24, maxKeyBytes: 4096 }, 2 ** 24 * 4096],
+    ['a sliding log of limit 2^20 for 2^11 keys (past the timestamps a shared log can address)', 'sliding-log', { limit: 2 ** 20, windowMs: 1000 }, { maxKeys: 2 ** 11 }, 2 ** 31 * 8],
+    ['a sliding log of limit 1024 for 2^17 keys (1 GiB of timestamps alone)', 'sliding-log', { limit: 1024, windowMs: 1000 }, { maxKeys: 2 ** 17 }, 2 ** 30],
+  ] as const)('%s: POLICY_TOO_LARGE at creation, naming the bytes it needs and the bound', (_what, algorithm, policy, options, atLeast) => {
+    const { message } = expectRatelabError(() => createSharedLimiter(algorithm, policy, options), 'POLICY_TOO_LARGE', 'maxKeys');
+    const needs = Number(/needs (\d+) bytes/.exec(message)?.[1]);
+    expect(needs).toBeGreaterThan(MAX_BUFFER_BYTES);
+    expect(needs).toBeGreaterThanOrEqual(atLeast);
+    expect(needs).toBeLessThan(atLeast * 1.1);
+    expect(message).toContain(`at most ${MAX_BUFFER_BYTES} bytes`);
+  });
+
+  it('a limiter under the bound is made: sizes are measured, not guessed', () => {
+    // 4096 keys of a 16,384-entry sliding log: 512 MiB of timestamps.
+    const limiter = createSharedLimiter('sliding-log', { limit: 2 ** 14, windowMs: 1000 }, { maxKeys: 2 ** 12, maxKeyBytes: 8 });
+    expect(limiter.handle.buffer.byteLength).toBeLessThanOrEqual(MAX_BUFFER_BYTES);
+    expect(limiter.handle.buffer.byteLength).toBeGreaterThan(2 ** 29);
+    expect(limiter.allow('k')).toBe(true);
   });
 });
