@@ -1,4 +1,5 @@
 import { hashSlot } from './hash-slot.js';
+import type { RedisKey } from './redis-key.js';
 import type { LuaScript } from './scripts.js';
 
 /**
@@ -7,16 +8,16 @@ import type { LuaScript } from './scripts.js';
  */
 export interface IoredisClient {
   /** EVALSHA: runs a cached script by its SHA-1; rejects with a `NOSCRIPT` error when not cached. */
-  evalsha(sha: string, numKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
+  evalsha(sha: string, numKeys: number, ...keysAndArgs: (RedisKey | number)[]): Promise<unknown>;
   /** EVAL: runs (and caches) a script's source. */
-  eval(script: string, numKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
+  eval(script: string, numKeys: number, ...keysAndArgs: (RedisKey | number)[]): Promise<unknown>;
   /** DEL: deletes keys, resolving with how many existed. */
-  del(...keys: string[]): Promise<unknown>;
+  del(...keys: RedisKey[]): Promise<unknown>;
 }
 
 /** Keys and arguments of a node-redis script call. */
 export interface NodeRedisScriptOptions {
-  keys: string[];
+  keys: RedisKey[];
   arguments: string[];
 }
 
@@ -27,7 +28,7 @@ export interface NodeRedisScriptOptions {
 export interface NodeRedisClient {
   evalSha(sha: string, options: NodeRedisScriptOptions): Promise<unknown>;
   eval(script: string, options: NodeRedisScriptOptions): Promise<unknown>;
-  del(keys: string | string[]): Promise<unknown>;
+  del(keys: RedisKey | RedisKey[]): Promise<unknown>;
 }
 
 /** Any client ratelab accepts: ioredis (`Redis`, `Cluster`) or node-redis v5 (`createClient`, `createCluster`). */
@@ -41,10 +42,10 @@ export type RedisClient = IoredisClient | NodeRedisClient;
 export interface ScriptClient {
   /** Whether keys of different hash slots must go in different script calls. */
   readonly cluster: boolean;
-  run(script: LuaScript, keys: readonly string[], args: readonly string[]): Promise<unknown>;
-  del(key: string): Promise<unknown>;
+  run(script: LuaScript, keys: readonly RedisKey[], args: readonly string[]): Promise<unknown>;
+  del(key: RedisKey): Promise<unknown>;
   /** The batch a key may share: its hash slot on a Cluster, 0 otherwise. */
-  slotOf(key: string): number;
+  slotOf(key: RedisKey): number;
   /** The node serving `slot` ("host:port"), as far as the client's slot table knows. */
   nodeOf(slot: number): string;
 }
@@ -82,7 +83,7 @@ function ioredisAdapter(client: IoredisClient): ScriptClient {
   return {
     ...route,
     run: (script, keys, args) => {
-      const words = keys.length === 1 ? [keys[0] as string, ...args] : [...keys, ...args];
+      const words = keys.length === 1 ? [keys[0] as RedisKey, ...args] : [...keys, ...args];
       return client.evalsha(script.sha, keys.length, ...words).catch((error: unknown) => {
         if (!isNoScript(error)) throw error;
         return client.eval(script.source, keys.length, ...words);
@@ -97,7 +98,7 @@ function nodeRedisAdapter(client: NodeRedisClient): ScriptClient {
   return {
     ...route,
     run: (script, keys, args) => {
-      const options = { keys: keys as string[], arguments: args as string[] };
+      const options = { keys: keys as RedisKey[], arguments: args as string[] };
       return client.evalSha(script.sha, options).catch((error: unknown) => {
         if (!isNoScript(error)) throw error;
         return client.eval(script.source, options);
@@ -128,7 +129,7 @@ function router(client: object): Pick<ScriptClient, 'cluster' | 'slotOf' | 'node
 }
 
 /** Runs `script` once over `keys` (one hash slot on a Cluster) through either client. */
-export function runScript(client: RedisClient, script: LuaScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+export function runScript(client: RedisClient, script: LuaScript, keys: readonly RedisKey[], args: readonly (string | number)[]): Promise<unknown> {
   return scriptClient(client).run(script, keys, args.map(String));
 }
 

@@ -177,3 +177,13 @@ describe("the buffer's size", () => {
     expect(limiter.allow('k')).toBe(true);
   });
 });
+
+describe('keys holding lone surrogates', () => {
+  it('take 3 bytes for each (WTF-8), as the U+FFFD of UTF-8 would, and are keys of their own', () => {
+    const limiter = createSharedLimiter('gcra', { limit: 1, windowMs: 1000 }, { maxKeys: 4, maxKeyBytes: 4 });
+    expect(limiter.allow('a\uD800')).toBe(true);
+    expect(limiter.allow('a\uFFFD')).toBe(true);
+    expect(limiter.allow('a\uD800')).toBe(false);
+    expectRatelabError(() => limiter.allow('ab\uDC00'), 'INVALID_KEY', 'key');
+  });
+});
