@@ -2,6 +2,7 @@ import { toClock, type Clock, type ClockSource } from '../clock.js';
 import type { Decision } from '../decision.js';
 import { checkCost, checkPolicy, shareOf, type Limits, type Policy } from '../policy.js';
 import { invalidOption } from './invalid-option.js';
+import { redisKeyOf } from './redis-key.js';
 import { runScript, type RedisClient } from './run-script.js';
 import { luaScript, readLua, type LuaScript } from './scripts.js';
 import { withTimeout } from './timeout.js';
@@ -158,7 +159,7 @@ class Approximate implements ApproximateLimiter {
     const ttl = Math.ceil((state.window + 1) * this.limits.windowMs - this.clock());
     let total: number;
     try {
-      const reply = await withTimeout(runScript(this.options.redis, syncScript as LuaScript, [this.keyPrefix + key], [state.window, delta, Math.max(ttl, 1)]), this.timeoutMs);
+      const reply = await withTimeout(runScript(this.options.redis, syncScript as LuaScript, [redisKeyOf(this.keyPrefix + key)], [state.window, delta, Math.max(ttl, 1)]), this.timeoutMs);
       total = Number(reply);
     } catch {
       state.unsent += delta; // sent again next time; the old budget stands

@@ -1,10 +1,11 @@
+import type { RedisKey } from './redis-key.js';
 import type { ScriptClient } from './run-script.js';
 import type { LuaScript } from './scripts.js';
 import type { DeadlineQueue } from './timeout.js';
 
 /** One decision waiting for Redis. */
 export interface BatchCall {
-  readonly key: string;
+  readonly key: RedisKey;
   /** As the script reads them: a whole number, and ms or '' for the server's time. */
   readonly cost: string;
   readonly now: string;
@@ -82,7 +83,7 @@ export class ScriptBatcher {
   private send(calls: BatchCall[]): void {
     // ARGV: '' (the server's time, or per-key times follow), the costs, then the times of a
     // caller's clock when there is one (a limiter has one for all its calls or none).
-    const keys: string[] = [];
+    const keys: RedisKey[] = [];
     const args: string[] = [''];
     for (const call of calls) {
       keys.push(call.key);

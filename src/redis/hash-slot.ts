@@ -16,19 +16,21 @@ const TABLE = (() => {
 export const HASH_SLOTS = 16384;
 
 /**
- * The hash slot of `key` (0..16383): only the part inside the first non-empty `{...}` counts
- * when there is one, so `{tenant}:a` and `{tenant}:b` share a slot.
+ * The hash slot of `key` (0..16383), a string sent as UTF-8 or the bytes sent: only the part
+ * inside the first non-empty `{...}` counts when there is one, so `{tenant}:a` and
+ * `{tenant}:b` share a slot.
  */
-export function hashSlot(key: string): number {
-  const bytes = Buffer.from(hashedPart(key), 'utf8');
+export function hashSlot(key: string | Uint8Array): number {
+  const bytes = hashedPart(typeof key === 'string' ? Buffer.from(key, 'utf8') : key);
   let crc = 0;
   for (const byte of bytes) crc = ((crc << 8) & 0xffff) ^ (TABLE[((crc >> 8) ^ byte) & 0xff] as number);
   return crc % HASH_SLOTS;
 }
 
-function hashedPart(key: string): string {
-  const open = key.indexOf('{');
+/** `{` and `}` are one byte each in UTF-8 (and WTF-8), never part of another character's bytes. */
+function hashedPart(key: Uint8Array): Uint8Array {
+  const open = key.indexOf(0x7b);
   if (open < 0) return key;
-  const close = key.indexOf('}', open + 1);
-  return close > open + 1 ? key.slice(open + 1, close) : key;
+  const close = key.indexOf(0x7d, open + 1);
+  return close > open + 1 ? key.subarray(open + 1, close) : key;
 }

@@ -21,3 +21,5 @@ export type { BoundedRedisOptions, ConnectOptions, RedisConnection, RedisTarget,
 export type { IoredisClient, NodeRedisClient, NodeRedisScriptOptions, RedisClient } from './run-script.js';
 /** The hash slot (0..16383) of a Redis key: keys sharing a `{hash tag}` share a slot, and so a batch on a Cluster. */
 export { hashSlot } from './hash-slot.js';
+/** A Redis key as ratelab sends it (what `limiter.redisKey(key)` returns): a string, or the WTF-8 bytes of a key holding a lone surrogate. */
+export type { RedisKey } from './redis-key.js';

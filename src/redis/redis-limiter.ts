@@ -10,6 +10,7 @@ import { DenyCache } from './deny-cache.js';
 import { invalidOption } from './invalid-option.js';
 import { ScriptBatcher } from './batcher.js';
 import { NodeBreakers } from './node-breaker.js';
+import { redisKeyOf, type RedisKey } from './redis-key.js';
 import { acknowledgedScriptClient, isRedisClient, scriptClient, type RedisClient, type ScriptClient } from './run-script.js';
 import { limiterScript, type LuaScript } from './scripts.js';
 import { DeadlineQueue } from './timeout.js';
@@ -109,8 +110,12 @@ export interface RedisRateLimiter {
   wait(key: string, cost?: number, options?: WaitOptions): Promise<RedisDecision>;
   /** Deletes `key`'s state: its next request starts with a full quota. */
   reset(key: string): Promise<void>;
-  /** The Redis key holding `key`'s state. */
-  redisKey(key: string): string;
+  /**
+   * The Redis key holding `key`'s state: the prefix and `key`, a string; or, when `key`
+   * holds a lone surrogate (which UTF-8 would turn into U+FFFD, merging keys), a Buffer of
+   * their WTF-8 bytes, so that every key has a Redis key of its own.
+   */
+  redisKey(key: string): RedisKey;
 }
 
 const DEFAULT_TIMEOUT_MS = 50;
@@ -189,8 +194,8 @@ class RedisLimiter implements RedisRateLimiter {
     this.denials = denyCacheOf(options.denyCache, capacity);
   }
 
-  redisKey(key: string): string {
-    return this.keyPrefix + key;
+  redisKey(key: string): RedisKey {
+    return redisKeyOf(this.keyPrefix + key);
   }
 
   consume(key: string, cost = 1): Promise<RedisDecision> {
@@ -201,7 +206,7 @@ class RedisLimiter implements RedisRateLimiter {
     }
     const cached = this.denials?.lookup(key, cost, this.localNow());
     if (cached) return Promise.resolve({ ...cached, reason: 'deny-cache' });
-    const redisKey = this.keyPrefix + key;
+    const redisKey = this.redisKey(key);
     const slot = this.client.slotOf(redisKey);
     const node = this.client.nodeOf(slot);
     if (!this.breakers.allow(node, performance.now())) return Promise.resolve(this.failOver(key, cost));
@@ -225,7 +230,7 @@ class RedisLimiter implements RedisRateLimiter {
    * One call, one script call: without the batcher's queue and arrays, the arguments only
    * the cost and a caller's time (measured: bench/redis-throughput.ts, docs/redis.md).
    */
-  private decideAlone(script: LuaScript, key: string, redisKey: string, cost: number, node: string, now: string): Promise<RedisDecision> {
+  private decideAlone(script: LuaScript, key: string, redisKey: RedisKey, cost: number, node: string, now: string): Promise<RedisDecision> {
     const args = now === '' ? [String(cost)] : [String(cost), now];
     return this.deadlines.run(this.client.run(script, [redisKey], args)).then(
       (reply) => {

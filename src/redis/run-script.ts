@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { hashSlot } from './hash-slot.js';
+import type { RedisKey } from './redis-key.js';
 import type { LuaScript } from './scripts.js';
 
 /**
@@ -8,16 +9,16 @@ import type { LuaScript } from './scripts.js';
  */
 export interface IoredisClient {
   /** EVALSHA: runs a cached script by its SHA-1; rejects with a `NOSCRIPT` error when not cached. */
-  evalsha(sha: string, numKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
+  evalsha(sha: string, numKeys: number, ...keysAndArgs: (RedisKey | number)[]): Promise<unknown>;
   /** EVAL: runs (and caches) a script's source. */
-  eval(script: string, numKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
+  eval(script: string, numKeys: number, ...keysAndArgs: (RedisKey | number)[]): Promise<unknown>;
   /** DEL: deletes keys, resolving with how many existed. */
-  del(...keys: string[]): Promise<unknown>;
+  del(...keys: RedisKey[]): Promise<unknown>;
 }
 
 /** Keys and arguments of a node-redis script call. */
 export interface NodeRedisScriptOptions {
-  keys: string[];
+  keys: RedisKey[];
   arguments: string[];
 }
 
@@ -28,7 +29,7 @@ export interface NodeRedisScriptOptions {
 export interface NodeRedisClient {
   evalSha(sha: string, options: NodeRedisScriptOptions): Promise<unknown>;
   eval(script: string, options: NodeRedisScriptOptions): Promise<unknown>;
-  del(keys: string | string[]): Promise<unknown>;
+  del(keys: RedisKey | RedisKey[]): Promise<unknown>;
 }
 
 /** Any client ratelab accepts: ioredis (`Redis`, `Cluster`) or node-redis v5 (`createClient`, `createCluster`). */
@@ -42,10 +43,10 @@ export type RedisClient = IoredisClient | NodeRedisClient;
 export interface ScriptClient {
   /** Whether keys of different hash slots must go in different script calls. */
   readonly cluster: boolean;
-  run(script: LuaScript, keys: readonly string[], args: readonly string[]): Promise<unknown>;
-  del(key: string): Promise<unknown>;
+  run(script: LuaScript, keys: readonly RedisKey[], args: readonly string[]): Promise<unknown>;
+  del(key: RedisKey): Promise<unknown>;
   /** The batch a key may share: its hash slot on a Cluster, 0 otherwise. */
-  slotOf(key: string): number;
+  slotOf(key: RedisKey): number;
   /** The node serving `slot` ("host:port"), as far as the client's slot table knows. */
   nodeOf(slot: number): string;
   /**
@@ -92,7 +93,7 @@ function ioredisAdapter(client: IoredisClient): ScriptClient {
   return {
     ...route,
     run: (script, keys, args) => {
-      const words = keys.length === 1 ? [keys[0] as string, ...args] : [...keys, ...args];
+      const words = keys.length === 1 ? [keys[0] as RedisKey, ...args] : [...keys, ...args];
       return client.evalsha(script.sha, keys.length, ...words).catch((error: unknown) => {
         if (!isNoScript(error)) throw error;
         return client.eval(script.source, keys.length, ...words);
@@ -107,7 +108,7 @@ function nodeRedisAdapter(client: NodeRedisClient): ScriptClient {
   return {
     ...route,
     run: (script, keys, args) => {
-      const options = { keys: keys as string[], arguments: args as string[] };
+      const options = { keys: keys as RedisKey[], arguments: args as string[] };
       return client.evalSha(script.sha, options).catch((error: unknown) => {
         if (!isNoScript(error)) throw error;
         return client.eval(script.source, options);
@@ -195,8 +196,8 @@ export class UnreplicatedError extends Error {
 
 /** The commands of both clients an acknowledged script call sends. */
 interface ScriptSender {
-  evalsha(script: LuaScript, keys: readonly string[], args: readonly string[]): Promise<unknown>;
-  eval(script: LuaScript, keys: readonly string[], args: readonly string[]): Promise<unknown>;
+  evalsha(script: LuaScript, keys: readonly RedisKey[], args: readonly string[]): Promise<unknown>;
+  eval(script: LuaScript, keys: readonly RedisKey[], args: readonly string[]): Promise<unknown>;
   wait(replicas: number, timeoutMs: number): Promise<unknown>;
 }
 
@@ -215,7 +216,7 @@ export function acknowledgedScriptClient(client: RedisClient, wait: ReplicaWait)
   return { ...scriptClient(client), run: (script, keys, args) => runAcknowledged(send, script, keys, args, wait) };
 }
 
-function runAcknowledged(send: ScriptSender, script: LuaScript, keys: readonly string[], args: readonly string[], wait: ReplicaWait): Promise<unknown> {
+function runAcknowledged(send: ScriptSender, script: LuaScript, keys: readonly RedisKey[], args: readonly string[], wait: ReplicaWait): Promise<unknown> {
   const attempt = (reply: Promise<unknown>) => {
     const acknowledged = send.wait(wait.replicas, wait.timeoutMs);
     return reply.then(
@@ -243,7 +244,7 @@ function admits(reply: unknown): boolean {
 }
 
 function ioredisSender(client: IoredisClient): ScriptSender {
-  const words = (keys: readonly string[], args: readonly string[]) => [...keys, ...args];
+  const words = (keys: readonly RedisKey[], args: readonly string[]) => [...keys, ...args];
   return {
     evalsha: (script, keys, args) => client.evalsha(script.sha, keys.length, ...words(keys, args)),
     eval: (script, keys, args) => client.eval(script.source, keys.length, ...words(keys, args)),
@@ -252,7 +253,7 @@ function ioredisSender(client: IoredisClient): ScriptSender {
 }
 
 function nodeRedisSender(client: NodeRedisClient): ScriptSender {
-  const options = (keys: readonly string[], args: readonly string[]) => ({ keys: keys as string[], arguments: args as string[] });
+  const options = (keys: readonly RedisKey[], args: readonly string[]) => ({ keys: keys as RedisKey[], arguments: args as string[] });
   return {
     evalsha: (script, keys, args) => client.evalSha(script.sha, options(keys, args)),
     eval: (script, keys, args) => client.eval(script.source, options(keys, args)),
@@ -268,7 +269,7 @@ function waitOf(client: RedisClient): (replicas: number, timeoutMs: number) => P
 }
 
 /** Runs `script` once over `keys` (one hash slot on a Cluster) through either client. */
-export function runScript(client: RedisClient, script: LuaScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+export function runScript(client: RedisClient, script: LuaScript, keys: readonly RedisKey[], args: readonly (string | number)[]): Promise<unknown> {
   return scriptClient(client).run(script, keys, args.map(String));
 }
 

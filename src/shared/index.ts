@@ -7,6 +7,8 @@ export { createSharedLimiter } from './limiter.js';
 export { attachSharedLimiter } from './limiter.js';
 /** A key lives within this many table slots of its home slot (the probe bound). */
 export { PROBE_LIMIT } from './limiter.js';
+/** The largest buffer a shared limiter takes (1 GiB, in bytes): past it, creation throws `POLICY_TOO_LARGE`. */
+export { MAX_BUFFER_BYTES } from './layout.js';
 /** The shared limiter (a `RateLimiter` with a `handle`) and its options (`maxKeys`, `maxKeyBytes`, `idleMs`, `lockLeaseMs`, `locking`, `clock`). */
 export type { AttachOptions, SharedLimiterOptions, SharedRateLimiter } from './limiter.js';
 /** The transferable handle: plain data and the SharedArrayBuffer. */

@@ -1,11 +1,14 @@
 import { RatelabError } from '../errors.js';
+import { encodeWtf8Into, isWellFormed, wtf8Length } from '../wtf8.js';
 
 const encoder = new TextEncoder();
 
 /**
- * Keys as the shared table stores them: UTF-8 bytes, at most `maxKeyBytes`, and a 32-bit
- * hash that is never 0 (0 marks a free slot). One codec per attached limiter: `encode`
- * fills its scratch buffer, valid until the next call.
+ * Keys as the shared table stores them: UTF-8 bytes (WTF-8 for a key holding a lone
+ * surrogate, which UTF-8 would turn into U+FFFD: see src/wtf8.ts), at most `maxKeyBytes`,
+ * and a 32-bit hash that is never 0 (0 marks a free slot). So two keys have the same bytes
+ * only when they are the same string, as in the memory limiter. One codec per attached
+ * limiter: `encode` fills its scratch buffer, valid until the next call.
  */
 export class KeyCodec {
   /** The last key's bytes (the first `length`). */
@@ -51,9 +54,20 @@ export class KeyCodec {
   }
 
   private encodeUtf8(key: string): number {
+    if (!isWellFormed(key)) return this.encodeWtf8(key);
     const { read, written } = encoder.encodeInto(key, this.bytes);
     if (read === key.length) return written;
-    const bytes = encoder.encode(key).length;
-    throw new RatelabError('INVALID_KEY', `key: ${bytes} bytes in UTF-8, over the shared limiter's maxKeyBytes (${this.maxKeyBytes})`, { field: 'key' });
+    throw this.tooLong(encoder.encode(key).length);
+  }
+
+  /** A key with a lone surrogate: the same byte count as UTF-8 (3 for each), bytes of its own. */
+  private encodeWtf8(key: string): number {
+    const length = wtf8Length(key);
+    if (length > this.maxKeyBytes) throw this.tooLong(length);
+    return encodeWtf8Into(key, this.bytes);
+  }
+
+  private tooLong(bytes: number): RatelabError {
+    return new RatelabError('INVALID_KEY', `key: ${bytes} bytes in UTF-8, over the shared limiter's maxKeyBytes (${this.maxKeyBytes})`, { field: 'key' });
   }
 }

@@ -1,4 +1,5 @@
 import { createMeter, type Meter } from '../algorithms/index.js';
+import { RatelabError } from '../errors.js';
 import type { Algorithm, Limits } from '../policy.js';
 import { SharedColumns } from './shared-columns.js';
 
@@ -20,7 +21,7 @@ export const HEADER = {
 
 const HEADER_WORDS = 16;
 export const MAGIC = 0x52_4c_53_48; // "RLSH"
-export const LAYOUT_VERSION = 2;
+export const LAYOUT_VERSION = 3;
 
 /**
  * A table slot is four 32-bit words side by side, so a lookup's hash check, lock and row
@@ -101,17 +102,64 @@ function lay(spec: LayoutSpec, buffer: SharedArrayBuffer | undefined): { views: 
   }
   const columns = new SharedColumns(buffer, offset);
   const meter = createMeter(spec.algorithm, spec.limits, columns);
+  // Measured before the meter lays its columns out: a size far past the bound is refused
+  // from arithmetic alone (the sliding log cannot even address that many timestamps).
+  if (!buffer) checkSize(spec, columns.end + spec.maxKeys * meter.bytesPerSlot + DESCRIPTION_BYTES);
   meter.resize(spec.maxKeys);
   views.meter = meter;
-  return { views: views as Partial<Layout>, bytes: columns.end };
+  return { views: views as Partial<Layout>, bytes: columns.end + DESCRIPTION_BYTES };
 }
 
-/** Bytes of buffer a limiter of `spec` needs. */
+/**
+ * Bytes of buffer a limiter of `spec` needs. Throws `POLICY_TOO_LARGE` naming them when
+ * that is over {@link MAX_BUFFER_BYTES}.
+ */
 export function layoutBytes(spec: LayoutSpec): number {
-  return lay(spec, undefined).bytes;
+  const bytes = lay(spec, undefined).bytes;
+  checkSize(spec, bytes);
+  return bytes;
 }
 
 /** This thread's views of `buffer`, laid out for `spec`. */
 export function layout(spec: LayoutSpec, buffer: SharedArrayBuffer): Layout {
   return lay(spec, buffer).views as Layout;
+}
+
+/**
+ * The last bytes of the buffer: its description, 8-byte numbers its creator writes once
+ * (what fixes the layout and the locks; see handle.ts), so that a thread attaching can
+ * check a handle against the memory it points at. At the end, so that it is found from the
+ * buffer's length alone, before the layout is known.
+ */
+const DESCRIPTION_NUMBERS = 16;
+const DESCRIPTION_BYTES = DESCRIPTION_NUMBERS * 8;
+
+/** A buffer shorter than this is no shared limiter's: it has no room for a header and a description. */
+export const PREAMBLE_BYTES = HEADER_WORDS * 4 + DESCRIPTION_BYTES;
+
+/** The header words and the description of `buffer` (at least {@link PREAMBLE_BYTES} long, a multiple of 8), before its layout is known. */
+export function preamble(buffer: SharedArrayBuffer): { header: Int32Array; description: Float64Array } {
+  return { header: new Int32Array(buffer, 0, HEADER_WORDS), description: new Float64Array(buffer, buffer.byteLength - DESCRIPTION_BYTES, DESCRIPTION_NUMBERS) };
+}
+
+/**
+ * The largest buffer a shared limiter takes: 1 GiB. It is allocated whole when the limiter
+ * is created and never grows, so a size past this is refused then, naming what it would
+ * need, rather than left to the engine (a RangeError) or to a host short of memory.
+ */
+export const MAX_BUFFER_BYTES = 2 ** 30;
+
+function checkSize(spec: LayoutSpec, bytes: number): void {
+  if (bytes <= MAX_BUFFER_BYTES) return;
+  const perKey = Math.ceil(bytes / spec.maxKeys);
+  const log = spec.algorithm === 'sliding-log' ? `; the shared sliding log keeps room for limit (${spec.limits.limit}) timestamps of 8 B for every key (sliding-counter keeps 8 B whatever the limit)` : '';
+  throw new RatelabError(
+    'POLICY_TOO_LARGE',
+    `shared limiter: ${spec.maxKeys} keys (maxKeys) of ${spec.algorithm} needs ${bytes} bytes (${gibibytes(bytes)} GiB, about ${perKey} bytes a key with maxKeyBytes ${spec.maxKeyBytes}) of shared memory up front; it takes at most ${MAX_BUFFER_BYTES} bytes (1 GiB): lower maxKeys or maxKeyBytes${log}`,
+    { field: 'maxKeys' },
+  );
+}
+
+function gibibytes(bytes: number): string {
+  return (bytes / 2 ** 30).toFixed(1);
 }

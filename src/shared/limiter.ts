@@ -4,7 +4,7 @@ import { meterDecision, type Decision } from '../decision.js';
 import { RatelabError, describeValue } from '../errors.js';
 import type { RateLimiter } from '../memory/limiter.js';
 import { checkAlgorithm, checkCost, checkKey, checkPolicy, positiveOption, type Algorithm, type Limits, type Policy } from '../policy.js';
-import { initialise, openHandle, specOf, type SharedLimiterHandle } from './handle.js';
+import { describeBuffer, initialise, openHandle, specOf, type SharedLimiterHandle } from './handle.js';
 import { KeyCodec } from './key-codec.js';
 import { SharedKeyTable } from './key-table.js';
 import { HEADER, layout, layoutBytes, type Layout } from './layout.js';
@@ -20,7 +20,10 @@ export interface AttachOptions {
 
 /** Options of {@link createSharedLimiter}. */
 export interface SharedLimiterOptions extends AttachOptions {
-  /** The most live keys (required; whole number 1 to 2^24): the buffer is sized for them up front. */
+  /**
+   * The most live keys (required; whole number 1 to 2^24): the buffer is sized for them up
+   * front, and is at most `MAX_BUFFER_BYTES` (1 GiB) whatever the options.
+   */
   maxKeys: number;
   /** The longest key, in UTF-8 bytes (default 128, at most 4096); a longer key throws `INVALID_KEY`. */
   maxKeyBytes?: number;
@@ -51,7 +54,9 @@ const DEFAULT_LEASE_MS = 1000;
  * SharedArrayBuffer: `attachSharedLimiter(limiter.handle)` in worker threads gives each a
  * limiter deciding on the same state, synchronously, per-key locked. Decisions are the
  * memory limiter's for the same sequence of calls per key, whichever threads make them.
- * Throws `UNKNOWN_ALGORITHM`, `INVALID_POLICY` or `INVALID_ARGUMENT` (naming the option).
+ * Throws `UNKNOWN_ALGORITHM`, `INVALID_POLICY` or `INVALID_ARGUMENT` (naming the option), and
+ * `POLICY_TOO_LARGE` naming the bytes it would need when the buffer would be over
+ * `MAX_BUFFER_BYTES`, 1 GiB (see docs/shared.md).
  */
 export function createSharedLimiter(algorithm: Algorithm, policy: Policy, options: SharedLimiterOptions): SharedRateLimiter {
   const name = checkAlgorithm(algorithm);
@@ -75,6 +80,7 @@ export function createSharedLimiter(algorithm: Algorithm, policy: Policy, option
     lockLeaseMs: Math.max(10, positiveOption(options.lockLeaseMs, 'lockLeaseMs', DEFAULT_LEASE_MS)),
     locking: lockingMode(options.locking),
   };
+  describeBuffer(handle);
   return new SharedLimiter(handle, view, options.clock);
 }
 

@@ -70,6 +70,17 @@ export function describeLimiterContract(label: string, make: MakeSubject): void 
         expect(await subject.consume(`${prefix}c`, 2)).toMatchObject({ allowed: true, remaining: 1 });
       });
 
+      // Keys are JS strings, compared as a Map compares them, whatever a store keeps them
+      // in. UTF-8 has no bytes for a lone surrogate (a UTF-16 unit of U+D800-U+DFFF outside
+      // a pair) and turns each into U+FFFD: a store keeping UTF-8 would make these one key.
+      it('keeps apart keys that differ only in lone surrogates, U+FFFD and pairs', async () => {
+        const prefix = keyPrefix();
+        const subject = await make(algorithm, { limit: 1, windowMs: 60_000 }, new ManualClock(EPOCH));
+        const keys = ['\uD800', '\uDBFF', '\uDC00', '\uDFFF', '\uFFFD', '\uD83D\uDE00', '\uDE00\uD83D', '\uD83D', '\uDE00', '\uD83D\uD83D', '?', ''].map((tail) => `${prefix}user${tail}`);
+        for (const key of keys) expect(await subject.consume(key), JSON.stringify(key)).toMatchObject({ allowed: true, remaining: 0 });
+        for (const key of keys) expect((await subject.consume(key)).allowed, JSON.stringify(key)).toBe(false);
+      });
+
       it('denies a cost above the capacity with retryAfterMs Infinity, taking nothing', async () => {
         const prefix = keyPrefix();
         const subject = await make(algorithm, { limit: 4, windowMs: 1000, burst: 6 }, new ManualClock(EPOCH + 250));

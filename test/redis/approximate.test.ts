@@ -25,6 +25,18 @@ describeRedis('approximate local + global limiter (limit / N locally, synced eve
     expect(a!.consume('k')).toEqual({ allowed: false, limit: 10, remaining: 0, retryAfterMs: 100, resetMs: 1000 });
   });
 
+  // Its counts meet in Redis under byte keys: keys differing only in lone surrogates (which
+  // UTF-8 makes U+FFFD) must not pool their counts there.
+  it('keeps apart in Redis keys that differ only in lone surrogates', async () => {
+    const clock = new ManualClock(0);
+    const [node] = fleet(1, 3, clock);
+    // Synced in this order: were they one key in Redis, U+FFFD's total would read 5 of 3.
+    for (const lone of ['user\uD800', 'user\uDC00']) expect(node!.consume(lone, 2).allowed).toBe(true);
+    expect(node!.consume('user\uFFFD').allowed).toBe(true);
+    await node!.sync();
+    expect(node!.consume('user\uFFFD', 2)).toMatchObject({ allowed: true, remaining: 0 });
+  });
+
   it('lets a node with all the traffic use what idle nodes leave, reaching the limit without passing it', async () => {
     const clock = new ManualClock(0);
     const [busy, idle] = fleet(2, 10, clock);

@@ -18,7 +18,7 @@ function fakeClient(): { client: ScriptClient; sent: Sent[] } {
     cluster: false,
     run: (_script, keys) =>
       new Promise((resolve, reject) => {
-        sent.push({ keys: [...keys], answer: resolve, fail: reject });
+        sent.push({ keys: keys.map(String), answer: resolve, fail: reject });
       }),
     del: () => Promise.resolve(0),
     slotOf: () => 0,

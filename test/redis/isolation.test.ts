@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boundedRedisOptions } from '../../src/redis/client.js';
 import { hashSlot } from '../../src/redis/hash-slot.js';
 import { createRedisLimiter, type FailMode, type RedisDecision } from '../../src/redis/redis-limiter.js';
+import type { RedisKey } from '../../src/redis/redis-key.js';
 import { scriptClient, type RedisClient } from '../../src/redis/run-script.js';
 import { describeRedis, useRedisServer } from '../support/describe-redis.js';
 import { askWhileStopped } from '../support/hung-master.js';
@@ -93,8 +94,8 @@ describeRedis('a key holding unusable state affects only itself', () => {
   const fixture = useRedisServer();
 
   it.each([
-    ['a string that does not parse', (redis: Redis, key: string) => redis.set(key, 'garbage')],
-    ['the wrong type (WRONGTYPE)', (redis: Redis, key: string) => redis.lpush(key, 'x')],
+    ['a string that does not parse', (redis: Redis, key: RedisKey) => redis.set(key, 'garbage')],
+    ['the wrong type (WRONGTYPE)', (redis: Redis, key: RedisKey) => redis.lpush(key, 'x')],
   ])('%s: the victim key stays exact, the poisoned key is reported, denied in closed mode', async (_label, poison) => {
     for (const [failMode, batch] of [['open', true], ['closed', true], ['open', false], ['closed', false]] as Array<[FailMode, boolean]>) {
       const prefix = `poison:${failMode}:${batch}:${_label.length}:`;

@@ -3,6 +3,7 @@ import { createClient, createCluster } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALGORITHMS } from '../../src/index.js';
 import { hashSlot } from '../../src/redis/hash-slot.js';
+import { redisKeyOf } from '../../src/redis/redis-key.js';
 import { createRedisLimiter } from '../../src/redis/redis-limiter.js';
 import { scriptClient, type RedisClient } from '../../src/redis/run-script.js';
 import { describeRedis } from '../support/describe-redis.js';
@@ -14,6 +15,9 @@ const LIMIT = 4;
 const KEYS = Array.from({ length: 30 }, (_, i) => `user-${i}`);
 // Keys sharing a hash tag share a slot, so a Cluster batch can hold them all.
 const TAGGED = Array.from({ length: 10 }, (_, i) => `{tenant-7}:user-${i}`);
+// Keys that differ only in lone surrogates (sent as WTF-8 bytes: UTF-8 would make them all
+// U+FFFD), in the hash tag too: each a key of its own, in the slot Redis computes for it.
+const LONE = ['user\uD800', 'user\uDBFF', 'user\uDC00', 'user\uFFFD', '{t\uD800}:a', '{t\uDC00}:a', '{t\uFFFD}:a', '{t\uD800}:b'];
 
 async function expectExact(redis: RedisClient, prefix: string, keys: readonly string[]): Promise<void> {
   for (const algorithm of ALGORITHMS) {
@@ -41,7 +45,7 @@ describeRedis('node-redis v5 createClient', () => {
   });
 
   it('every algorithm holds each key to its limit, batched, and reset works', async () => {
-    await expectExact(client, 'nr', KEYS);
+    await expectExact(client, 'nr', [...KEYS, ...LONE]);
   });
 
   it('falls back to EVAL after SCRIPT FLUSH, and reports a poisoned key alone', async () => {
@@ -83,6 +87,13 @@ describeRedis('Cluster clients of both libraries', () => {
     }
   });
 
+  it('the slot of a key sent as bytes is the one Redis computes (CLUSTER KEYSLOT)', async () => {
+    for (const key of LONE) {
+      const sent = redisKeyOf(key);
+      expect(hashSlot(sent), JSON.stringify(key)).toBe(await ioredis.cluster('KEYSLOT', sent));
+    }
+  });
+
   describe.each([
     ['node-redis createCluster', (): RedisClient => nodeRedis],
     ['ioredis Cluster', (): RedisClient => ioredis],
@@ -90,7 +101,7 @@ describeRedis('Cluster clients of both libraries', () => {
     it('keys over every master and hash-tagged keys in one slot: each held to its limit', async () => {
       const slots = new Set(TAGGED.map(hashSlot));
       expect(slots.size).toBe(1);
-      await expectExact(client(), `cl:${_label}`, [...KEYS, ...TAGGED]);
+      await expectExact(client(), `cl:${_label}`, [...KEYS, ...TAGGED, ...LONE]);
     });
   });
 });

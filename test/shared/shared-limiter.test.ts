@@ -1,5 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { SharedLimiterHandle } from '../../src/shared/handle.js';
+import { MAX_BUFFER_BYTES } from '../../src/shared/layout.js';
+import { expectRatelabError } from '../support/errors.js';
 import { ManualClock } from '../../src/clock.js';
 import { RatelabError } from '../../src/errors.js';
 import { createLimiter } from '../../src/memory/limiter.js';
@@ -75,6 +78,55 @@ describe('the full table', () => {
   });
 });
 
+describe('handles: the buffer describes itself', () => {
+  const policy = { limit: 2, windowMs: 60_000 };
+  const real = () => createSharedLimiter('gcra', policy, { maxKeys: 64 });
+
+  it('a real handle attaches (also after a structured clone, as postMessage sends it) and shares the quota', () => {
+    const creator = real();
+    const views = [attachSharedLimiter(creator.handle), attachSharedLimiter(structuredClone(creator.handle))];
+    expect(creator.allow('k')).toBe(true);
+    expect(views[0]?.allow('k')).toBe(true);
+    expect(views[1]?.allow('k')).toBe(false);
+    expect(creator.allow('k')).toBe(false);
+  });
+
+  // Each row: a real handle with one field changed, and the field the refusal names. Every
+  // one disagrees with the memory it points at, so attaching must refuse it rather than
+  // decide on a misread buffer (a spent key admitted again, a second row per key, a creator
+  // reading past the end) or with locks that no longer exclude the other threads'.
+  it.each<[string, (handle: SharedLimiterHandle) => unknown, string]>([
+    ['policy.limit', (h) => ({ ...h, policy: { ...h.policy, limit: 3 } }), 'handle.policy.limit'],
+    ['policy.windowMs', (h) => ({ ...h, policy: { ...h.policy, windowMs: 1000 } }), 'handle.policy.windowMs'],
+    ['policy.burst', (h) => ({ ...h, policy: { ...h.policy, burst: 50 } }), 'handle.policy.burst'],
+    ['policy.burst NaN', (h) => ({ ...h, policy: { ...h.policy, burst: Number.NaN } }), 'handle.policy.burst'],
+    ['a policy that is not one', (h) => ({ ...h, policy: null }), 'handle.policy.limit'],
+    ['algorithm', (h) => ({ ...h, algorithm: 'token-bucket' }), 'handle.algorithm'],
+    ['algorithm unknown', (h) => ({ ...h, algorithm: 'leaky' }), 'handle.algorithm'],
+    ['maxKeys smaller', (h) => ({ ...h, maxKeys: 2 }), 'handle.maxKeys'],
+    ['maxKeys larger', (h) => ({ ...h, maxKeys: 65 }), 'handle.maxKeys'],
+    ['maxKeys as text', (h) => ({ ...h, maxKeys: '64' }), 'handle.maxKeys'],
+    ['slots smaller', (h) => ({ ...h, slots: 64 }), 'handle.slots'],
+    ['slots larger', (h) => ({ ...h, slots: 256 }), 'handle.slots'],
+    ['maxKeyBytes', (h) => ({ ...h, maxKeyBytes: 4 }), 'handle.maxKeyBytes'],
+    ['locking', (h) => ({ ...h, locking: 'global' }), 'handle.locking'],
+    ['lockLeaseMs 0', (h) => ({ ...h, lockLeaseMs: 0 }), 'handle.lockLeaseMs'],
+    ['lockLeaseMs longer', (h) => ({ ...h, lockLeaseMs: 5000 }), 'handle.lockLeaseMs'],
+    ['idleMs shorter', (h) => ({ ...h, idleMs: 1 }), 'handle.idleMs'],
+    ['kind', (h) => ({ ...h, kind: 'something-else' }), 'handle'],
+    ['the buffer of another limiter', (h) => ({ ...h, buffer: createSharedLimiter('gcra', policy, { maxKeys: 64, maxKeyBytes: 64 }).handle.buffer }), 'handle.maxKeyBytes'],
+    ['a buffer of zeros', (h) => ({ ...h, buffer: new SharedArrayBuffer(h.buffer.byteLength) }), 'handle'],
+    ['a buffer too short for its header', (h) => ({ ...h, buffer: new SharedArrayBuffer(8) }), 'handle'],
+    ['a buffer of an odd length', (h) => ({ ...h, buffer: new SharedArrayBuffer(h.buffer.byteLength + 3) }), 'handle'],
+  ])('%s changed: INVALID_ARGUMENT naming it, and the creator is unaffected', (_field, forge, field) => {
+    const creator = real();
+    expect(creator.allow('k')).toBe(true);
+    expectRatelabError(() => attachSharedLimiter(forge(creator.handle) as SharedLimiterHandle), 'INVALID_ARGUMENT', field);
+    expect(creator.allow('k')).toBe(true);
+    expect(creator.allow('k')).toBe(false);
+  });
+});
+
 describe('refusals', () => {
   it.each([
     ['maxKeys missing', () => createSharedLimiter('gcra', { limit: 1, windowMs: 1 }, {} as never), 'INVALID_ARGUMENT'],
@@ -96,5 +148,42 @@ describe('refusals', () => {
     expect(code(() => limiter.allow('ééa'))).toBe('INVALID_KEY');
     expect(code(() => limiter.consume(3 as never))).toBe('INVALID_KEY');
     expect(code(() => limiter.consume('a', -1))).toBe('INVALID_COST');
+  });
+});
+
+describe("the buffer's size", () => {
+  // The buffer is allocated whole at creation: past MAX_BUFFER_BYTES the creator is told
+  // what it would need, before the engine fails on it (a RangeError) or the host runs out.
+  // Each row: what dominates the buffer (timestamps, or key bytes), a lower bound on it.
+  it.each([
+    ['a sliding log of limit 1e6 for 5e4 keys (8 MB a key)', 'sliding-log', { limit: 1e6, windowMs: 60_000 }, { maxKeys: 5e4 }, 5e4 * 1e6 * 8],
+    ['a table of 2^24 keys of 4096 bytes (64 GiB of keys)', 'gcra', { limit: 10, windowMs: 1000 }, { maxKeys: 2 ** 24, maxKeyBytes: 4096 }, 2 ** 24 * 4096],
+    ['a sliding log of limit 2^20 for 2^11 keys (past the timestamps a shared log can address)', 'sliding-log', { limit: 2 ** 20, windowMs: 1000 }, { maxKeys: 2 ** 11 }, 2 ** 31 * 8],
+    ['a sliding log of limit 1024 for 2^17 keys (1 GiB of timestamps alone)', 'sliding-log', { limit: 1024, windowMs: 1000 }, { maxKeys: 2 ** 17 }, 2 ** 30],
+  ] as const)('%s: POLICY_TOO_LARGE at creation, naming the bytes it needs and the bound', (_what, algorithm, policy, options, atLeast) => {
+    const { message } = expectRatelabError(() => createSharedLimiter(algorithm, policy, options), 'POLICY_TOO_LARGE', 'maxKeys');
+    const needs = Number(/needs (\d+) bytes/.exec(message)?.[1]);
+    expect(needs).toBeGreaterThan(MAX_BUFFER_BYTES);
+    expect(needs).toBeGreaterThanOrEqual(atLeast);
+    expect(needs).toBeLessThan(atLeast * 1.1);
+    expect(message).toContain(`at most ${MAX_BUFFER_BYTES} bytes`);
+  });
+
+  it('a limiter under the bound is made: sizes are measured, not guessed', () => {
+    // 4096 keys of a 16,384-entry sliding log: 512 MiB of timestamps.
+    const limiter = createSharedLimiter('sliding-log', { limit: 2 ** 14, windowMs: 1000 }, { maxKeys: 2 ** 12, maxKeyBytes: 8 });
+    expect(limiter.handle.buffer.byteLength).toBeLessThanOrEqual(MAX_BUFFER_BYTES);
+    expect(limiter.handle.buffer.byteLength).toBeGreaterThan(2 ** 29);
+    expect(limiter.allow('k')).toBe(true);
+  });
+});
+
+describe('keys holding lone surrogates', () => {
+  it('take 3 bytes for each (WTF-8), as the U+FFFD of UTF-8 would, and are keys of their own', () => {
+    const limiter = createSharedLimiter('gcra', { limit: 1, windowMs: 1000 }, { maxKeys: 4, maxKeyBytes: 4 });
+    expect(limiter.allow('a\uD800')).toBe(true);
+    expect(limiter.allow('a\uFFFD')).toBe(true);
+    expect(limiter.allow('a\uD800')).toBe(false);
+    expectRatelabError(() => limiter.allow('ab\uDC00'), 'INVALID_KEY', 'key');
   });
 });

@@ -14,6 +14,7 @@ import type { Redis } from 'ioredis';
 import { percentiles } from '../../src/metrics/percentile.js';
 import type { Algorithm } from '../../src/policy.js';
 import type { DecisionReason, FailMode } from '../../src/redis/redis-limiter.js';
+import type { RedisKey } from '../../src/redis/redis-key.js';
 
 const WORKER = fileURLToPath(new URL('./failover-worker.ts', import.meta.url));
 
@@ -83,7 +84,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * the first key, then wait for the promotion, for every key at the limit on the promoted
  * replica, SCRIPT FLUSH it, go on for `afterFlushMs`, stop. `redisKey` names a key's Redis key.
  */
-export async function runFailover(target: FailoverTarget, plans: readonly FailoverPlan[], options: { killAtCount: number; redisKey: (key: string) => string; afterFlushMs?: number; maxMs?: number }): Promise<FailoverRun> {
+export async function runFailover(target: FailoverTarget, plans: readonly FailoverPlan[], options: { killAtCount: number; redisKey: (key: string) => RedisKey; afterFlushMs?: number; maxMs?: number }): Promise<FailoverRun> {
   const plan = plans[0] as FailoverPlan;
   const workers = plans.map(startWorker);
   const deadline = Date.now() + (options.maxMs ?? 60_000);

@@ -8,6 +8,7 @@
 import { Cluster, Redis } from 'ioredis';
 import { hashSlot } from '../../src/redis/hash-slot.js';
 import { createRedisLimiter } from '../../src/redis/redis-limiter.js';
+import type { RedisKey } from '../../src/redis/redis-key.js';
 import { runFailover, type FailoverPlan, type FailoverRun } from './failover-run.js';
 import type { RedisClusterHandle } from './redis-server.js';
 import { MASTER_NAME, type SentinelGroup } from './redis-sentinel.js';
@@ -35,7 +36,7 @@ function plansFor(where: Where, replicas?: FailoverPlan['replicas']): FailoverPl
 }
 
 /** How the processes' limiter names a key in Redis (a limiter with a client that is never called). */
-function redisKeyOf(prefix: string): (key: string) => string {
+function redisKeyOf(prefix: string): (key: string) => RedisKey {
   const idle = { eval: async () => null, evalsha: async () => null, del: async () => 0 };
   const namer = createRedisLimiter('fixed-window', { limit: FAILOVER_LIMIT, windowMs: WINDOW_MS }, { redis: idle, prefix });
   return (key) => namer.redisKey(key);
