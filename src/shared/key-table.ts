@@ -15,15 +15,22 @@ import type { Locking } from './locking.js';
  * home slot are serialised by that home's bucket lock, so a key is never inserted twice;
  * the free slot it takes is claimed under its own slot lock.
  *
- * Full table: a new key that finds no row free sweeps the table for idle keys (untouched
- * for `idleMs`, so dropping them changes no decision); a key whose probe window is full
- * first drops idle keys in the window. If neither makes room, it is refused with
- * `SHARED_TABLE_FULL`; known keys are decided as before.
+ * Full table: a new key that finds no row free sweeps the next {@link SWEEP_STEPS} slots
+ * for idle keys (untouched for `idleMs`, so dropping them changes no decision), from a
+ * cursor that goes round the table, so every idle key is found within `slots / SWEEP_STEPS`
+ * such keys; a key whose probe window is full first drops idle keys in the window. If
+ * neither makes room, it is refused with `SHARED_TABLE_FULL`, at a bounded cost; known
+ * keys are decided as before.
  */
+/** Slots a full table examines for idle keys before it refuses a new key. */
+export const SWEEP_STEPS = 64;
+
 export class SharedKeyTable {
   /** After {@link acquire}: the row of the key, and whether it was just inserted. */
   row = -1;
   fresh = false;
+  /** Slots examined by sweeps for idle keys through this view, in all (what bounds a refusal's cost). */
+  sweptSlots = 0;
   private readonly mask: number;
 
   /**
@@ -71,7 +78,7 @@ export class SharedKeyTable {
 
   /** Drops every key idle at `now`; returns how many. */
   prune(now: number): number {
-    return this.sweep(now);
+    return this.sweep(now, this.mask + 1);
   }
 
   private lockExisting(hash: number): number {
@@ -164,24 +171,31 @@ export class SharedKeyTable {
     this.pushRow(row);
   }
 
+  /**
+   * A free row; when none is, first one bounded sweep step (an idle key it drops frees its
+   * row), so a refusal costs at most {@link SWEEP_STEPS} slots however large the table.
+   */
   private popRow(now: number): number {
-    for (let attempt = 0; attempt < 2; attempt++) {
-      this.locks.rows();
-      const free = this.view.header[HEADER.freeRows] as number;
-      if (free > 0) {
-        this.view.header[HEADER.freeRows] = free - 1;
-        const row = this.view.freeRows[free - 1] as number;
-        this.locks.releaseRows();
-        return row;
-      }
-      this.locks.releaseRows();
-      if (attempt === 0) this.sweep(now);
-    }
+    const row = this.takeFreeRow();
+    if (row >= 0) return row;
+    this.sweep(now, Math.min(SWEEP_STEPS, this.mask + 1));
+    const swept = this.takeFreeRow();
+    if (swept >= 0) return swept;
     throw new RatelabError(
       'SHARED_TABLE_FULL',
-      `shared limiter: all ${this.view.freeRows.length} keys (maxKeys) are in use and none is idle; raise maxKeys`,
+      `shared limiter: all ${this.view.freeRows.length} keys (maxKeys) are in use and none of the ${SWEEP_STEPS} slots swept was idle; raise maxKeys`,
       { field: 'maxKeys' },
     );
+  }
+
+  /** The top of the free-row stack, or -1 when it is empty. */
+  private takeFreeRow(): number {
+    this.locks.rows();
+    const free = this.view.header[HEADER.freeRows] as number;
+    const row = free > 0 ? (this.view.freeRows[free - 1] as number) : -1;
+    if (free > 0) this.view.header[HEADER.freeRows] = free - 1;
+    this.locks.releaseRows();
+    return row;
   }
 
   private pushRow(row: number): void {
@@ -193,16 +207,17 @@ export class SharedKeyTable {
   }
 
   /**
-   * One pass over every slot from a shared cursor, dropping idle keys. Slots locked by
-   * others are skipped (they are in use, so not idle). O(slots): run only when the rows
-   * are all taken, or by `prune`.
+   * Examines the next `steps` slots from the shared sweep cursor, dropping idle keys; the
+   * cursor moves on by `steps` first, so threads sweeping at once take different slots and
+   * together go round the table in `slots / steps` sweeps. Slots locked by others are
+   * skipped (they are in use, so not idle). Returns how many keys were dropped.
    */
-  private sweep(now: number): number {
-    const header = this.view.header;
-    const start = Atomics.load(header, HEADER.sweep);
+  private sweep(now: number, steps: number): number {
+    const start = Atomics.add(this.view.header, HEADER.sweep, steps);
     let dropped = 0;
-    for (let i = 0; i <= this.mask; i++) {
+    for (let i = 0; i < steps; i++) {
       const slot = (start + i) & this.mask;
+      this.sweptSlots += 1;
       if (this.hashOf(slot) === 0 || !this.locks.trySlot(slot)) continue;
       if (this.hashOf(slot) !== 0 && this.idle(slot, now)) {
         this.evictLocked(slot);
@@ -210,7 +225,6 @@ export class SharedKeyTable {
       }
       this.locks.releaseSlot(slot);
     }
-    Atomics.store(header, HEADER.sweep, (start + 1) & this.mask);
     return dropped;
   }
 }

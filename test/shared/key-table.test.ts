@@ -1,0 +1,91 @@
+// The shared key table on one thread, driven directly: what a full table costs a new key
+// (slots examined, counted by the table, never timed), and that idle keys are still found.
+import { describe, expect, it } from 'vitest';
+import { RatelabError } from '../../src/errors.js';
+import { checkPolicy } from '../../src/policy.js';
+import { initialise } from '../../src/shared/handle.js';
+import { KeyCodec } from '../../src/shared/key-codec.js';
+import { SWEEP_STEPS, SharedKeyTable } from '../../src/shared/key-table.js';
+import { layout, layoutBytes } from '../../src/shared/layout.js';
+import { PROBE_LIMIT } from '../../src/shared/limiter.js';
+import { LockTokens } from '../../src/shared/lock-words.js';
+import { createLocking } from '../../src/shared/locking.js';
+
+const IDLE_MS = 1000;
+const KEY_BYTES = 16;
+
+/** A table of `maxKeys` rows (and the limiter's 2 x maxKeys slots, rounded up to a power of two). */
+function tableOf(maxKeys: number) {
+  const slots = 2 ** Math.ceil(Math.log2(2 * maxKeys));
+  const spec = { algorithm: 'fixed-window' as const, limits: checkPolicy({ limit: 1, windowMs: IDLE_MS }, 'fixed-window'), maxKeys, slots, maxKeyBytes: KEY_BYTES };
+  const view = layout(spec, new SharedArrayBuffer(layoutBytes(spec)));
+  initialise(view);
+  const codec = new KeyCodec(KEY_BYTES);
+  const table = new SharedKeyTable(view, createLocking('per-key', view, 1000, new LockTokens(1)), codec, KEY_BYTES, PROBE_LIMIT, IDLE_MS, () => {});
+  /** Decides `key` at `now` as the limiter would (its time is the row's `touched`); the error code when refused. */
+  const use = (key: string, now: number): string | undefined => {
+    try {
+      const slot = table.acquire(codec.encode(key), now);
+      view.touched[table.row] = now;
+      table.release(slot);
+      return undefined;
+    } catch (error) {
+      if (error instanceof RatelabError) return error.code;
+      throw error;
+    }
+  };
+  /** Fills every row with keys used at `now`, skipping a key whose probe window is full; returns them. */
+  const fill = (now: number): string[] => {
+    const keys: string[] = [];
+    for (let i = 0; table.size < maxKeys; i++) if (use(`key-${i}`, now) === undefined) keys.push(`key-${i}`);
+    return keys;
+  };
+  return { table, use, fill, slots };
+}
+
+describe('a full table of keys in use', () => {
+  it.each([[1_000], [10_000], [100_000]])('maxKeys %i: each new key is refused after at most SWEEP_STEPS slots examined', (maxKeys) => {
+    const { table, use, fill } = tableOf(maxKeys);
+    fill(0);
+    for (let call = 0; call < 20; call++) {
+      const before = table.sweptSlots;
+      expect(use(`new-${call}`, IDLE_MS - 1)).toBe('SHARED_TABLE_FULL');
+      expect(table.sweptSlots - before).toBeLessThanOrEqual(SWEEP_STEPS);
+    }
+    expect(table.size).toBe(maxKeys);
+  });
+
+  it('keeps refusing after the sweep has been round the whole table: nothing is idle', () => {
+    const { table, use, fill, slots } = tableOf(1000);
+    fill(0);
+    const passes = 2 * Math.ceil(slots / SWEEP_STEPS);
+    for (let call = 0; call < passes; call++) expect(use(`new-${call}`, IDLE_MS - 1)).toBe('SHARED_TABLE_FULL');
+    expect(table.sweptSlots).toBeGreaterThanOrEqual(2 * slots);
+  });
+});
+
+describe('idle keys are still reclaimed, a bounded step at a time', () => {
+  it('one idle key in a full table is found within slots / SWEEP_STEPS new keys, and only it is dropped', () => {
+    const { table, use, fill, slots } = tableOf(1000);
+    const [, ...rest] = fill(0);
+    // Only the first key goes idle at IDLE_MS: the others are used again at 1.
+    for (const key of rest) use(key, 1);
+    const now = IDLE_MS;
+    let calls = 0;
+    while (use(`new-${calls}`, now) === 'SHARED_TABLE_FULL') {
+      calls += 1;
+      expect(calls, 'the idle key was never reached').toBeLessThanOrEqual(Math.ceil(slots / SWEEP_STEPS));
+    }
+    expect(table.size).toBe(1000);
+    // The newcomer took the idle key's row; every other key is still held.
+    for (const key of rest.slice(0, 50)) expect(use(key, now)).toBeUndefined();
+    expect(table.size).toBe(1000);
+  });
+
+  it('a table whose keys are all idle admits every new key at once', () => {
+    const { table, use, fill } = tableOf(1000);
+    fill(0);
+    for (let call = 0; call < 100; call++) expect(use(`new-${call}`, IDLE_MS)).toBeUndefined();
+    expect(table.size).toBeLessThanOrEqual(1000);
+  });
+});
