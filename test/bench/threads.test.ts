@@ -7,9 +7,11 @@ import { bufferIO } from '../../src/io.js';
 import { renderThreadBench } from '../../src/report/threads-report.js';
 
 describe('the thread bench', () => {
-  it('measures every workload, locking (and the unshared ceiling) and thread count, each against the fewest threads and the global lock', async () => {
+  it("measures the machine's ceiling (pure compute) and every workload, locking and thread count, each against the fewest threads and the global lock", async () => {
     const figures = await runThreadBench({ threads: [1, 2], algorithm: 'gcra', keyCounts: [1, 10_000], timeMs: 20, rounds: 1 });
     expect(figures.map((f) => `${f.keys}/${f.locking}/${f.threads}`)).toEqual([
+      '0/compute/1',
+      '0/compute/2',
       '1/per-key/1',
       '1/per-key/2',
       '1/global/1',
@@ -28,7 +30,8 @@ describe('the thread bench', () => {
     expect(figures.filter((f) => f.locking === 'global').every((f) => f.vsGlobal === 1)).toBe(true);
     const text = renderThreadBench(figures, { cores: 2, load: 1.5, node: '20.0.0' });
     expect(text).toContain('per-key locks, 1e4 keys, 2 threads:');
-    expect(text).toContain("the machine's ceiling (unshared, 1e4 keys, 2 threads):");
+    expect(text).toContain("the machine's ceiling in this run (pure compute, 2 threads):");
+    expect(text).toMatch(/^pure compute +2 /m);
     expect(text).toContain('machine: 2 cores, load average 1.50');
   }, 60_000);
 
