@@ -2,6 +2,7 @@ import { RatelabError } from '../errors.js';
 import type { KeyCodec } from './key-codec.js';
 import { HEADER, SLOT, SLOT_WORDS, type Layout } from './layout.js';
 import type { Locking } from './locking.js';
+import { RowAllocator } from './row-allocator.js';
 
 /**
  * The shared key table: open addressing with linear probing over `slots` (a power of two,
@@ -32,6 +33,7 @@ export class SharedKeyTable {
   /** Slots examined by sweeps for idle keys through this view, in all (what bounds a refusal's cost). */
   sweptSlots = 0;
   private readonly mask: number;
+  private readonly rows: RowAllocator;
 
   /**
    * @param repair called (slot locked) on the row of a live slot whose lock was taken over
@@ -47,11 +49,12 @@ export class SharedKeyTable {
     private readonly repair: (row: number) => void,
   ) {
     this.mask = view.slots.length / SLOT_WORDS - 1;
+    this.rows = new RowAllocator(view, locks);
   }
 
   /** Live keys. */
   get size(): number {
-    return this.view.freeRows.length - Atomics.load(this.view.header, HEADER.freeRows);
+    return this.rows.live;
   }
 
   /**
@@ -143,7 +146,7 @@ export class SharedKeyTable {
         this.locks.releaseSlot(slot);
       }
     }
-    this.pushRow(row);
+    this.rows.free(row);
     throw new RatelabError(
       'SHARED_TABLE_FULL',
       `shared limiter: the ${this.probe} slots where this key may live hold keys in use; raise maxKeys (the table keeps twice as many slots)`,
@@ -168,7 +171,7 @@ export class SharedKeyTable {
   private evictLocked(slot: number): void {
     const row = this.rowOf(slot);
     Atomics.store(this.view.slots, slot * SLOT_WORDS + SLOT.hash, 0);
-    this.pushRow(row);
+    this.rows.free(row);
   }
 
   /**
@@ -176,34 +179,16 @@ export class SharedKeyTable {
    * row), so a refusal costs at most {@link SWEEP_STEPS} slots however large the table.
    */
   private popRow(now: number): number {
-    const row = this.takeFreeRow();
+    const row = this.rows.take();
     if (row >= 0) return row;
     this.sweep(now, Math.min(SWEEP_STEPS, this.mask + 1));
-    const swept = this.takeFreeRow();
+    const swept = this.rows.take();
     if (swept >= 0) return swept;
     throw new RatelabError(
       'SHARED_TABLE_FULL',
       `shared limiter: all ${this.view.freeRows.length} keys (maxKeys) are in use and none of the ${SWEEP_STEPS} slots swept was idle; raise maxKeys`,
       { field: 'maxKeys' },
     );
-  }
-
-  /** The top of the free-row stack, or -1 when it is empty. */
-  private takeFreeRow(): number {
-    this.locks.rows();
-    const free = this.view.header[HEADER.freeRows] as number;
-    const row = free > 0 ? (this.view.freeRows[free - 1] as number) : -1;
-    if (free > 0) this.view.header[HEADER.freeRows] = free - 1;
-    this.locks.releaseRows();
-    return row;
-  }
-
-  private pushRow(row: number): void {
-    this.locks.rows();
-    const free = this.view.header[HEADER.freeRows] as number;
-    this.view.freeRows[free] = row;
-    this.view.header[HEADER.freeRows] = free + 1;
-    this.locks.releaseRows();
   }
 
   /**
