@@ -28,7 +28,7 @@ export const LAYOUT_VERSION = 3;
  * line of a 4-byte column, two of an 8-byte one), so rows of two chunks never share one.
  */
 export const ROW_CHUNK = 16;
-/** Lanes of the row allocator: each attached limiter claims one (the rest share the free-row stack). */
+/** Lanes of the row allocator (at most; no more than chunks): each attached limiter claims one (the rest share the free-row stack). */
 export const ROW_LANES = 64;
 /** 32-bit words of a lane: one line, so no two lanes' words share one. */
 export const LANE_WORDS = LINE_BYTES / 4;
@@ -119,7 +119,8 @@ function lengthOf(region: Region, spec: LayoutSpec): number {
     case 'chunk':
       return Math.ceil(spec.maxKeys / ROW_CHUNK);
     case 'lanes':
-      return (ROW_LANES + 1) * LANE_WORDS;
+      // More lanes than chunks could never all hold one.
+      return (Math.min(ROW_LANES, Math.ceil(spec.maxKeys / ROW_CHUNK)) + 1) * LANE_WORDS;
   }
 }
 

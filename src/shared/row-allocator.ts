@@ -1,4 +1,4 @@
-import { HEADER, ROW_CHUNK, ROW_LANES, ALLOC, LANE_WORDS, type Layout } from './layout.js';
+import { ALLOC, HEADER, LANE_WORDS, ROW_CHUNK, type Layout } from './layout.js';
 import type { Locking } from './locking.js';
 
 /**
@@ -11,7 +11,7 @@ import type { Locking } from './locking.js';
  * Rows come in chunks of {@link ROW_CHUNK} (16) consecutive rows; every column starts on a
  * 64-byte boundary, so a chunk's entries fill whole lines of every column (16 x 4 B is one
  * line, 16 x 8 B two) and no line holds rows of two chunks. Each attached limiter claims a
- * lane (one of {@link ROW_LANES}, a line of shared words of its own) naming its current
+ * lane (one of at most ROW_LANES, a line of shared words of its own) naming its current
  * chunk, and takes its new keys' rows from that chunk; a chunk whose rows are all taken is
  * replaced by the next unclaimed one. So until the chunks run out, two threads' keys never
  * share a line.
@@ -19,9 +19,9 @@ import type { Locking } from './locking.js';
  * No row is lost to a chunk claimed by a thread that inserts no more (or died): the rows a
  * chunk still has are counted in the chunk's fill word, and every chunk being filled is
  * named by a lane, so another limiter that finds nothing else takes rows from the lanes'
- * chunks (a bounded scan, ROW_LANES words). Rows freed by eviction go onto the shared
- * free-row stack, taken before such borrowing. A limiter that finds no lane free (over
- * ROW_LANES attached) takes a fresh chunk and puts its rows on the free stack.
+ * chunks (a bounded scan, one word per lane). Rows freed by eviction go onto the shared
+ * free-row stack, taken before such borrowing. A limiter that finds no lane free (more
+ * limiters than lanes) takes a fresh chunk and puts its rows on the free stack.
  *
  * Concurrency: fill words and the chunk cursor move by `Atomics.add` (a row is handed out
  * once: the add's old value is its index); the stack is under the row-stack lock.
@@ -31,6 +31,7 @@ export class RowAllocator {
   private lane = -1;
   private readonly chunks: number;
   private readonly rows: number;
+  private readonly lanes: number;
 
   constructor(
     private readonly view: Layout,
@@ -38,6 +39,7 @@ export class RowAllocator {
   ) {
     this.rows = view.freeRows.length;
     this.chunks = view.chunkFill.length;
+    this.lanes = view.alloc.length / LANE_WORDS - 1;
   }
 
   /** Rows holding live keys. */
@@ -108,7 +110,7 @@ export class RowAllocator {
 
   /** Rows still unhanded in the chunks other lanes are filling. */
   private borrow(): number {
-    for (let lane = 0; lane < ROW_LANES; lane++) {
+    for (let lane = 0; lane < this.lanes; lane++) {
       const row = this.fromChunk(Atomics.load(this.view.alloc, this.laneWord(lane)) - 1);
       if (row >= 0) return row;
     }
@@ -116,7 +118,7 @@ export class RowAllocator {
   }
 
   private claimLane(): number {
-    for (let lane = 0; lane < ROW_LANES; lane++) {
+    for (let lane = 0; lane < this.lanes; lane++) {
       if (Atomics.compareExchange(this.view.alloc, this.laneWord(lane) + 1, 0, 1) === 0) return lane;
     }
     return -2;
