@@ -1,7 +1,6 @@
 // The shared key table on one thread, driven directly: what a full table costs a new key
 // (slots examined, counted by the table, never timed), and that idle keys are still found.
 import { describe, expect, it } from 'vitest';
-import { RatelabError } from '../../src/errors.js';
 import { checkPolicy } from '../../src/policy.js';
 import { initialise } from '../../src/shared/handle.js';
 import { KeyCodec } from '../../src/shared/key-codec.js';
@@ -10,6 +9,7 @@ import { layout, layoutBytes } from '../../src/shared/layout.js';
 import { PROBE_LIMIT } from '../../src/shared/limiter.js';
 import { LockTokens } from '../../src/shared/lock-words.js';
 import { createLocking } from '../../src/shared/locking.js';
+import { errorCode } from '../support/errors.js';
 
 const IDLE_MS = 1000;
 const KEY_BYTES = 16;
@@ -23,17 +23,12 @@ function tableOf(maxKeys: number) {
   const codec = new KeyCodec(KEY_BYTES);
   const table = new SharedKeyTable(view, createLocking('per-key', view, 1000, new LockTokens(1)), codec, KEY_BYTES, PROBE_LIMIT, IDLE_MS, () => {});
   /** Decides `key` at `now` as the limiter would (its time is the row's `touched`); the error code when refused. */
-  const use = (key: string, now: number): string | undefined => {
-    try {
+  const use = (key: string, now: number): string | undefined =>
+    errorCode(() => {
       const slot = table.acquire(codec.encode(key), now);
       view.touched[table.row] = now;
       table.release(slot);
-      return undefined;
-    } catch (error) {
-      if (error instanceof RatelabError) return error.code;
-      throw error;
-    }
-  };
+    });
   /** Fills every row with keys used at `now`, skipping a key whose probe window is full; returns them. */
   const fill = (now: number): string[] => {
     const keys: string[] = [];

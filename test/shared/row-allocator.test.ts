@@ -5,12 +5,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
-import { RatelabError } from '../../src/errors.js';
 import { specOf } from '../../src/shared/handle.js';
 import { KeyCodec } from '../../src/shared/key-codec.js';
 import { SLOT, SLOT_WORDS, layout, type Layout } from '../../src/shared/layout.js';
 import { attachSharedLimiter, createSharedLimiter, type SharedRateLimiter } from '../../src/shared/limiter.js';
 import { SharedColumns } from '../../src/shared/shared-columns.js';
+import { errorCode } from '../support/errors.js';
 
 const LINE = 64;
 const POLICY = { limit: 5, windowMs: 60_000 };
@@ -43,15 +43,6 @@ function lines(rows: readonly number[], offset: number, bytes: number): Set<numb
   return new Set(rows.map((row) => Math.floor((offset + row * bytes) / LINE)));
 }
 
-const code = (attempt: () => unknown): string | undefined => {
-  try {
-    attempt();
-  } catch (error) {
-    if (error instanceof RatelabError) return error.code;
-    throw error;
-  }
-  return undefined;
-};
 
 describe('rows of two limiters never share a cache line', () => {
   it('for any order in which 2 to 4 limiters insert their keys, each line of row state holds one limiter\'s keys', () => {
@@ -96,25 +87,25 @@ describe('no row is lost to a limiter that claimed more than it used', () => {
     const [a, b, c] = limiters as [SharedRateLimiter, SharedRateLimiter, SharedRateLimiter];
     expect(a.allow('a')).toBe(true);
     expect(b.allow('b')).toBe(true);
-    for (let i = 0; i < 38; i++) expect(code(() => c.allow(`c-${i}`)), `key ${i + 3} of 40`).toBeUndefined();
+    for (let i = 0; i < 38; i++) expect(errorCode(() => c.allow(`c-${i}`)), `key ${i + 3} of 40`).toBeUndefined();
     expect(a.size).toBe(40);
-    for (const limiter of limiters) expect(code(() => limiter.allow('one more'))).toBe('SHARED_TABLE_FULL');
+    for (const limiter of limiters) expect(errorCode(() => limiter.allow('one more'))).toBe('SHARED_TABLE_FULL');
   });
 
   it('with more limiters than lanes, every row is still used: 70 limiters one key each, then one fills the rest', () => {
     const { limiters } = limitersOn(2000, 70);
     limiters.forEach((limiter, i) => expect(limiter.allow(`own-${i}`)).toBe(true));
     const last = limiters[69] as SharedRateLimiter;
-    for (let i = 0; i < 2000 - 70; i++) expect(code(() => last.allow(`rest-${i}`))).toBeUndefined();
+    for (let i = 0; i < 2000 - 70; i++) expect(errorCode(() => last.allow(`rest-${i}`))).toBeUndefined();
     expect(last.size).toBe(2000);
-    expect(code(() => last.allow('one more'))).toBe('SHARED_TABLE_FULL');
+    expect(errorCode(() => last.allow('one more'))).toBe('SHARED_TABLE_FULL');
   });
 
   it('a key reset gives its row back: the table fills to maxKeys again', () => {
     const { limiters } = limitersOn(20, 2);
     const [a, b] = limiters as [SharedRateLimiter, SharedRateLimiter];
     for (let i = 0; i < 20; i++) (i % 2 === 0 ? a : b).allow(`k-${i}`);
-    expect(code(() => a.allow('new'))).toBe('SHARED_TABLE_FULL');
+    expect(errorCode(() => a.allow('new'))).toBe('SHARED_TABLE_FULL');
     expect(b.reset('k-0')).toBe(true);
     expect(a.size).toBe(19);
     expect(a.allow('new')).toBe(true);
