@@ -4,6 +4,9 @@ import { HEADER, SLOT, SLOT_WORDS, type Layout } from './layout.js';
 import type { Locking } from './locking.js';
 import { RowAllocator } from './row-allocator.js';
 
+/** Slots a full table examines for idle keys before it refuses a new key. */
+export const SWEEP_STEPS = 64;
+
 /**
  * The shared key table: open addressing with linear probing over `slots` (a power of two,
  * at least twice `maxKeys`, so at most half full), each slot pointing to a row of state.
@@ -23,9 +26,6 @@ import { RowAllocator } from './row-allocator.js';
  * neither makes room, it is refused with `SHARED_TABLE_FULL`, at a bounded cost; known
  * keys are decided as before.
  */
-/** Slots a full table examines for idle keys before it refuses a new key. */
-export const SWEEP_STEPS = 64;
-
 export class SharedKeyTable {
   /** After {@link acquire}: the row of the key, and whether it was just inserted. */
   row = -1;

@@ -124,7 +124,6 @@ function lengthOf(region: Region, spec: LayoutSpec): number {
   }
 }
 
-
 /**
  * Lays the regions out (header, table, rows, then the meter's columns), each from a cache
  * line boundary, over `buffer`, or only measures them without one. Returns the views and
