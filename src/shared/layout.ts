@@ -48,13 +48,13 @@ export const ALLOC = {
  * read touch one cache line (as four separate columns they touched three).
  */
 export const SLOT = {
-  /** The lock guarding the slot and the row it points to. */
+  /** The lock for changing what the slot holds (inserting a key into it, evicting it); decisions do not take it. */
   lock: 0,
   /** The lock that serialises inserting keys whose probe starts here. */
   bucket: 1,
   /** The key's hash (never 0), or 0 for a free slot. */
   hash: 2,
-  /** The row holding the key's bytes, time and algorithm state. */
+  /** The row holding the key's bytes, time, algorithm state and lock. */
   row: 3,
 } as const;
 export const SLOT_WORDS = 4;
@@ -82,6 +82,8 @@ export interface Layout {
   readonly alloc: Int32Array;
   /** Per chunk of {@link ROW_CHUNK} rows: how many of its rows were handed out (it may run past the chunk's size). */
   readonly chunkFill: Int32Array;
+  /** Per row: the lock guarding its state (the one lock a decision takes). */
+  readonly rowLocks: Int32Array;
   /** Per row: the key's length in UTF-8 bytes. */
   readonly keyLengths: Int32Array;
   /** Per row: `maxKeyBytes` bytes of key. */
@@ -93,7 +95,7 @@ export interface Layout {
 }
 
 interface Region {
-  readonly name: 'slots' | 'freeRows' | 'alloc' | 'chunkFill' | 'keyLengths' | 'touched' | 'keyBytes';
+  readonly name: 'slots' | 'freeRows' | 'alloc' | 'chunkFill' | 'rowLocks' | 'keyLengths' | 'touched' | 'keyBytes';
   readonly type: { new (buffer: SharedArrayBuffer, offset: number, length: number): Int32Array | Float64Array | Uint8Array; BYTES_PER_ELEMENT: number };
   readonly per: 'slot' | 'row' | 'keyByte' | 'chunk' | 'lanes';
 }
@@ -103,6 +105,7 @@ const REGIONS: readonly Region[] = [
   { name: 'freeRows', type: Int32Array, per: 'row' },
   { name: 'alloc', type: Int32Array, per: 'lanes' },
   { name: 'chunkFill', type: Int32Array, per: 'chunk' },
+  { name: 'rowLocks', type: Int32Array, per: 'row' },
   { name: 'keyLengths', type: Int32Array, per: 'row' },
   { name: 'touched', type: Float64Array, per: 'row' },
   { name: 'keyBytes', type: Uint8Array, per: 'keyByte' },

@@ -116,9 +116,9 @@ class SharedLimiter implements SharedRateLimiter {
     this.locks = createLocking(handle.locking, view, handle.lockLeaseMs, tokens);
     const probe = Math.min(PROBE_LIMIT, spec.slots);
     this.table = new SharedKeyTable(view, this.locks, this.codec, spec.maxKeyBytes, probe, handle.idleMs, this.repair);
-    // Per row: the meter's columns, time, key bytes and length, a stack entry, its share of
-    // its chunk's fill word; per row two to four slots of SLOT_WORDS 32-bit words.
-    this.stateBytesPerKey = this.meter.bytesPerSlot + 8 + spec.maxKeyBytes + 8 + 4 / ROW_CHUNK + (spec.slots / spec.maxKeys) * SLOT_WORDS * 4;
+    // Per row: the meter's columns, time, key bytes and length, a stack entry, a lock, its
+    // share of its chunk's fill word; per row two to four slots of SLOT_WORDS 32-bit words.
+    this.stateBytesPerKey = this.meter.bytesPerSlot + 8 + spec.maxKeyBytes + 8 + 4 + 4 / ROW_CHUNK + (spec.slots / spec.maxKeys) * SLOT_WORDS * 4;
   }
 
   get size(): number {
@@ -148,13 +148,13 @@ class SharedLimiter implements SharedRateLimiter {
     const hash = this.codec.encode(key);
     this.locks.enter();
     try {
-      const slot = this.table.acquire(hash, now);
+      this.table.acquire(hash, now);
       try {
         const row = this.table.row;
         const at = this.advance(row, now);
         return full ? meterDecision(this.meter, this.limits, row, at, cost) : this.meter.take(row, at, cost);
       } finally {
-        this.table.release(slot);
+        this.table.release();
       }
     } finally {
       this.locks.leave();

@@ -130,19 +130,19 @@ export class RowAllocator {
   }
 
   private pop(): number {
-    this.locks.rows();
+    this.locks.freeStack();
     const free = this.view.header[HEADER.freeRows] as number;
     const row = free > 0 ? (this.view.freeRows[free - 1] as number) : -1;
     if (free > 0) this.view.header[HEADER.freeRows] = free - 1;
-    this.locks.releaseRows();
+    this.locks.releaseFreeStack();
     return row;
   }
 
   private push(row: number): void {
-    this.locks.rows();
+    this.locks.freeStack();
     const free = this.view.header[HEADER.freeRows] as number;
     this.view.freeRows[free] = row;
     this.view.header[HEADER.freeRows] = free + 1;
-    this.locks.releaseRows();
+    this.locks.releaseFreeStack();
   }
 }
