@@ -7,13 +7,19 @@ import { attachSharedLimiter } from '../shared/limiter.js';
 import type { SharedLimiterHandle } from '../shared/handle.js';
 
 /**
- * What the bench thread sends: attach to a shared limiter's handle, or (`unshared`, the
- * machine's ceiling) make a memory limiter of this thread's own with the same algorithm and
- * policy, then answer 'ready'; or run, then answer a {@link ThreadCount}.
+ * How a bench thread works: on the shared limiter's handle, on a memory limiter of its own
+ * with the same algorithm and policy (`unshared`), or on private arithmetic alone
+ * (`compute`: the machine's ceiling, the same loop with no limiter in it).
  */
-export type ThreadTask = { type: 'attach'; handle: SharedLimiterHandle; unshared: boolean; keys: number; offset: number } | { type: 'run'; timeMs: number };
+export type ThreadMode = 'shared' | 'unshared' | 'compute';
 
-/** Decisions made and the ms they took. */
+/**
+ * What the bench thread is sent: attach (in `mode`, to decide on `keys` round-robin), then
+ * answer 'ready'; or run, then answer a {@link ThreadCount}.
+ */
+export type ThreadTask = { type: 'attach'; handle: SharedLimiterHandle; mode: ThreadMode; keys: string[] } | { type: 'run'; timeMs: number };
+
+/** Decisions (for `compute`, arithmetic steps) made and the ms they took. */
 export interface ThreadCount {
   decisions: number;
   ms: number;
@@ -22,6 +28,30 @@ export interface ThreadCount {
 let limiter: RateLimiter | undefined;
 let keys: string[] = [];
 let next = 0;
+/** Where `compute` keeps its arithmetic, so the loop cannot be optimised away. */
+let sink = 1;
+
+/** A step of private arithmetic (xorshift): no memory shared, nothing allocated. */
+function step(x: number): number {
+  x ^= x << 13;
+  x ^= x >>> 17;
+  return x ^ (x << 5);
+}
+
+function compute(timeMs: number): ThreadCount {
+  const start = performance.now();
+  const end = start + timeMs;
+  let decisions = 0;
+  let now = start;
+  let x = sink;
+  while (now < end) {
+    for (let i = 0; i < 256; i++) x = step(x);
+    decisions += 256;
+    now = performance.now();
+  }
+  sink = x;
+  return { decisions, ms: now - start };
+}
 
 function run(timeMs: number): ThreadCount {
   const l = limiter as RateLimiter;
@@ -43,11 +73,11 @@ function run(timeMs: number): ThreadCount {
 
 parentPort?.on('message', (task: ThreadTask) => {
   if (task.type === 'attach') {
-    limiter = task.unshared ? createLimiter(task.handle.algorithm, task.handle.policy) : attachSharedLimiter(task.handle);
-    keys = Array.from({ length: task.keys }, (_, i) => (task.keys === 1 ? 'hot' : `key-${i}`));
-    next = task.offset % task.keys;
+    limiter = task.mode === 'compute' ? undefined : task.mode === 'unshared' ? createLimiter(task.handle.algorithm, task.handle.policy) : attachSharedLimiter(task.handle);
+    keys = task.keys;
+    next = 0;
     parentPort?.postMessage('ready');
   } else {
-    parentPort?.postMessage(run(task.timeMs));
+    parentPort?.postMessage(limiter === undefined ? compute(task.timeMs) : run(task.timeMs));
   }
 });

@@ -35,21 +35,9 @@ export function specOf(handle: SharedLimiterHandle): LayoutSpec {
   };
 }
 
-/** Rows handed out one after another are this far apart: 16 x 4 B or 8 B columns span 1-2 cache lines. */
-const ROW_SPREAD = 16;
-
-/**
- * Fresh state in a new buffer: every row free, handed out {@link ROW_SPREAD} apart. Keys
- * inserted together by different threads then keep their state (time, counters) in
- * different cache lines; in insertion order, two threads walking their keys in step wrote
- * the same lines at every decision (false sharing).
- */
+/** Fresh state in a new (zeroed) buffer: every row unclaimed (src/shared/row-allocator.ts), the stack of freed rows empty. */
 export function initialise(view: Layout): void {
-  const rows = view.freeRows.length;
-  let top = rows;
-  // The stack pops from the top: rows 0, 16, 32, ..., then 1, 17, 33, ...
-  for (let start = 0; start < ROW_SPREAD; start++) for (let row = start; row < rows; row += ROW_SPREAD) view.freeRows[--top] = row;
-  view.header[HEADER.freeRows] = rows;
+  view.header[HEADER.freeRows] = 0;
   view.header[HEADER.version] = LAYOUT_VERSION;
   Atomics.store(view.header, HEADER.magic, MAGIC);
 }

@@ -1,7 +1,7 @@
 import { createMeter, type Meter } from '../algorithms/index.js';
 import { RatelabError } from '../errors.js';
 import type { Algorithm, Limits } from '../policy.js';
-import { SharedColumns } from './shared-columns.js';
+import { LINE_BYTES, SharedColumns, lineAligned } from './shared-columns.js';
 
 /** The header's 32-bit words. */
 export const HEADER = {
@@ -21,20 +21,41 @@ export const HEADER = {
 
 const HEADER_WORDS = 16;
 export const MAGIC = 0x52_4c_53_48; // "RLSH"
-export const LAYOUT_VERSION = 3;
+export const LAYOUT_VERSION = 4;
+
+/**
+ * Rows are handed out in chunks of this many consecutive rows (src/shared/row-allocator.ts):
+ * with columns on line boundaries, a chunk's entries fill whole lines of every column (one
+ * line of a 4-byte column, two of an 8-byte one), so rows of two chunks never share one.
+ */
+export const ROW_CHUNK = 16;
+/** Lanes of the row allocator (at most; no more than chunks): each attached limiter claims one (the rest share the free-row stack). */
+export const ROW_LANES = 64;
+/** 32-bit words of a lane: one line, so no two lanes' words share one. */
+export const LANE_WORDS = LINE_BYTES / 4;
+/**
+ * The row allocator's words: counters in the first line, then lane `i` in line `i + 1`
+ * (its current chunk + 1, 0 for none; then 1 once a limiter owns it).
+ */
+export const ALLOC = {
+  /** Rows holding live keys. */
+  live: 0,
+  /** Chunks claimed so far (the next one to claim, while below the chunk count). */
+  nextChunk: 1,
+} as const;
 
 /**
  * A table slot is four 32-bit words side by side, so a lookup's hash check, lock and row
  * read touch one cache line (as four separate columns they touched three).
  */
 export const SLOT = {
-  /** The lock guarding the slot and the row it points to. */
+  /** The lock for changing what the slot holds (inserting a key into it, evicting it); decisions do not take it. */
   lock: 0,
   /** The lock that serialises inserting keys whose probe starts here. */
   bucket: 1,
   /** The key's hash (never 0), or 0 for a free slot. */
   hash: 2,
-  /** The row holding the key's bytes, time and algorithm state. */
+  /** The row holding the key's bytes, time, algorithm state and lock. */
   row: 3,
 } as const;
 export const SLOT_WORDS = 4;
@@ -56,8 +77,14 @@ export interface Layout {
   readonly header: Int32Array;
   /** {@link SLOT_WORDS} words per table slot, laid out as {@link SLOT} says. */
   readonly slots: Int32Array;
-  /** The stack of free rows (its height is `header[freeRows]`). */
+  /** The stack of freed rows (its height is `header[freeRows]`); rows never used come from chunks. */
   readonly freeRows: Int32Array;
+  /** The row allocator's counters and lanes, laid out as {@link ALLOC} says. */
+  readonly alloc: Int32Array;
+  /** Per chunk of {@link ROW_CHUNK} rows: how many of its rows were handed out (it may run past the chunk's size). */
+  readonly chunkFill: Int32Array;
+  /** Per row: the lock guarding its state (the one lock a decision takes). */
+  readonly rowLocks: Int32Array;
   /** Per row: the key's length in UTF-8 bytes. */
   readonly keyLengths: Int32Array;
   /** Per row: `maxKeyBytes` bytes of key. */
@@ -69,36 +96,51 @@ export interface Layout {
 }
 
 interface Region {
-  readonly name: 'slots' | 'freeRows' | 'keyLengths' | 'touched' | 'keyBytes';
+  readonly name: 'slots' | 'freeRows' | 'alloc' | 'chunkFill' | 'rowLocks' | 'keyLengths' | 'touched' | 'keyBytes';
   readonly type: { new (buffer: SharedArrayBuffer, offset: number, length: number): Int32Array | Float64Array | Uint8Array; BYTES_PER_ELEMENT: number };
-  readonly per: 'slot' | 'row' | 'keyByte';
+  readonly per: 'slot' | 'row' | 'keyByte' | 'chunk' | 'lanes';
 }
 
 const REGIONS: readonly Region[] = [
   { name: 'slots', type: Int32Array, per: 'slot' },
   { name: 'freeRows', type: Int32Array, per: 'row' },
+  { name: 'alloc', type: Int32Array, per: 'lanes' },
+  { name: 'chunkFill', type: Int32Array, per: 'chunk' },
+  { name: 'rowLocks', type: Int32Array, per: 'row' },
   { name: 'keyLengths', type: Int32Array, per: 'row' },
   { name: 'touched', type: Float64Array, per: 'row' },
   { name: 'keyBytes', type: Uint8Array, per: 'keyByte' },
 ];
 
 function lengthOf(region: Region, spec: LayoutSpec): number {
-  if (region.per === 'slot') return spec.slots * SLOT_WORDS;
-  return region.per === 'row' ? spec.maxKeys : spec.maxKeys * spec.maxKeyBytes;
+  switch (region.per) {
+    case 'slot':
+      return spec.slots * SLOT_WORDS;
+    case 'row':
+      return spec.maxKeys;
+    case 'keyByte':
+      return spec.maxKeys * spec.maxKeyBytes;
+    case 'chunk':
+      return Math.ceil(spec.maxKeys / ROW_CHUNK);
+    case 'lanes':
+      // More lanes than chunks could never all hold one.
+      return (Math.min(ROW_LANES, Math.ceil(spec.maxKeys / ROW_CHUNK)) + 1) * LANE_WORDS;
+  }
 }
 
 /**
- * Lays the regions out (header, table, rows, then the meter's columns) over `buffer`, or
- * only measures them without one. Returns the views and the total bytes.
+ * Lays the regions out (header, table, rows, then the meter's columns), each from a cache
+ * line boundary, over `buffer`, or only measures them without one. Returns the views and
+ * the total bytes.
  */
 function lay(spec: LayoutSpec, buffer: SharedArrayBuffer | undefined): { views: Partial<Layout>; bytes: number } {
   const views: Record<string, unknown> = {};
-  let offset = HEADER_WORDS * 4;
+  let offset = lineAligned(HEADER_WORDS * 4);
   if (buffer) views.header = new Int32Array(buffer, 0, HEADER_WORDS);
   for (const region of REGIONS) {
     const length = lengthOf(region, spec);
     if (buffer) views[region.name] = new region.type(buffer, offset, length);
-    offset = Math.ceil((offset + length * region.type.BYTES_PER_ELEMENT) / 8) * 8;
+    offset = lineAligned(offset + length * region.type.BYTES_PER_ELEMENT);
   }
   const columns = new SharedColumns(buffer, offset);
   const meter = createMeter(spec.algorithm, spec.limits, columns);

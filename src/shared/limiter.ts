@@ -7,7 +7,7 @@ import { checkAlgorithm, checkCost, checkKey, checkPolicy, positiveOption, type 
 import { describeBuffer, initialise, openHandle, specOf, type SharedLimiterHandle } from './handle.js';
 import { KeyCodec } from './key-codec.js';
 import { SharedKeyTable } from './key-table.js';
-import { HEADER, layout, layoutBytes, type Layout } from './layout.js';
+import { HEADER, ROW_CHUNK, SLOT_WORDS, layout, layoutBytes, type Layout } from './layout.js';
 import { LockTokens } from './lock-words.js';
 import { createLocking, type LockingMode } from './locking.js';
 import { KeyWaiters, type WaitOptions } from '../wait/key-waiters.js';
@@ -122,9 +122,9 @@ class SharedLimiter implements SharedRateLimiter {
     this.locks = createLocking(handle.locking, view, handle.lockLeaseMs, tokens);
     const probe = Math.min(PROBE_LIMIT, spec.slots);
     this.table = new SharedKeyTable(view, this.locks, this.codec, spec.maxKeyBytes, probe, handle.idleMs, this.repair);
-    // Per row: the meter's columns, time, key bytes and length, a stack entry; per row two
-    // slots of four 32-bit words.
-    this.stateBytesPerKey = this.meter.bytesPerSlot + 8 + spec.maxKeyBytes + 8 + (spec.slots / spec.maxKeys) * 16;
+    // Per row: the meter's columns, time, key bytes and length, a stack entry, a lock, its
+    // share of its chunk's fill word; per row two to four slots of SLOT_WORDS 32-bit words.
+    this.stateBytesPerKey = this.meter.bytesPerSlot + 8 + spec.maxKeyBytes + 8 + 4 + 4 / ROW_CHUNK + (spec.slots / spec.maxKeys) * SLOT_WORDS * 4;
   }
 
   get size(): number {
@@ -154,13 +154,13 @@ class SharedLimiter implements SharedRateLimiter {
     const hash = this.codec.encode(key);
     this.locks.enter();
     try {
-      const slot = this.table.acquire(hash, now);
+      this.table.acquire(hash, now);
       try {
         const row = this.table.row;
         const at = this.advance(row, now);
         return full ? meterDecision(this.meter, this.limits, row, at, cost) : this.meter.take(row, at, cost);
       } finally {
-        this.table.release(slot);
+        this.table.release();
       }
     } finally {
       this.locks.leave();

@@ -6,35 +6,43 @@ export type LockingMode = 'per-key' | 'global';
 
 /**
  * The locks one attached limiter takes, in a fixed order that cannot deadlock: a bucket
- * lock (inserting a key), then one slot lock at a time, then the row stack's lock. A
- * thread never holds two locks of one kind. `slot` returns true when it took the lock over
- * from a holder presumed dead (see {@link LockWords}), so the caller repairs the slot; the
- * bucket and row-stack locks guard nothing a dead holder could leave half-done but a leaked row.
+ * lock (inserting a key), then one slot lock (changing what a slot holds), then one row
+ * lock (the key's state: all a decision takes), then the free-row stack's lock. A thread
+ * never holds two locks of one kind. `row` returns true when it took the lock over from a
+ * holder presumed dead (see {@link LockWords}), so the caller repairs the row; the other
+ * locks guard nothing a dead holder could leave half-done but a leaked row.
  */
 export interface Locking {
   /** Before any table operation (the global lock's place). */
   enter(): void;
   leave(): void;
-  slot(slot: number): boolean;
+  slot(slot: number): void;
   trySlot(slot: number): boolean;
   releaseSlot(slot: number): void;
+  row(row: number): boolean;
+  tryRow(row: number): boolean;
+  releaseRow(row: number): void;
   bucket(home: number): void;
   releaseBucket(home: number): void;
-  rows(): void;
-  releaseRows(): void;
+  freeStack(): void;
+  releaseFreeStack(): void;
 }
 
 /**
- * One lock per table slot (a key's state is guarded by its slot's), one per probe start
- * for inserts, one for the row stack (inserts and evictions only): threads deciding on
+ * One lock per row (a key's state: the only lock a decision takes, in the row's own line
+ * of the row lock column, so one thread's decisions write no line another thread's do),
+ * one per table slot (inserting into and evicting from it), one per probe start for
+ * inserts, one for the free-row stack (inserts and evictions only): threads deciding on
  * different keys touch different words and never wait for each other.
  */
 class PerKeyLocking implements Locking {
   private readonly slotWords: LockWords;
+  private readonly rowWords: LockWords;
   private readonly headerWords: LockWords;
   private slotToken = 0;
-  private bucketToken = 0;
   private rowToken = 0;
+  private bucketToken = 0;
+  private stackToken = 0;
 
   constructor(
     view: Layout,
@@ -42,15 +50,16 @@ class PerKeyLocking implements Locking {
     private readonly tokens: LockTokens,
   ) {
     this.slotWords = new LockWords(view.slots, leaseMs);
+    this.rowWords = new LockWords(view.rowLocks, leaseMs);
     this.headerWords = new LockWords(view.header, leaseMs);
   }
 
   enter(): void {}
   leave(): void {}
 
-  slot(slot: number): boolean {
+  slot(slot: number): void {
     this.slotToken = this.tokens.next();
-    return this.slotWords.acquire(slot * SLOT_WORDS + SLOT.lock, this.slotToken);
+    this.slotWords.acquire(slot * SLOT_WORDS + SLOT.lock, this.slotToken);
   }
 
   trySlot(slot: number): boolean {
@@ -62,6 +71,20 @@ class PerKeyLocking implements Locking {
     this.slotWords.release(slot * SLOT_WORDS + SLOT.lock, this.slotToken);
   }
 
+  row(row: number): boolean {
+    this.rowToken = this.tokens.next();
+    return this.rowWords.acquire(row, this.rowToken);
+  }
+
+  tryRow(row: number): boolean {
+    this.rowToken = this.tokens.next();
+    return this.rowWords.tryAcquire(row, this.rowToken);
+  }
+
+  releaseRow(row: number): void {
+    this.rowWords.release(row, this.rowToken);
+  }
+
   bucket(home: number): void {
     this.bucketToken = this.tokens.next();
     this.slotWords.acquire(home * SLOT_WORDS + SLOT.bucket, this.bucketToken);
@@ -71,13 +94,13 @@ class PerKeyLocking implements Locking {
     this.slotWords.release(home * SLOT_WORDS + SLOT.bucket, this.bucketToken);
   }
 
-  rows(): void {
-    this.rowToken = this.tokens.next();
-    this.headerWords.acquire(HEADER.rowLock, this.rowToken);
+  freeStack(): void {
+    this.stackToken = this.tokens.next();
+    this.headerWords.acquire(HEADER.rowLock, this.stackToken);
   }
 
-  releaseRows(): void {
-    this.headerWords.release(HEADER.rowLock, this.rowToken);
+  releaseFreeStack(): void {
+    this.headerWords.release(HEADER.rowLock, this.stackToken);
   }
 }
 
@@ -103,19 +126,27 @@ class GlobalLocking implements Locking {
     this.words.release(HEADER.globalLock, this.token);
   }
 
-  slot(): boolean {
-    return false;
-  }
+  slot(): void {}
 
   trySlot(): boolean {
     return true;
   }
 
   releaseSlot(): void {}
+
+  row(): boolean {
+    return false;
+  }
+
+  tryRow(): boolean {
+    return true;
+  }
+
+  releaseRow(): void {}
   bucket(): void {}
   releaseBucket(): void {}
-  rows(): void {}
-  releaseRows(): void {}
+  freeStack(): void {}
+  releaseFreeStack(): void {}
 }
 
 /** The locks of `mode` for one attached limiter. */

@@ -4,20 +4,11 @@ import type { SharedLimiterHandle } from '../../src/shared/handle.js';
 import { MAX_BUFFER_BYTES } from '../../src/shared/layout.js';
 import { expectRatelabError } from '../support/errors.js';
 import { ManualClock } from '../../src/clock.js';
-import { RatelabError } from '../../src/errors.js';
 import { createLimiter } from '../../src/memory/limiter.js';
 import { ALGORITHMS } from '../../src/policy.js';
 import { attachSharedLimiter, createSharedLimiter } from '../../src/shared/limiter.js';
+import { errorCode } from '../support/errors.js';
 
-const code = (attempt: () => unknown): string | undefined => {
-  try {
-    attempt();
-  } catch (error) {
-    if (error instanceof RatelabError) return error.code;
-    throw error;
-  }
-  return undefined;
-};
 
 describe('the shared limiter decides as the memory limiter does', () => {
   const step = fc.record({
@@ -59,7 +50,7 @@ describe('the full table', () => {
     const clock = new ManualClock(0);
     const limiter = createSharedLimiter('fixed-window', { limit: 2, windowMs: 1000 }, { clock, maxKeys: 3 });
     for (const key of ['a', 'b', 'c']) expect(limiter.allow(key)).toBe(true);
-    expect(code(() => limiter.consume('d'))).toBe('SHARED_TABLE_FULL');
+    expect(errorCode(() => limiter.consume('d'))).toBe('SHARED_TABLE_FULL');
     expect(limiter.allow('a')).toBe(true);
     clock.set(1000); // a, b and c are idle (a fixed window is full again after one window)
     expect(limiter.allow('d')).toBe(true);
@@ -137,17 +128,17 @@ describe('refusals', () => {
     ['not a handle', () => attachSharedLimiter({} as never), 'INVALID_ARGUMENT'],
     ['a buffer of the wrong size', () => attachSharedLimiter({ ...createSharedLimiter('gcra', { limit: 1, windowMs: 1 }, { maxKeys: 4 }).handle, maxKeys: 400 }), 'INVALID_ARGUMENT'],
   ])('%s', (_what, attempt, expected) => {
-    expect(code(attempt)).toBe(expected);
+    expect(errorCode(attempt)).toBe(expected);
   });
 
   it('a key over maxKeyBytes in UTF-8 is INVALID_KEY; one at the bound is fine', () => {
     const limiter = createSharedLimiter('gcra', { limit: 1, windowMs: 1000 }, { maxKeys: 4, maxKeyBytes: 4 });
     expect(limiter.allow('abcd')).toBe(true);
     expect(limiter.allow('éé')).toBe(true);
-    expect(code(() => limiter.allow('abcde'))).toBe('INVALID_KEY');
-    expect(code(() => limiter.allow('ééa'))).toBe('INVALID_KEY');
-    expect(code(() => limiter.consume(3 as never))).toBe('INVALID_KEY');
-    expect(code(() => limiter.consume('a', -1))).toBe('INVALID_COST');
+    expect(errorCode(() => limiter.allow('abcde'))).toBe('INVALID_KEY');
+    expect(errorCode(() => limiter.allow('ééa'))).toBe('INVALID_KEY');
+    expect(errorCode(() => limiter.consume(3 as never))).toBe('INVALID_KEY');
+    expect(errorCode(() => limiter.consume('a', -1))).toBe('INVALID_COST');
   });
 });
 

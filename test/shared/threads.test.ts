@@ -31,6 +31,22 @@ describe('4 threads x 25,000 calls on 10 keys, limit 1,000 per hour', () => {
   });
 });
 
+describe('4 threads filling one table at once, each with keys of its own', () => {
+  it('every row goes to one key: exactly maxKeys keys fit, each admitted once, then SHARED_TABLE_FULL', async () => {
+    // 10,000 rows in 625 chunks: the threads claim chunks at once, and the last rows may be
+    // borrowed from other threads' chunks.
+    const limiter = createSharedLimiter('fixed-window', { limit: 1, windowMs: 3_600_000 }, { maxKeys: 10_000 });
+    await Promise.all(threads.map((thread) => thread.ask({ type: 'attach', handle: limiter.handle })));
+    const own = threads.map((_, t) => Array.from({ length: 2500 }, (_, i) => `t${t}-${i}`));
+    const admitted = await Promise.all(threads.map((thread, t) => thread.ask<number>({ type: 'count', keys: own[t] as string[], calls: 2500 })));
+    expect(admitted).toEqual([2500, 2500, 2500, 2500]);
+    expect(limiter.size).toBe(10_000);
+    // Had two keys been given one row, the second would have found its quota spent.
+    for (const key of own.flat()) expect(limiter.consume(key, 0).remaining).toBe(0);
+    expect(() => limiter.allow('one more')).toThrow(expect.objectContaining({ code: 'SHARED_TABLE_FULL' }));
+  });
+});
+
 type Result = [allowed: boolean, remaining: number, retryAfterMs: number, resetMs: number];
 
 /**

@@ -18,3 +18,14 @@ export function expectRatelabError(fn: () => unknown, code: RatelabErrorCode, fi
   }
   return error;
 }
+
+/** The code of the RatelabError `fn` throws, or undefined when it returns; any other error is rethrown. */
+export function errorCode(fn: () => unknown): RatelabErrorCode | undefined {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof RatelabError) return error.code;
+    throw error;
+  }
+  return undefined;
+}

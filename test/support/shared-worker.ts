@@ -14,7 +14,7 @@ export type WorkerTask =
   | { type: 'count'; keys: string[]; calls: number }
   /** `consume(key, cost)` for each op; answers [allowed, remaining, retryAfterMs, resetMs] each. */
   | { type: 'run'; ops: Array<[string, number]> }
-  /** Leaves `key`'s slot lock held by a token no live thread owns (then the test ends this worker). */
+  /** Leaves `key`'s row lock held by a token no live thread owns (then the test ends this worker). */
   | { type: 'hold'; key: string };
 
 let limiter: SharedRateLimiter | undefined;
@@ -43,7 +43,7 @@ function answer(task: WorkerTask): unknown {
   }
 }
 
-/** Writes a dead holder's token into the lock word of the slot holding `key`. */
+/** Writes a dead holder's token into the lock word of the row holding `key`; returns the row. */
 function hold(key: string): number {
   const h = handle as SharedLimiterHandle;
   const spec = specOf(h);
@@ -53,8 +53,9 @@ function hold(key: string): number {
   for (let i = 0; i < spec.slots; i++) {
     const slot = (hash + i) & (spec.slots - 1);
     if (view.slots[slot * SLOT_WORDS + SLOT.hash] === hash) {
-      Atomics.store(view.slots, slot * SLOT_WORDS + SLOT.lock, 0x3fff_f001); // a member id no thread has
-      return slot;
+      const row = view.slots[slot * SLOT_WORDS + SLOT.row] as number;
+      Atomics.store(view.rowLocks, row, 0x3fff_f001); // a member id no thread has
+      return row;
     }
   }
   throw new Error(`hold: ${key} is not in the table`);
