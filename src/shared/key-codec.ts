@@ -1,5 +1,6 @@
-import { RatelabError } from '../errors.js';
+import type { RatelabError } from '../errors.js';
 import { encodeWtf8Into, isWellFormed, wtf8Length } from '../wtf8.js';
+import { keyTooLong } from './key-bytes.js';
 
 const encoder = new TextEncoder();
 
@@ -68,6 +69,6 @@ export class KeyCodec {
   }
 
   private tooLong(bytes: number): RatelabError {
-    return new RatelabError('INVALID_KEY', `key: ${bytes} bytes in UTF-8, over the shared limiter's maxKeyBytes (${this.maxKeyBytes})`, { field: 'key' });
+    return keyTooLong(bytes, this.maxKeyBytes, 'shared');
   }
 }
