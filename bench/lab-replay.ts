@@ -22,7 +22,7 @@
 //   npx tsx bench/lab-replay.ts --single          (and each algorithm alone)
 //   npx tsx bench/lab-replay.ts poisson ...       (built-in scenarios by name instead)
 import { createLimiter } from '../src/memory/limiter.js';
-import { ALGORITHMS, type Algorithm } from '../src/policy.js';
+import { ALGORITHMS, type Algorithm } from '../src/core/policy.js';
 import { builtinScenarios } from '../src/scenario/builtins.js';
 import { parseScenario } from '../src/scenario/load-scenario.js';
 import type { Scenario } from '../src/scenario/scenario.js';

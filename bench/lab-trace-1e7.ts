@@ -10,7 +10,7 @@ import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ALGORITHMS } from '../src/policy.js';
+import { ALGORITHMS } from '../src/core/policy.js';
 import { builtinContender } from '../src/sim/contender.js';
 import { replayLockstep } from '../src/sim/replay.js';
 import { traceWorkload } from '../src/sim/workload.js';

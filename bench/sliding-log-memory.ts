@@ -13,7 +13,7 @@
 //   npx tsx bench/sliding-log-memory.ts
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { ManualClock } from '../src/clock.js';
+import { ManualClock } from '../src/core/clock.js';
 import { createLimiter } from '../src/memory/limiter.js';
 
 type Case = 'one-off' | 'full-key-by-key' | 'full-in-step';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { compareCommand } from '../src/cli/commands/compare.js';
-import { bufferIO } from '../src/io.js';
+import { bufferIO } from '../src/report/io.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT = join(ROOT, 'docs/images/html-report.png');

@@ -14,37 +14,37 @@ export { throttle } from './wait/throttle.js';
 /** throttle's options (`limiter`, `key`, `cost`, `maxWaitMs`, `signal`) and what it accepts as a limiter (anything with `wait`). */
 export type { ThrottleOptions, Waitable } from './wait/throttle.js';
 /** One decision: `allowed`, `limit` and `remaining` units, `retryAfterMs` and `resetMs` in whole ms (rounded up). */
-export type { Decision } from './decision.js';
+export type { Decision } from './core/decision.js';
 
 /** The five algorithm names, in report order: token-bucket, gcra, sliding-log, sliding-counter, fixed-window. */
-export { ALGORITHMS } from './policy.js';
+export { ALGORITHMS } from './core/policy.js';
 /** Checks an algorithm name; throws `UNKNOWN_ALGORITHM` listing the five. */
-export { checkAlgorithm } from './policy.js';
+export { checkAlgorithm } from './core/policy.js';
 /** Validates a policy and resolves its capacity; throws `INVALID_POLICY` or `POLICY_TOO_LARGE` naming the field. */
-export { checkPolicy } from './policy.js';
+export { checkPolicy } from './core/policy.js';
 /** The largest `limit` and `burst`: 2^32 - 1 (counters are 32-bit). */
-export { MAX_LIMIT } from './policy.js';
+export { MAX_LIMIT } from './core/policy.js';
 /** The sliding log's largest `limit`: 2^20 timestamps in a full key's window (8 MiB). */
-export { SLIDING_LOG_MAX_LIMIT } from './policy.js';
+export { SLIDING_LOG_MAX_LIMIT } from './core/policy.js';
 /** `Policy`: `limit` units per `windowMs` ms (whole numbers >= 1), optional `burst`; `Limits`: a checked policy with its `capacity`. */
-export type { Algorithm, Limits, Policy } from './policy.js';
+export type { Algorithm, Limits, Policy } from './core/policy.js';
 
 /** A clock that moves only when told to (ms), for tests and simulations. */
-export { ManualClock } from './clock.js';
+export { ManualClock } from './core/clock.js';
 /** The system clock in epoch ms, never stepping backwards. */
-export { systemClock } from './clock.js';
+export { systemClock } from './core/clock.js';
 /** `Clock`: a function returning ms; `ClockSource`: a clock or anything with `now()`; `Scheduler`: `now()` and `schedule(callback, delayMs)`, the timers waits use (a ManualClock is one). */
-export type { Clock, ClockSource, Scheduler } from './clock.js';
+export type { Clock, ClockSource, Scheduler } from './core/clock.js';
 
 /** The one error ratelab throws on purpose: a stable `code`, the offending `field`, every `problems` line. */
-export { RatelabError } from './errors.js';
+export { RatelabError } from './core/errors.js';
 /** The stable error codes (docs/errors.md says what to do about each). */
-export type { RatelabErrorCode } from './errors.js';
+export type { RatelabErrorCode } from './core/errors.js';
 
 /** Parses `250ms`, `1.5s`, `1m`, `1h`, `1d` or a number of ms into whole ms (> 0); throws `INVALID_DURATION`. */
-export { parseDuration } from './duration.js';
+export { parseDuration } from './core/duration.js';
 /** Formats ms for people: 1500 -> `1.5s`, 60000 -> `1m`. */
-export { formatDuration } from './duration.js';
+export { formatDuration } from './core/duration.js';
 
 /** One limiter per tier, each client decided by its tier's; built from a `TiersConfig` (ratelab/tiers parses files). */
 export { RateLimiterRegistry } from './tiers/registry.js';

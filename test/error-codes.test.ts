@@ -2,14 +2,14 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { checkTarget } from '../src/attack/target.js';
 import { EXIT, exitCodeOf } from '../src/cli/exit-codes.js';
-import { RatelabError, type RatelabErrorCode } from '../src/errors.js';
+import { RatelabError, type RatelabErrorCode } from '../src/core/errors.js';
 import { parseRedisTarget } from '../src/redis/client.js';
 
 const read = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8');
 
 /** The codes of the `RatelabErrorCode` union, read from its source (a type has no runtime list). */
 function declaredCodes(): string[] {
-  const union = /export type RatelabErrorCode =([^;]+);/.exec(read('../src/errors.ts'))?.[1] ?? '';
+  const union = /export type RatelabErrorCode =([^;]+);/.exec(read('../src/core/errors.ts'))?.[1] ?? '';
   return [...union.matchAll(/'([A-Z_]+)'/g)].map((match) => match[1] as string);
 }
 

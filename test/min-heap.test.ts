@@ -2,7 +2,7 @@
 // leaves the same items in the same order, and `place` always tells where each item is.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MinHeap } from '../src/min-heap.js';
+import { MinHeap } from '../src/core/min-heap.js';
 
 interface Item {
   readonly value: number;

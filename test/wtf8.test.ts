@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { encodeWtf8Into, isWellFormed, wtf8Length } from '../src/wtf8.js';
+import { encodeWtf8Into, isWellFormed, wtf8Length } from '../src/core/wtf8.js';
 
 /** Any UTF-16 code units, lone surrogates and pairs often (a plain string rarely holds one). */
 const units = fc.array(fc.oneof(fc.integer({ min: 0xd800, max: 0xdfff }), fc.integer({ min: 0, max: 0xffff }), fc.integer({ min: 0, max: 0x7f })), { maxLength: 24 });

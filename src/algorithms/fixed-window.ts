@@ -1,6 +1,6 @@
-import type { Limits } from '../policy.js';
+import type { Limits } from '../core/policy.js';
 import { WindowCache, type Meter } from './meter.js';
-import { PRIVATE_COLUMNS, type ColumnStore } from '../typed-arrays.js';
+import { PRIVATE_COLUMNS, type ColumnStore } from '../core/typed-arrays.js';
 
 /**
  * Fixed window: at most `limit` units per window `[k * windowMs, (k + 1) * windowMs)`,

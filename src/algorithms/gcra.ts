@@ -1,6 +1,6 @@
-import type { Limits } from '../policy.js';
+import type { Limits } from '../core/policy.js';
 import { type Meter } from './meter.js';
-import { PRIVATE_COLUMNS, type ColumnStore } from '../typed-arrays.js';
+import { PRIVATE_COLUMNS, type ColumnStore } from '../core/typed-arrays.js';
 
 /**
  * GCRA, the leaky bucket as a meter (ITU-T I.371): one number per key, the theoretical

@@ -1,11 +1,11 @@
-import type { Algorithm, Limits } from '../policy.js';
+import type { Algorithm, Limits } from '../core/policy.js';
 import { FixedWindow } from './fixed-window.js';
 import { Gcra } from './gcra.js';
 import type { Meter } from './meter.js';
 import { SlidingCounter } from './sliding-counter.js';
 import { SlidingLog } from './sliding-log.js';
 import { TokenBucket } from './token-bucket.js';
-import type { ColumnStore } from '../typed-arrays.js';
+import type { ColumnStore } from '../core/typed-arrays.js';
 
 const METERS: Record<Algorithm, new (limits: Limits, store?: ColumnStore) => Meter> = {
   'token-bucket': TokenBucket,

@@ -1,4 +1,4 @@
-import { grow } from '../typed-arrays.js';
+import { grow } from '../core/typed-arrays.js';
 
 /** The smallest page: a limiter with a few keys holds a few hundred bytes, not a whole page. */
 const FIRST_PAGE_ENTRIES = 16;

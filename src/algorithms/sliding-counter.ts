@@ -1,6 +1,6 @@
-import type { Limits } from '../policy.js';
+import type { Limits } from '../core/policy.js';
 import { WindowCache, type Meter } from './meter.js';
-import { PRIVATE_COLUMNS, floorDiv, type ColumnStore } from '../typed-arrays.js';
+import { PRIVATE_COLUMNS, floorDiv, type ColumnStore } from '../core/typed-arrays.js';
 
 /**
  * Sliding-window counter (Cloudflare, 2017): two counters per key, the previous and the

@@ -1,13 +1,13 @@
-import { SLIDING_LOG_COLUMN_BYTES, slidingLogBytes, type Limits } from '../policy.js';
+import { SLIDING_LOG_COLUMN_BYTES, slidingLogBytes, type Limits } from '../core/policy.js';
 import { type Meter } from './meter.js';
 import { RingSlab } from './ring-slab.js';
-import { PRIVATE_COLUMNS, grow, type ColumnStore } from '../typed-arrays.js';
+import { PRIVATE_COLUMNS, grow, type ColumnStore } from '../core/typed-arrays.js';
 
 const NO_PAGE: Float64Array = new Float64Array(0);
 /** Fixed blocks (a shared store) are addressed below this. */
 const FIXED_MASK = 0x7fff_ffff;
 
-// The size rule lives in src/policy.ts (checkPolicy refuses a limit above it); the entry
+// The size rule lives in src/core/policy.ts (checkPolicy refuses a limit above it); the entry
 // points still re-export the constant from here.
 
 /**

@@ -1,6 +1,6 @@
-import type { Limits } from '../policy.js';
+import type { Limits } from '../core/policy.js';
 import { type Meter } from './meter.js';
-import { PRIVATE_COLUMNS, type ColumnStore } from '../typed-arrays.js';
+import { PRIVATE_COLUMNS, type ColumnStore } from '../core/typed-arrays.js';
 
 /**
  * Token bucket: capacity `burst ?? limit` tokens, refilled at `limit / windowMs` per ms,

@@ -1,4 +1,4 @@
-import { describeValue } from '../errors.js';
+import { describeValue } from '../core/errors.js';
 
 /**
  * Why `key` cannot go unchanged into an HTTP header value, or undefined when it can. A key

@@ -1,6 +1,6 @@
 import { Agent, request, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { RatelabError } from '../errors.js';
+import { RatelabError } from '../core/errors.js';
 import { unsendableKey } from './header-key.js';
 
 /** One request to send: at scenario time `t` (ms), for `key`. */

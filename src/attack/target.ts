@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { RatelabError, describeValue } from '../errors.js';
-import { isLoopbackAddress, remoteHostError } from '../loopback.js';
+import { RatelabError, describeValue } from '../core/errors.js';
+import { isLoopbackAddress, remoteHostError } from '../core/loopback.js';
 
 /**
  * The URL to attack, checked: `http:` only, and every address its host resolves to on

@@ -1,4 +1,4 @@
-import { allowedOf } from '../external-limiter.js';
+import { allowedOf } from '../metrics/external-limiter.js';
 import type { Decide } from './subjects.js';
 import { BATCH } from './workloads.js';
 

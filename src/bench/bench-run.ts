@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { RatelabError } from '../errors.js';
+import { RatelabError } from '../core/errors.js';
 
 /** The format of `ratelab bench --json` and of baselines; bumped on any incompatible change. */
 export const BENCH_FORMAT = 'ratelab-bench/1';

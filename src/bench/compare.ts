@@ -1,4 +1,4 @@
-import { RatelabError } from '../errors.js';
+import { RatelabError } from '../core/errors.js';
 import type { BenchRun, Figure } from './bench-run.js';
 import { mannWhitneyLess } from './statistics.js';
 

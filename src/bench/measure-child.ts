@@ -4,12 +4,12 @@
 import { median } from 'simple-statistics';
 import { percentiles } from '../metrics/percentile.js';
 import { Bench } from 'tinybench';
-import { RatelabError } from '../errors.js';
-import type { Policy } from '../policy.js';
+import { RatelabError } from '../core/errors.js';
+import type { Policy } from '../core/policy.js';
 import { compileBatch, isThenable, type Batch, type LoopState, type Tape } from './batch-loop.js';
 import { sampleTape, type SampleSpec } from './sample-workload.js';
 import { callTimeoutOf, createDecide, subjectName, type SubjectSpec } from './subjects.js';
-import { settleWithin } from '../limiter-timeout.js';
+import { settleWithin } from '../metrics/limiter-timeout.js';
 import { BATCH, workloadKeys, workloadSequence, type WorkloadSpec } from './workloads.js';
 
 /** What the parent asks of a child (as its one argument, or on stdin when large). */

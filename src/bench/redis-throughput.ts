@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import type { Redis } from 'ioredis';
 import { median } from 'simple-statistics';
 import { percentiles } from '../metrics/percentile.js';
-import { RatelabError } from '../errors.js';
+import { RatelabError } from '../core/errors.js';
 import { deleteKeysUnder } from '../redis/delete-keys.js';
 import { createRedisLimiter } from '../redis/redis-limiter.js';
 

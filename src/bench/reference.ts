@@ -1,5 +1,5 @@
-import type { Clock } from '../clock.js';
-import type { Policy } from '../policy.js';
+import type { Clock } from '../core/clock.js';
+import type { Policy } from '../core/policy.js';
 
 /**
  * The benchmark's reference task: the smallest token bucket one would write inline, a

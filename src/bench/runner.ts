@@ -1,13 +1,13 @@
 import { cpus, totalmem } from 'node:os';
-import { RatelabError, type RatelabErrorCode } from '../errors.js';
+import { RatelabError, type RatelabErrorCode } from '../core/errors.js';
 import { runNodeChild, siblingModule } from '../metrics/child-process.js';
 import { measureMemory, type MemoryTarget } from '../metrics/memory-probe.js';
-import type { Algorithm, Policy } from '../policy.js';
+import type { Algorithm, Policy } from '../core/policy.js';
 import { BENCH_FORMAT, type BenchRun, type Figure } from './bench-run.js';
 import type { ChildRequest, ChildResult, HarnessCheck, TaskMeasurement, WorkloadMeasurement } from './measure-child.js';
 import { centre } from './statistics.js';
 import { measuredSources } from './source-fingerprint.js';
-import { packageRoot } from '../package-root.js';
+import { packageRoot } from '../config/package-root.js';
 import { PEERS, followsVirtualClock, moduleOf, peerConfiguration, peerInstalled, referenceModule, subjectName, type PeerName, type SubjectSpec } from './subjects.js';
 import { BATCH, admitsEveryCall, workloadSpecs, type WorkloadSpec } from './workloads.js';
 

@@ -1,4 +1,4 @@
-import type { Policy } from '../policy.js';
+import type { Policy } from '../core/policy.js';
 import type { Tape } from './batch-loop.js';
 
 /**

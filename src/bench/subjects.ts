@@ -1,11 +1,11 @@
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Clock } from '../clock.js';
-import { loadLimiterModule } from '../external-limiter.js';
-import { DEFAULT_LIMITER_TIMEOUT_MS } from '../limiter-timeout.js';
+import type { Clock } from '../core/clock.js';
+import { loadLimiterModule } from '../metrics/external-limiter.js';
+import { DEFAULT_LIMITER_TIMEOUT_MS } from '../metrics/limiter-timeout.js';
 import { createLimiter } from '../memory/limiter.js';
 import { siblingModule } from '../metrics/child-process.js';
-import type { Algorithm, Policy } from '../policy.js';
+import type { Algorithm, Policy } from '../core/policy.js';
 import createReferenceBucket from './reference.js';
 
 /** The libraries ratelab is compared with, when installed (dev dependencies only). */

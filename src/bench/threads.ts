@@ -1,11 +1,11 @@
 import { Worker } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { siblingModule } from '../metrics/child-process.js';
-import type { Algorithm } from '../policy.js';
+import type { Algorithm } from '../core/policy.js';
 import { createSharedLimiter } from '../shared/limiter.js';
 import type { LockingMode } from '../shared/locking.js';
 import type { ThreadCount, ThreadMode, ThreadTask } from './threads-worker.js';
-import { largest, smallest } from '../largest.js';
+import { largest, smallest } from '../metrics/largest.js';
 
 /** What `ratelab bench --threads 1,2,4` measures. */
 export interface ThreadBenchPlan {

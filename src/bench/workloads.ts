@@ -1,4 +1,4 @@
-import type { Policy } from '../policy.js';
+import type { Policy } from '../core/policy.js';
 import type { KeySpec } from '../scenario/scenario.js';
 import { KeyPicker } from '../traffic/keys.js';
 import { Random } from '../traffic/random.js';

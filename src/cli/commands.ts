@@ -1,7 +1,7 @@
-import { formatDuration } from '../duration.js';
-import { DEFAULT_LIMITER_TIMEOUT_MS } from '../limiter-timeout.js';
-import type { CommandIO } from '../io.js';
-import { ALGORITHMS } from '../policy.js';
+import { formatDuration } from '../core/duration.js';
+import { DEFAULT_LIMITER_TIMEOUT_MS } from '../metrics/limiter-timeout.js';
+import type { CommandIO } from '../report/io.js';
+import { ALGORITHMS } from '../core/policy.js';
 import { DEFAULT_MAX_ARRIVALS } from '../scenario/arrival-estimate.js';
 import type { AttackOptions } from './commands/attack.js';
 import type { BenchOptions } from './commands/bench.js';

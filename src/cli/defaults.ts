@@ -1,4 +1,4 @@
-import type { Algorithm } from '../policy.js';
+import type { Algorithm } from '../core/policy.js';
 import type { Balance } from '../sim/distributed/fleet-options.js';
 
 // The defaults that help shows, apart from the commands that apply them: building

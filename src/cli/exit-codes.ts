@@ -1,4 +1,4 @@
-import type { RatelabErrorCode } from '../errors.js';
+import type { RatelabErrorCode } from '../core/errors.js';
 
 /**
  * The CLI's exit codes, documented in the README:

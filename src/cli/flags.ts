@@ -1,14 +1,14 @@
 import { resolve } from 'node:path';
-import { parseDuration } from '../duration.js';
-import { RatelabError, describeValue } from '../errors.js';
-import { ALGORITHMS, checkAlgorithm, type Algorithm } from '../policy.js';
+import { parseDuration } from '../core/duration.js';
+import { RatelabError, describeValue } from '../core/errors.js';
+import { ALGORITHMS, checkAlgorithm, type Algorithm } from '../core/policy.js';
 import { DEFAULT_MAX_ARRIVALS, checkArrivalCap } from '../scenario/arrival-estimate.js';
 import type { ScenarioOverrides } from '../scenario/load-scenario.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { TrustProxy } from '../http/client-address.js';
 import type { Gates } from '../sim/gates.js';
 import { outputProblem } from '../report/write-output.js';
-import { DEFAULT_LIMITER_TIMEOUT_MS } from '../limiter-timeout.js';
+import { DEFAULT_LIMITER_TIMEOUT_MS } from '../metrics/limiter-timeout.js';
 
 /**
  * A whole number from `min` to `max` given on the command line, in digits or with a

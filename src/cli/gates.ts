@@ -1,7 +1,7 @@
 import type { ComparisonRow } from '../sim/comparison.js';
 import { checkGates, type Gates } from '../sim/gates.js';
 import { EXIT } from './exit-codes.js';
-import type { CommandIO } from '../io.js';
+import type { CommandIO } from '../report/io.js';
 
 /**
  * Checks every row against the gates given (none: nothing to check, EXIT.OK); names each

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { Command as Program, CommanderError } from 'commander';
-import { RatelabError, escapeControl } from '../errors.js';
+import { RatelabError, escapeControl } from '../core/errors.js';
 import { COMMANDS, type CommandSpec } from './commands.js';
 import { EXIT, exitCodeOf } from './exit-codes.js';
-import type { CommandIO } from '../io.js';
+import type { CommandIO } from '../report/io.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 

@@ -1,4 +1,4 @@
-import type { CommandIO } from '../io.js';
+import type { CommandIO } from '../report/io.js';
 
 /** Progress shows only after this long: short runs stay silent. */
 const QUIET_MS = 1000;

@@ -4,7 +4,7 @@ import { renderRedisBench } from '../report/redis-bench-report.js';
 import { writeOutputs } from '../report/write-output.js';
 import { EXIT } from './exit-codes.js';
 import { checkOutputs, wholeNumberFlag } from './flags.js';
-import type { CommandIO } from '../io.js';
+import type { CommandIO } from '../report/io.js';
 
 /** The flags `ratelab bench --redis` reads. */
 export interface RedisBenchFlags {

@@ -1,5 +1,5 @@
 import { MAX_WIDTH } from '../report/compare-table.js';
-import type { CommandIO } from '../io.js';
+import type { CommandIO } from '../report/io.js';
 
 /** Narrower than this, nothing lays out sensibly; wrap as if it were this wide. */
 const MIN_WIDTH = 40;

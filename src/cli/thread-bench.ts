@@ -1,7 +1,7 @@
 import { cpus, loadavg } from 'node:os';
 import { runThreadBench } from '../bench/threads.js';
-import { parseDuration } from '../duration.js';
-import type { CommandIO } from '../io.js';
+import { parseDuration } from '../core/duration.js';
+import type { CommandIO } from '../report/io.js';
 import { renderThreadBench } from '../report/threads-report.js';
 import { writeOutput } from '../report/write-output.js';
 import { EXIT } from './exit-codes.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { parseDuration } from '../duration.js';
-import { describeValue } from '../errors.js';
+import { parseDuration } from '../core/duration.js';
+import { describeValue } from '../core/errors.js';
 
 /** A whole number from `min` to `max`; the message quotes what was given. */
 export function wholeNumber(max: number, min = 1) {

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { RatelabError, describeValue, escapeControl, type RatelabErrorCode } from '../errors.js';
+import { RatelabError, describeValue, escapeControl, type RatelabErrorCode } from '../core/errors.js';
 
 /** One problem: where in the document (a path of keys) and what is wrong there. */
 export interface SchemaProblem {

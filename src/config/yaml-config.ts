@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { LineCounter, parseDocument, type Document } from 'yaml';
-import { RatelabError, type RatelabErrorCode } from '../errors.js';
+import { RatelabError, type RatelabErrorCode } from '../core/errors.js';
 import { problemsError, type SchemaProblem } from './schema-problems.js';
 
 /**

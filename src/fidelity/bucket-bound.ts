@@ -1,4 +1,4 @@
-import { ManualClock } from '../clock.js';
+import { ManualClock } from '../core/clock.js';
 import { createLimiter } from '../memory/limiter.js';
 import { Random } from '../traffic/random.js';
 import { judged, type FidelityCheck } from './case.js';

@@ -1,7 +1,7 @@
-import { ManualClock } from '../clock.js';
+import { ManualClock } from '../core/clock.js';
 import { createLimiter } from '../memory/limiter.js';
 import { measureMemory } from '../metrics/memory-probe.js';
-import { ALGORITHMS, hasBucket, type Algorithm } from '../policy.js';
+import { ALGORITHMS, hasBucket, type Algorithm } from '../core/policy.js';
 import { fixed, judged, type FidelityCase, type FidelityCheck } from './case.js';
 import { replayScenario, shippedScenario } from './edges.js';
 

@@ -4,7 +4,7 @@ import { compareWorkloads } from '../sim/compare.js';
 import { builtinContender } from '../sim/contender.js';
 import { scenarioWorkload } from '../sim/workload.js';
 import type { ComparisonRow } from '../sim/comparison.js';
-import type { Algorithm } from '../policy.js';
+import type { Algorithm } from '../core/policy.js';
 import { fixed, judged, type FidelityCase, type FidelityCheck } from './case.js';
 
 /** A shipped scenario by name (the suite is built on them: `ratelab compare NAME` shows the same run). */

@@ -1,6 +1,6 @@
-import { ManualClock } from '../clock.js';
+import { ManualClock } from '../core/clock.js';
 import { createLimiter } from '../memory/limiter.js';
-import type { Policy } from '../policy.js';
+import type { Policy } from '../core/policy.js';
 import { Random } from '../traffic/random.js';
 import { judged, type FidelityCheck } from './case.js';
 import { burstyTimes } from './random-trace.js';

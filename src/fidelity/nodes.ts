@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import { createLimiter, type RateLimiter } from '../memory/limiter.js';
 import { parseScenario } from '../scenario/load-scenario.js';
 import type { Scenario } from '../scenario/scenario.js';

@@ -1,4 +1,4 @@
-import { RatelabError } from '../errors.js';
+import { RatelabError } from '../core/errors.js';
 import { bucketBoundCheck } from './bucket-bound.js';
 import type { FidelityCase, FidelityCheck, FidelityContext } from './case.js';
 import { cloudflareCheck } from './cloudflare-check.js';

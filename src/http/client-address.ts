@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { BlockList, isIP } from 'node:net';
-import { RatelabError, describeValue } from '../errors.js';
+import { RatelabError, describeValue } from '../core/errors.js';
 
 /**
  * Whom to believe about a request's origin:

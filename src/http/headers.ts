@@ -1,7 +1,7 @@
-import type { Decision } from '../decision.js';
-import { RatelabError, describeValue } from '../errors.js';
-import { isHeaderSafeName } from '../policy.js';
-import type { Limits } from '../policy.js';
+import type { Decision } from '../core/decision.js';
+import { RatelabError, describeValue } from '../core/errors.js';
+import { isHeaderSafeName } from '../core/policy.js';
+import type { Limits } from '../core/policy.js';
 
 /** Which rate-limit fields a response carries. */
 export interface HeaderOptions {

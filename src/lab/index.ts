@@ -41,7 +41,7 @@ export { KeyPicker } from '../traffic/keys.js';
 /** A recorded trace (CSV, JSON lines, or an access log) as a traffic source; throws `INVALID_TRACE` as `file:line: why`. */
 export { TraceSource } from '../traffic/trace/trace-source.js';
 /** The largest time the lab takes, ms: 8.64e15 (100,000,000 days, a JavaScript Date's range); a trace line past it is `INVALID_TRACE`. */
-export { MAX_TIME_MS } from '../duration.js';
+export { MAX_TIME_MS } from '../core/duration.js';
 /** An arrival (`t` in ms, `key`, `cost`) and a source of them. */
 export type { Arrival, TrafficSource } from '../traffic/arrival.js';
 /** A trace's options (`skipBadLines`, a label) and its counts (format, arrivals, lines skipped). */
@@ -137,4 +137,4 @@ export { API_KEY_HEADER } from '../attack/demo-api.js';
 /** The demo API's options (limiter or tiers) and its request log. */
 export type { DemoApiOptions, DemoRequestLog } from '../attack/demo-api.js';
 /** Whether an IP address, or a URL's host without a lookup, is loopback. */
-export { isLoopbackAddress, isLoopbackHost } from '../loopback.js';
+export { isLoopbackAddress, isLoopbackHost } from '../core/loopback.js';

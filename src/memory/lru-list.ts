@@ -1,4 +1,4 @@
-import { grow } from '../typed-arrays.js';
+import { grow } from '../core/typed-arrays.js';
 
 const NONE = -1;
 

@@ -1,4 +1,4 @@
-import { grow } from '../typed-arrays.js';
+import { grow } from '../core/typed-arrays.js';
 import { LruList } from './lru-list.js';
 
 /** Per-slot state owned by someone else (a meter) that must grow with the table. */

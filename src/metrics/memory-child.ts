@@ -1,7 +1,7 @@
 // The child process of measureMemory: prints one JSON line, a MemorySample.
-import { ManualClock } from '../clock.js';
+import { ManualClock } from '../core/clock.js';
 import { createLimiter } from '../memory/limiter.js';
-import { DEFAULT_LIMITER_TIMEOUT_MS, settleWithin } from '../limiter-timeout.js';
+import { DEFAULT_LIMITER_TIMEOUT_MS, settleWithin } from './limiter-timeout.js';
 import type { MemorySample, MemoryTarget } from './memory-probe.js';
 
 interface Consumer {
@@ -22,7 +22,7 @@ function heapBytes(): number {
 
 async function build(clock: ManualClock): Promise<Consumer> {
   if ('algorithm' in target) return createLimiter(target.algorithm, target.policy, { clock });
-  const { loadLimiterModule } = await import('../external-limiter.js');
+  const { loadLimiterModule } = await import('./external-limiter.js');
   return loadLimiterModule(target.module, target.policy, clock);
 }
 

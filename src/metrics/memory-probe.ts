@@ -1,4 +1,4 @@
-import type { Algorithm, Policy } from '../policy.js';
+import type { Algorithm, Policy } from '../core/policy.js';
 import { runNodeChild, siblingModule } from './child-process.js';
 
 /** What to measure: a built-in algorithm, or a limiter module (see `loadLimiterModule`). */

@@ -1,4 +1,4 @@
-import { grow } from '../typed-arrays.js';
+import { grow } from '../core/typed-arrays.js';
 
 const FIRST_KEYS = 1024;
 const FIRST_ENTRIES = 1024;

@@ -1,4 +1,4 @@
-import type { Policy } from '../policy.js';
+import type { Policy } from '../core/policy.js';
 
 /** The two commands the naive limiter sends (an ioredis client fits). */
 export interface GetSetClient {

@@ -1,5 +1,5 @@
-import { RatelabError } from '../errors.js';
-import type { Algorithm, Policy } from '../policy.js';
+import { RatelabError } from '../core/errors.js';
+import type { Algorithm, Policy } from '../core/policy.js';
 import { createNaiveRedisLimiter, type GetSetClient } from './naive-redis-limiter.js';
 import { createRedisLimiter } from '../redis/redis-limiter.js';
 import type { RedisClient } from '../redis/run-script.js';

@@ -1,6 +1,6 @@
-import { toClock, type Clock, type ClockSource } from '../clock.js';
-import type { Decision } from '../decision.js';
-import { checkCost, checkPolicy, shareOf, type Limits, type Policy } from '../policy.js';
+import { toClock, type Clock, type ClockSource } from '../core/clock.js';
+import type { Decision } from '../core/decision.js';
+import { checkCost, checkPolicy, shareOf, type Limits, type Policy } from '../core/policy.js';
 import { invalidOption } from './invalid-option.js';
 import { redisKeyOf } from './redis-key.js';
 import { runScript, type RedisClient } from './run-script.js';

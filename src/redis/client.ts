@@ -1,9 +1,9 @@
 import type { Redis } from 'ioredis';
-import { RatelabError } from '../errors.js';
+import { RatelabError } from '../core/errors.js';
 import { loadIoredis } from './load-ioredis.js';
 import type { IoredisClient } from './run-script.js';
 import { withTimeout } from './timeout.js';
-import { isLoopbackHost, remoteHostError } from '../loopback.js';
+import { isLoopbackHost, remoteHostError } from '../core/loopback.js';
 
 /** ioredis client options that bound every command (a subset of ioredis's `RedisOptions`). */
 export interface BoundedRedisOptions {

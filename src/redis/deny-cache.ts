@@ -1,4 +1,4 @@
-import type { Decision } from '../decision.js';
+import type { Decision } from '../core/decision.js';
 
 interface Denial {
   /** Local time until which this key denies `cost` and more. */

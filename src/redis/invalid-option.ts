@@ -1,4 +1,4 @@
-import { RatelabError, describeValue } from '../errors.js';
+import { RatelabError, describeValue } from '../core/errors.js';
 
 /** The `INVALID_ARGUMENT` error for a bad option: `field: why, got value`. */
 export function invalidOption(field: string, why: string, value: unknown): RatelabError {

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { RatelabError } from '../errors.js';
+import { RatelabError } from '../core/errors.js';
 
 /**
  * Loads ioredis, an optional peer dependency: only code that opens its own connection

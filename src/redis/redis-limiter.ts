@@ -1,9 +1,9 @@
-import { checkFailMode, type FailMode } from '../fail-mode.js';
+import { checkFailMode, type FailMode } from '../core/fail-mode.js';
 import { performance } from 'node:perf_hooks';
-import { schedulerOf, toClock, type Clock, type ClockSource, type Scheduler } from '../clock.js';
-import type { Decision } from '../decision.js';
+import { schedulerOf, toClock, type Clock, type ClockSource, type Scheduler } from '../core/clock.js';
+import type { Decision } from '../core/decision.js';
 import { createLimiter, type RateLimiter } from '../memory/limiter.js';
-import { checkAlgorithm, checkCost, checkPolicy, nodeShare, type Algorithm, type Limits, type Policy } from '../policy.js';
+import { checkAlgorithm, checkCost, checkPolicy, nodeShare, type Algorithm, type Limits, type Policy } from '../core/policy.js';
 import { spreadRetry } from '../wait/jitter.js';
 import { KeyWaiters, type WaitOptions } from '../wait/key-waiters.js';
 import { DenyCache } from './deny-cache.js';
@@ -16,7 +16,7 @@ import { limiterScript, type LuaScript } from './scripts.js';
 import { DeadlineQueue } from './timeout.js';
 
 /** What the limiter does when Redis fails or does not answer within `timeoutMs`. */
-export type { FailMode } from '../fail-mode.js';
+export type { FailMode } from '../core/fail-mode.js';
 
 /**
  * Why a decision is what it is: Redis decided (`redis`), a denial Redis gave earlier was

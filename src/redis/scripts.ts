@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Algorithm, Limits } from '../policy.js';
+import type { Algorithm, Limits } from '../core/policy.js';
 
 /** A Lua script as Redis knows it: its source and the SHA1 that EVALSHA names it by. */
 export interface LuaScript {

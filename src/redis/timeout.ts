@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { timeBound } from '../time-bound.js';
+import { timeBound } from '../core/time-bound.js';
 
 /** Thrown (as a rejection) when a Redis call did not answer within its time bound. */
 export class RedisTimeoutError extends Error {

@@ -1,4 +1,4 @@
-import { formatDuration } from '../duration.js';
+import { formatDuration } from '../core/duration.js';
 import type { AttackAnalysis } from '../attack/analysis.js';
 import type { AttackRun } from '../attack/runner.js';
 import type { JudgedPolicy } from '../attack/endpoint-policy.js';

@@ -6,7 +6,7 @@ import type { BenchRun, Figure } from '../bench/bench-run.js';
 import type { Comparison, ComparisonRow } from '../bench/compare.js';
 import type { GoalCheck } from '../bench/goals.js';
 import { renderTable } from './table.js';
-import { largest } from '../largest.js';
+import { largest } from '../metrics/largest.js';
 
 /** 12345678 -> "12.3M", 45600 -> "45.6k". */
 function formatRate(value: number): string {

@@ -1,6 +1,6 @@
-import { formatDuration } from '../duration.js';
+import { formatDuration } from '../core/duration.js';
 import { formatRunTime } from './run-time.js';
-import { RatelabError } from '../errors.js';
+import { RatelabError } from '../core/errors.js';
 import type { ColumnGrid } from '../metrics/focus-recorder.js';
 import type { WorkloadComparison } from '../sim/comparison.js';
 

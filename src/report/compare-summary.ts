@@ -1,4 +1,4 @@
-import { formatDuration } from '../duration.js';
+import { formatDuration } from '../core/duration.js';
 import type { ComparisonRow, WorkloadComparison } from '../sim/comparison.js';
 import { runSpan } from './chart-frame.js';
 import { formatRunTime } from './run-time.js';

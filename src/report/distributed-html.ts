@@ -1,4 +1,4 @@
-import { formatDuration } from '../duration.js';
+import { formatDuration } from '../core/duration.js';
 import { ACCURACY_COLUMNS, accuracyCells } from './accuracy-cells.js';
 import type { DistributedComparison } from '../sim/distributed/simulate.js';
 import { round } from './round.js';

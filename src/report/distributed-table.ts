@@ -1,5 +1,5 @@
 import type { ChalkInstance } from 'chalk';
-import { formatDuration } from '../duration.js';
+import { formatDuration } from '../core/duration.js';
 import type { DistributedComparison, DistributedRow } from '../sim/distributed/simulate.js';
 import { asComparison } from './distributed-as-comparison.js';
 import { summarise } from './compare-summary.js';

@@ -1,7 +1,7 @@
-import { formatDuration } from '../duration.js';
+import { formatDuration } from '../core/duration.js';
 import type { ColumnGrid, FocusSeries } from '../metrics/focus-recorder.js';
 import type { Timeline } from '../metrics/timeline.js';
-import type { Policy } from '../policy.js';
+import type { Policy } from '../core/policy.js';
 import { worstKey, worstKeys, type FocusPlan, type FocusView } from '../sim/focus.js';
 import { roundWidth, type Span } from './chart-frame.js';
 import { round } from './round.js';

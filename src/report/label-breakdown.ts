@@ -1,6 +1,6 @@
 import type { ChalkInstance } from 'chalk';
 import type { ComparisonRow } from '../sim/comparison.js';
-import { formatDuration } from '../duration.js';
+import { formatDuration } from '../core/duration.js';
 import type { LabelMetrics } from '../metrics/label-counts.js';
 import { count, fits, renderTable, type Column } from './table.js';
 import { wrapWords } from './wrap.js';

@@ -1,5 +1,5 @@
 import type { ChalkInstance } from 'chalk';
-import { formatDuration } from '../duration.js';
+import { formatDuration } from '../core/duration.js';
 import type { ColumnGrid, FocusSeries } from '../metrics/focus-recorder.js';
 import type { WorkloadComparison } from '../sim/comparison.js';
 import type { FocusView } from '../sim/focus.js';

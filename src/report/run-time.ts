@@ -1,4 +1,4 @@
-import { formatDuration } from '../duration.js';
+import { formatDuration } from '../core/duration.js';
 
 /**
  * A time of a run as a reader sees it: ms since the run's start (`originMs`, its

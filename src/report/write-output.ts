@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { accessSync, closeSync, constants, openSync, realpathSync, rmSync, statSync, type Stats } from 'node:fs';
 import { chmod, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { RatelabError } from '../errors.js';
-import type { CommandIO } from '../io.js';
+import { RatelabError } from '../core/errors.js';
+import type { CommandIO } from './io.js';
 
 /** One file (or `-`, stdout) a command writes, and what goes in it. */
 export interface Output {

@@ -1,5 +1,5 @@
-import { formatDuration } from '../duration.js';
-import { RatelabError } from '../errors.js';
+import { formatDuration } from '../core/duration.js';
+import { RatelabError } from '../core/errors.js';
 import type { ParetoSpec, Scenario, SourceSpec } from './scenario.js';
 
 /**

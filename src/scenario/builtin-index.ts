@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Policy } from '../policy.js';
+import type { Policy } from '../core/policy.js';
 import type { Scenario } from './scenario.js';
 
 /** The index of the built-ins, shipped beside them (written by `npm run scenario-index`). */

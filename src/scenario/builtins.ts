@@ -1,8 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { RatelabError } from '../errors.js';
-import { nearestName } from '../nearest-name.js';
-import { packageRoot } from '../package-root.js';
+import { RatelabError } from '../core/errors.js';
+import { nearestName } from './nearest-name.js';
+import { packageRoot } from '../config/package-root.js';
 import { loadScenario } from './load-scenario.js';
 import type { Scenario } from './scenario.js';
 

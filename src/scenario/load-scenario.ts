@@ -1,5 +1,5 @@
 import { parseYamlConfig, readText } from '../config/yaml-config.js';
-import type { Policy } from '../policy.js';
+import type { Policy } from '../core/policy.js';
 import type { KeySpec, RetrySourceSpec, Scenario, SourceSpec } from './scenario.js';
 import { validateScenario, type ScenarioFile, type SourceFile } from './schema.js';
 

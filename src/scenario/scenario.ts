@@ -1,4 +1,4 @@
-import type { Policy } from '../policy.js';
+import type { Policy } from '../core/policy.js';
 
 /**
  * Which keys a source's requests carry: `count` keys named `${prefix}${i}` (or just

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { boundedNumber, duration, offset, rate, wholeNumber } from '../config/schema-fields.js';
 import { validateWith, type SchemaProblem } from '../config/schema-problems.js';
-import { MAX_TIME_MS } from '../duration.js';
-import { describeValue } from '../errors.js';
-import { MAX_LIMIT } from '../policy.js';
+import { MAX_TIME_MS } from '../core/duration.js';
+import { describeValue } from '../core/errors.js';
+import { MAX_LIMIT } from '../core/policy.js';
 
 /** Most keys one source may spread over (the Zipf alias table holds 12 B per key). */
 const MAX_KEYS = 1_000_000;

@@ -1,5 +1,5 @@
-import type { Decision } from '../decision.js';
-import type { RatelabErrorCode } from '../errors.js';
+import type { Decision } from '../core/decision.js';
+import type { RatelabErrorCode } from '../core/errors.js';
 
 /**
  * The IPC messages between cluster workers and the primary. Tagged, so they share the

@@ -1,9 +1,9 @@
-import { schedulerOf, type ClockSource } from '../clock.js';
-import type { Decision } from '../decision.js';
-import { RatelabError, describeValue } from '../errors.js';
-import { checkFailMode, failDecision, type FailMode } from '../fail-mode.js';
+import { schedulerOf, type ClockSource } from '../core/clock.js';
+import type { Decision } from '../core/decision.js';
+import { RatelabError, describeValue } from '../core/errors.js';
+import { checkFailMode, failDecision, type FailMode } from '../core/fail-mode.js';
 import { createLimiter, type RateLimiter } from '../memory/limiter.js';
-import { checkAlgorithm, checkCost, checkKey, checkPolicy, nodeShare, type Algorithm, type Limits, type Policy } from '../policy.js';
+import { checkAlgorithm, checkCost, checkKey, checkPolicy, nodeShare, type Algorithm, type Limits, type Policy } from '../core/policy.js';
 import { spreadRetry } from '../wait/jitter.js';
 import { KeyWaiters, type WaitOptions } from '../wait/key-waiters.js';
 import { ClusterChannel } from './cluster-channel.js';

@@ -1,4 +1,4 @@
-import { RatelabError } from '../errors.js';
+import { RatelabError } from '../core/errors.js';
 
 const encoder = new TextEncoder();
 

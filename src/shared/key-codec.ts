@@ -1,12 +1,12 @@
-import type { RatelabError } from '../errors.js';
-import { encodeWtf8Into, isWellFormed, wtf8Length } from '../wtf8.js';
+import type { RatelabError } from '../core/errors.js';
+import { encodeWtf8Into, isWellFormed, wtf8Length } from '../core/wtf8.js';
 import { keyTooLong } from './key-bytes.js';
 
 const encoder = new TextEncoder();
 
 /**
  * Keys as the shared table stores them: UTF-8 bytes (WTF-8 for a key holding a lone
- * surrogate, which UTF-8 would turn into U+FFFD: see src/wtf8.ts), at most `maxKeyBytes`,
+ * surrogate, which UTF-8 would turn into U+FFFD: see src/core/wtf8.ts), at most `maxKeyBytes`,
  * and a 32-bit hash that is never 0 (0 marks a free slot). So two keys have the same bytes
  * only when they are the same string, as in the memory limiter. One codec per attached
  * limiter: `encode` fills its scratch buffer, valid until the next call.

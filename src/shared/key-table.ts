@@ -1,4 +1,4 @@
-import { RatelabError } from '../errors.js';
+import { RatelabError } from '../core/errors.js';
 import type { KeyCodec } from './key-codec.js';
 import { HEADER, SLOT, SLOT_WORDS, type Layout } from './layout.js';
 import type { Locking } from './locking.js';

@@ -1,6 +1,6 @@
 import { createMeter, type Meter } from '../algorithms/index.js';
-import { RatelabError } from '../errors.js';
-import type { Algorithm, Limits } from '../policy.js';
+import { RatelabError } from '../core/errors.js';
+import type { Algorithm, Limits } from '../core/policy.js';
 import { LINE_BYTES, SharedColumns, lineAligned } from './shared-columns.js';
 
 /** The header's 32-bit words. */

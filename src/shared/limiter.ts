@@ -1,9 +1,9 @@
 import type { Meter } from '../algorithms/index.js';
-import { schedulerOf, toClock, type Clock, type ClockSource, type Scheduler } from '../clock.js';
-import { meterDecision, type Decision } from '../decision.js';
-import { RatelabError, describeValue } from '../errors.js';
+import { schedulerOf, toClock, type Clock, type ClockSource, type Scheduler } from '../core/clock.js';
+import { meterDecision, type Decision } from '../core/decision.js';
+import { RatelabError, describeValue } from '../core/errors.js';
 import type { RateLimiter } from '../memory/limiter.js';
-import { checkAlgorithm, checkCost, checkKey, checkPolicy, positiveOption, type Algorithm, type Limits, type Policy } from '../policy.js';
+import { checkAlgorithm, checkCost, checkKey, checkPolicy, positiveOption, type Algorithm, type Limits, type Policy } from '../core/policy.js';
 import { describeBuffer, initialise, openHandle, specOf, type SharedLimiterHandle } from './handle.js';
 import { KeyCodec } from './key-codec.js';
 import { SharedKeyTable } from './key-table.js';

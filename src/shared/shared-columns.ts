@@ -1,4 +1,4 @@
-import type { Column, ColumnStore } from '../typed-arrays.js';
+import type { Column, ColumnStore } from '../core/typed-arrays.js';
 
 /** Bytes of a cache line: every region of the shared buffer and every column starts on one. */
 export const LINE_BYTES = 64;

@@ -1,7 +1,7 @@
 import type { SampleSpeedPlan } from '../bench/sample-speed.js';
 import { measureMemory, type MemorySample } from '../metrics/memory-probe.js';
 import type { ReplayMetrics } from '../metrics/recorder.js';
-import type { Policy } from '../policy.js';
+import type { Policy } from '../core/policy.js';
 import type { Contender } from './contender.js';
 import { followKeys, type FocusPlan } from './focus.js';
 import { replay, replayLockstep, type ReplayOptions, type ReplayResult } from './replay.js';

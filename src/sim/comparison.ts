@@ -1,7 +1,7 @@
 import type { LabelMetrics } from '../metrics/label-counts.js';
 import type { ReplayMetrics } from '../metrics/recorder.js';
 import type { Timeline } from '../metrics/timeline.js';
-import type { Policy } from '../policy.js';
+import type { Policy } from '../core/policy.js';
 import type { FocusView } from './focus.js';
 
 /** One row of a comparison: one workload through one contender (see {@link ReplayMetrics} for the counts). */

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
-import type { Clock } from '../clock.js';
-import { loadLimiterModule } from '../external-limiter.js';
-import { DEFAULT_LIMITER_TIMEOUT_MS } from '../limiter-timeout.js';
+import type { Clock } from '../core/clock.js';
+import { loadLimiterModule } from '../metrics/external-limiter.js';
+import { DEFAULT_LIMITER_TIMEOUT_MS } from '../metrics/limiter-timeout.js';
 import { createLimiter, type RateLimiter } from '../memory/limiter.js';
-import type { Algorithm, Policy } from '../policy.js';
+import type { Algorithm, Policy } from '../core/policy.js';
 
 /**
  * What the replay drives: anything with `consume(key, cost)` returning a Decision, an

@@ -1,9 +1,9 @@
 import type { Arrival } from '../traffic/arrival.js';
 import type { TrafficStream } from '../traffic/stream.js';
-import { allowedOf, type ExternalResult } from '../external-limiter.js';
-import { formatDuration } from '../duration.js';
-import { RatelabError } from '../errors.js';
-import { DEFAULT_LIMITER_TIMEOUT_MS, settleWithin } from '../limiter-timeout.js';
+import { allowedOf, type ExternalResult } from '../metrics/external-limiter.js';
+import { formatDuration } from '../core/duration.js';
+import { RatelabError } from '../core/errors.js';
+import { DEFAULT_LIMITER_TIMEOUT_MS, settleWithin } from '../metrics/limiter-timeout.js';
 import { MetricsRecorder, type RecorderOptions, type ReplayMetrics } from '../metrics/recorder.js';
 import type { Contender, Decider } from './contender.js';
 

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type { Policy } from '../policy.js';
+import type { Policy } from '../core/policy.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { TrafficStream, openScenario } from '../traffic/stream.js';
 import { TraceSource, type TraceOptions } from '../traffic/trace/trace-source.js';

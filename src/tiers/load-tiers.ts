@@ -1,5 +1,5 @@
 import { parseYamlConfig, readText } from '../config/yaml-config.js';
-import type { Algorithm, Policy } from '../policy.js';
+import type { Algorithm, Policy } from '../core/policy.js';
 import { validateTiers } from './schema.js';
 import type { TierSpec, TiersConfig } from './types.js';
 

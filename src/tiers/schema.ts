@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { describeValue } from '../errors.js';
+import { describeValue } from '../core/errors.js';
 import { validateWith, type SchemaProblem } from '../config/schema-problems.js';
 import { duration, wholeNumber } from '../config/schema-fields.js';
-import { ALGORITHMS, MAX_LIMIT, capacityOf, hasBucket, isHeaderSafeName, limitTooLarge, windowTooLong, type Algorithm } from '../policy.js';
+import { ALGORITHMS, MAX_LIMIT, capacityOf, hasBucket, isHeaderSafeName, limitTooLarge, windowTooLong, type Algorithm } from '../core/policy.js';
 
 const limitedTier = z
   .strictObject({

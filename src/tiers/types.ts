@@ -1,6 +1,6 @@
 // The shape of a tiers file once validated. Types only, so the core entry (which exports
 // RateLimiterRegistry) can name them without loading the parser's yaml and zod.
-import type { Algorithm, Policy } from '../policy.js';
+import type { Algorithm, Policy } from '../core/policy.js';
 
 /** A tier: a limiter to build, or `unlimited` (always admits). */
 export type TierSpec = 'unlimited' | { algorithm: Algorithm; policy: Policy };

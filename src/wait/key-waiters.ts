@@ -1,8 +1,8 @@
-import type { Scheduler } from '../clock.js';
-import type { Decision } from '../decision.js';
-import { RatelabError, describeValue } from '../errors.js';
-import { MinHeap } from '../min-heap.js';
-import { checkCost, checkKey } from '../policy.js';
+import type { Scheduler } from '../core/clock.js';
+import type { Decision } from '../core/decision.js';
+import { RatelabError, describeValue } from '../core/errors.js';
+import { MinHeap } from '../core/min-heap.js';
+import { checkCost, checkKey } from '../core/policy.js';
 
 /** Options of `limiter.wait(key, cost, options)`. */
 export interface WaitOptions {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SlidingLog } from '../../src/algorithms/sliding-log.js';
 import { ManualClock, createLimiter, type Decision, type Policy } from '../../src/index.js';
 import { SlotTable } from '../../src/memory/slot-table.js';
-import { PRIVATE_COLUMNS } from '../../src/typed-arrays.js';
+import { PRIVATE_COLUMNS } from '../../src/core/typed-arrays.js';
 import { oracleFor, type Oracle } from '../support/oracles.js';
 
 /**

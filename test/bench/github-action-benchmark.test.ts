@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { finishBench } from '../../src/cli/commands/bench.js';
 import { run as runCli } from '../../src/cli/main.js';
-import { bufferIO } from '../../src/io.js';
+import { bufferIO } from '../../src/report/io.js';
 import { memory, rounds, run, speed } from './sample-runs.js';
 
 // What benchmark-action/github-action-benchmark reads with `tool: customBiggerIsBetter` or

@@ -6,8 +6,8 @@ import { parseBenchRun } from '../../src/bench/bench-run.js';
 import { runBench } from '../../src/bench/runner.js';
 import { admittedDiffers } from '../../src/bench/admitted.js';
 import { PEERS, PEER_POLICY, createDecide, moduleOf, peerConfiguration, peerInstalled, type PeerName } from '../../src/bench/subjects.js';
-import { ManualClock } from '../../src/clock.js';
-import { allowedOf, loadLimiterModule } from '../../src/external-limiter.js';
+import { ManualClock } from '../../src/core/clock.js';
+import { allowedOf, loadLimiterModule } from '../../src/metrics/external-limiter.js';
 
 const example = resolve(import.meta.dirname, '../../examples/my-limiter.mjs');
 

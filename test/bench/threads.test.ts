@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { runThreadBench, type ThreadFigure } from '../../src/bench/threads.js';
 import { run as runCli } from '../../src/cli/main.js';
-import { bufferIO } from '../../src/io.js';
+import { bufferIO } from '../../src/report/io.js';
 import { renderThreadBench } from '../../src/report/threads-report.js';
 
 describe('the thread bench', () => {

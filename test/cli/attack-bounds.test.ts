@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { attackCommand, type AttackOptions } from '../../src/cli/commands/attack.js';
-import { bufferIO } from '../../src/io.js';
+import { bufferIO } from '../../src/report/io.js';
 import { listen } from '../http/support.js';
 
 // Issue 11 item 4: `attack` is bounded by its own limits against an endpoint that drips its

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { attackCommand, type AttackOptions } from '../../src/cli/commands/attack.js';
 import type { ServeOptions } from '../../src/cli/commands/serve.js';
-import { bufferIO } from '../../src/io.js';
+import { bufferIO } from '../../src/report/io.js';
 import { run } from '../../src/cli/main.js';
 import { ALGORITHMS, type Algorithm } from '../../src/index.js';
 import type { AttackAnalysis } from '../../src/attack/analysis.js';

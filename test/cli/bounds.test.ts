@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
-import { bufferIO } from '../../src/io.js';
+import { bufferIO } from '../../src/report/io.js';
 import { MAX_TIMELINE_BUCKETS } from '../../src/metrics/timeline.js';
 
 // Issue 11, items 2 and 3: the lab's memory follows the arrivals, not the time they span,

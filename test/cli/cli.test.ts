@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { algorithmsCommand } from '../../src/cli/commands/algorithms.js';
 import { checkTiersCommand } from '../../src/cli/commands/check-tiers.js';
-import { bufferIO } from '../../src/io.js';
+import { bufferIO } from '../../src/report/io.js';
 import { run } from '../../src/cli/main.js';
 import { ALGORITHMS, RatelabError } from '../../src/index.js';
 import { tiersFixture as fixture } from '../support/fixtures.js';

@@ -7,7 +7,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { run } from '../../src/cli/main.js';
 import { fidelityCommand } from '../../src/cli/commands/fidelity.js';
 import type { FidelityCheck } from '../../src/fidelity/case.js';
-import { bufferIO } from '../../src/io.js';
+import { bufferIO } from '../../src/report/io.js';
 import { FIDELITY_CSV_COLUMNS } from '../../src/report/fidelity-report.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ratelab-fidelity-'));

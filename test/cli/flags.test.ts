@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { algorithmsFlag, wholeNumberFlag } from '../../src/cli/flags.js';
-import { ALGORITHMS } from '../../src/policy.js';
-import { RatelabError } from '../../src/errors.js';
+import { ALGORITHMS } from '../../src/core/policy.js';
+import { RatelabError } from '../../src/core/errors.js';
 
 /** The error a flag parser throws, or undefined when it returned. */
 function errorOf(parse: () => unknown): RatelabError | undefined {

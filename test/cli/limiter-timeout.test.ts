@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bufferIO } from '../../src/io.js';
+import { bufferIO } from '../../src/report/io.js';
 import { run } from '../../src/cli/main.js';
 
 // Issue 11 item 6: a --limiter module that never settles made the run exit 13 (Node's

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
-import { bufferIO } from '../../src/io.js';
+import { bufferIO } from '../../src/report/io.js';
 import { writeOutputs } from '../../src/report/write-output.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'ratelab-outputs-'));

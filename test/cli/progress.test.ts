@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bufferIO } from '../../src/io.js';
+import { bufferIO } from '../../src/report/io.js';
 import { createProgress } from '../../src/cli/progress.js';
 
 describe('progress on stderr', () => {

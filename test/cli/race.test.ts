@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { bufferIO } from '../../src/io.js';
+import { bufferIO } from '../../src/report/io.js';
 import { run } from '../../src/cli/main.js';
 import { describeRedis, withFailingRedis } from '../support/describe-redis.js';
 import { timersLeftBy } from '../support/live-timers.js';

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
-import { bufferIO } from '../../src/io.js';
+import { bufferIO } from '../../src/report/io.js';
 import { describeRedis, withFailingRedis } from '../support/describe-redis.js';
 import { freePort, startRedisServer, type RedisServer } from '../support/redis-server.js';
 

@@ -1,5 +1,5 @@
 import { serveCommand, type ServeOptions } from '../../src/cli/commands/serve.js';
-import { bufferIO } from '../../src/io.js';
+import { bufferIO } from '../../src/report/io.js';
 
 /** `ratelab serve` on a free loopback port, really listening; `stop()` aborts it and returns its exit code. */
 export async function startServe(options: ServeOptions, io = bufferIO()): Promise<{ url: string; io: typeof io; stop(): Promise<number> }> {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, describe, expect, it } from 'vitest';
 import { distributedCommand, fleetDesigns } from '../../src/cli/commands/distributed.js';
-import { bufferIO } from '../../src/io.js';
+import { bufferIO } from '../../src/report/io.js';
 import { run } from '../../src/cli/main.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import { DISTRIBUTED_CSV_COLUMNS } from '../../src/report/distributed-csv.js';

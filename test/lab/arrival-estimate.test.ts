@@ -5,7 +5,7 @@ import { parseScenario } from '../../src/scenario/load-scenario.js';
 import type { Scenario } from '../../src/scenario/scenario.js';
 import { createSource } from '../../src/traffic/stream.js';
 import { Random } from '../../src/traffic/random.js';
-import { RatelabError } from '../../src/errors.js';
+import { RatelabError } from '../../src/core/errors.js';
 
 /**
  * What source `i` of `scenario` really makes within the duration; a closed loop is driven

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { bufferIO } from '../../src/io.js';
+import { bufferIO } from '../../src/report/io.js';
 import { run } from '../../src/cli/main.js';
 import { BUILTIN_DIR } from '../../src/scenario/builtins.js';
 import { SCENARIO_SCHEMA_FILE, scenarioJsonSchema, scenarioJsonSchemaText } from '../../src/scenario/json-schema.js';

@@ -7,9 +7,9 @@ import { largestExcess } from '../../src/fidelity/bucket-bound.js';
 import type { FidelityCase } from '../../src/fidelity/case.js';
 import { gcraCheck, textbookGcra, wildTolerance } from '../../src/fidelity/gcra-equivalence.js';
 import { fidelityChecks, runFidelity, type FidelityReport } from '../../src/fidelity/suite.js';
-import { bufferIO } from '../../src/io.js';
+import { bufferIO } from '../../src/report/io.js';
 import { replayScenario, shippedScenario } from '../../src/fidelity/edges.js';
-import { ALGORITHMS } from '../../src/policy.js';
+import { ALGORITHMS } from '../../src/core/policy.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 

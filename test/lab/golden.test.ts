@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ALGORITHMS, type Algorithm, type Policy } from '../../src/policy.js';
+import { ALGORITHMS, type Algorithm, type Policy } from '../../src/core/policy.js';
 import { builtinScenarios } from '../../src/scenario/builtins.js';
 import type { Scenario } from '../../src/scenario/scenario.js';
 import { builtinContender } from '../../src/sim/contender.js';

@@ -2,7 +2,7 @@ import { Chalk } from 'chalk';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { MetricsRecorder } from '../../src/metrics/recorder.js';
-import type { Algorithm } from '../../src/policy.js';
+import type { Algorithm } from '../../src/core/policy.js';
 import { comparisonCsv } from '../../src/report/compare-csv.js';
 import { comparisonJson } from '../../src/report/compare-json.js';
 import { renderComparison } from '../../src/report/compare-table.js';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Clock } from '../../src/clock.js';
-import { RatelabError } from '../../src/errors.js';
-import { ALGORITHMS, type Policy } from '../../src/policy.js';
+import type { Clock } from '../../src/core/clock.js';
+import { RatelabError } from '../../src/core/errors.js';
+import { ALGORITHMS, type Policy } from '../../src/core/policy.js';
 import { createLimiter } from '../../src/memory/limiter.js';
 import { builtinScenarios } from '../../src/scenario/builtins.js';
 import { builtinContender, type Contender } from '../../src/sim/contender.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RatelabError } from '../../src/errors.js';
+import { RatelabError } from '../../src/core/errors.js';
 import { builtinScenarios, resolveScenario } from '../../src/scenario/builtins.js';
 import { parseScenario, withOverrides } from '../../src/scenario/load-scenario.js';
 

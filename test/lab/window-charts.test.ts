@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareCommand, type CompareFlags } from '../../src/cli/commands/compare.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
-import { bufferIO } from '../../src/io.js';
+import { bufferIO } from '../../src/report/io.js';
 import { run } from '../../src/cli/main.js';
 import { rowLabel, rowOf, windowScale } from '../../src/report/window-scale.js';
 import stripAnsi from '../../src/report/strip-ansi.js';

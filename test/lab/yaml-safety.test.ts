@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
-import { bufferIO } from '../../src/io.js';
+import { bufferIO } from '../../src/report/io.js';
 import { loadScenario } from '../../src/scenario/load-scenario.js';
 import { loadTiers } from '../../src/tiers/load-tiers.js';
 import { expectRatelabError } from '../support/errors.js';

@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
-import { RatelabError } from '../../src/errors.js';
-import { bufferIO } from '../../src/io.js';
+import { RatelabError } from '../../src/core/errors.js';
+import { bufferIO } from '../../src/report/io.js';
 import { connectRedis } from '../../src/redis/client.js';
 import { describeRedis } from '../support/describe-redis.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';

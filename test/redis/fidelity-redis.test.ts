@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
-import { bufferIO } from '../../src/io.js';
+import { bufferIO } from '../../src/report/io.js';
 import { describeRedis, useRedisServer } from '../support/describe-redis.js';
 
 describeRedis('ratelab fidelity --redis (a Lua script\'s added latency, reported)', () => {

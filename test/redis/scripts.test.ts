@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Algorithm } from '../../src/policy.js';
+import type { Algorithm } from '../../src/core/policy.js';
 import { helpersUsedBy, limiterScript, readLua } from '../../src/redis/scripts.js';
 
 // Redis creates every helper a script carries as a closure on each call, so a script

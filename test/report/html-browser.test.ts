@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareCommand } from '../../src/cli/commands/compare.js';
-import { bufferIO } from '../../src/io.js';
+import { bufferIO } from '../../src/report/io.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const CHROMIUM = process.env.RATELAB_CHROMIUM ?? '/usr/bin/chromium';

@@ -11,7 +11,7 @@ import { attackCommand } from '../../src/cli/commands/attack.js';
 import { compareCommand } from '../../src/cli/commands/compare.js';
 import { distributedCommand } from '../../src/cli/commands/distributed.js';
 import { startServe } from '../cli/run-serve.js';
-import { bufferIO } from '../../src/io.js';
+import { bufferIO } from '../../src/report/io.js';
 import { downsampleMinMax } from '../../src/report/downsample.js';
 import { comparisonHtml } from '../../src/report/compare-html.js';
 import { htmlAssets, withoutSchemes } from '../../src/report/html-assets.js';

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compareCommand } from '../../src/cli/commands/compare.js';
-import { parseDuration } from '../../src/duration.js';
-import { bufferIO } from '../../src/io.js';
+import { parseDuration } from '../../src/core/duration.js';
+import { bufferIO } from '../../src/report/io.js';
 import type { HtmlReport } from '../../src/report/html-document.js';
 
 const TRACES = join(import.meta.dirname, '../fixtures/traces');

@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ALGORITHMS } from '../../src/policy.js';
+import { ALGORITHMS } from '../../src/core/policy.js';
 import { serveClusterLimiter } from '../../src/shared/cluster-primary.js';
 
 const boot = fileURLToPath(new URL('../support/ts-worker.mjs', import.meta.url));

@@ -1,7 +1,7 @@
 // The shared key table on one thread, driven directly: what a full table costs a new key
 // (slots examined, counted by the table, never timed), and that idle keys are still found.
 import { describe, expect, it } from 'vitest';
-import { checkPolicy } from '../../src/policy.js';
+import { checkPolicy } from '../../src/core/policy.js';
 import { initialise } from '../../src/shared/handle.js';
 import { KeyCodec } from '../../src/shared/key-codec.js';
 import { SWEEP_STEPS, SharedKeyTable } from '../../src/shared/key-table.js';

@@ -4,7 +4,7 @@
 // Addresses and counts only, never durations.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
+import { ManualClock } from '../../src/core/clock.js';
 import { specOf } from '../../src/shared/handle.js';
 import { KeyCodec } from '../../src/shared/key-codec.js';
 import { SLOT, SLOT_WORDS, layout, type Layout } from '../../src/shared/layout.js';

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import type { SharedLimiterHandle } from '../../src/shared/handle.js';
 import { MAX_BUFFER_BYTES } from '../../src/shared/layout.js';
 import { expectRatelabError } from '../support/errors.js';
-import { ManualClock } from '../../src/clock.js';
+import { ManualClock } from '../../src/core/clock.js';
 import { createLimiter } from '../../src/memory/limiter.js';
-import { ALGORITHMS } from '../../src/policy.js';
+import { ALGORITHMS } from '../../src/core/policy.js';
 import { attachSharedLimiter, createSharedLimiter } from '../../src/shared/limiter.js';
 import { errorCode } from '../support/errors.js';
 

@@ -3,7 +3,7 @@
 // that does not wedge the table. Counts and decisions only, never durations.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALGORITHMS } from '../../src/policy.js';
+import { ALGORITHMS } from '../../src/core/policy.js';
 import { createSharedLimiter } from '../../src/shared/limiter.js';
 import { oracleFor } from '../support/oracles.js';
 import { TestThread } from '../support/thread-pool.js';

@@ -23,12 +23,12 @@
 //     characters in one batch; prints each call's outcome and the keys each limiter holds.
 import cluster from 'node:cluster';
 import { performance } from 'node:perf_hooks';
-import { ALGORITHMS, type Algorithm, type Policy } from '../../src/policy.js';
+import { ALGORITHMS, type Algorithm, type Policy } from '../../src/core/policy.js';
 import { serveClusterLimiter } from '../../src/shared/cluster-primary.js';
 import { createClusterLimiter, type ClusterDecision, type ClusterRateLimiter } from '../../src/shared/cluster-worker.js';
-import type { FailMode } from '../../src/fail-mode.js';
+import type { FailMode } from '../../src/core/fail-mode.js';
 import { stallProbe } from './stall-probe.js';
-import type { RatelabError } from '../../src/errors.js';
+import type { RatelabError } from '../../src/core/errors.js';
 
 const WORKERS = 4;
 const CALLS = Number(process.env.RATELAB_CLUSTER_CALLS ?? 1000);

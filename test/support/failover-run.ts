@@ -12,7 +12,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
 import { percentiles } from '../../src/metrics/percentile.js';
-import type { Algorithm } from '../../src/policy.js';
+import type { Algorithm } from '../../src/core/policy.js';
 import type { DecisionReason, FailMode } from '../../src/redis/redis-limiter.js';
 import type { RedisKey } from '../../src/redis/redis-key.js';
 

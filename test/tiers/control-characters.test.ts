@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
-import { describeValue, escapeControl } from '../../src/errors.js';
-import { bufferIO } from '../../src/io.js';
+import { describeValue, escapeControl } from '../../src/core/errors.js';
+import { bufferIO } from '../../src/report/io.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'ratelab-control-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -5,7 +5,7 @@
 // follow the benchmark's virtual clock: the bench gives it a policy no real call rate
 // reaches (see PEER_POLICY in ../subjects.ts).
 import type { Options } from 'express-rate-limit';
-import type { Policy } from '../../policy.js';
+import type { Policy } from '../../core/policy.js';
 
 /** How the peer is built under `policy`, as the report prints it. */
 export function configuration(policy: Policy): string {

@@ -3,7 +3,7 @@
 // A dev dependency: absent, the benchmark skips it. It reads wall time itself
 // (performance.now), so it cannot follow the benchmark's virtual clock: the bench gives it a
 // policy no real call rate reaches (see PEER_POLICY in ../subjects.ts).
-import type { Policy } from '../../policy.js';
+import type { Policy } from '../../core/policy.js';
 
 /** The options `policy` becomes: tokens per interval in ms. */
 function options(policy: Policy): { tokensPerInterval: number; interval: number } {

@@ -3,7 +3,7 @@
 // It reads wall time itself (Date.now) and keeps a timer per key, so it cannot follow the
 // benchmark's virtual clock: the bench gives it a policy no real call rate reaches (see
 // PEER_POLICY in ../subjects.ts).
-import type { Policy } from '../../policy.js';
+import type { Policy } from '../../core/policy.js';
 
 /** The options `policy` becomes: points per duration in seconds. */
 function options(policy: Policy): { points: number; duration: number } {

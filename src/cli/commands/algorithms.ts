@@ -1,6 +1,6 @@
-import { ALGORITHMS, type Algorithm } from '../../policy.js';
+import { ALGORITHMS, type Algorithm } from '../../core/policy.js';
 import { EXIT } from '../exit-codes.js';
-import type { Command } from '../../io.js';
+import type { Command } from '../../report/io.js';
 
 /** One line each: what the algorithm keeps per key and what it gets wrong. */
 const ALGORITHM_SUMMARIES: Record<Algorithm, string> = {

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { formatDuration, parseDuration } from '../../duration.js';
-import { RatelabError } from '../../errors.js';
+import { formatDuration, parseDuration } from '../../core/duration.js';
+import { RatelabError } from '../../core/errors.js';
 import { analyzeAttack, isDecided, type AttackAnalysis } from '../../attack/analysis.js';
 import { ABORTED, plannedEvents, runAttack, type AttackRun, type Shot } from '../../attack/runner.js';
 import { checkTarget } from '../../attack/target.js';
@@ -26,7 +26,7 @@ import { scenarioWorkload, traceWorkload, type Workload } from '../../sim/worklo
 import { checkOutputs, gateFlags, wholeNumberFlag } from '../flags.js';
 import { interruptedExitCode } from '../exit-codes.js';
 import { reportGates } from '../gates.js';
-import type { Command, CommandIO } from '../../io.js';
+import type { Command, CommandIO } from '../../report/io.js';
 import { createProgress } from '../progress.js';
 import { terminalWidth } from '../terminal-width.js';
 import { ATTACK_DEFAULTS } from '../defaults.js';

@@ -3,9 +3,9 @@ import { readBenchRun, type BenchRun } from '../../bench/bench-run.js';
 import { compareRuns, parseThreshold, type Comparison } from '../../bench/compare.js';
 import { REFERENCE_GOAL_NOTE, checkGoals, referenceGoalMissed } from '../../bench/goals.js';
 import { MEMORY_POLICY, plannedFigureNames, runBench, type BenchPlan } from '../../bench/runner.js';
-import { parseDuration } from '../../duration.js';
-import { RatelabError } from '../../errors.js';
-import { ALGORITHMS } from '../../policy.js';
+import { parseDuration } from '../../core/duration.js';
+import { RatelabError } from '../../core/errors.js';
+import { ALGORITHMS } from '../../core/policy.js';
 import { SPEED_COLUMNS_NOTE, renderBars, renderComparison, renderCsv, renderGoals, renderMemory, renderPeers, renderRoundsChart, renderSpeed } from '../../report/bench-report.js';
 import { benchJson } from '../../report/bench-json.js';
 import { actionBenchmarkEntries } from '../../report/github-action-benchmark.js';
@@ -15,7 +15,7 @@ import { EXIT } from '../exit-codes.js';
 import { redisBenchCommand } from '../redis-bench.js';
 import { algorithmsFlag, checkOutputs, limiterTimeoutFlag, wholeNumberFlag } from '../flags.js';
 import { threadBenchCommand } from '../thread-bench.js';
-import type { Command, CommandIO, OutputStream } from '../../io.js';
+import type { Command, CommandIO, OutputStream } from '../../report/io.js';
 
 /** Options of `ratelab bench`, as commander parses them (strings until checked). */
 export interface BenchOptions {

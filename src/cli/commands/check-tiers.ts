@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
-import { formatDuration } from '../../duration.js';
+import { formatDuration } from '../../core/duration.js';
 import { loadTiers } from '../../tiers/load-tiers.js';
 import { EXIT } from '../exit-codes.js';
-import type { Command } from '../../io.js';
+import type { Command } from '../../report/io.js';
 
 /** `ratelab check-tiers FILE`: validates a tiers file and summarises it. */
 export const checkTiersCommand: Command<{ file: string }> = async (options, io) => {

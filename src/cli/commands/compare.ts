@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { ChalkInstance } from 'chalk';
-import { parseDuration } from '../../duration.js';
-import type { Algorithm, Policy } from '../../policy.js';
+import { parseDuration } from '../../core/duration.js';
+import type { Algorithm, Policy } from '../../core/policy.js';
 import { comparisonCsv } from '../../report/compare-csv.js';
 import { renderCharts } from '../../report/compare-chart.js';
 import { aroundWorstWindow, chartGrid, runSpan, stripGrid, zoomSpan, type Span } from '../../report/chart-frame.js';
@@ -23,7 +23,7 @@ import { worstKey, type FocusPlan } from '../../sim/focus.js';
 import { builtinContender, moduleContender, type Contender } from '../../sim/contender.js';
 import { scenarioWorkload, traceWorkload, type Workload } from '../../sim/workload.js';
 import { algorithmsFlag, arrivalCapFlag, checkOutputs, gateFlags, limiterTimeoutFlag, policyOverrides, usage, type PolicyFlags } from '../flags.js';
-import type { Command } from '../../io.js';
+import type { Command } from '../../report/io.js';
 import { reportGates } from '../gates.js';
 import { createProgress } from '../progress.js';
 import { terminalWidth } from '../terminal-width.js';

@@ -1,4 +1,4 @@
-import type { Command } from '../../io.js';
+import type { Command } from '../../report/io.js';
 import { terminalWidth } from '../terminal-width.js';
 import type { FidelityCheck } from '../../fidelity/case.js';
 import { runFidelity } from '../../fidelity/suite.js';

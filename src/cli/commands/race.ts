@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { checkAlgorithm } from '../../policy.js';
+import { checkAlgorithm } from '../../core/policy.js';
 import { openRedis } from '../../redis/client.js';
-import { RatelabError } from '../../errors.js';
+import { RatelabError } from '../../core/errors.js';
 import { contenderName, race, type Contender } from '../../race/race.js';
 import { deleteKeysUnder } from '../../redis/delete-keys.js';
 import { EXIT } from '../exit-codes.js';
 import { wholeNumberFlag } from '../flags.js';
-import type { Command } from '../../io.js';
+import type { Command } from '../../report/io.js';
 
 /** Options of `ratelab race`. */
 export interface RaceOptions {

@@ -1,9 +1,9 @@
-import { formatDuration } from '../../duration.js';
-import { RatelabError } from '../../errors.js';
+import { formatDuration } from '../../core/duration.js';
+import { RatelabError } from '../../core/errors.js';
 import { readBuiltinIndex } from '../../scenario/builtin-index.js';
 import { SCENARIO_TEMPLATE } from '../../scenario/template.js';
 import { EXIT } from '../exit-codes.js';
-import type { Command } from '../../io.js';
+import type { Command } from '../../report/io.js';
 
 /** Options of `ratelab scenarios`: at most one of them. */
 export interface ScenariosOptions {

@@ -2,20 +2,20 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { resolve } from 'node:path';
-import { formatDuration, parseDuration } from '../../duration.js';
-import { RatelabError } from '../../errors.js';
+import { formatDuration, parseDuration } from '../../core/duration.js';
+import { RatelabError } from '../../core/errors.js';
 import { createDemoApi, type DemoRequestLog } from '../../attack/demo-api.js';
 import { retryAfterSeconds } from '../../http/headers.js';
-import type { ClockSource } from '../../clock.js';
+import type { ClockSource } from '../../core/clock.js';
 import { createLimiter, type RateLimiter } from '../../memory/limiter.js';
-import { checkAlgorithm } from '../../policy.js';
+import { checkAlgorithm } from '../../core/policy.js';
 import { painter } from '../../report/color.js';
 import { loadTiers } from '../../tiers/load-tiers.js';
 import { RateLimiterRegistry } from '../../tiers/registry.js';
 import { EXIT } from '../exit-codes.js';
 import { portFlag, trustProxyFlag, wholeNumberFlag } from '../flags.js';
 import { SERVE_DEFAULTS } from '../defaults.js';
-import type { Command, CommandIO } from '../../io.js';
+import type { Command, CommandIO } from '../../report/io.js';
 
 /** Options of `ratelab serve`. */
 export interface ServeOptions {

@@ -1,6 +1,6 @@
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../core/clock.js';
 import { createLimiter, type RateLimiter } from '../../memory/limiter.js';
-import type { Algorithm, Policy } from '../../policy.js';
+import type { Algorithm, Policy } from '../../core/policy.js';
 import type { Design, Verdict } from './design.js';
 
 const ADMIT: Verdict = { allowed: true };

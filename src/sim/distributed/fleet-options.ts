@@ -1,4 +1,4 @@
-import type { Algorithm } from '../../policy.js';
+import type { Algorithm } from '../../core/policy.js';
 import type { Outage } from './outage.js';
 
 /** The distributed designs the simulator compares, in the order reports list them. */
@@ -11,10 +11,10 @@ export const STRATEGIES = ['central', 'local-split', 'sync'] as const;
  */
 export type Strategy = (typeof STRATEGIES)[number];
 
-import type { FailMode } from '../../fail-mode.js';
+import type { FailMode } from '../../core/fail-mode.js';
 
 // The entry points re-export FAIL_MODES from here.
-export { FAIL_MODES } from '../../fail-mode.js';
+export { FAIL_MODES } from '../../core/fail-mode.js';
 
 /** How the load balancer spreads requests over nodes. */
 export const BALANCES = ['even', 'skewed'] as const;

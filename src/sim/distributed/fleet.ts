@@ -1,6 +1,6 @@
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { RateLimiter } from '../../memory/limiter.js';
-import type { Policy } from '../../policy.js';
+import type { Policy } from '../../core/policy.js';
 import type { Random } from '../../traffic/random.js';
 import type { Decider } from '../contender.js';
 import { CentralDesign } from './central.js';

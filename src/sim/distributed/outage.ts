@@ -1,5 +1,5 @@
-import { RatelabError } from '../../errors.js';
-import { parseDuration } from '../../duration.js';
+import { RatelabError } from '../../core/errors.js';
+import { parseDuration } from '../../core/duration.js';
 
 /** The store is unreachable for times t with `startMs <= t < endMs` (ms on the scenario's clock). */
 export interface Outage {

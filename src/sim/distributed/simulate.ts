@@ -1,6 +1,6 @@
 import type { ReplayMetrics } from '../../metrics/recorder.js';
 import type { Timeline } from '../../metrics/timeline.js';
-import { checkPolicy } from '../../policy.js';
+import { checkPolicy } from '../../core/policy.js';
 import type { Scenario } from '../../scenario/scenario.js';
 import { Random } from '../../traffic/random.js';
 import type { WorkloadComparison } from '../comparison.js';
@@ -9,7 +9,7 @@ import { replay } from '../replay.js';
 import { followKeys, type FocusPlan, type FocusView } from '../focus.js';
 import { scenarioWorkload } from '../workload.js';
 import { Fleet } from './fleet.js';
-import type { FailMode } from '../../fail-mode.js';
+import type { FailMode } from '../../core/fail-mode.js';
 import type { FleetOptions, Strategy } from './fleet-options.js';
 import type { Outage } from './outage.js';
 

@@ -1,4 +1,4 @@
-import type { Policy } from '../../policy.js';
+import type { Policy } from '../../core/policy.js';
 import type { Design, Verdict } from './design.js';
 import { SyncedWindow } from './synced-window.js';
 import type { SyncSchedule } from './sync-schedule.js';

@@ -1,5 +1,5 @@
 import { parse as parseCsv } from 'csv-parse/sync';
-import { MAX_TIME_MS } from '../../duration.js';
+import { MAX_TIME_MS } from '../../core/duration.js';
 
 /** One parsed trace line, or why it is not one. */
 type ParsedLine = { t: number; key: string; cost: number } | { error: string };

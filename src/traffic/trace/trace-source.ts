@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { RatelabError } from '../../errors.js';
+import { RatelabError } from '../../core/errors.js';
 import type { Arrival, TrafficSource } from '../arrival.js';
 import { detectFormat, type TraceFormat } from './formats.js';
 import { LineReader } from './line-reader.js';

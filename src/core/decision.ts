@@ -1,4 +1,4 @@
-import type { Meter } from './algorithms/index.js';
+import type { Meter } from '../algorithms/index.js';
 import type { Limits } from './policy.js';
 
 /**

@@ -1,6 +1,6 @@
-import { formatDuration } from './duration.js';
-import { timeBound } from './time-bound.js';
-import { RatelabError } from './errors.js';
+import { formatDuration } from '../core/duration.js';
+import { timeBound } from '../core/time-bound.js';
+import { RatelabError } from '../core/errors.js';
 
 /**
  * How long the lab waits for one call into a user's limiter module (loading it, its

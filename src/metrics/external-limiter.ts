@@ -1,10 +1,10 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { toClock, type ClockSource } from './clock.js';
-import { RatelabError } from './errors.js';
+import { toClock, type ClockSource } from '../core/clock.js';
+import { RatelabError } from '../core/errors.js';
 import { DEFAULT_LIMITER_TIMEOUT_MS, loadTimeoutMs, settleWithin } from './limiter-timeout.js';
-import type { Policy } from './policy.js';
+import type { Policy } from '../core/policy.js';
 
 /** What a user's limiter returns per call: a Decision, or at least `{ allowed }`, or a boolean. */
 export type ExternalResult = boolean | { allowed: boolean; remaining?: number; retryAfterMs?: number; resetMs?: number; limit?: number };
