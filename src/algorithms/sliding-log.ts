@@ -22,7 +22,7 @@ const FIXED_MASK = 0x7fff_ffff;
  * 8 B entry and a full key `limit` of them (plus 13 B of columns per key): a ring has room
  * for at most `min(limit, 4 x count)` timestamps (`count`: those in its window when the key
  * was last used), and the slab's pages hold at most about 1.5 times the rings plus two pages
- * (see RingSlab). A limit of 100000 no longer reserves 800 KB for every key seen once.
+ * (see RingSlab). A limit of 100000 does not reserve 800 KB for every key seen once.
  *
  * Decisions are O(1) amortised: each unit is appended once and expired once, and a ring is
  * copied only after as many admissions or expiries as it holds.
