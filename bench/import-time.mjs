@@ -1,6 +1,7 @@
 // What importing each entry point costs a fresh Node process, and which files under
-// node_modules it loads. Issue 10's goals: `import('ratelab')` (the core) under 30 ms and
-// loading no third-party file; `ratelab --help` and `ratelab scenarios` under 150 ms.
+// node_modules it loads. The goals: `import('ratelab')` (the core) under 30 ms and loading
+// no third-party file; `ratelab --help` and `ratelab scenarios` under 150 ms (docs/library.md,
+// docs/lab.md).
 //
 //   npm run build && node bench/import-time.mjs            (15 fresh processes per target)
 //   node bench/import-time.mjs --runs 31 --json out.json   (more runs; figures as JSON too)
@@ -44,7 +45,7 @@ const IMPORTS = [
 const COMMANDS = [
   { name: 'ratelab --help', args: [join(root, 'bin/ratelab.js'), '--help'] },
   { name: 'ratelab scenarios', args: [join(root, 'bin/ratelab.js'), 'scenarios'] },
-  // Issue 9's goal: all built-ins replayed (no measuring) in under 2 s on 2 cores.
+  // The goal: all built-ins replayed (no measuring) in under 2 s on 2 cores.
   { name: 'ratelab compare --no-measure', args: [join(root, 'bin/ratelab.js'), 'compare', '--no-measure'] },
 ];
 

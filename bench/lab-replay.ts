@@ -15,7 +15,7 @@
 // An open-loop replay of a built-in asks each limiter only whether it admits
 // (`Decider.admits`: `allow(key)`, no Decision built); the bare loops call the same. The
 // `consume ms` column times the same lockstep replay with limiters that have only
-// `consume()` (as a user's module, and every replay before that shortcut): `admits/consume`
+// `consume()` (as a user's module has): `admits/consume`
 // is what the shortcut saves, measured in the same run.
 //
 //   npx tsx bench/lab-replay.ts                   (three workloads of 500,000 arrivals)

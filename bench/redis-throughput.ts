@@ -2,7 +2,7 @@
 // redis-server of its own: ratelab batched (the default) and per call against
 // rate-limiter-flexible's RateLimiterRedis, at 50 and 500 calls in flight. The measurement
 // is src/bench/redis-throughput.ts, the same as `ratelab bench --redis URL` (which runs it
-// on a server you name). Exit 1 when a goal of issue 12 is missed in this run.
+// on a server you name). Exit 1 when a goal (listed in docs/redis.md) is missed in this run.
 //
 //   npx tsx bench/redis-throughput.ts [--rounds 7] [--calls 20000] [--keys 10000]
 import { Redis } from 'ioredis';

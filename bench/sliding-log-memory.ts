@@ -1,9 +1,10 @@
-// The sliding log's memory follows the timestamps its keys hold, not keys x limit (issue 11,
-// item 1). Each case runs in its own child process (`--expose-gc`) and reports the bytes the
-// limiter keeps (heap + external after forced GC, key strings excluded) and the process RSS:
+// The sliding log's memory follows the timestamps its keys hold, not keys x limit. Each case
+// runs in its own child process (`--expose-gc`) and reports the bytes the limiter keeps
+// (heap + external after forced GC, key strings excluded) and the process RSS (figures in
+// docs/bench.md):
 //
-// - one-off: 9,000 keys seen once at limit 100000 / 60 s (the issue's reproduction: 9.7 GB
-//   of RSS before, when every new key reserved 100000 timestamps);
+// - one-off: 9,000 keys seen once at limit 100000 / 60 s (no key may reserve its whole
+//   limit of timestamps up front);
 // - full, key by key: 1e6 keys at limit 10, each filled to its limit in turn;
 // - full, in step: the same keys filled one unit per round over all keys (every ring grows
 //   through 1, 2, 4, 8, 10 together, the worst case for freed blocks; repacking bounds it).

@@ -9,8 +9,8 @@ const ADDRESS_SPACE = 2 ** 32;
 
 /**
  * Blocks of Float64 entries for many rings of different sizes, carved from a few shared
- * pages, so no ring carries an ArrayBuffer of its own (a typed array per key took 333 B per
- * key for 10 timestamps, against 114 B for one shared slab: the field notes' measurement).
+ * pages, so no ring carries an ArrayBuffer of its own (a typed array per key takes several
+ * times the bytes per key of one shared slab at a few timestamps a key; docs/bench.md).
  *
  * Block sizes come in classes: class 0 holds nothing, class c >= 1 holds `2^(c-1)` entries,
  * and the top class exactly `largest` (so a full ring takes no more than it needs). A freed

@@ -7,8 +7,8 @@ const NO_PAGE: Float64Array = new Float64Array(0);
 /** Fixed blocks (a shared store) are addressed below this. */
 const FIXED_MASK = 0x7fff_ffff;
 
-// The size rule lives in src/core/policy.ts (checkPolicy refuses a limit above it); the entry
-// points still re-export the constant from here.
+// The size rule (SLIDING_LOG_COLUMN_BYTES, slidingLogBytes) lives in src/core/policy.ts:
+// checkPolicy refuses a limit above it.
 
 /**
  * Sliding-window log: the exact answer. It keeps the time of every admitted unit in the
@@ -22,7 +22,7 @@ const FIXED_MASK = 0x7fff_ffff;
  * 8 B entry and a full key `limit` of them (plus 13 B of columns per key): a ring has room
  * for at most `min(limit, 4 x count)` timestamps (`count`: those in its window when the key
  * was last used), and the slab's pages hold at most about 1.5 times the rings plus two pages
- * (see RingSlab). A limit of 100000 no longer reserves 800 KB for every key seen once.
+ * (see RingSlab). A limit of 100000 does not reserve 800 KB for every key seen once.
  *
  * Decisions are O(1) amortised: each unit is appended once and expired once, and a ring is
  * copied only after as many admissions or expiries as it holds.
@@ -61,7 +61,7 @@ export class SlidingLog implements Meter {
   /**
    * @param store where the columns live (default: this thread's memory; any other store
    *   gives fixed blocks of `limit` entries, see the class comment).
-   * @param minPageEntries the slab's smallest page (see RingSlab; default 2^16 entries):
+   * @param minPageEntries the slab's smallest page (see RingSlab; default 2^18 entries):
    *   tests pass a small one so that page ends and compaction happen within a few keys.
    */
   constructor(

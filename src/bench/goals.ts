@@ -13,7 +13,7 @@ function slidingLogGoalBytes(limit: number): number {
   return 8 * limit + 64;
 }
 
-/** Speed and memory targets of ratelab itself (issue 4), checked against a run. */
+/** Speed and memory targets of ratelab itself (listed in docs/bench.md), checked against a run. */
 export interface GoalCheck {
   goal: string;
   target: string;

@@ -20,12 +20,9 @@ export interface SampleSpeedPlan {
  * What the default all-built-ins run can afford inside its time budget (12 samples per
  * child, about 1.3 s of CPU). Many short rounds rather than a few long ones: each ratio then
  * pairs the subject with a reference timed within ~2 ms of it, before a busy neighbour
- * comes or goes. On this shared 2-core machine, over three runs of the 60 built-in rows:
- * 5 rounds x 8 ms left 24 rows beyond 25% of spread (load 12), 40 x 1 ms 4 (load 12) and 1
- * (load 6), 24 x 1 ms 8 (load 8), 40 x 0.75 ms 0 (load 3-4; widest 1.24x). Two children at
- * a time (the replays are over by then, so each has a core): against one at a time the
- * rows' ratios moved by a median 0.7%, within the run-to-run spread, and the run is ~3 s
- * shorter. Rerun: bench/compare-speed-agreement.ts.
+ * comes or goes. Two children at a time (the replays are over by then, so each has a
+ * core) move no ratio beyond the run-to-run spread and shorten the run. Rerun:
+ * bench/compare-speed-agreement.ts (figures in docs/lab.md).
  */
 export const SAMPLE_SPEED_DEFAULTS: SampleSpeedPlan = { rounds: 40, roundMs: 0.75, warmUpBatches: 30, processes: 2 };
 

@@ -55,7 +55,7 @@ export function burstInOneMs(algorithm: Algorithm): number {
 }
 
 /**
- * Claim 1, the seed's design table measured: per algorithm, decision error against the
+ * Claim 1, the algorithms' design table (error, memory, burst) measured: per algorithm, decision error against the
  * exact oracle on a realistic mix (zipf-many-keys) and an adversarial one
  * (sliding-counter-worst: a full quota at a window's end, then steady pressure); bytes per full key at limits 10, 100 and 1,000 with the slope; the most
  * admitted in 1 ms from a full state. Judged: the log exact and the others not (an error

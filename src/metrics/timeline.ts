@@ -17,7 +17,7 @@ export interface Timeline {
 /**
  * Most buckets a timeline holds. A timeline is for charts (at most 68 columns) and for the
  * JSON; memory and output must follow the arrivals, not the time they span (a 3-line trace
- * over 139 days at 1 s buckets took 12 million buckets per algorithm and 2.9 GB). At 16 B
+ * over months at 1 s buckets would take millions of buckets per algorithm). At 16 B
  * per bucket this is 160 kB per algorithm, and still 150 times a chart's width.
  */
 export const MAX_TIMELINE_BUCKETS = 10_000;

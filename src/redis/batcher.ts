@@ -31,9 +31,8 @@ const MIN_SPLIT_CALLS = 8;
 export class ScriptBatcher {
   // A fresh Map per flush, never clear(): once the Map had outlived two young-generation GCs
   // (it lives as long as the limiter), V8 kept the cleared table's entries reachable from
-  // the old generation, so every batch's calls, promises and replies were promoted. The
-  // scavenges copying them paused 3x as long as rate-limiter-flexible's, up to 17 ms a time;
-  // now 0.34x (bench/redis-gc.ts).
+  // the old generation, so every batch's calls, promises and replies were promoted and the
+  // scavenges copying them paused far longer (bench/redis-gc.ts measures the pauses).
   private pending = new Map<number, BatchCall[]>();
   private scheduled = false;
   /** Script calls sent and not yet answered. */

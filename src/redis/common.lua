@@ -23,10 +23,8 @@ end
 
 -- The state of the bucket algorithms: two numbers and the time its TTL runs out, packed as
 -- three doubles (struct 'ddd', 24 bytes), or nil when the key does not exist. Packed
--- doubles hold any Lua number exactly and take one C call each way, where the text
--- "a:b:expires" took eight to read and seven to write. With this and only the helpers a
--- script uses (scripts.ts), a token bucket decision went from 10.9 to 6.9 us inside Redis
--- per call, and from 7.5 to 3.3 us per key batched (bench/redis-lua-cost.ts on each commit).
+-- doubles hold any Lua number exactly and take one C call each way (a text state takes
+-- several string calls); bench/redis-lua-cost.ts measures a decision's cost inside Redis.
 -- A value of another length is not ours: a key error.
 local function read_pair()
   local stored = redis.call('GET', key)

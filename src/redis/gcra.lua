@@ -1,6 +1,6 @@
 -- GCRA (see src/algorithms/gcra.ts): one string per key, the theoretical arrival time
--- TAT = q + r / limit ms, held as "q:r:expires" (r a whole number below limit) so adding
--- the emission interval window / limit stays exact. The state is needed until TAT.
+-- TAT = q + r / limit ms, held as (q, r, expires) packed by write_pair (common.lua; r a
+-- whole number below limit) so adding the emission interval window / limit stays exact. The state is needed until TAT.
 local horizon = capacity * window -- tau + T, scaled by limit
 local q, r, expires = read_pair()
 if not q then q, r = now, 0 end

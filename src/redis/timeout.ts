@@ -34,9 +34,8 @@ const RELEASED = (): void => undefined;
  * needs the timer; when it fires, every call past its deadline is rejected. The timer never
  * keeps the process alive by itself. A settled call is let go at once (dropped from the
  * front, or its callback released behind an unsettled one), not at the next timer: held
- * until then, thousands of settled calls a second outlived young-generation GCs, and the
- * per-call path's scavenge pauses were 1.45x rate-limiter-flexible's; now 1.0x
- * (bench/redis-gc.ts).
+ * until then, thousands of settled calls a second outlive young-generation GCs and lengthen
+ * the scavenge pauses (bench/redis-gc.ts measures them against rate-limiter-flexible's).
  */
 export class DeadlineQueue {
   private queue: Pending[] = [];

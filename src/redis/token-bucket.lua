@@ -1,7 +1,7 @@
--- Token bucket (see src/algorithms/token-bucket.ts): one string per key,
--- "last:tokens:expires", tokens in fixed point (one token = `window` units, each ms adds
--- `limit` units), so whole-ms times give exact integers. A key that does not exist is a
--- full bucket.
+-- Token bucket (see src/algorithms/token-bucket.ts): one string per key, the state
+-- (last, tokens, expires) packed as three doubles by write_pair (common.lua), tokens in
+-- fixed point (one token = `window` units, each ms adds `limit` units), so whole-ms times
+-- give exact integers. A key that does not exist is a full bucket.
 local full = capacity * window
 local tokens = full
 local last, stored_tokens, expires = read_pair()

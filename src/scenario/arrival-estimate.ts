@@ -6,7 +6,8 @@ import type { ParetoSpec, Scenario, SourceSpec } from './scenario.js';
  * Most arrivals a scenario may make unless raised (`--max-arrivals`): about what
  * `ratelab compare --no-measure` replays through all five algorithms in a minute on a
  * 2-core machine (measured in docs/lab.md, "Bounds"). A scenario past it is refused
- * before it runs, rather than running for hours (`rate: 1000000000/ms` made 1e13 arrivals in 10 s of scenario time).
+ * before it runs, rather than running for hours (`rate: 1000000000/ms` over 10 s of scenario
+ * time is 1e13 arrivals).
  */
 export const DEFAULT_MAX_ARRIVALS = 20_000_000;
 

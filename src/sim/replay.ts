@@ -35,9 +35,9 @@ export async function replay(contender: Contender, stream: TrafficStream, option
 
 /**
  * Arrivals decided per lane before the next lane takes them (see {@link replayLockstep}):
- * a few MB of arrivals at most. Measured with five algorithms over 1e4-1e5 keys, blocks of
- * 1,024 left the limiters' hash tables evicting each other (lockstep slower than five
- * separate replays on uniform keys); 16,384 and up let each limiter reuse its table.
+ * a few MB of arrivals at most, and large enough that each limiter reuses its hash table
+ * in the cache before the next lane evicts it (small blocks made lockstep slower than five
+ * separate replays; bench/lab-replay.ts, figures in docs/lab.md).
  */
 const BLOCK = 65_536;
 
@@ -51,7 +51,7 @@ const BLOCK = 65_536;
  * Arrivals go through in blocks of {@link BLOCK}: the first contender decides on the whole
  * block, then the next, and so on, then the metrics record the block in time order. A
  * limiter thus runs over a stretch of arrivals with its own state hot in the cache (taking
- * turns per arrival made the limiters up to 2x slower with 1e4 keys), and memory stays
+ * turns per arrival makes the limiters evict each other's state), and memory stays
  * bounded by the block, never O(arrivals). Each limiter sees exactly the calls it would
  * see alone, in order.
  *
@@ -99,8 +99,8 @@ async function driveLockstep(contenders: readonly Contender[], stream: TrafficSt
     const callTimeout = contender.callTimeout ?? { timeoutMs: DEFAULT_LIMITER_TIMEOUT_MS, module: contender.name };
     lanes.push({ time, limiter, admits, name: contender.name, callTimeout });
   }
-  // One limiter gains nothing from blocks: it takes the plain loop (see driveOne), which
-  // measured 5-30% faster than blocks for five single replays.
+  // One limiter gains nothing from blocks: it takes the plain loop (see driveOne), which is
+  // faster than blocks for a single replay (bench/lab-replay.ts; figures in docs/lab.md).
   const blockSize = closedLoop || lanes.length === 1 ? 1 : BLOCK;
   const run: Run = {
     lanes,

@@ -13,9 +13,6 @@ export type Strategy = (typeof STRATEGIES)[number];
 
 import type { FailMode } from '../../core/fail-mode.js';
 
-// The entry points re-export FAIL_MODES from here.
-export { FAIL_MODES } from '../../core/fail-mode.js';
-
 /** How the load balancer spreads requests over nodes. */
 export const BALANCES = ['even', 'skewed'] as const;
 /**

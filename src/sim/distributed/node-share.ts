@@ -2,10 +2,6 @@ import type { Clock } from '../../core/clock.js';
 import { createLimiter, type RateLimiter } from '../../memory/limiter.js';
 import { nodeShare, type Algorithm, type Policy } from '../../core/policy.js';
 
-// nodeShare lives in src/core/policy.ts (the Redis limiter's local fallback shares it); the
-// entry points still re-export it from here.
-export { nodeShare } from '../../core/policy.js';
-
 /** One in-memory limiter per node, each with its {@link nodeShare} of `policy`, all on `clock`. */
 export function nodeLimiters(algorithm: Algorithm, policy: Policy, nodes: number, clock: Clock): RateLimiter[] {
   const share = nodeShare(policy, nodes);
