@@ -19,7 +19,7 @@ export interface Scheduler {
 }
 
 /** setTimeout's largest delay (2^31 - 1 ms, about 24.8 days); a longer one would fire at once. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * Real time: `performance.now()` and `setTimeout`. A delay past setTimeout's 24.8-day

@@ -3,6 +3,7 @@ import type { Decision } from '../core/decision.js';
 import { RatelabError, describeValue } from '../core/errors.js';
 import { MinHeap } from '../core/min-heap.js';
 import { checkCost, checkKey } from '../core/policy.js';
+import { isThenable } from '../core/thenable.js';
 
 /** Options of `limiter.wait(key, cost, options)`. */
 export interface WaitOptions {
@@ -313,10 +314,6 @@ function placeWaiter<D>(waiter: Waiter<D>, index: number): void {
 
 function soonerDeadline<D>(a: Waiter<D>, b: Waiter<D>): boolean {
   return a.deadline < b.deadline;
-}
-
-function isThenable<D>(answer: D | PromiseLike<D>): answer is PromiseLike<D> {
-  return typeof (answer as Partial<PromiseLike<D>>).then === 'function';
 }
 
 function abortReason(signal: AbortSignal): unknown {
