@@ -2,7 +2,8 @@ import { createMeter, type Meter } from '../algorithms/index.js';
 import { schedulerOf, toClock, type Clock, type ClockSource, type Scheduler } from '../core/clock.js';
 import { meterDecision, type Decision } from '../core/decision.js';
 import { RatelabError, describeValue } from '../core/errors.js';
-import { checkAlgorithm, checkCost, checkKey, checkPolicy, positiveOption, type Algorithm, type Limits, type Policy } from '../core/policy.js';
+import { positiveOption } from '../core/number-checks.js';
+import { checkAlgorithm, checkCost, checkKey, checkPolicy, type Algorithm, type Limits, type Policy } from '../core/policy.js';
 import { KeyWaiters, type WaitOptions } from '../wait/key-waiters.js';
 import { SlotTable } from './slot-table.js';
 

@@ -3,7 +3,8 @@ import { schedulerOf, toClock, type Clock, type ClockSource, type Scheduler } fr
 import { meterDecision, type Decision } from '../core/decision.js';
 import { RatelabError, describeValue } from '../core/errors.js';
 import type { RateLimiter } from '../memory/limiter.js';
-import { checkAlgorithm, checkCost, checkKey, checkPolicy, positiveOption, type Algorithm, type Limits, type Policy } from '../core/policy.js';
+import { positiveOption, wholeNumber } from '../core/number-checks.js';
+import { checkAlgorithm, checkCost, checkKey, checkPolicy, type Algorithm, type Limits, type Policy } from '../core/policy.js';
 import { describeBuffer, initialise, openHandle, specOf, type SharedLimiterHandle } from './handle.js';
 import { KeyCodec } from './key-codec.js';
 import { SharedKeyTable } from './key-table.js';
@@ -231,12 +232,6 @@ export function checkMaxKeyBytes(value: unknown): number {
   return value === undefined ? DEFAULT_KEY_BYTES : wholeNumber(value, 'maxKeyBytes', 1, 4096);
 }
 
-function wholeNumber(value: unknown, field: string, min: number, max: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new RatelabError('INVALID_ARGUMENT', `${field}: expected a whole number from ${min} to ${max}, got ${describeValue(value)}`, { field });
-  }
-  return value;
-}
 
 
 function lockingMode(mode: unknown): LockingMode {
