@@ -1,4 +1,4 @@
-import { RatelabError } from './errors.js';
+import { RatelabError, describeValue } from './errors.js';
 import { MinHeap } from './min-heap.js';
 
 /** A clock returns the current time in milliseconds. Limiters read time only through one. */
@@ -55,6 +55,18 @@ export function systemClock(): Clock {
     if (t > latest) latest = t;
     return latest;
   };
+}
+
+/**
+ * A reading of `clock` in milliseconds, checked finite: a clock that returns NaN or an
+ * infinity throws `INVALID_ARGUMENT` (field `clock`) before any state sees the time.
+ */
+export function readClock(clock: Clock): number {
+  const now = clock();
+  if (!Number.isFinite(now)) {
+    throw new RatelabError('INVALID_ARGUMENT', `clock: expected a finite time in milliseconds, got ${describeValue(now)}`, { field: 'clock' });
+  }
+  return now;
 }
 
 /** Normalises a {@link ClockSource} to a plain function. */

@@ -1,6 +1,7 @@
 import type { Meter } from '../algorithms/index.js';
-import { schedulerOf, toClock, type Clock, type ClockSource, type Scheduler } from '../core/clock.js';
+import { readClock, schedulerOf, toClock, type Clock, type ClockSource, type Scheduler } from '../core/clock.js';
 import { meterDecision, type Decision } from '../core/decision.js';
+import { advanceKeyTime } from '../core/key-time.js';
 import { RatelabError, describeValue } from '../core/errors.js';
 import type { RateLimiter } from '../memory/limiter.js';
 import { positiveOption, wholeNumber } from '../core/number-checks.js';
@@ -151,7 +152,7 @@ class SharedLimiter implements SharedRateLimiter {
 
   /** The decision under the key's lock: in full, or (`allow`) only whether it was admitted. */
   private decide(key: string, cost: number, full: boolean): Decision | boolean {
-    const now = this.now();
+    const now = readClock(this.clock);
     const hash = this.codec.encode(key);
     this.locks.enter();
     try {
@@ -169,7 +170,7 @@ class SharedLimiter implements SharedRateLimiter {
   }
 
   prune(): number {
-    const now = this.now();
+    const now = readClock(this.clock);
     this.locks.enter();
     try {
       return this.table.prune(now);
@@ -190,9 +191,8 @@ class SharedLimiter implements SharedRateLimiter {
   }
 
   /**
-   * Brings `row` to the key's time (as the memory limiter does: a key's time never moves
-   * backwards, so a thread with a clock behind another's cannot add admissions) and
-   * returns that time.
+   * Brings `row` to the key's time ({@link advanceKeyTime}: it never moves backwards, so a
+   * thread with a clock behind another's cannot add admissions) and returns that time.
    */
   private advance(row: number, now: number): number {
     if (this.table.fresh) {
@@ -200,9 +200,7 @@ class SharedLimiter implements SharedRateLimiter {
       this.touched[row] = now;
       return now;
     }
-    const last = this.touched[row] as number;
-    const at = now > last ? now : last;
-    this.meter.refresh(row, last, at);
+    const at = advanceKeyTime(this.meter, row, this.touched[row] as number, now);
     this.touched[row] = at;
     return at;
   }
@@ -217,14 +215,6 @@ class SharedLimiter implements SharedRateLimiter {
     this.meter.init(row, at);
     if (Number.isFinite(this.limits.capacity)) this.meter.take(row, at, this.limits.capacity);
   };
-
-  private now(): number {
-    const now = this.clock();
-    if (!Number.isFinite(now)) {
-      throw new RatelabError('INVALID_ARGUMENT', `clock: expected a finite time in milliseconds, got ${describeValue(now)}`, { field: 'clock' });
-    }
-    return now;
-  }
 }
 
 /** `maxKeyBytes` as an option: default 128, else a whole number from 1 to 4096 (`INVALID_ARGUMENT`). */
