@@ -1,11 +1,11 @@
 import { createMeter, type Meter } from '../algorithms/index.js';
-import { readClock, schedulerOf, toClock, type Clock, type ClockSource, type Scheduler } from '../core/clock.js';
+import { readClock, schedulerOf, toClock, type Clock, type ClockSource } from '../core/clock.js';
 import { meterDecision, type Decision } from '../core/decision.js';
 import { advanceKeyTime } from '../core/key-time.js';
 import { RatelabError } from '../core/errors.js';
 import { positiveOption } from '../core/number-checks.js';
 import { checkAlgorithm, checkCost, checkKey, checkPolicy, type Algorithm, type Limits, type Policy } from '../core/policy.js';
-import { KeyWaiters, type WaitOptions } from '../wait/key-waiters.js';
+import { lazyWait, type WaitFn, type WaitOptions } from '../wait/key-waiters.js';
 import { SlotTable } from './slot-table.js';
 
 /** Options of {@link createLimiter}. */
@@ -73,8 +73,8 @@ class MemoryLimiter implements RateLimiter {
   private readonly meter: Meter;
   private readonly table: SlotTable;
   private readonly clock: Clock;
-  private readonly scheduler: Scheduler;
-  private waiters: KeyWaiters<Decision> | undefined;
+  /** `wait`: its queue is built on first use. */
+  private readonly waitFor: WaitFn<Decision>;
 
   constructor(
     readonly algorithm: Algorithm,
@@ -84,7 +84,7 @@ class MemoryLimiter implements RateLimiter {
     this.limits = checkPolicy(policy, algorithm);
     this.meter = createMeter(algorithm, this.limits);
     this.clock = toClock(options.clock);
-    this.scheduler = schedulerOf(options.clock);
+    this.waitFor = lazyWait((k, c) => this.consume(k, c), { scheduler: schedulerOf(options.clock), capacity: this.limits.capacity });
     const idleMs = Math.max(positiveOption(options.idleMs, 'idleMs', this.meter.fullAfterMs), this.meter.fullAfterMs);
     const maxKeys = positiveOption(options.maxKeys, 'maxKeys', Infinity);
     if (maxKeys !== Infinity && !Number.isInteger(maxKeys)) {
@@ -112,8 +112,7 @@ class MemoryLimiter implements RateLimiter {
   }
 
   wait(key: string, cost = 1, options?: WaitOptions): Promise<Decision> {
-    this.waiters ??= new KeyWaiters((k, c) => this.consume(k, c), { scheduler: this.scheduler, capacity: this.limits.capacity });
-    return this.waiters.wait(key, cost, options);
+    return this.waitFor(key, cost, options);
   }
 
   prune(): number {

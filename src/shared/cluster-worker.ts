@@ -6,7 +6,7 @@ import { positiveMsOption } from '../core/number-checks.js';
 import { createLimiter, type RateLimiter } from '../memory/limiter.js';
 import { checkAlgorithm, checkCost, checkKey, checkPolicy, nodeShare, type Algorithm, type Limits, type Policy } from '../core/policy.js';
 import { spreadRetry } from '../wait/jitter.js';
-import { KeyWaiters, type WaitOptions } from '../wait/key-waiters.js';
+import { lazyWait, type WaitOptions } from '../wait/key-waiters.js';
 import { ClusterChannel } from './cluster-channel.js';
 import { decodeDecision, type ClusterResult } from './cluster-protocol.js';
 
@@ -88,7 +88,7 @@ export function createClusterLimiter(name: string, algorithm: Algorithm, policy:
     return { ...decodeDecision(result), reason: 'primary' };
   };
 
-  let waiters: KeyWaiters<ClusterDecision> | undefined;
+  const waitFor = lazyWait(consume, { scheduler: schedulerOf(options.clock), capacity: limits.capacity, jitter: spreadRetry });
   return {
     name,
     algorithm: checked,
@@ -96,10 +96,7 @@ export function createClusterLimiter(name: string, algorithm: Algorithm, policy:
     failMode,
     consume,
     allow: async (key) => (await consume(key)).allowed,
-    wait(key, cost = 1, waitOptions) {
-      waiters ??= new KeyWaiters(consume, { scheduler: schedulerOf(options.clock), capacity: limits.capacity, jitter: spreadRetry });
-      return waiters.wait(key, cost, waitOptions);
-    },
+    wait: (key, cost = 1, waitOptions) => waitFor(key, cost, waitOptions),
   };
 }
 

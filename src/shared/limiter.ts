@@ -1,5 +1,5 @@
 import type { Meter } from '../algorithms/index.js';
-import { readClock, schedulerOf, toClock, type Clock, type ClockSource, type Scheduler } from '../core/clock.js';
+import { readClock, schedulerOf, toClock, type Clock, type ClockSource } from '../core/clock.js';
 import { meterDecision, type Decision } from '../core/decision.js';
 import { advanceKeyTime } from '../core/key-time.js';
 import { RatelabError, describeValue } from '../core/errors.js';
@@ -12,7 +12,7 @@ import { SharedKeyTable } from './key-table.js';
 import { HEADER, ROW_CHUNK, SLOT_WORDS, layout, layoutBytes, type Layout } from './layout.js';
 import { LockTokens } from './lock-words.js';
 import { createLocking, type LockingMode } from './locking.js';
-import { KeyWaiters, type WaitOptions } from '../wait/key-waiters.js';
+import { lazyWait, type WaitFn, type WaitOptions } from '../wait/key-waiters.js';
 
 /** Options of {@link attachSharedLimiter}: each thread has its own clock. */
 export interface AttachOptions {
@@ -103,8 +103,8 @@ class SharedLimiter implements SharedRateLimiter {
   private readonly codec: KeyCodec;
   private readonly table: SharedKeyTable;
   private readonly clock: Clock;
-  private readonly scheduler: Scheduler;
-  private waiters: KeyWaiters<Decision> | undefined;
+  /** `wait`: its queue is built on first use. */
+  private readonly waitFor: WaitFn<Decision>;
   private readonly locks;
 
   constructor(
@@ -118,7 +118,7 @@ class SharedLimiter implements SharedRateLimiter {
     this.meter = view.meter;
     this.touched = view.touched;
     this.clock = toClock(clock);
-    this.scheduler = schedulerOf(clock);
+    this.waitFor = lazyWait((k, c) => this.consume(k, c), { scheduler: schedulerOf(clock), capacity: this.limits.capacity });
     this.codec = new KeyCodec(spec.maxKeyBytes);
     const tokens = new LockTokens(Atomics.add(view.header, HEADER.members, 1) + 1);
     this.locks = createLocking(handle.locking, view, handle.lockLeaseMs, tokens);
@@ -146,8 +146,7 @@ class SharedLimiter implements SharedRateLimiter {
 
   /** Waits in this thread, first come first served per key (see RateLimiter.wait); across threads, best-effort. */
   wait(key: string, cost = 1, options?: WaitOptions): Promise<Decision> {
-    this.waiters ??= new KeyWaiters((k, c) => this.consume(k, c), { scheduler: this.scheduler, capacity: this.limits.capacity });
-    return this.waiters.wait(key, cost, options);
+    return this.waitFor(key, cost, options);
   }
 
   /** The decision under the key's lock: in full, or (`allow`) only whether it was admitted. */
