@@ -48,7 +48,7 @@ export function schedulerOf(source: ClockSource | undefined): Scheduler {
  * correction that moves the wall clock back holds the reading until real time catches up,
  * so no limiter sees time reverse (fixed windows stay aligned to the epoch).
  */
-export function systemClock(): Clock {
+export function createSystemClock(): Clock {
   let latest = -Infinity;
   return () => {
     const t = Date.now();
@@ -56,6 +56,9 @@ export function systemClock(): Clock {
     return latest;
   };
 }
+
+/** @deprecated use createSystemClock: the old name of the same factory, kept for one release. */
+export const systemClock = createSystemClock;
 
 /**
  * A reading of `clock` in milliseconds, checked finite: a clock that returns NaN or an
@@ -71,7 +74,7 @@ export function readClock(clock: Clock): number {
 
 /** Normalises a {@link ClockSource} to a plain function. */
 export function toClock(source: ClockSource | undefined): Clock {
-  if (source === undefined) return systemClock();
+  if (source === undefined) return createSystemClock();
   if (typeof source === 'function') return source;
   return () => source.now();
 }
