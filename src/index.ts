@@ -31,7 +31,9 @@ export type { Algorithm, Limits, Policy } from './core/policy.js';
 
 /** A clock that moves only when told to (ms), for tests and simulations. */
 export { ManualClock } from './core/clock.js';
-/** The system clock in epoch ms, never stepping backwards. */
+/** A new system clock in epoch ms, never stepping backwards (each call makes one). */
+export { createSystemClock } from './core/clock.js';
+/** @deprecated use createSystemClock */
 export { systemClock } from './core/clock.js';
 /** `Clock`: a function returning ms; `ClockSource`: a clock or anything with `now()`; `Scheduler`: `now()` and `schedule(callback, delayMs)`, the timers waits use (a ManualClock is one). */
 export type { Clock, ClockSource, Scheduler } from './core/clock.js';

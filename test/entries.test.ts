@@ -103,6 +103,7 @@ describe('the source of the core entry (src/index.ts)', () => {
       'checkAlgorithm',
       'checkPolicy',
       'createLimiter',
+      'createSystemClock',
       'formatDuration',
       'parseDuration',
       'systemClock',

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ALGORITHMS, MAX_LIMIT, ManualClock, SLIDING_LOG_MAX_LIMIT, createLimiter, systemClock, type Algorithm, type Decision } from '../src/index.js';
+import { ALGORITHMS, MAX_LIMIT, ManualClock, SLIDING_LOG_MAX_LIMIT, createLimiter, createSystemClock, systemClock, type Algorithm, type Decision } from '../src/index.js';
 import { policyArb, replay, type Arrival } from './support/arbitraries.js';
 import { expectRatelabError } from './support/errors.js';
 import { inWindow, inWindowOf } from './support/oracles.js';
@@ -161,8 +161,12 @@ describe('clock sources', () => {
   it('the system clock reads epoch ms and holds still when the wall clock steps back', () => {
     const readings = [1_800_000_000_000, 1_800_000_000_500, 1_799_999_999_000, 1_800_000_000_400, 1_800_000_000_600];
     vi.spyOn(Date, 'now').mockImplementation(() => readings.shift() as number);
-    const clock = systemClock();
+    const clock = createSystemClock();
     expect([clock(), clock(), clock(), clock(), clock()]).toEqual([1_800_000_000_000, 1_800_000_000_500, 1_800_000_000_500, 1_800_000_000_500, 1_800_000_000_600]);
+  });
+
+  it('systemClock, the deprecated old name, is the same factory as createSystemClock', () => {
+    expect(systemClock).toBe(createSystemClock);
   });
 
   it.each([[NaN], [Infinity], [undefined]])('a clock reading %s is refused with INVALID_ARGUMENT, changing nothing', (reading) => {

@@ -34,7 +34,7 @@ export function readPolicy(fields: RateLimitFields, given: GivenPolicy): JudgedP
   const advertised = advertisedPolicy(fields);
   if (given.windowMs !== undefined) {
     if (advertised) return { limit: advertised.limit, windowMs: given.windowMs, source: { limit: 'RateLimit-Policy', window: '--window' } };
-    const legacy = wholeNumber(fields.limit);
+    const legacy = parseWholeNumber(fields.limit);
     return legacy === undefined ? undefined : { limit: legacy, windowMs: given.windowMs, source: { limit: 'X-RateLimit-Limit', window: '--window' } };
   }
   if (advertised?.windowMs === undefined) return undefined;
@@ -48,7 +48,7 @@ export function readPolicy(fields: RateLimitFields, given: GivenPolicy): JudgedP
 export function missingPolicy(fields: RateLimitFields | undefined, given: GivenPolicy): { flag: '--limit' | '--window'; advice: string } {
   if (fields === undefined) return { flag: '--limit', advice: 'no 2xx or 429 response to read the policy from: pass --limit N --window D' };
   const advertised = advertisedPolicy(fields);
-  const legacy = wholeNumber(fields.limit);
+  const legacy = parseWholeNumber(fields.limit);
   if (given.windowMs === undefined && (advertised || legacy !== undefined)) {
     const seen = advertised ? `RateLimit-Policy ${JSON.stringify(fields.rateLimitPolicy)} has no window (w)` : `X-RateLimit-Limit ${legacy} carries no window`;
     return { flag: '--window', advice: `the endpoint's ${seen}: pass --window D (and --limit N to override the limit)` };
@@ -60,14 +60,14 @@ export function missingPolicy(fields: RateLimitFields | undefined, given: GivenP
 function advertisedPolicy(fields: RateLimitFields): { limit: number; windowMs: number | undefined } | undefined {
   const first = fields.rateLimitPolicy?.split(',')[0];
   if (first === undefined) return undefined;
-  const limit = wholeNumber(/;\s*q=(\d+)/.exec(first)?.[1]);
+  const limit = parseWholeNumber(/;\s*q=(\d+)/.exec(first)?.[1]);
   if (limit === undefined) return undefined;
-  const seconds = wholeNumber(/;\s*w=(\d+)/.exec(first)?.[1]);
+  const seconds = parseWholeNumber(/;\s*w=(\d+)/.exec(first)?.[1]);
   return { limit, windowMs: seconds === undefined ? undefined : seconds * 1000 };
 }
 
 /** A header value that is a whole number >= 1, else undefined. */
-function wholeNumber(value: string | undefined): number | undefined {
+function parseWholeNumber(value: string | undefined): number | undefined {
   const text = value?.trim();
   if (text === undefined || !/^\d+$/.test(text)) return undefined;
   const number = Number(text);

@@ -1,5 +1,6 @@
 import { Agent, request, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { MAX_TIMER_MS } from '../core/clock.js';
 import { RatelabError } from '../core/errors.js';
 import { unsendableKey } from './header-key.js';
 
@@ -103,9 +104,6 @@ export interface RateLimitFields {
  * because of the endpoint: counted apart from the endpoint's errors.
  */
 export const ABORTED = 'aborted';
-
-/** Longest delay a timer takes (about 24.8 days); a longer bound is no bound at all. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Why the run ended. */
 export type StopReason = 'done' | 'max-requests' | 'max-time' | 'interrupted';

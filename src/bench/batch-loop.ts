@@ -90,8 +90,3 @@ export function compileBatch(options: {
   const factory = new Function('decide', 'keys', 'sequence', 'state', 'stepMs', 'size', 'allowedOf', 'name', 'times', 'costs', 'periodMs', body) as (...args: unknown[]) => Batch;
   return factory(options.decide, options.keys, options.sequence, options.state, options.stepMs, options.size ?? BATCH, allowedOf, options.name, times, costs, periodMs);
 }
-
-/** Whether `value` is a promise-like (a decision that must be awaited). */
-export function isThenable(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
-}

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { MAX_TIMER_MS } from '../core/clock.js';
 import { parseDuration } from '../core/duration.js';
 import { RatelabError, describeValue } from '../core/errors.js';
 import { ALGORITHMS, checkAlgorithm, type Algorithm } from '../core/policy.js';
@@ -50,9 +51,6 @@ export function algorithmsFlag(list: string | undefined, flag = '--algorithms'):
   if (names.length === 0) throw usage(flag, `expected a comma-separated list of ${ALGORITHMS.join(', ')}, got ${describeValue(list)}`);
   return [...new Set(names.map((name) => checkAlgorithm(name, flag)))];
 }
-
-/** Longest bound a timer can keep (about 24.8 days). */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * `--limiter-timeout`: how long one call into a `--limiter` module (loading it, its

@@ -1,4 +1,4 @@
-import { RatelabError } from './errors.js';
+import { RatelabError, describeValue } from './errors.js';
 import { MinHeap } from './min-heap.js';
 
 /** A clock returns the current time in milliseconds. Limiters read time only through one. */
@@ -19,7 +19,7 @@ export interface Scheduler {
 }
 
 /** setTimeout's largest delay (2^31 - 1 ms, about 24.8 days); a longer one would fire at once. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * Real time: `performance.now()` and `setTimeout`. A delay past setTimeout's 24.8-day
@@ -48,7 +48,7 @@ export function schedulerOf(source: ClockSource | undefined): Scheduler {
  * correction that moves the wall clock back holds the reading until real time catches up,
  * so no limiter sees time reverse (fixed windows stay aligned to the epoch).
  */
-export function systemClock(): Clock {
+export function createSystemClock(): Clock {
   let latest = -Infinity;
   return () => {
     const t = Date.now();
@@ -57,9 +57,24 @@ export function systemClock(): Clock {
   };
 }
 
+/** @deprecated use createSystemClock: the old name of the same factory, kept for one release. */
+export const systemClock = createSystemClock;
+
+/**
+ * A reading of `clock` in milliseconds, checked finite: a clock that returns NaN or an
+ * infinity throws `INVALID_ARGUMENT` (field `clock`) before any state sees the time.
+ */
+export function readClock(clock: Clock): number {
+  const now = clock();
+  if (!Number.isFinite(now)) {
+    throw new RatelabError('INVALID_ARGUMENT', `clock: expected a finite time in milliseconds, got ${describeValue(now)}`, { field: 'clock' });
+  }
+  return now;
+}
+
 /** Normalises a {@link ClockSource} to a plain function. */
 export function toClock(source: ClockSource | undefined): Clock {
-  if (source === undefined) return systemClock();
+  if (source === undefined) return createSystemClock();
   if (typeof source === 'function') return source;
   return () => source.now();
 }

@@ -1,5 +1,6 @@
 import { formatDuration } from './duration.js';
 import { RatelabError, describeValue } from './errors.js';
+import { wholeNumber } from './number-checks.js';
 
 /** The five algorithms, by the names used in configs, the CLI and reports. */
 export type Algorithm = 'token-bucket' | 'sliding-log' | 'sliding-counter' | 'fixed-window' | 'gcra';
@@ -68,11 +69,11 @@ export function checkPolicy(policy: Policy, algorithm: Algorithm, where = 'polic
   if (typeof policy !== 'object' || policy === null) {
     throw new RatelabError('INVALID_POLICY', `${where}: expected an object { limit, windowMs, burst? }, got ${describeValue(policy)}`, { field: where });
   }
-  const limit = wholeNumber(policy.limit, `${where}.limit`, MAX_LIMIT);
+  const limit = wholeNumber(policy.limit, `${where}.limit`, 1, MAX_LIMIT, 'INVALID_POLICY');
   const tooLarge = limitTooLarge(algorithm, limit);
   if (tooLarge) throw new RatelabError('POLICY_TOO_LARGE', `${where}.limit: ${tooLarge}`, { field: `${where}.limit` });
-  const windowMs = wholeNumber(policy.windowMs, `${where}.windowMs`, Number.MAX_SAFE_INTEGER);
-  const burst = policy.burst === undefined ? undefined : wholeNumber(policy.burst, `${where}.burst`, MAX_LIMIT);
+  const windowMs = wholeNumber(policy.windowMs, `${where}.windowMs`, 1, Number.MAX_SAFE_INTEGER, 'INVALID_POLICY');
+  const burst = policy.burst === undefined ? undefined : wholeNumber(policy.burst, `${where}.burst`, 1, MAX_LIMIT, 'INVALID_POLICY');
   const limits = { limit, windowMs, capacity: capacityOf(algorithm, limit, burst) };
   const tooLong = windowTooLong(algorithm, limits);
   if (tooLong) throw new RatelabError('POLICY_TOO_LARGE', `${where}.windowMs: ${tooLong}`, { field: `${where}.windowMs` });
@@ -142,13 +143,6 @@ export function nodeShare(policy: Policy, nodes: number): Policy {
   return policy.burst === undefined ? { limit, windowMs: policy.windowMs } : { limit, windowMs: policy.windowMs, burst: shareOf(policy.burst, nodes) };
 }
 
-function wholeNumber(value: unknown, field: string, max: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > max) {
-    throw new RatelabError('INVALID_POLICY', `${field}: expected a whole number from 1 to ${max}, got ${describeValue(value)}`, { field });
-  }
-  return value;
-}
-
 /** Throws `UNKNOWN_ALGORITHM` unless `name` is one of {@link ALGORITHMS}. */
 export function checkAlgorithm(name: unknown, field = 'algorithm'): Algorithm {
   if (typeof name === 'string' && (ALGORITHMS as readonly string[]).includes(name)) return name as Algorithm;
@@ -163,14 +157,3 @@ export function isHeaderSafeName(name: string): boolean {
   return /^[\x20-\x7e]*$/.test(name);
 }
 
-/**
- * An optional option that must be a positive number (Infinity allowed): `fallback` when
- * absent, else `INVALID_ARGUMENT` naming `field`.
- */
-export function positiveOption(value: number | undefined, field: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || Number.isNaN(value) || value <= 0) {
-    throw new RatelabError('INVALID_ARGUMENT', `${field}: expected a positive number, got ${describeValue(value)}`, { field });
-  }
-  return value;
-}

@@ -1,9 +1,11 @@
 import { createMeter, type Meter } from '../algorithms/index.js';
-import { schedulerOf, toClock, type Clock, type ClockSource, type Scheduler } from '../core/clock.js';
+import { readClock, schedulerOf, toClock, type Clock, type ClockSource } from '../core/clock.js';
 import { meterDecision, type Decision } from '../core/decision.js';
-import { RatelabError, describeValue } from '../core/errors.js';
-import { checkAlgorithm, checkCost, checkKey, checkPolicy, positiveOption, type Algorithm, type Limits, type Policy } from '../core/policy.js';
-import { KeyWaiters, type WaitOptions } from '../wait/key-waiters.js';
+import { advanceKeyTime } from '../core/key-time.js';
+import { RatelabError } from '../core/errors.js';
+import { positiveOption } from '../core/number-checks.js';
+import { checkAlgorithm, checkCost, checkKey, checkPolicy, type Algorithm, type Limits, type Policy } from '../core/policy.js';
+import { lazyWait, type WaitFn, type WaitOptions } from '../wait/key-waiters.js';
 import { SlotTable } from './slot-table.js';
 
 /** Options of {@link createLimiter}. */
@@ -71,8 +73,8 @@ class MemoryLimiter implements RateLimiter {
   private readonly meter: Meter;
   private readonly table: SlotTable;
   private readonly clock: Clock;
-  private readonly scheduler: Scheduler;
-  private waiters: KeyWaiters<Decision> | undefined;
+  /** `wait`: its queue is built on first use. */
+  private readonly waitFor: WaitFn<Decision>;
 
   constructor(
     readonly algorithm: Algorithm,
@@ -82,7 +84,7 @@ class MemoryLimiter implements RateLimiter {
     this.limits = checkPolicy(policy, algorithm);
     this.meter = createMeter(algorithm, this.limits);
     this.clock = toClock(options.clock);
-    this.scheduler = schedulerOf(options.clock);
+    this.waitFor = lazyWait((k, c) => this.consume(k, c), { scheduler: schedulerOf(options.clock), capacity: this.limits.capacity });
     const idleMs = Math.max(positiveOption(options.idleMs, 'idleMs', this.meter.fullAfterMs), this.meter.fullAfterMs);
     const maxKeys = positiveOption(options.maxKeys, 'maxKeys', Infinity);
     if (maxKeys !== Infinity && !Number.isInteger(maxKeys)) {
@@ -98,24 +100,23 @@ class MemoryLimiter implements RateLimiter {
 
   allow(key: string): boolean {
     checkKey(key);
-    const slot = this.slotFor(key, this.now());
+    const slot = this.slotFor(key, readClock(this.clock));
     return this.meter.take(slot, this.table.touched[slot] as number, 1);
   }
 
   consume(key: string, cost = 1): Decision {
     checkCost(cost);
     checkKey(key);
-    const slot = this.slotFor(key, this.now());
+    const slot = this.slotFor(key, readClock(this.clock));
     return meterDecision(this.meter, this.limits, slot, this.table.touched[slot] as number, cost);
   }
 
   wait(key: string, cost = 1, options?: WaitOptions): Promise<Decision> {
-    this.waiters ??= new KeyWaiters((k, c) => this.consume(k, c), { scheduler: this.scheduler, capacity: this.limits.capacity });
-    return this.waiters.wait(key, cost, options);
+    return this.waitFor(key, cost, options);
   }
 
   prune(): number {
-    return this.table.prune(this.now());
+    return this.table.prune(readClock(this.clock));
   }
 
   reset(key: string): boolean {
@@ -123,26 +124,12 @@ class MemoryLimiter implements RateLimiter {
     return this.table.delete(key);
   }
 
-  private now(): number {
-    const now = this.clock();
-    if (!Number.isFinite(now)) {
-      throw new RatelabError('INVALID_ARGUMENT', `clock: expected a finite time in milliseconds, got ${describeValue(now)}`, { field: 'clock' });
-    }
-    return now;
-  }
-
-  /**
-   * The slot of `key`, its state brought forward to the key's time. A key's time never
-   * moves backwards: if the clock does, the key is decided as of its latest time, so a
-   * reversed clock can delay admissions but never add any.
-   */
+  /** The slot of `key`, its state brought forward to the key's time (see {@link advanceKeyTime}). */
   private slotFor(key: string, now: number): number {
     this.table.sweep(now, 2);
     const slot = this.table.find(key);
     if (slot < 0) return this.addKey(key, now);
-    const last = this.table.touched[slot] as number;
-    const at = now > last ? now : last;
-    this.meter.refresh(slot, last, at);
+    const at = advanceKeyTime(this.meter, slot, this.table.touched[slot] as number, now);
     this.table.use(slot, at);
     return slot;
   }

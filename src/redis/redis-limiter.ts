@@ -1,11 +1,12 @@
 import { checkFailMode, type FailMode } from '../core/fail-mode.js';
 import { performance } from 'node:perf_hooks';
-import { schedulerOf, toClock, type Clock, type ClockSource, type Scheduler } from '../core/clock.js';
+import { schedulerOf, toClock, type Clock, type ClockSource } from '../core/clock.js';
 import type { Decision } from '../core/decision.js';
+import { positiveMsOption } from '../core/number-checks.js';
 import { createLimiter, type RateLimiter } from '../memory/limiter.js';
 import { checkAlgorithm, checkCost, checkPolicy, nodeShare, type Algorithm, type Limits, type Policy } from '../core/policy.js';
 import { spreadRetry } from '../wait/jitter.js';
-import { KeyWaiters, type WaitOptions } from '../wait/key-waiters.js';
+import { lazyWait, type WaitFn, type WaitOptions } from '../wait/key-waiters.js';
 import { DenyCache } from './deny-cache.js';
 import { invalidOption } from './invalid-option.js';
 import { ScriptBatcher } from './batcher.js';
@@ -161,8 +162,8 @@ class RedisLimiter implements RedisRateLimiter {
   private readonly clock: Clock | undefined;
   private readonly localNow: Clock;
   private readonly retryRedisAfterMs: number;
-  private readonly scheduler: Scheduler;
-  private waiters: KeyWaiters<RedisDecision> | undefined;
+  /** `wait`: its queue is built on first use. */
+  private readonly waitFor: WaitFn<RedisDecision>;
 
   constructor(
     readonly algorithm: Algorithm,
@@ -173,14 +174,14 @@ class RedisLimiter implements RedisRateLimiter {
     if (typeof options !== 'object' || options === null || !isRedisClient(options.redis)) {
       throw invalidOption('redis', 'expected an ioredis or node-redis client (single or Cluster)', options?.redis);
     }
-    const timeoutMs = positive(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS);
+    const timeoutMs = positiveMsOption(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS);
     this.client = clientOf(options.redis, options.replicas, timeoutMs);
     const { limit, windowMs, capacity } = this.limits;
     this.keyPrefix = `${options.prefix ?? 'ratelab:'}${KEY_TAG[algorithm]}:${limit}:${windowMs}:${capacity}:`;
     this.deadlines = new DeadlineQueue(timeoutMs);
-    this.retryRedisAfterMs = positive(options.retryRedisAfterMs, 'retryRedisAfterMs', DEFAULT_RETRY_REDIS_AFTER_MS);
+    this.retryRedisAfterMs = positiveMsOption(options.retryRedisAfterMs, 'retryRedisAfterMs', DEFAULT_RETRY_REDIS_AFTER_MS);
     this.clock = options.clock === undefined ? undefined : toClock(options.clock);
-    this.scheduler = schedulerOf(options.clock);
+    this.waitFor = lazyWait((k, c) => this.consume(k, c), { scheduler: schedulerOf(options.clock), capacity: this.limits.capacity, jitter: spreadRetry });
     this.localNow = this.clock ?? (() => performance.now());
     const minTtlMs = options.minTtlMs ?? (this.clock ? VIRTUAL_CLOCK_MIN_TTL_MS : 0);
     if (!Number.isInteger(minTtlMs) || minTtlMs < 0) throw invalidOption('minTtlMs', 'expected a whole number of ms >= 0', minTtlMs);
@@ -272,8 +273,7 @@ class RedisLimiter implements RedisRateLimiter {
   }
 
   wait(key: string, cost = 1, options?: WaitOptions): Promise<RedisDecision> {
-    this.waiters ??= new KeyWaiters((k, c) => this.consume(k, c), { scheduler: this.scheduler, capacity: this.limits.capacity, jitter: spreadRetry });
-    return this.waiters.wait(key, cost, options);
+    return this.waitFor(key, cost, options);
   }
 
   async reset(key: string): Promise<void> {
@@ -331,10 +331,4 @@ function denyCacheOf(option: RedisLimiterOptions['denyCache'], limit: number): D
   const maxKeys = option === true ? DEFAULT_DENY_CACHE_KEYS : (option.maxKeys ?? DEFAULT_DENY_CACHE_KEYS);
   if (!Number.isInteger(maxKeys) || maxKeys < 1) throw invalidOption('denyCache.maxKeys', 'expected a whole number >= 1', maxKeys);
   return new DenyCache(maxKeys, limit);
-}
-
-function positive(value: number | undefined, field: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw invalidOption(field, 'expected a positive number of ms', value);
-  return value;
 }

@@ -1,5 +1,5 @@
 import type { ReplayMetrics } from '../metrics/recorder.js';
-import { round } from './round.js';
+import { roundToPlaces } from './round.js';
 
 /** The figures of a row that every per-row table (CSV, HTML) shows about accuracy. */
 export type AccuracyFigures = Pick<ReplayMetrics, 'offered' | 'admitted' | 'denied' | 'falseAdmits' | 'falseDenials' | 'errorRate' | 'worstWindowRatio'>;
@@ -12,5 +12,5 @@ export const ACCURACY_COLUMNS = ['offered', 'admitted', 'denied', 'false admits'
  * `compare` and `distributed` cannot drift apart. `errorDigits`: decimals of the error %.
  */
 export function accuracyCells(row: AccuracyFigures, errorDigits: number): number[] {
-  return [row.offered, row.admitted, row.denied, row.falseAdmits, row.falseDenials, round(row.errorRate, errorDigits), round(row.worstWindowRatio, 4)];
+  return [row.offered, row.admitted, row.denied, row.falseAdmits, row.falseDenials, roundToPlaces(row.errorRate, errorDigits), roundToPlaces(row.worstWindowRatio, 4)];
 }

@@ -1,7 +1,7 @@
 import type { ColumnGrid } from '../metrics/focus-recorder.js';
 import type { FocusView } from '../sim/focus.js';
 import { attackComparison, type AttackReport } from './attack-report.js';
-import { round } from './round.js';
+import { roundToPlaces } from './round.js';
 import { matrixOf, scenarioOf } from './compare-html.js';
 import { htmlDocument, type HtmlChart, type HtmlTable } from './html-document.js';
 
@@ -37,7 +37,7 @@ function facts(report: AttackReport): HtmlTable[] {
       rows: [[headerProblems.count, headerProblems.examples.slice(0, 3).join('; ') || '-']],
     },
   ];
-  if (lat) tables.splice(1, 0, { title: 'response times, ms', columns: ['p50', 'p90', 'p99', 'max'], rows: [[lat.p50, lat.p90, lat.p99, lat.max].map((v) => round(v, 1))] });
+  if (lat) tables.splice(1, 0, { title: 'response times, ms', columns: ['p50', 'p90', 'p99', 'max'], rows: [[lat.p50, lat.p90, lat.p99, lat.max].map((v) => roundToPlaces(v, 1))] });
   return tables;
 }
 
@@ -59,8 +59,8 @@ function responseTimes(report: AttackReport, grid: ColumnGrid): HtmlChart {
     yLabel: 'ms',
     x: Array.from({ length: grid.count }, (_, i) => grid.fromMs + i * grid.widthMs),
     series: [
-      { name: 'slowest', kind: 'limiter', values: max.map((v) => round(v, 2)) },
-      { name: 'mean', kind: 'limiter', values: sum.map((v, i) => (count[i] === 0 ? 0 : round(v / (count[i] as number), 2))) },
+      { name: 'slowest', kind: 'limiter', values: max.map((v) => roundToPlaces(v, 2)) },
+      { name: 'mean', kind: 'limiter', values: sum.map((v, i) => (count[i] === 0 ? 0 : roundToPlaces(v / (count[i] as number), 2))) },
     ],
   };
 }

@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import { round } from './round.js';
+import { roundToPlaces } from './round.js';
 import { accuracyCells } from './accuracy-cells.js';
 import type { LabelMetrics } from '../metrics/label-counts.js';
 import type { WorkloadComparison } from '../sim/comparison.js';
@@ -46,12 +46,12 @@ export function comparisonCsv(results: readonly WorkloadComparison[]): string {
       result.policy.windowMs,
       result.policy.burst ?? '',
       ...accuracyCells(row, 4),
-      row.fairness === null ? '' : round(row.fairness, 4),
+      row.fairness === null ? '' : roundToPlaces(row.fairness, 4),
       row.keys,
-      row.bytesPerKey === null ? '' : round(row.bytesPerKey, 1),
+      row.bytesPerKey === null ? '' : roundToPlaces(row.bytesPerKey, 1),
       row.stateBytesPerKey ?? '',
       row.opsPerSec === null ? '' : Math.round(row.opsPerSec),
-      row.speedRatio === null ? '' : round(row.speedRatio, 3),
+      row.speedRatio === null ? '' : roundToPlaces(row.speedRatio, 3),
       labelsCell(row.labels ?? []),
     ]),
   );

@@ -1,7 +1,7 @@
 import type { ComparisonRow, WorkloadComparison } from '../sim/comparison.js';
 import { ACCURACY_COLUMNS, accuracyCells } from './accuracy-cells.js';
 import { runSpan } from './chart-frame.js';
-import { round } from './round.js';
+import { roundToPlaces } from './round.js';
 import { summarise } from './compare-summary.js';
 import { describePolicy } from './compare-table.js';
 import { htmlDocument, type HtmlReport, type HtmlScenario, type HtmlTable } from './html-document.js';
@@ -30,7 +30,7 @@ export function matrixOf(results: readonly WorkloadComparison[]): HtmlReport['ma
       scenario: result.name,
       cells: columns.map((name) => {
         const row = result.rows.find((r) => r.algorithm === name);
-        return row ? { ratio: round(row.worstWindowRatio, 4), errorPercent: round(row.errorRate, 2) } : null;
+        return row ? { ratio: roundToPlaces(row.worstWindowRatio, 4), errorPercent: roundToPlaces(row.errorRate, 2) } : null;
       }),
     })),
   };
@@ -65,7 +65,7 @@ function rowsTable(rows: readonly ComparisonRow[]): HtmlTable {
       ...accuracyCells(row, 2),
       row.keys,
       ...(bytes ? [row.bytesPerKey === null ? null : Math.round(row.bytesPerKey)] : []),
-      ...(speed ? [row.speedRatio === null ? null : round(row.speedRatio, 2)] : []),
+      ...(speed ? [row.speedRatio === null ? null : roundToPlaces(row.speedRatio, 2)] : []),
     ]),
   };
 }

@@ -1,7 +1,7 @@
 import type { WorkloadComparison } from '../sim/comparison.js';
 import type { FocusSeries } from '../metrics/focus-recorder.js';
 import type { FocusView } from '../sim/focus.js';
-import { round } from './round.js';
+import { roundToPlaces } from './round.js';
 import { JSON_FORMAT_VERSION, withErrorPercent } from './json-format.js';
 
 /**
@@ -23,11 +23,11 @@ export function comparisonJson(results: readonly WorkloadComparison[], summaries
     rows: results.flatMap((result) =>
       result.rows.map((row, j) => ({
         ...withErrorPercent(row),
-        worstWindowRatio: round(row.worstWindowRatio, 6),
-        fairness: row.fairness === null ? null : round(row.fairness, 6),
-        bytesPerKey: row.bytesPerKey === null ? null : round(row.bytesPerKey, 1),
+        worstWindowRatio: roundToPlaces(row.worstWindowRatio, 6),
+        fairness: row.fairness === null ? null : roundToPlaces(row.fairness, 6),
+        bytesPerKey: row.bytesPerKey === null ? null : roundToPlaces(row.bytesPerKey, 1),
         opsPerSec: row.opsPerSec === null ? null : Math.round(row.opsPerSec),
-        speedRatio: row.speedRatio === null ? null : round(row.speedRatio, 3),
+        speedRatio: row.speedRatio === null ? null : roundToPlaces(row.speedRatio, 3),
         worstWindow: result.worstWindows[j] ?? null,
         labels: row.labels ?? [],
       })),
@@ -51,7 +51,7 @@ function focusSection(results: readonly WorkloadComparison[]): { focus?: unknown
  * `denied` request counts; `exact` is the exact oracle's (per algorithm in a closed loop).
  */
 function focusJson(scenario: string, view: FocusView): Record<string, unknown> {
-  const series = (s: FocusSeries) => ({ window: s.window.map((x) => round(x, 6)), ...(view.strip ? { admitted: s.admitted, denied: s.denied } : {}) });
+  const series = (s: FocusSeries) => ({ window: s.window.map((x) => roundToPlaces(x, 6)), ...(view.strip ? { admitted: s.admitted, denied: s.denied } : {}) });
   return {
     scenario,
     key: view.key,

@@ -1,7 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
 import { accuracyCells } from './accuracy-cells.js';
 import type { DistributedComparison } from '../sim/distributed/simulate.js';
-import { round } from './round.js';
+import { roundToPlaces } from './round.js';
 
 /**
  * The CSV columns of `ratelab distributed`, in order; names are stable and carry their
@@ -59,7 +59,7 @@ export function distributedCsv(result: DistributedComparison): string {
     row.outage?.startMs ?? '',
     row.outage?.endMs ?? '',
     ...accuracyCells(row, 4),
-    round(row.addedLatencyMs, 4),
+    roundToPlaces(row.addedLatencyMs, 4),
     row.addedLatencyP99Ms,
     row.outageOffered ?? '',
     row.outageAdmitted ?? '',

@@ -1,7 +1,7 @@
 import { formatDuration } from '../core/duration.js';
 import { ACCURACY_COLUMNS, accuracyCells } from './accuracy-cells.js';
 import type { DistributedComparison } from '../sim/distributed/simulate.js';
-import { round } from './round.js';
+import { roundToPlaces } from './round.js';
 import { matrixOf, scenarioOf } from './compare-html.js';
 import { asComparison } from './distributed-as-comparison.js';
 import { htmlDocument, type HtmlTable } from './html-document.js';
@@ -38,8 +38,8 @@ function designTable(result: DistributedComparison): HtmlTable {
     rows: result.rows.map((row) => [
       row.design,
       ...accuracyCells(row, 2),
-      round(row.addedLatencyMs, 2),
-      round(row.addedLatencyP99Ms, 2),
+      roundToPlaces(row.addedLatencyMs, 2),
+      roundToPlaces(row.addedLatencyP99Ms, 2),
       row.outageOffered === null ? null : `${row.outageAdmitted} / ${row.outageOffered}`,
     ]),
   };

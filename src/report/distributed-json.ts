@@ -1,5 +1,5 @@
 import type { DistributedComparison } from '../sim/distributed/simulate.js';
-import { round } from './round.js';
+import { roundToPlaces } from './round.js';
 import { JSON_FORMAT_VERSION, withErrorPercent } from './json-format.js';
 
 /**
@@ -15,8 +15,8 @@ export function distributedJson(result: DistributedComparison, summary: string):
     scenario: { name: result.name, description: result.description, policy: result.policy, summary },
     rows: result.rows.map((row, i) => ({
       ...withErrorPercent(row),
-      worstWindowRatio: round(row.worstWindowRatio, 6),
-      addedLatencyMs: round(row.addedLatencyMs, 6),
+      worstWindowRatio: roundToPlaces(row.worstWindowRatio, 6),
+      addedLatencyMs: roundToPlaces(row.addedLatencyMs, 6),
       worstWindow: result.worstWindows[i] ?? null,
     })),
     timelines: result.timelines.map(({ design, timeline }) => ({ scenario: result.name, design, ...timeline })),

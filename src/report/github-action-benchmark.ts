@@ -1,5 +1,9 @@
 import type { BenchRun, Figure } from '../bench/bench-run.js';
 import type { Comparison, ComparisonRow } from '../bench/compare.js';
+import { roundToSignificant } from './round.js';
+
+/** Six significant digits: enough for a chart, short in a diff. */
+const SIGNIFICANT = 6;
 
 /**
  * One entry of the JSON that benchmark-action/github-action-benchmark reads with
@@ -27,10 +31,10 @@ export function actionBenchmarkEntries(run: BenchRun, which: 'speed' | 'memory',
     .filter((f) => (which === 'speed' ? f.unit === 'decisions/s' : f.unit === 'B/key'))
     .map((f) => {
       const extra = [...details(f), ...compared(verdicts.get(f.name))].join('\n');
-      if (which === 'memory') return { name: f.name, unit: 'B/key', value: round(f.value), extra };
+      if (which === 'memory') return { name: f.name, unit: 'B/key', value: roundToSignificant(f.value, SIGNIFICANT), extra };
       // The reference's ratio is 1 by definition (its spread is of its rate): no range.
-      const range = f.subject === 'reference' ? {} : { range: `± ${round(f.ratio * f.spread)}` };
-      return { name: f.name, unit: 'x reference', value: round(f.ratio), ...range, extra };
+      const range = f.subject === 'reference' ? {} : { range: `± ${roundToSignificant(f.ratio * f.spread, SIGNIFICANT)}` };
+      return { name: f.name, unit: 'x reference', value: roundToSignificant(f.ratio, SIGNIFICANT), ...range, extra };
     });
 }
 
@@ -48,9 +52,4 @@ function compared(row: ComparisonRow | undefined): string[] {
   if (row === undefined || !Number.isFinite(row.change)) return [];
   const p = row.pWorse === undefined ? '' : `, p(worse) ${row.pWorse.toFixed(3)}`;
   return [`vs baseline: ${row.change >= 0 ? '+' : ''}${(row.change * 100).toFixed(1)}%${p}, ${row.verdict}`];
-}
-
-/** Six significant digits: enough for a chart, short in a diff. */
-function round(value: number): number {
-  return Number(value.toPrecision(6));
 }

@@ -4,7 +4,7 @@ import type { Timeline } from '../metrics/timeline.js';
 import type { Policy } from '../core/policy.js';
 import { worstKey, worstKeys, type FocusPlan, type FocusView } from '../sim/focus.js';
 import { roundWidth, type Span } from './chart-frame.js';
-import { round } from './round.js';
+import { roundToPlaces } from './round.js';
 import { sinceStart } from './run-time.js';
 import { downsampleMinMax } from './downsample.js';
 import type { HtmlSeries, HtmlStrip, HtmlView } from './html-document.js';
@@ -50,7 +50,7 @@ export type WorstWindow = { key: string; endMs: number; units: number } | null;
 export function focusHtmlView(view: FocusView, policy: Policy, worstWindows: readonly WorstWindow[], originMs: number): HtmlView {
   const grid = view.chart as ColumnGrid;
   const x = Array.from({ length: grid.count }, (_, i) => sinceStart(grid.fromMs + i * grid.widthMs, originMs));
-  const ratios = (values: readonly number[]) => values.map((v) => round(v, 4));
+  const ratios = (values: readonly number[]) => values.map((v) => roundToPlaces(v, 4));
   const series: HtmlSeries[] = [{ name: 'limit', kind: 'limit', values: x.map(() => 1) }];
   if (view.oracle) series.push({ name: 'exact', kind: 'exact', values: ratios(view.oracle.window) });
   for (const lane of view.lanes) {
@@ -94,8 +94,8 @@ export function timelineHtmlView(label: string, timelines: readonly { algorithm:
     x: thin.x,
     series: [
       { name: 'limit', kind: 'limit', values: thin.x.map(() => 1) },
-      { name: 'offered', kind: 'offered', values: (thin.series[0] as number[]).map((v) => round(v, 4)), hidden: true },
-      ...timelines.map(({ algorithm }, i) => ({ name: algorithm, kind: 'limiter' as const, values: (thin.series[i + 1] as number[]).map((v) => round(v, 4)) })),
+      { name: 'offered', kind: 'offered', values: (thin.series[0] as number[]).map((v) => roundToPlaces(v, 4)), hidden: true },
+      ...timelines.map(({ algorithm }, i) => ({ name: algorithm, kind: 'limiter' as const, values: (thin.series[i + 1] as number[]).map((v) => roundToPlaces(v, 4)) })),
     ],
     worst: null,
     strips: [],

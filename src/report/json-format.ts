@@ -1,4 +1,4 @@
-import { round } from './round.js';
+import { roundToPlaces } from './round.js';
 
 /**
  * Version of the JSON reports (`compare`, `attack`, `distributed`); bumped when a field
@@ -13,6 +13,6 @@ export const JSON_FORMAT_VERSION = 2;
  * 6 places.
  */
 export function withErrorPercent<T extends { errorRate: number }>(row: T): Omit<T, 'errorRate'> & { errorPercent: number } {
-  const entries = Object.entries(row).map(([field, value]) => (field === 'errorRate' ? ['errorPercent', round(row.errorRate, 6)] : [field, value]));
+  const entries = Object.entries(row).map(([field, value]) => (field === 'errorRate' ? ['errorPercent', roundToPlaces(row.errorRate, 6)] : [field, value]));
   return Object.fromEntries(entries) as Omit<T, 'errorRate'> & { errorPercent: number };
 }

@@ -2,10 +2,11 @@ import { schedulerOf, type ClockSource } from '../core/clock.js';
 import type { Decision } from '../core/decision.js';
 import { RatelabError, describeValue } from '../core/errors.js';
 import { checkFailMode, failDecision, type FailMode } from '../core/fail-mode.js';
+import { positiveMsOption } from '../core/number-checks.js';
 import { createLimiter, type RateLimiter } from '../memory/limiter.js';
 import { checkAlgorithm, checkCost, checkKey, checkPolicy, nodeShare, type Algorithm, type Limits, type Policy } from '../core/policy.js';
 import { spreadRetry } from '../wait/jitter.js';
-import { KeyWaiters, type WaitOptions } from '../wait/key-waiters.js';
+import { lazyWait, type WaitOptions } from '../wait/key-waiters.js';
 import { ClusterChannel } from './cluster-channel.js';
 import { decodeDecision, type ClusterResult } from './cluster-protocol.js';
 
@@ -66,10 +67,8 @@ export function createClusterLimiter(name: string, algorithm: Algorithm, policy:
   }
   const checked = checkAlgorithm(algorithm);
   const limits = checkPolicy(policy, checked);
-  const timeoutMs = options.timeoutMs ?? 100;
-  if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    throw new RatelabError('INVALID_ARGUMENT', `timeoutMs: expected a positive number of ms, got ${describeValue(timeoutMs)}`, { field: 'timeoutMs' });
-  }
+  // `?? 100` first: a null timeout means the default here.
+  const timeoutMs = positiveMsOption(options.timeoutMs ?? 100, 'timeoutMs', 100);
   const failMode = checkFailMode(options.failMode ?? 'open');
   const fallback = failMode === 'local' ? localShare(checked, policy, options) : undefined;
   const channel = new ClusterChannel(name, timeoutMs);
@@ -89,7 +88,7 @@ export function createClusterLimiter(name: string, algorithm: Algorithm, policy:
     return { ...decodeDecision(result), reason: 'primary' };
   };
 
-  let waiters: KeyWaiters<ClusterDecision> | undefined;
+  const waitFor = lazyWait(consume, { scheduler: schedulerOf(options.clock), capacity: limits.capacity, jitter: spreadRetry });
   return {
     name,
     algorithm: checked,
@@ -97,10 +96,7 @@ export function createClusterLimiter(name: string, algorithm: Algorithm, policy:
     failMode,
     consume,
     allow: async (key) => (await consume(key)).allowed,
-    wait(key, cost = 1, waitOptions) {
-      waiters ??= new KeyWaiters(consume, { scheduler: schedulerOf(options.clock), capacity: limits.capacity, jitter: spreadRetry });
-      return waiters.wait(key, cost, waitOptions);
-    },
+    wait: (key, cost = 1, waitOptions) => waitFor(key, cost, waitOptions),
   };
 }
 

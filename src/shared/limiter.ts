@@ -1,16 +1,18 @@
 import type { Meter } from '../algorithms/index.js';
-import { schedulerOf, toClock, type Clock, type ClockSource, type Scheduler } from '../core/clock.js';
+import { readClock, schedulerOf, toClock, type Clock, type ClockSource } from '../core/clock.js';
 import { meterDecision, type Decision } from '../core/decision.js';
+import { advanceKeyTime } from '../core/key-time.js';
 import { RatelabError, describeValue } from '../core/errors.js';
 import type { RateLimiter } from '../memory/limiter.js';
-import { checkAlgorithm, checkCost, checkKey, checkPolicy, positiveOption, type Algorithm, type Limits, type Policy } from '../core/policy.js';
+import { positiveOption, wholeNumber } from '../core/number-checks.js';
+import { checkAlgorithm, checkCost, checkKey, checkPolicy, type Algorithm, type Limits, type Policy } from '../core/policy.js';
 import { describeBuffer, initialise, openHandle, specOf, type SharedLimiterHandle } from './handle.js';
 import { KeyCodec } from './key-codec.js';
 import { SharedKeyTable } from './key-table.js';
 import { HEADER, ROW_CHUNK, SLOT_WORDS, layout, layoutBytes, type Layout } from './layout.js';
 import { LockTokens } from './lock-words.js';
 import { createLocking, type LockingMode } from './locking.js';
-import { KeyWaiters, type WaitOptions } from '../wait/key-waiters.js';
+import { lazyWait, type WaitFn, type WaitOptions } from '../wait/key-waiters.js';
 
 /** Options of {@link attachSharedLimiter}: each thread has its own clock. */
 export interface AttachOptions {
@@ -101,8 +103,8 @@ class SharedLimiter implements SharedRateLimiter {
   private readonly codec: KeyCodec;
   private readonly table: SharedKeyTable;
   private readonly clock: Clock;
-  private readonly scheduler: Scheduler;
-  private waiters: KeyWaiters<Decision> | undefined;
+  /** `wait`: its queue is built on first use. */
+  private readonly waitFor: WaitFn<Decision>;
   private readonly locks;
 
   constructor(
@@ -116,7 +118,7 @@ class SharedLimiter implements SharedRateLimiter {
     this.meter = view.meter;
     this.touched = view.touched;
     this.clock = toClock(clock);
-    this.scheduler = schedulerOf(clock);
+    this.waitFor = lazyWait((k, c) => this.consume(k, c), { scheduler: schedulerOf(clock), capacity: this.limits.capacity });
     this.codec = new KeyCodec(spec.maxKeyBytes);
     const tokens = new LockTokens(Atomics.add(view.header, HEADER.members, 1) + 1);
     this.locks = createLocking(handle.locking, view, handle.lockLeaseMs, tokens);
@@ -144,13 +146,12 @@ class SharedLimiter implements SharedRateLimiter {
 
   /** Waits in this thread, first come first served per key (see RateLimiter.wait); across threads, best-effort. */
   wait(key: string, cost = 1, options?: WaitOptions): Promise<Decision> {
-    this.waiters ??= new KeyWaiters((k, c) => this.consume(k, c), { scheduler: this.scheduler, capacity: this.limits.capacity });
-    return this.waiters.wait(key, cost, options);
+    return this.waitFor(key, cost, options);
   }
 
   /** The decision under the key's lock: in full, or (`allow`) only whether it was admitted. */
   private decide(key: string, cost: number, full: boolean): Decision | boolean {
-    const now = this.now();
+    const now = readClock(this.clock);
     const hash = this.codec.encode(key);
     this.locks.enter();
     try {
@@ -168,7 +169,7 @@ class SharedLimiter implements SharedRateLimiter {
   }
 
   prune(): number {
-    const now = this.now();
+    const now = readClock(this.clock);
     this.locks.enter();
     try {
       return this.table.prune(now);
@@ -189,9 +190,8 @@ class SharedLimiter implements SharedRateLimiter {
   }
 
   /**
-   * Brings `row` to the key's time (as the memory limiter does: a key's time never moves
-   * backwards, so a thread with a clock behind another's cannot add admissions) and
-   * returns that time.
+   * Brings `row` to the key's time ({@link advanceKeyTime}: it never moves backwards, so a
+   * thread with a clock behind another's cannot add admissions) and returns that time.
    */
   private advance(row: number, now: number): number {
     if (this.table.fresh) {
@@ -199,9 +199,7 @@ class SharedLimiter implements SharedRateLimiter {
       this.touched[row] = now;
       return now;
     }
-    const last = this.touched[row] as number;
-    const at = now > last ? now : last;
-    this.meter.refresh(row, last, at);
+    const at = advanceKeyTime(this.meter, row, this.touched[row] as number, now);
     this.touched[row] = at;
     return at;
   }
@@ -216,14 +214,6 @@ class SharedLimiter implements SharedRateLimiter {
     this.meter.init(row, at);
     if (Number.isFinite(this.limits.capacity)) this.meter.take(row, at, this.limits.capacity);
   };
-
-  private now(): number {
-    const now = this.clock();
-    if (!Number.isFinite(now)) {
-      throw new RatelabError('INVALID_ARGUMENT', `clock: expected a finite time in milliseconds, got ${describeValue(now)}`, { field: 'clock' });
-    }
-    return now;
-  }
 }
 
 /** `maxKeyBytes` as an option: default 128, else a whole number from 1 to 4096 (`INVALID_ARGUMENT`). */
@@ -231,12 +221,6 @@ export function checkMaxKeyBytes(value: unknown): number {
   return value === undefined ? DEFAULT_KEY_BYTES : wholeNumber(value, 'maxKeyBytes', 1, 4096);
 }
 
-function wholeNumber(value: unknown, field: string, min: number, max: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new RatelabError('INVALID_ARGUMENT', `${field}: expected a whole number from ${min} to ${max}, got ${describeValue(value)}`, { field });
-  }
-  return value;
-}
 
 
 function lockingMode(mode: unknown): LockingMode {

@@ -3,6 +3,7 @@ import type { TrafficStream } from '../traffic/stream.js';
 import { allowedOf, type ExternalResult } from '../metrics/external-limiter.js';
 import { formatDuration } from '../core/duration.js';
 import { RatelabError } from '../core/errors.js';
+import { isThenable } from '../core/thenable.js';
 import { DEFAULT_LIMITER_TIMEOUT_MS, settleWithin } from '../metrics/limiter-timeout.js';
 import { MetricsRecorder, type RecorderOptions, type ReplayMetrics } from '../metrics/recorder.js';
 import type { Contender, Decider } from './contender.js';
@@ -175,7 +176,7 @@ function driveOne(run: Run): PromiseLike<unknown> | undefined {
   for (let arrival = stream.next(); arrival !== undefined; arrival = stream.next()) {
     lane.time.now = arrival.t;
     const result = callLimiter(lane, arrival);
-    if (isPromise(result)) {
+    if (isThenable(result)) {
       block[0] = arrival;
       run.size = 1;
       run.lane = 0;
@@ -209,7 +210,7 @@ function driveBlocks(run: Run): PromiseLike<unknown> | undefined {
       const arrival = block[k] as Arrival;
       lane.time.now = arrival.t;
       const result = callLimiter(lane, arrival);
-      if (isPromise(result)) {
+      if (isThenable(result)) {
         run.at = k;
         return result;
       }
@@ -282,10 +283,6 @@ function thrown(name: string, error: unknown): unknown {
   if (error instanceof RatelabError) return error;
   const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
   return new RatelabError('INVALID_LIMITER_MODULE', `${name}: consume() threw: ${why}`, { field: name, cause: error });
-}
-
-function isPromise(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
 /** The limiter's Retry-After in ms, or undefined when it gives none (then taken to mean one window, unless the client backs off). */

@@ -3,6 +3,7 @@ import type { Decision } from '../core/decision.js';
 import { RatelabError, describeValue } from '../core/errors.js';
 import { MinHeap } from '../core/min-heap.js';
 import { checkCost, checkKey } from '../core/policy.js';
+import { isThenable } from '../core/thenable.js';
 
 /** Options of `limiter.wait(key, cost, options)`. */
 export interface WaitOptions {
@@ -17,6 +18,21 @@ export interface WaitOptions {
 
 /** A limiter's decision call, synchronous (memory) or not (Redis). */
 export type ConsumeFn<D extends Decision> = (key: string, cost: number) => D | PromiseLike<D>;
+
+/** `wait(key, cost, options)` of a limiter: resolves with the decision that admitted the request. */
+export type WaitFn<D extends Decision> = (key: string, cost: number, options?: WaitOptions) => Promise<D>;
+
+/**
+ * A limiter's `wait` over its `consume`: the {@link KeyWaiters} is built on the first call,
+ * so a limiter nobody waits on holds no queue.
+ */
+export function lazyWait<D extends Decision>(consume: ConsumeFn<D>, timing: WaitTiming): WaitFn<D> {
+  let waiters: KeyWaiters<D> | undefined;
+  return (key, cost, options) => {
+    waiters ??= new KeyWaiters(consume, timing);
+    return waiters.wait(key, cost, options);
+  };
+}
 
 /** How a {@link KeyWaiters} waits: its time and timers, and how much later than `retryAfterMs` to ask again. */
 export interface WaitTiming {
@@ -313,10 +329,6 @@ function placeWaiter<D>(waiter: Waiter<D>, index: number): void {
 
 function soonerDeadline<D>(a: Waiter<D>, b: Waiter<D>): boolean {
   return a.deadline < b.deadline;
-}
-
-function isThenable<D>(answer: D | PromiseLike<D>): answer is PromiseLike<D> {
-  return typeof (answer as Partial<PromiseLike<D>>).then === 'function';
 }
 
 function abortReason(signal: AbortSignal): unknown {

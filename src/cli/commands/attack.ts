@@ -23,7 +23,7 @@ import { resolveScenario } from '../../scenario/builtins.js';
 import type { Gates } from '../../sim/gates.js';
 import type { Scenario } from '../../scenario/scenario.js';
 import { scenarioWorkload, traceWorkload, type Workload } from '../../sim/workload.js';
-import { checkOutputs, gateFlags, wholeNumberFlag } from '../flags.js';
+import { checkOutputs, gateFlags, usage, wholeNumberFlag } from '../flags.js';
 import { interruptedExitCode } from '../exit-codes.js';
 import { reportGates } from '../gates.js';
 import type { Command, CommandIO } from '../../report/io.js';
@@ -332,8 +332,4 @@ function warn(run: AttackRun, analysis: AttackAnalysis, plan: AttackPlan, io: Co
   if (run.stoppedBy === 'max-requests') say(`stopped at --max-requests ${plan.maxRequests}; ${run.unsent} events not sent${cut}`);
   if (run.stoppedBy === 'max-time') say(`stopped at --max-time ${formatDuration(plan.maxTimeMs)}; ${run.unsent} events not sent${cut}`);
   if (run.maxLagMs > analysis.policy.windowMs / 10) say(`requests left up to ${Math.round(run.maxLagMs)} ms late (over a tenth of the window): lower --speed or raise --connections`);
-}
-
-function usage(flag: string, why: string): RatelabError {
-  return new RatelabError('INVALID_ARGUMENT', `${flag}: ${why}`, { field: flag });
 }
