@@ -86,36 +86,29 @@ function isNodeRedis(client: RedisClient): client is NodeRedisClient {
 /**
  * Scripts are not registered on the client with defineCommand, so a client the user hands
  * in is used as it is; NOSCRIPT (after a restart, a failover to a replica that never saw
- * the script, SCRIPT FLUSH) falls back to EVAL, which also caches it.
+ * the script, SCRIPT FLUSH) falls back to EVAL, which also caches it ({@link sendScript}).
  */
 function ioredisAdapter(client: IoredisClient): ScriptClient {
-  const route = router(client);
-  return {
-    ...route,
-    run: (script, keys, args) => {
-      const words = keys.length === 1 ? [keys[0] as RedisKey, ...args] : [...keys, ...args];
-      return client.evalsha(script.sha, keys.length, ...words).catch((error: unknown) => {
-        if (!isNoScript(error)) throw error;
-        return client.eval(script.source, keys.length, ...words);
-      });
-    },
-    del: (key) => client.del(key),
-  };
+  const send = ioredisSender(client);
+  return { ...router(client), run: (script, keys, args) => sendScript(send, script, keys, args), del: (key) => client.del(key) };
 }
 
 function nodeRedisAdapter(client: NodeRedisClient): ScriptClient {
-  const route = router(client);
-  return {
-    ...route,
-    run: (script, keys, args) => {
-      const options = { keys: keys as RedisKey[], arguments: args as string[] };
-      return client.evalSha(script.sha, options).catch((error: unknown) => {
-        if (!isNoScript(error)) throw error;
-        return client.eval(script.source, options);
-      });
-    },
-    del: (key) => client.del(key),
-  };
+  const send = nodeRedisSender(client);
+  return { ...router(client), run: (script, keys, args) => sendScript(send, script, keys, args), del: (key) => client.del(key) };
+}
+
+/**
+ * Sends `script` by EVALSHA and, when the server does not hold it (NOSCRIPT), by EVAL.
+ * `each` wraps every attempt's reply (the WAIT of {@link acknowledgedScriptClient}).
+ */
+function sendScript(send: ScriptSender, script: LuaScript, keys: readonly RedisKey[], args: readonly string[], each?: (reply: Promise<unknown>) => Promise<unknown>): Promise<unknown> {
+  const first = send.evalsha(script, keys, args);
+  return (each === undefined ? first : each(first)).catch((error: unknown) => {
+    if (!isNoScript(error)) throw error;
+    const second = send.eval(script, keys, args);
+    return each === undefined ? second : each(second);
+  });
 }
 
 /**
@@ -194,7 +187,7 @@ export class UnreplicatedError extends Error {
   }
 }
 
-/** The commands of both clients an acknowledged script call sends. */
+/** The commands a script call sends, in either client's form (WAIT only for {@link acknowledgedScriptClient}). */
 interface ScriptSender {
   evalsha(script: LuaScript, keys: readonly RedisKey[], args: readonly string[]): Promise<unknown>;
   eval(script: LuaScript, keys: readonly RedisKey[], args: readonly string[]): Promise<unknown>;
@@ -217,23 +210,20 @@ export function acknowledgedScriptClient(client: RedisClient, wait: ReplicaWait)
 }
 
 function runAcknowledged(send: ScriptSender, script: LuaScript, keys: readonly RedisKey[], args: readonly string[], wait: ReplicaWait): Promise<unknown> {
-  const attempt = (reply: Promise<unknown>) => {
-    const acknowledged = send.wait(wait.replicas, wait.timeoutMs);
+  const acknowledged = (reply: Promise<unknown>) => {
+    const count = send.wait(wait.replicas, wait.timeoutMs);
     return reply.then(
-      (value) => acknowledged.then((count) => {
-        if (Number(count) < wait.replicas && admits(value)) throw new UnreplicatedError(count, wait);
+      (value) => count.then((replicas) => {
+        if (Number(replicas) < wait.replicas && admits(value)) throw new UnreplicatedError(replicas, wait);
         return value;
       }),
       (error: unknown) => {
-        acknowledged.catch(() => undefined);
+        count.catch(() => undefined);
         throw error;
       },
     );
   };
-  return attempt(send.evalsha(script, keys, args)).catch((error: unknown) => {
-    if (!isNoScript(error)) throw error;
-    return attempt(send.eval(script, keys, args));
-  });
+  return sendScript(send, script, keys, args, acknowledged);
 }
 
 /** Whether a script reply (4 entries per decision, `allowed` first) admitted anything. */
@@ -244,7 +234,7 @@ function admits(reply: unknown): boolean {
 }
 
 function ioredisSender(client: IoredisClient): ScriptSender {
-  const words = (keys: readonly RedisKey[], args: readonly string[]) => [...keys, ...args];
+  const words = (keys: readonly RedisKey[], args: readonly string[]) => (keys.length === 1 ? [keys[0] as RedisKey, ...args] : [...keys, ...args]);
   return {
     evalsha: (script, keys, args) => client.evalsha(script.sha, keys.length, ...words(keys, args)),
     eval: (script, keys, args) => client.eval(script.source, keys.length, ...words(keys, args)),
