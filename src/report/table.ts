@@ -22,6 +22,11 @@ export function renderTable(columns: readonly Column[], rows: readonly (readonly
   return [line(columns.map((c) => c.header)), rule, ...rows.map(line)].join('\n') + '\n';
 }
 
+/** Right-aligned columns (figures), one per header, in order. */
+export function rightAligned(...headers: readonly string[]): Column[] {
+  return headers.map((header) => ({ header, align: 'right' }));
+}
+
 /** Whether every line (ANSI colour aside) is at most `width` columns. */
 export function fits(lines: readonly string[], width: number): boolean {
   return lines.every((line) => visible(line) <= width);
