@@ -7,7 +7,7 @@
 //   npx tsx bench/redis-throughput.ts [--rounds 7] [--calls 20000] [--keys 10000]
 import { Redis } from 'ioredis';
 import { REDIS_BENCH_DEFAULTS, RLF, medianRatio, runRedisBench, type RedisContenderFigures } from '../src/bench/redis-throughput.js';
-import { renderRedisBench } from '../src/report/redis-bench-report.js';
+import { renderRedisBench } from '../src/report/text/redis-bench-report.js';
 import { startRedisServer } from '../test/support/redis-server.js';
 import { median } from 'simple-statistics';
 import { numberArg } from './redis-support.js';

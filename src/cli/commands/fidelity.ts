@@ -3,7 +3,7 @@ import { terminalWidth } from '../terminal-width.js';
 import type { FidelityCheck } from '../../fidelity/case.js';
 import { runFidelity } from '../../fidelity/suite.js';
 import { openRedis, parseRedisTarget } from '../../redis/client.js';
-import { fidelityCsv, fidelityJson, fidelityTable } from '../../report/fidelity-report.js';
+import { fidelityCsv, fidelityJson, fidelityTable } from '../../report/text/fidelity-report.js';
 import { writeOutputs } from '../../report/write-output.js';
 import { EXIT } from '../exit-codes.js';
 import { checkOutputs, usage, wholeNumberFlag } from '../flags.js';

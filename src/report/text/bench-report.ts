@@ -1,12 +1,12 @@
 import asciichart from 'asciichart';
 import type { ChalkInstance } from 'chalk';
 import { stringify } from 'csv-stringify/sync';
-import { admittedDiffers } from '../bench/admitted.js';
-import type { BenchRun, Figure } from '../bench/bench-run.js';
-import type { Comparison, ComparisonRow } from '../bench/compare.js';
-import type { GoalCheck } from '../bench/goals.js';
+import { admittedDiffers } from '../../bench/admitted.js';
+import type { BenchRun, Figure } from '../../bench/bench-run.js';
+import type { Comparison, ComparisonRow } from '../../bench/compare.js';
+import type { GoalCheck } from '../../bench/goals.js';
 import { renderTable, rightAligned } from './table.js';
-import { largest } from '../metrics/largest.js';
+import { largest } from '../../metrics/largest.js';
 
 /** 12345678 -> "12.3M", 45600 -> "45.6k". */
 function formatRate(value: number): string {

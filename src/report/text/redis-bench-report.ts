@@ -1,5 +1,5 @@
 import { median } from 'simple-statistics';
-import { RLF, medianRatio, type RedisBenchResult, type RedisContenderFigures } from '../bench/redis-throughput.js';
+import { RLF, medianRatio, type RedisBenchResult, type RedisContenderFigures } from '../../bench/redis-throughput.js';
 import { count, renderTable, rightAligned, type Column } from './table.js';
 
 const totalCpu = (f: RedisContenderFigures) => f.nodeCpuUs.map((node, i) => node + (f.serverCpuUs[i] as number));

@@ -1,5 +1,5 @@
 import stripAnsi from './strip-ansi.js';
-import { largest } from '../metrics/largest.js';
+import { largest } from '../../metrics/largest.js';
 
 /** A column of a text table: its header and which side its cells align to. */
 export interface Column {

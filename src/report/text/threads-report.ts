@@ -1,4 +1,4 @@
-import type { ThreadFigure } from '../bench/threads.js';
+import type { ThreadFigure } from '../../bench/threads.js';
 import { renderTable, rightAligned } from './table.js';
 
 /** Where the thread bench ran: what the figures depend on besides the code. */

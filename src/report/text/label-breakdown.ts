@@ -1,7 +1,7 @@
 import type { ChalkInstance } from 'chalk';
-import type { ComparisonRow } from '../sim/comparison.js';
-import { formatDuration } from '../core/duration.js';
-import type { LabelMetrics } from '../metrics/label-counts.js';
+import type { ComparisonRow } from '../../sim/comparison.js';
+import { formatDuration } from '../../core/duration.js';
+import type { LabelMetrics } from '../../metrics/label-counts.js';
 import { count, fits, renderTable, rightAligned, type Column } from './table.js';
 import { wrapWords } from './wrap.js';
 

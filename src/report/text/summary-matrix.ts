@@ -1,6 +1,6 @@
 import type { ChalkInstance } from 'chalk';
 import { median } from 'simple-statistics';
-import type { ComparisonRow, WorkloadComparison } from '../sim/comparison.js';
+import type { ComparisonRow, WorkloadComparison } from '../../sim/comparison.js';
 import { MAX_WIDTH, OVER_MARK, speedRatioCell, worstWindowCell } from './compare-table.js';
 import { fits, renderTable, rightAligned, type Column } from './table.js';
 import { wrapWords } from './wrap.js';

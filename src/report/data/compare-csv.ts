@@ -1,8 +1,8 @@
 import { stringify } from 'csv-stringify/sync';
-import { roundToPlaces } from './round.js';
-import { ACCURACY_CSV_COLUMNS, accuracyCells } from './accuracy-cells.js';
-import type { LabelMetrics } from '../metrics/label-counts.js';
-import type { WorkloadComparison } from '../sim/comparison.js';
+import { roundToPlaces } from '../round.js';
+import { ACCURACY_CSV_COLUMNS, accuracyCells } from '../accuracy-cells.js';
+import type { LabelMetrics } from '../../metrics/label-counts.js';
+import type { WorkloadComparison } from '../../sim/comparison.js';
 
 /**
  * The CSV columns, in order. Names are stable (scripts depend on them) and carry their

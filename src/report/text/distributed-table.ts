@@ -1,7 +1,7 @@
 import type { ChalkInstance } from 'chalk';
-import { formatDuration } from '../core/duration.js';
-import type { DistributedComparison, DistributedRow } from '../sim/distributed/simulate.js';
-import { asComparison } from './distributed-as-comparison.js';
+import { formatDuration } from '../../core/duration.js';
+import type { DistributedComparison, DistributedRow } from '../../sim/distributed/simulate.js';
+import { asComparison } from '../distributed-as-comparison.js';
 import { summarise } from './compare-summary.js';
 import { MAX_WIDTH, describePolicy, worstWindowCell } from './compare-table.js';
 import { count, fits, renderTable, rightAligned, type Column } from './table.js';

@@ -1,7 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
-import { ACCURACY_CSV_COLUMNS, accuracyCells } from './accuracy-cells.js';
-import type { DistributedComparison } from '../sim/distributed/simulate.js';
-import { roundToPlaces } from './round.js';
+import { ACCURACY_CSV_COLUMNS, accuracyCells } from '../accuracy-cells.js';
+import type { DistributedComparison } from '../../sim/distributed/simulate.js';
+import { roundToPlaces } from '../round.js';
 
 /**
  * The CSV columns of `ratelab distributed`, in order; names are stable and carry their

@@ -1,6 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
-import type { FidelityReport } from '../fidelity/suite.js';
-import { JSON_FORMAT_VERSION } from './json-format.js';
+import type { FidelityReport } from '../../fidelity/suite.js';
+import { JSON_FORMAT_VERSION } from '../data/json-format.js';
 import { renderTable } from './table.js';
 import { wrapWords } from './wrap.js';
 
