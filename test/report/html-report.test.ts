@@ -1,4 +1,4 @@
-// The HTML report's builder (src/report/html-*.ts): the page's structure, what it embeds
+// The HTML report's builder (src/report/html/): the page's structure, what it embeds
 // and how (escaped, no URL), and the bound on points that keeps a big run's file small.
 // test/report/html-browser.test.ts opens a real report in Chromium.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

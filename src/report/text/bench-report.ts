@@ -1,6 +1,5 @@
 import asciichart from 'asciichart';
 import type { ChalkInstance } from 'chalk';
-import { stringify } from 'csv-stringify/sync';
 import { admittedDiffers } from '../../bench/admitted.js';
 import type { BenchRun, Figure } from '../../bench/bench-run.js';
 import type { Comparison, ComparisonRow } from '../../bench/compare.js';
@@ -133,11 +132,4 @@ function verdict(row: ComparisonRow, paint: ChalkInstance): string {
   if (row.verdict === 'regressed') return paint.red('REGRESSED');
   if (row.verdict === 'improved') return paint.green('improved');
   return row.verdict;
-}
-
-/** Every figure as CSV (RFC 4180), one row each. */
-export function renderCsv(run: BenchRun): string {
-  const header = ['name', 'subject', 'workload', 'unit', 'value', 'ratio', 'spread', 'samples', 'p50_ns', 'p99_ns', 'admitted', 'note'];
-  const rows = run.figures.map((f) => [f.name, f.subject, f.workload, f.unit, f.value, f.ratio, f.spread, f.samples, f.p50Ns ?? '', f.p99Ns ?? '', f.admitted ?? '', f.note ?? '']);
-  return stringify([header, ...rows]);
 }
