@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { MAX_TIMER_MS } from '../core/clock.js';
 import { RatelabError } from '../core/errors.js';
 import { unsendableKey } from './header-key.js';
-import { countEvents, alignedStartEpoch, type AttackEvent, type AttackStream } from './schedule.js';
+import { alignedStartEpoch, countEvents, type AttackEvent, type AttackStream } from './schedule.js';
 import { ABORTED, isAdmitted, rateLimitFields, retryAfterMsOf, type Shot } from './shot.js';
 
 /** Options of {@link runAttack}. Times are wall-clock milliseconds unless said otherwise. */
@@ -86,14 +86,15 @@ interface Probe {
  */
 export async function runAttack(options: AttackRunOptions): Promise<AttackRun> {
   const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
-  const run = new Runner(options, agent);
+  const runner = new Runner(options, agent);
   try {
-    return await run.run();
+    return await runner.run();
   } finally {
     agent.destroy();
   }
 }
 
+/** One run of {@link runAttack}: its shots, the requests in flight, the probes due, and why it stopped. */
 class Runner {
   private readonly shots: Shot[] = [];
   private readonly inFlight = new Set<Promise<void>>();
@@ -113,6 +114,7 @@ class Runner {
     private readonly agent: Agent,
   ) {}
 
+  /** Waits for the start (aligned when asked), replays the stream, and returns what the run saw. */
   async run(): Promise<AttackRun> {
     const { stream, durationMs } = this.options;
     let event = stream.next();
