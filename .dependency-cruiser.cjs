@@ -75,7 +75,7 @@ module.exports = {
     forbid('traffic-not-up', 'traffic generates arrivals; it knows nothing of replay or metrics', '^src/traffic/', '^src/(sim|metrics|report|cli|bench|http|attack|race|fidelity)/'),
     forbid('scenario-not-up', 'scenarios are parsed data; nothing downstream', '^src/(scenario|config)/', '^src/(traffic|sim|metrics|report|cli|bench|http|attack|race|fidelity)/'),
     forbid('core-at-the-bottom', 'src/core/ is what every backend shares: it builds on nothing of src/ but the pure algorithms', '^src/core/', '^src/(?!core/|algorithms/)'),
-    forbid('algorithms-pure', 'algorithms are pure: policy, errors and typed-array helpers only', '^src/algorithms/', '^src/(?!algorithms/|core/policy\\.ts$|core/errors\\.ts$|core/typed-arrays\\.ts$)'),
+    forbid('algorithms-pure', 'algorithms are pure: policy, options, the sliding log size rule, errors and typed-array helpers only', '^src/algorithms/', '^src/(?!algorithms/|core/policy\\.ts$|core/options\\.ts$|core/sliding-log-size\\.ts$|core/errors\\.ts$|core/typed-arrays\\.ts$)'),
     forbid('library-not-to-lab', 'the library (core, memory limiter, tiers, ratelab/redis, ratelab/http, ratelab/shared) never loads the lab', `^src/(index\\.ts$|${LIBRARY_FOLDERS.join('/|')}/)`, LAB),
     forbid('memory-not-to-redis', 'the memory limiter and store, and the waiting both use, never import the Redis code (the Redis code may use the memory limiter as its local fallback)', '^src/(memory/|wait/|algorithms/)', '^src/redis/'),
     forbid('shared-not-to-redis-http', 'ratelab/shared builds on the memory limiter and the algorithms, never on the Redis or HTTP code', '^src/shared/', '^src/(redis|http)/'),

@@ -94,7 +94,7 @@ export { designName } from '../sim/distributed/simulate.js';
 export type { DistributedComparison, DistributedRow } from '../sim/distributed/simulate.js';
 /** The designs, balances and fail modes the simulator knows, in report order. */
 export { BALANCES, STRATEGIES } from '../sim/distributed/fleet-options.js';
-export { FAIL_MODES } from '../core/fail-mode.js';
+export { FAIL_MODES } from '../core/fail-over.js';
 /** A design's options (strategy, nodes, sync and round trip in ms, outage, fail mode). */
 export type { Balance, FleetOptions, Strategy } from '../sim/distributed/fleet-options.js';
 /** A fleet of nodes on a virtual clock, as one decider. */

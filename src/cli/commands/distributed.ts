@@ -1,6 +1,6 @@
 import { formatDuration, parseDuration } from '../../core/duration.js';
 import { describeValue } from '../../core/errors.js';
-import { checkAlgorithm } from '../../core/policy.js';
+import { checkAlgorithm } from '../../core/names.js';
 import { renderCharts } from '../../report/text/compare-chart.js';
 import { summarise } from '../../report/text/compare-summary.js';
 import { colorEnabled, painter } from '../../report/text/color.js';
@@ -14,7 +14,7 @@ import { renderDistributed } from '../../report/text/distributed-table.js';
 import { writeOutputs } from '../../report/write-output.js';
 import { resolveScenario } from '../../scenario/builtins.js';
 import { withOverrides } from '../../scenario/load-scenario.js';
-import { FAIL_MODES, type FailMode } from '../../core/fail-mode.js';
+import { FAIL_MODES, type FailMode } from '../../core/fail-over.js';
 import { BALANCES, STRATEGIES, type FleetOptions, type Strategy } from '../../sim/distributed/fleet-options.js';
 import { parseOutage, parseTime, type Outage } from '../../sim/distributed/outage.js';
 import { simulateDistributed, type DistributedComparison } from '../../sim/distributed/simulate.js';

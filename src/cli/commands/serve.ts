@@ -8,7 +8,7 @@ import { createDemoApi, type DemoRequestLog } from '../../attack/demo-api.js';
 import { retryAfterSeconds } from '../../http/headers.js';
 import type { ClockSource } from '../../core/clock.js';
 import { createLimiter, type RateLimiter } from '../../memory/limiter.js';
-import { checkAlgorithm } from '../../core/policy.js';
+import { checkAlgorithm } from '../../core/names.js';
 import { painter } from '../../report/text/color.js';
 import { loadTiers } from '../../tiers/load-tiers.js';
 import { RateLimiterRegistry } from '../../tiers/registry.js';

@@ -1,4 +1,9 @@
+// Fail-over: what a limiter that depends on a store other processes share does when that
+// store cannot answer, and the share of a global limit one node enforces alone (the `local`
+// fail mode, and the distributed simulator's `local` strategy).
+
 import type { Decision } from './decision.js';
+import type { Policy } from './policy.js';
 import { RatelabError, describeValue } from './errors.js';
 
 /**
@@ -30,4 +35,24 @@ export function failDecision(mode: 'open' | 'closed', capacity: number, cost: nu
   if (mode === 'open') return { allowed: true, limit: capacity, remaining: capacity - cost, retryAfterMs: 0, resetMs: 0 };
   const wait = Math.ceil(retryAfterMs);
   return { allowed: false, limit: capacity, remaining: 0, retryAfterMs: wait, resetMs: wait };
+}
+
+/**
+ * A node's share of `units` when `nodes` nodes each enforce a global quota alone:
+ * `units / nodes` rounded down, so the shares never add up to more than the whole, but at
+ * least 1 while any unit is left (a node that could admit nothing would starve its keys;
+ * with more nodes than units the fleet then admits `nodes`, above the whole); 0 when none is.
+ */
+export function shareOf(units: number, nodes: number): number {
+  return units <= 0 ? 0 : Math.max(1, Math.floor(units / nodes));
+}
+
+/**
+ * Each node's share of a global `policy` when `nodes` nodes enforce it alone: the limit and
+ * the burst each by {@link shareOf}; the window stays. The distributed simulator's `local`
+ * strategy and the Redis limiter's `failMode: 'local'` both use it.
+ */
+export function nodeShare(policy: Policy, nodes: number): Policy {
+  const limit = shareOf(policy.limit, nodes);
+  return policy.burst === undefined ? { limit, windowMs: policy.windowMs } : { limit, windowMs: policy.windowMs, burst: shareOf(policy.burst, nodes) };
 }

@@ -1,5 +1,8 @@
 import { RatelabError, describeValue, type RatelabErrorCode } from './errors.js';
 
+// Checks of what callers pass: options resolved once at create time, and the key and cost of
+// every call. Each throws a RatelabError naming the field and quoting the value given.
+
 /**
  * `value` when it is a whole number from `min` to `max` (both inclusive), else a `code`
  * error (default `INVALID_ARGUMENT`) naming `field` and quoting what was given.
@@ -33,4 +36,21 @@ export function positiveMsOption(value: number | undefined, field: string, fallb
 
 function notPositive(field: string, what: string, value: unknown): RatelabError {
   return new RatelabError('INVALID_ARGUMENT', `${field}: expected ${what}, got ${describeValue(value)}`, { field });
+}
+
+/** Throws `INVALID_COST` unless `cost` (units a decision takes) is a whole number >= 0; every limiter, memory or Redis, checks it so. */
+export function checkCost(cost: number): void {
+  if (!Number.isSafeInteger(cost) || cost < 0) {
+    throw new RatelabError('INVALID_COST', `cost: expected a whole number >= 0, got ${describeValue(cost)}`, { field: 'cost' });
+  }
+}
+
+/**
+ * Throws `INVALID_KEY` unless `key` is a string. A limiter's store files keys by value, so
+ * anything else (an `undefined` from a missing header) would stand for no key at all.
+ */
+export function checkKey(key: string): void {
+  if (typeof key !== 'string') {
+    throw new RatelabError('INVALID_KEY', `key: expected a string, got ${describeValue(key)}`, { field: 'key' });
+  }
 }
