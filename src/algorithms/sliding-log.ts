@@ -1,4 +1,4 @@
-import { SLIDING_LOG_COLUMN_BYTES, slidingLogBytes, type Limits } from '../core/policy.js';
+import { slidingLogBytes, type Limits } from '../core/policy.js';
 import { type Meter } from './meter.js';
 import { RingSlab } from './ring-slab.js';
 import { PRIVATE_COLUMNS, grow, type ColumnStore } from '../core/typed-arrays.js';
@@ -89,7 +89,7 @@ export class SlidingLog implements Meter {
 
   /**
    * Timestamp entries the slab's pages hold now, in use or free (8 B each, besides the
-   * {@link SLIDING_LOG_COLUMN_BYTES} of columns per slot): about the timestamps in all
+   * `SLIDING_LOG_COLUMN_BYTES` of columns per slot): about the timestamps in all
    * windows, at most twice them plus two pages.
    */
   get allocatedSlots(): number {
