@@ -108,7 +108,10 @@ export default tseslint.config(
     rules: {
       'jsdoc/require-jsdoc': [
         'error',
-        { require: { FunctionDeclaration: false }, contexts: ['ExportNamedDeclaration[source]', 'ExportAllDeclaration'] },
+        {
+          require: { FunctionDeclaration: false },
+          contexts: ['ExportNamedDeclaration[source]', 'ExportAllDeclaration'],
+        },
       ],
     },
   },
@@ -118,7 +121,10 @@ export default tseslint.config(
     files: ['src/**'],
     rules: {
       'no-console': 'error',
-      'no-restricted-properties': ['error', { object: 'process', property: 'exit', message: 'Return an exit code; only bin/ exits.' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'exit', message: 'Return an exit code; only bin/ exits.' },
+      ],
     },
   },
   {
