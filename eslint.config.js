@@ -1,10 +1,11 @@
 // The linter: `npm run lint` (.ci/run runs it after the type check, before the tests; any
 // finding, warnings included, fails). Syntax-only rules, no type information, so the whole
 // tree lints in seconds; the type check (tsc) is the type-aware pass. Layout is Prettier's
-// job (.prettierrc.json), so no rule here is about layout.
+// job (prettier.config.js), so no rule here is about layout.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import js from '@eslint/js';
+import { defineConfig, includeIgnoreFile } from 'eslint/config';
 import jsdoc from 'eslint-plugin-jsdoc';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -49,8 +50,9 @@ function apiModules(entries) {
 
 const ENTRIES = entryFiles();
 
-export default tseslint.config(
-  { ignores: ['dist/**', 'dist-check/**', 'coverage/**', 'test-artifacts/**'] },
+export default defineConfig(
+  // What .gitignore lists (build output, the tests' scratch): ESLint does not read it by itself.
+  includeIgnoreFile(join(ROOT, '.gitignore')),
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },
   js.configs.recommended,
   tseslint.configs.recommended,
