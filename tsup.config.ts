@@ -8,8 +8,10 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
 
-/** The entry points by audience, bundle name -> source: package.json "exports" maps
- * `ratelab`, `ratelab/tiers`, `ratelab/redis`, `ratelab/http`, `ratelab/shared` and `ratelab/lab` to them. */
+/**
+ * The entry points by audience, bundle name -> source: package.json "exports" maps
+ * `ratelab`, `ratelab/tiers`, `ratelab/redis`, `ratelab/http`, `ratelab/shared` and `ratelab/lab` to them.
+ */
 export const ENTRIES = {
   index: 'src/index.ts',
   tiers: 'src/tiers/index.ts',

@@ -1,4 +1,4 @@
-import { SLIDING_LOG_COLUMN_BYTES, slidingLogBytes } from '../core/sliding-log-size.js';
+import { slidingLogBytes } from '../core/sliding-log-size.js';
 import { type Limits } from '../core/policy.js';
 import { type Meter } from './meter.js';
 import { RingSlab } from './ring-slab.js';
@@ -90,7 +90,7 @@ export class SlidingLog implements Meter {
 
   /**
    * Timestamp entries the slab's pages hold now, in use or free (8 B each, besides the
-   * {@link SLIDING_LOG_COLUMN_BYTES} of columns per slot): about the timestamps in all
+   * `SLIDING_LOG_COLUMN_BYTES` of columns per slot): about the timestamps in all
    * windows, at most twice them plus two pages.
    */
   get allocatedSlots(): number {

@@ -86,7 +86,7 @@ export function compileBatch(options: {
   const loop = (options.tape ? TAPE_LOOP : LOOP).replace('ASYNC_WAIT', wait);
   const body = `let lap = 0; return ${options.isAsync ? 'async ' : ''}function batch() {${loop}};`;
   const { times, costs, periodMs } = options.tape ?? {};
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- a fresh function per task is the point
+  // A fresh function per task is the point.
   const factory = new Function('decide', 'keys', 'sequence', 'state', 'stepMs', 'size', 'allowedOf', 'name', 'times', 'costs', 'periodMs', body) as (...args: unknown[]) => Batch;
   return factory(options.decide, options.keys, options.sequence, options.state, options.stepMs, options.size ?? BATCH, allowedOf, options.name, times, costs, periodMs);
 }

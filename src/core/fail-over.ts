@@ -17,6 +17,7 @@ import { RatelabError, describeValue } from './errors.js';
  */
 export const FAIL_MODES = ['open', 'closed', 'local'] as const;
 
+/** One of {@link FAIL_MODES}: `open`, `closed` or `local`. */
 export type FailMode = (typeof FAIL_MODES)[number];
 
 /** `mode` if it is one of {@link FAIL_MODES}; else throws `INVALID_ARGUMENT` naming `field`. */

@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { rateLimit, type RateLimitOptions } from './middleware.js';
 
-/** The parts of Fastify's request and reply the hook uses (no dependency on Fastify itself). */
+/** The part of Fastify's request the hook uses, its `raw` node:http request (no dependency on Fastify itself). */
 export interface FastifyRequestLike {
   raw: IncomingMessage;
 }
+/** The parts of Fastify's reply the hook uses: its `raw` node:http response, and `hijack()` once the middleware answered a denial. */
 export interface FastifyReplyLike {
   raw: ServerResponse;
   hijack(): unknown;

@@ -92,8 +92,9 @@ export { simulateDistributed } from '../sim/distributed/simulate.js';
 export { designName } from '../sim/distributed/simulate.js';
 /** The simulator's result: one row per design. */
 export type { DistributedComparison, DistributedRow } from '../sim/distributed/simulate.js';
-/** The designs, balances and fail modes the simulator knows, in report order. */
+/** The designs and balances the simulator knows, in report order. */
 export { BALANCES, STRATEGIES } from '../sim/distributed/fleet-options.js';
+/** The fail modes a design may have while the store is down (`open`, `closed`, `local`), in report order. */
 export { FAIL_MODES } from '../core/fail-over.js';
 /** A design's options (strategy, nodes, sync and round trip in ms, outage, fail mode). */
 export type { Balance, FleetOptions, Strategy } from '../sim/distributed/fleet-options.js';

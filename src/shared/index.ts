@@ -18,7 +18,9 @@ export type { LockingMode } from './locking.js';
 
 /** In the cluster primary: serves a named in-memory limiter to the workers over IPC (options: the memory limiter's and `maxKeyBytes`). */
 export { serveClusterLimiter } from './cluster-primary.js';
+/** Its options (the memory limiter's, and `maxKeyBytes`: default 128, at most 4096) and what it returns (`close()` stops serving). */
 export type { ServeOptions, ServedLimiter } from './cluster-primary.js';
 /** In a cluster worker: a limiter the primary decides, with a timeout and a fail mode. */
 export { createClusterLimiter } from './cluster-worker.js';
+/** Its options (`timeoutMs`, default 100 ms; `failMode`; `expectedNodes` for `local`), the limiter, and a decision with who made it (`reason`). */
 export type { ClusterDecision, ClusterDecisionReason, ClusterLimiterOptions, ClusterRateLimiter } from './cluster-worker.js';

@@ -20,7 +20,9 @@ export const HEADER = {
 } as const;
 
 const HEADER_WORDS = 16;
-export const MAGIC = 0x52_4c_53_48; // "RLSH"
+/** The header's first word, "RLSH" in ASCII: marks a buffer as a shared limiter's (checked when a handle is attached). */
+export const MAGIC = 0x52_4c_53_48;
+/** The buffer layout's version, in the header: a thread attaches only to a buffer of the same version. */
 export const LAYOUT_VERSION = 4;
 
 /**
@@ -58,6 +60,7 @@ export const SLOT = {
   /** The row holding the key's bytes, time, algorithm state and lock. */
   row: 3,
 } as const;
+/** 32-bit words per table slot (16 bytes): the four fields of {@link SLOT}. */
 export const SLOT_WORDS = 4;
 
 /** What fixes the layout of the buffer: every thread computes the same views from it. */

@@ -12,7 +12,10 @@ const WARM_UP = 32;
 export class Random {
   private readonly rng: RandomGenerator;
 
-  /** @param seed a 32-bit seed. @param stream which independent sequence of that seed. */
+  /**
+   * @param seed a 32-bit seed.
+   * @param stream which independent sequence of that seed.
+   */
   constructor(seed: number, stream = 0) {
     const rng = xoroshiro128plus(seed | 0);
     for (let i = 0; i < stream; i++) rng.jump();

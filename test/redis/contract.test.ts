@@ -9,7 +9,12 @@ describeRedis('Redis limiters', () => {
   const fixture = useRedisServer();
 
   describeLimiterContract('redis', (algorithm, policy, clock) => {
-    const limiter = createRedisLimiter(algorithm, policy, { redis: fixture.redis, clock, timeoutMs: 5000, failMode: 'closed' });
+    const limiter = createRedisLimiter(algorithm, policy, {
+      redis: fixture.redis,
+      clock,
+      timeoutMs: 5000,
+      failMode: 'closed',
+    });
     return {
       consume: async (key, cost) => {
         const { reason, ...decision } = await limiter.consume(key, cost);

@@ -21,7 +21,6 @@ const BOUND_MS = FAILOVER_TIMEOUT_MS + 900;
 
 function expectFailoverHeld(label: string, run: Failover): void {
   const figures = failoverFigures(run, FAILOVER_KEYS.length, FAILOVER_LIMIT);
-  // eslint-disable-next-line no-console
   console.log(`[failover] ${label}: ${JSON.stringify(figures)}`);
   expect(figures.slowestMs).toBeLessThan(BOUND_MS);
   expect(figures.failModeCalls).toBeGreaterThan(0);
@@ -79,7 +78,6 @@ describeRedis('WAIT 1 per decision (the replicas option) against the admissions 
     try {
       const run = await failoverThroughSentinel(group, 'lagging-replica:', { replicaLagMs: LAG_MS, ...(replicas === undefined ? {} : { replicas }) });
       const figures = failoverFigures(run, FAILOVER_KEYS.length, FAILOVER_LIMIT);
-      // eslint-disable-next-line no-console
       console.log(`[failover] Sentinel, replica lagging ${LAG_MS} ms, ${replicas === undefined ? 'no WAIT' : `WAIT ${replicas.wait} ${replicas.timeoutMs} ms`}: ${JSON.stringify(figures)}`);
       expect(figures.slowestMs).toBeLessThan(BOUND_MS);
       if (replicas === undefined) expect(figures.overAdmitted).toBeGreaterThan(0);

@@ -19,7 +19,6 @@ import { embedJson, htmlDocument, type HtmlReport } from '../../src/report/html/
 import { HTML_MAX_POINTS, htmlGrid, timelineHtmlView } from '../../src/report/html/html-views.js';
 import type { WorkloadComparison } from '../../src/sim/comparison.js';
 
-const ROOT = join(import.meta.dirname, '../..');
 const scratch = mkdtempSync(join(tmpdir(), 'ratelab-html-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -38,7 +37,7 @@ function embedded(page: string): HtmlReport {
 }
 
 /**
- * Every resource a page would fetch: src/href attributes, CSS url(), @import, outside the
+ * Every resource a page would fetch: src/href attributes, CSS url(), `@import`, outside the
  * data element (inert text: see the test of what it may hold).
  */
 function resourceReferences(page: string): string[] {

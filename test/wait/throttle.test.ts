@@ -75,7 +75,7 @@ describe('throttle', () => {
     const limiter = createLimiter('token-bucket', { limit: 1, windowMs: 1000 }, { clock });
     let calls = 0;
     const controller = new AbortController();
-    const call = throttle((cost: number) => ++calls, { limiter, cost: (cost) => cost, maxWaitMs: 500, signal: controller.signal });
+    const call = throttle((_cost: number) => ++calls, { limiter, cost: (cost) => cost, maxWaitMs: 500, signal: controller.signal });
     await call(1);
     await expect(call(1)).rejects.toMatchObject({ code: 'WAIT_TOO_LONG' });
     await expect(call(2)).rejects.toMatchObject({ code: 'COST_OVER_CAPACITY' });

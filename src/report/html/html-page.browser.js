@@ -1,18 +1,51 @@
 // The page script of ratelab's HTML report (inlined by src/report/html-document.ts after
 // uPlot): reads the report's data from #report-data and draws it. Plain browser
 // JavaScript, no build step; it puts every text from the data into the DOM as text only.
+// Type checked against the report's types by tsc -p tsconfig.browser.json.
+// @ts-check
+/// <reference types="uplot" />
+/** @typedef {import('./html-document.js').HtmlReport} HtmlReport */
+/** @typedef {import('./html-document.js').HtmlScenario} HtmlScenario */
+/** @typedef {import('./html-document.js').HtmlTable} HtmlTable */
+/** @typedef {import('./html-document.js').HtmlChart} HtmlChart */
+/** @typedef {import('./html-document.js').HtmlSeries} HtmlSeries */
+/** @typedef {import('./html-document.js').HtmlView} HtmlView */
+/** @typedef {import('./html-document.js').HtmlStrip} HtmlStrip */
+/** @typedef {'admitted' | 'denied' | 'falseAdmits' | 'falseDenials'} CellKey */
+/** @typedef {{ key: CellKey, label: string, color: string, pattern: 'cross' | 'diagonal' | null }} Cell */
+/** @typedef {{ fromMs: number, toMs: number, label: string, color: string }} Band */
+/** @typedef {{ add: (u: uPlot) => void, hook: (u: uPlot, key: string) => void, members: uPlot[] }} XGroup */
+/**
+ * @typedef {object} ChartRecord One scenario's charts, as the browser test reads them.
+ * @property {string} scenario
+ * @property {string | null} view
+ * @property {uPlot | null} timeline
+ * @property {uPlot[]} strips
+ * @property {uPlot | null} extra
+ * @property {uPlot[]} members
+ * @property {{ min: number, max: number }} [full] The timeline's whole x range (s), once one is drawn.
+ * @property {HtmlView['worst']} [worst] Its worst window, once a timeline is drawn.
+ */
+/** @typedef {typeof window & { ratelabCharts: ChartRecord[], ratelabRenderMs: number, ratelabScriptMs: number }} ReportWindow */
 (function () {
   'use strict';
 
   var started = performance.now();
-  var data = JSON.parse(document.getElementById('report-data').textContent);
-  var root = document.getElementById('report');
-  /** Every chart drawn, per scenario: read by the browser test and handy from the console. */
+  // The page always has both elements (html-document.ts writes them around this script).
+  /** @type {HtmlReport} */
+  var data = JSON.parse(/** @type {string} */ (/** @type {HTMLElement} */ (document.getElementById('report-data')).textContent));
+  var root = /** @type {HTMLElement} */ (document.getElementById('report'));
+  /**
+   * Every chart drawn, per scenario: read by the browser test and handy from the console.
+   * @type {ChartRecord[]}
+   */
   var charts = [];
-  window.ratelabCharts = charts;
+  var page = /** @type {ReportWindow} */ (window);
+  page.ratelabCharts = charts;
 
   // Okabe-Ito colours (told apart with the common colour-vision deficiencies), and a dash
   // per algorithm so lines that coincide (gcra = token-bucket) still show both.
+  /** @type {Record<string, { stroke: string, dash: number[] }>} */
   var KNOWN = {
     'token-bucket': { stroke: '#0072B2', dash: [] },
     gcra: { stroke: '#56B4E9', dash: [9, 5] },
@@ -25,11 +58,13 @@
   var AXIS_SIZE = 64;
   var AXIS_LABEL_SIZE = 22;
   // The same padding on every chart, so a scenario's plots share their left and right edges.
+  /** @type {uPlot.Padding} */
   var PADDING = [12, 24, 8, 0];
   var EPSILON = 1e-9;
 
   // Request strips: what the limiter did and whether the exact oracle agreed. Colour, a
   // pattern and a name each, so no one needs to tell colours apart.
+  /** @type {Cell[]} */
   var CELLS = [
     { key: 'denied', label: 'denied (as the oracle)', color: '#BBBBBB', pattern: null },
     { key: 'falseDenials', label: 'falsely denied (the oracle admits)', color: '#D55E00', pattern: 'cross' },
@@ -37,6 +72,13 @@
     { key: 'admitted', label: 'admitted (as the oracle)', color: '#0072B2', pattern: null },
   ];
 
+  /**
+   * @template {keyof HTMLElementTagNameMap} K
+   * @param {K} tag
+   * @param {string | null} [className]
+   * @param {unknown} [text]
+   * @returns {HTMLElementTagNameMap[K]}
+   */
   function el(tag, className, text) {
     var node = document.createElement(tag);
     if (className) node.className = className;
@@ -44,19 +86,23 @@
     return node;
   }
 
+  /** @param {number} ms */
   function seconds(ms) {
     return ms / 1000;
   }
 
+  /** @param {number | null | undefined} s */
   function formatSeconds(s) {
     if (s === null || s === undefined) return '-';
     return (Math.abs(s) >= 100 ? s.toFixed(1) : String(+s.toFixed(3))) + ' s';
   }
 
+  /** @param {number} ms */
   function formatSpan(ms) {
     return ms < 1000 ? +ms.toFixed(3) + ' ms' : formatSeconds(seconds(ms));
   }
 
+  /** @param {number | null | undefined} v */
   function formatRatio(v) {
     return v === null || v === undefined ? '-' : v.toFixed(3) + 'x';
   }
@@ -68,6 +114,7 @@
     return Math.max(320, Math.min(1150, Math.floor(inner) - 4));
   }
 
+  /** @param {HtmlTable} spec */
   function table(spec) {
     var wrap = el('div');
     if (spec.title) wrap.appendChild(el('h3', null, spec.title));
@@ -84,6 +131,7 @@
     return wrap;
   }
 
+  /** @param {HtmlReport['matrix']} spec */
   function matrix(spec) {
     var wrap = el('section');
     wrap.appendChild(el('h2', null, 'Summary'));
@@ -107,7 +155,11 @@
     return wrap;
   }
 
-  /** Fills for the strip cells: a canvas pattern for the hatched ones. */
+  /**
+   * Fills for the strip cells: a canvas pattern for the hatched ones.
+   * @param {Cell} cell
+   * @returns {uPlot.Series.Fill}
+   */
   function cellFill(cell) {
     if (!cell.pattern) return cell.color;
     return function (u) {
@@ -115,7 +167,7 @@
       var tile = document.createElement('canvas');
       tile.width = size;
       tile.height = size;
-      var c = tile.getContext('2d');
+      var c = /** @type {CanvasRenderingContext2D} */ (tile.getContext('2d'));
       c.fillStyle = cell.color;
       c.fillRect(0, 0, size, size);
       c.strokeStyle = '#ffffff';
@@ -124,11 +176,15 @@
       c.moveTo(0, size); c.lineTo(size, 0);
       if (cell.pattern === 'cross') { c.moveTo(0, 0); c.lineTo(size, size); }
       c.stroke();
-      return u.ctx.createPattern(tile, 'repeat');
+      // Never null: the tile is a canvas of 8 x 8 pixels.
+      return /** @type {CanvasPattern} */ (u.ctx.createPattern(tile, 'repeat'));
     };
   }
 
-  /** The same cells as CSS, for the legends. */
+  /**
+   * The same cells as CSS, for the legends.
+   * @param {Cell} cell
+   */
   function cellCss(cell) {
     if (!cell.pattern) return cell.color;
     var stripes = 'repeating-linear-gradient(45deg, ' + cell.color + ' 0 4px, #ffffff 4px 6px)';
@@ -149,6 +205,10 @@
     return key;
   }
 
+  /**
+   * @param {HtmlSeries} series
+   * @param {number} index
+   */
   function lineStyle(series, index) {
     if (series.kind === 'limit') return { stroke: '#222222', dash: [4, 4], width: 1.5 };
     if (series.kind === 'exact') return { stroke: 'rgba(0,0,0,0.30)', dash: [], width: 5 };
@@ -158,8 +218,16 @@
     return { stroke: OTHERS[index % OTHERS.length], dash: OTHER_DASHES[index % OTHER_DASHES.length], width: 2 };
   }
 
-  /** Shaded spans (the worst window, outages) under the lines, labelled above them. */
+  /**
+   * Shaded spans (the worst window, outages) under the lines, labelled above them.
+   * @param {Band[]} bands
+   * @returns {uPlot.Plugin}
+   */
   function bandsPlugin(bands) {
+    /**
+     * @param {uPlot} u
+     * @param {Band} band
+     */
     function xs(u, band) {
       var a = u.valToPos(seconds(band.fromMs), 'x', true);
       var b = u.valToPos(seconds(band.toMs), 'x', true);
@@ -200,8 +268,12 @@
     };
   }
 
-  /** Keeps the x range of a group of charts together (zoom one, all follow). */
+  /**
+   * Keeps the x range of a group of charts together (zoom one, all follow).
+   * @returns {XGroup}
+   */
   function xGroup() {
+    /** @type {uPlot[]} */
     var members = [];
     var busy = false;
     return {
@@ -209,8 +281,8 @@
       hook: function (u, key) {
         if (key !== 'x' || busy) return;
         busy = true;
-        var min = u.scales.x.min;
-        var max = u.scales.x.max;
+        var min = /** @type {number} */ (u.scales.x.min);
+        var max = /** @type {number} */ (u.scales.x.max);
         members.forEach(function (other) { if (other !== u) other.setScale('x', { min: min, max: max }); });
         busy = false;
       },
@@ -218,8 +290,16 @@
     };
   }
 
+  /**
+   * @param {HtmlView} view
+   * @param {HtmlScenario} scenario
+   * @param {XGroup} group
+   * @param {string} syncKey
+   * @param {HTMLElement} container
+   */
   function timelineChart(view, scenario, group, syncKey, container) {
     var x = view.x.map(seconds);
+    /** @type {uPlot.Options} */
     var options = {
       width: chartWidth(),
       height: 330,
@@ -234,7 +314,7 @@
       ],
       cursor: { y: false, drag: { x: true, y: false, setScale: true }, sync: { key: syncKey } },
       hooks: { setScale: [group.hook] },
-      series: [{ label: 'time', value: function (u, v) { return formatSeconds(v); } }].concat(view.series.map(function (s, i) {
+      series: /** @type {uPlot.Series[]} */ ([{ label: 'time', value: function (u, v) { return formatSeconds(v); } }]).concat(view.series.map(/** @returns {uPlot.Series} */ function (s, i) {
         var style = lineStyle(s, i);
         return {
           label: s.name,
@@ -243,25 +323,40 @@
           dash: style.dash,
           show: !s.hidden,
           points: { show: false },
-          paths: uPlot.paths.stepped({ align: 1 }),
+          paths: /** @type {uPlot.Series.SteppedPathBuilderFactory} */ (uPlot.paths.stepped)({ align: 1 }),
           value: function (u, v) { return formatRatio(v); },
         };
       })),
     };
-    var u = new uPlot(options, [x].concat(view.series.map(function (s) { return s.values; })), container);
+    var u = new uPlot(options, /** @type {uPlot.AlignedData} */ ([x].concat(view.series.map(function (s) { return s.values; }))), container);
     group.add(u);
     return u;
   }
 
-  /** The strip's name, and under the cursor its counts in words. */
+  /**
+   * The strip's name, and under the cursor its counts in words.
+   * @param {HtmlStrip} strip
+   * @param {Record<CellKey, number[]>} raw
+   * @param {number[]} x
+   * @param {number | null | undefined} idx
+   */
   function stripCaption(strip, raw, x, idx) {
     if (idx === null || idx === undefined) return strip.name;
     var parts = CELLS.slice().reverse().map(function (cell) { return raw[cell.key][idx] + ' ' + cell.label.replace(/ \(.*\)$/, ''); });
     return strip.name + ' at ' + formatSeconds(x[idx]) + ': ' + parts.join(', ');
   }
 
+  /**
+   * @param {HtmlStrip} strip
+   * @param {number[]} x
+   * @param {XGroup} group
+   * @param {string} syncKey
+   * @param {HTMLElement} container
+   * @param {HTMLElement} caption
+   */
   function stripChart(strip, x, group, syncKey, container, caption) {
     var n = x.length;
+    /** @type {Record<CellKey, number[]>} */
     var raw = {
       admitted: new Array(n), falseAdmits: strip.falseAdmits, falseDenials: strip.falseDenials, denied: new Array(n),
     };
@@ -279,7 +374,9 @@
       }
       return out;
     });
-    var bars = uPlot.paths.bars({ size: [1, Infinity], gap: 0, align: 1 });
+    // uPlot's build inlined in the page has both path builders; its types call them optional.
+    var bars = /** @type {uPlot.Series.BarsPathBuilderFactory} */ (uPlot.paths.bars)({ size: [1, Infinity], gap: 0, align: 1 });
+    /** @type {uPlot.Options} */
     var options = {
       width: chartWidth(),
       height: 92,
@@ -295,7 +392,7 @@
         setScale: [group.hook],
         setCursor: [function (u) { caption.textContent = stripCaption(strip, raw, x, u.cursor.idx); }],
       },
-      series: [{ label: strip.name, value: function (u, v) { return formatSeconds(v); } }].concat(CELLS.map(function (cell) {
+      series: /** @type {uPlot.Series[]} */ ([{ label: strip.name, value: function (u, v) { return formatSeconds(v); } }]).concat(CELLS.map(/** @returns {uPlot.Series} */ function (cell) {
         return {
           label: cell.label,
           fill: cellFill(cell),
@@ -307,11 +404,17 @@
         };
       })),
     };
-    var u = new uPlot(options, [x].concat(stacked), container);
+    var u = new uPlot(options, /** @type {uPlot.AlignedData} */ ([x].concat(stacked)), container);
     group.add(u);
     return u;
   }
 
+  /**
+   * @param {HtmlChart} spec
+   * @param {XGroup} group
+   * @param {string} syncKey
+   * @param {HTMLElement} container
+   */
   function extraChart(spec, group, syncKey, container) {
     var x = spec.x.map(seconds);
     var u = new uPlot({
@@ -323,14 +426,21 @@
       axes: [{ label: 'time (s)', values: function (u, vals) { return vals.map(formatSeconds); } }, { label: spec.yLabel, size: AXIS_SIZE, labelSize: AXIS_LABEL_SIZE }],
       cursor: { y: false, drag: { x: true, y: false, setScale: true }, sync: { key: syncKey } },
       hooks: { setScale: [group.hook] },
-      series: [{ label: 'time', value: function (u, v) { return formatSeconds(v); } }].concat(spec.series.map(function (s, i) {
-        return { label: s.name, stroke: OTHERS[(i + 1) % OTHERS.length], width: 1.5, dash: OTHER_DASHES[i % OTHER_DASHES.length], points: { show: false }, paths: uPlot.paths.stepped({ align: 1 }) };
+      series: /** @type {uPlot.Series[]} */ ([{ label: 'time', value: function (u, v) { return formatSeconds(v); } }]).concat(spec.series.map(/** @returns {uPlot.Series} */ function (s, i) {
+        return { label: s.name, stroke: OTHERS[(i + 1) % OTHERS.length], width: 1.5, dash: OTHER_DASHES[i % OTHER_DASHES.length], points: { show: false }, paths: /** @type {uPlot.Series.SteppedPathBuilderFactory} */ (uPlot.paths.stepped)({ align: 1 }) };
       })),
-    }, [x].concat(spec.series.map(function (s) { return s.values; })), container);
+    }, /** @type {uPlot.AlignedData} */ ([x].concat(spec.series.map(function (s) { return s.values; }))), container);
     group.add(u);
     return u;
   }
 
+  /**
+   * @param {HtmlScenario} scenario
+   * @param {number} index
+   * @param {number} viewIndex
+   * @param {HTMLElement} area
+   * @param {ChartRecord} record
+   */
   function drawView(scenario, index, viewIndex, area, record) {
     record.members.forEach(function (u) { u.destroy(); });
     area.textContent = '';
@@ -371,8 +481,19 @@
     record.worst = view.worst;
   }
 
+  /**
+   * @param {HtmlScenario} scenario
+   * @param {number} index
+   * @param {HTMLElement} area
+   * @param {ChartRecord} record
+   */
   function controls(scenario, index, area, record) {
     var bar = el('div', 'controls');
+    /**
+     * @param {string} text
+     * @param {string} title
+     * @param {() => void} action
+     */
     function button(text, title, action) {
       var b = el('button', null, text);
       b.type = 'button';
@@ -381,6 +502,10 @@
       bar.appendChild(b);
       return b;
     }
+    /**
+     * @param {number} min
+     * @param {number} max
+     */
     function setX(min, max) {
       if (!record.timeline) return;
       record.timeline.setScale('x', { min: min, max: max });
@@ -398,23 +523,25 @@
       bar.appendChild(label);
     }
     button('worst window', 'zoom to the worst window, one window either side', function () {
-      if (!record.worst) return;
+      if (!record.worst || !record.full) return;
       var w = seconds(scenario.windowMs);
       setX(Math.max(record.full.min, seconds(record.worst.fromMs) - w), Math.min(record.full.max, seconds(record.worst.toMs) + w));
     });
     button('\u2190 pan', 'move left by half the span shown', function () { pan(-0.5); });
     button('pan \u2192', 'move right by half the span shown', function () { pan(0.5); });
     button('zoom out', 'show twice the span', function () {
-      var s = record.timeline && record.timeline.scales.x;
-      if (!s) return;
+      var s = /** @type {{ min: number, max: number } | null | undefined} */ (record.timeline && record.timeline.scales.x);
+      if (!s || !record.full) return;
       var half = s.max - s.min;
       setX(Math.max(record.full.min, s.min - half / 2), Math.min(record.full.max, s.max + half / 2));
     });
-    button('whole run', 'show the whole run', function () { setX(record.full.min, record.full.max); });
+    // No whole run before a timeline was drawn (a first view with nothing offered).
+    button('whole run', 'show the whole run', function () { if (record.full) setX(record.full.min, record.full.max); });
     bar.appendChild(el('span', 'hint', 'Drag across a chart to zoom in; double-click to see it all; hover for exact figures; click a legend entry to hide its line.'));
+    /** @param {number} fraction */
     function pan(fraction) {
-      var s = record.timeline && record.timeline.scales.x;
-      if (!s) return;
+      var s = /** @type {{ min: number, max: number } | null | undefined} */ (record.timeline && record.timeline.scales.x);
+      if (!s || !record.full) return;
       var span = s.max - s.min;
       var shift = span * fraction;
       var min = Math.min(Math.max(record.full.min, s.min + shift), record.full.max - span);
@@ -423,6 +550,10 @@
     return bar;
   }
 
+  /**
+   * @param {HtmlScenario} scenario
+   * @param {number} index
+   */
   function scenarioSection(scenario, index) {
     var section = el('section', 'scenario');
     section.id = 'scenario-' + index;
@@ -436,6 +567,7 @@
     section.appendChild(table(scenario.table));
     scenario.facts.forEach(function (facts) { section.appendChild(table(facts)); });
     var area = el('div', 'views');
+    /** @type {ChartRecord} */
     var record = { scenario: scenario.name, view: null, timeline: null, strips: [], extra: null, members: [] };
     charts.push(record);
     if (scenario.views.length > 0) {
@@ -452,6 +584,7 @@
   root.appendChild(matrix(data.matrix));
   data.scenarios.forEach(scenarioSection);
 
+  /** @type {ReturnType<typeof setTimeout> | number} */
   var resizeTimer = 0;
   window.addEventListener('resize', function () {
     clearTimeout(resizeTimer);
@@ -462,7 +595,7 @@
     }, 100);
   });
   /** Milliseconds from the start of navigation to every chart drawn, and of them this script's (docs/report.md quotes both). */
-  window.ratelabRenderMs = performance.now();
-  window.ratelabScriptMs = window.ratelabRenderMs - started;
+  page.ratelabRenderMs = performance.now();
+  page.ratelabScriptMs = page.ratelabRenderMs - started;
   document.body.setAttribute('data-ready', 'true');
 })();

@@ -1,4 +1,5 @@
 import type { Algorithm } from '../../core/policy.js';
+import type { FailMode } from '../../core/fail-over.js';
 import type { Outage } from './outage.js';
 
 /** The distributed designs the simulator compares, in the order reports list them. */
@@ -10,8 +11,6 @@ export const STRATEGIES = ['central', 'local-split', 'sync'] as const;
  *   last sync (every `syncMs`, delivered `rttMs` later).
  */
 export type Strategy = (typeof STRATEGIES)[number];
-
-import type { FailMode } from '../../core/fail-over.js';
 
 /** How the load balancer spreads requests over nodes. */
 export const BALANCES = ['even', 'skewed'] as const;
