@@ -1,4 +1,4 @@
-// The page script of ratelab's HTML report (inlined by src/report/html-document.ts after
+// The page script of ratelab's HTML report (inlined by src/report/html/html-document.ts after
 // uPlot): reads the report's data from #report-data and draws it. Plain browser
 // JavaScript, no build step; it puts every text from the data into the DOM as text only.
 // Type checked against the report's types by tsc -p tsconfig.browser.json.
