@@ -10,15 +10,17 @@ import { SPEED_COLUMNS_NOTE, renderBars, renderComparison, renderCsv, renderGoal
 import { benchJson } from '../../report/bench-json.js';
 import { actionBenchmarkEntries } from '../../report/github-action-benchmark.js';
 import { painter } from '../../report/color.js';
-import { writeOutput, writeOutputs } from '../../report/write-output.js';
+import { writeOutput } from '../../report/write-output.js';
 import { EXIT } from '../exit-codes.js';
 import { redisBenchCommand } from '../redis-bench.js';
-import { algorithmsFlag, checkOutputs, limiterTimeoutFlag, wholeNumberFlag } from '../flags.js';
+import { algorithmsFlag, limiterTimeoutFlag, wholeNumberFlag } from '../flags.js';
+import type { ColorFlags, RedisTargetFlags } from '../flag-groups.js';
+import { checkOutputs, outputTarget, sendsToStdout, writeFormats, type OutputTargets } from '../outputs.js';
 import { threadBenchCommand } from '../thread-bench.js';
 import type { Command, CommandIO, OutputStream } from '../../report/io.js';
 
 /** Options of `ratelab bench`, as commander parses them (strings until checked). */
-export interface BenchOptions {
+export interface BenchOptions extends ColorFlags, RedisTargetFlags, OutputTargets<'csv' | 'json'> {
   quick?: boolean;
   /** Measuring time per task, over all rounds: a duration (`1s`, `300ms`). */
   time?: string;
@@ -34,8 +36,6 @@ export interface BenchOptions {
   /** false with --no-peers. */
   peers?: boolean;
   memoryKeys?: string;
-  json?: string | boolean;
-  csv?: string | boolean;
   baseline?: string;
   maxRegression?: string;
   updateBaseline?: boolean;
@@ -45,11 +45,9 @@ export interface BenchOptions {
   quiet?: boolean;
   /** Also check ratelab's own goals (docs/bench.md). */
   goals?: boolean;
-  color?: boolean;
-  /** With a URL: the Redis benchmark instead (src/cli/redis-bench.ts). */
+  /** Deprecated (`bench --redis URL`): runs `bench redis --redis URL` (src/cli/redis-bench.ts). */
   redis?: string;
-  allowRemote?: boolean;
-  /** `--threads 1,2,4`: the shared limiter's thread bench instead (src/cli/thread-bench.ts). */
+  /** Deprecated (`bench --threads 1,2,4`): runs `bench threads 1,2,4` (src/cli/thread-bench.ts). */
   threads?: string;
 }
 
@@ -72,11 +70,17 @@ const DEFAULTS = {
  * run. With `--baseline` it compares against a saved run and exits 1 on a regression.
  */
 export const benchCommand: Command<BenchOptions> = async (options, io) => {
-  if (options.threads !== undefined) return threadBenchCommand(options, io);
-  if (options.redis !== undefined) return redisBenchCommand({ ...options, redis: options.redis }, io);
+  if (options.threads !== undefined) {
+    const code = await threadBenchCommand({ ...options, counts: options.threads }, io, '--threads');
+    return deprecated(io, 'bench --threads N', 'bench threads N', code);
+  }
+  if (options.redis !== undefined) {
+    const code = await redisBenchCommand({ ...options, redis: options.redis }, io);
+    return deprecated(io, 'bench --redis URL', 'bench redis --redis URL', code);
+  }
   const plan = planOf(options, io);
   formatOf(options.format);
-  checkOutputs({ csv: target(options.csv), json: jsonTarget(options) }, io.cwd);
+  checkOutputs(targetsOf(options), io.cwd);
   parseThreshold(options.maxRegression ?? '10%'); // fail before a long run, not after
   if (options.updateBaseline && !options.baseline) {
     throw new RatelabError('INVALID_ARGUMENT', '--update-baseline: say which file with --baseline <file>', { field: '--update-baseline' });
@@ -96,14 +100,10 @@ export const benchCommand: Command<BenchOptions> = async (options, io) => {
  */
 export async function finishBench(run: BenchRun, baseline: BenchRun | undefined, options: BenchOptions, io: CommandIO): Promise<number> {
   const comparison = baseline ? compareRuns(baseline, run, parseThreshold(options.maxRegression ?? '10%')) : undefined;
-  const json = jsonTarget(options);
-  const csv = target(options.csv);
-  await writeOutputs([
-    ...(json === undefined ? [] : [{ target: json, content: `${JSON.stringify(jsonOf(run, comparison, options), null, 2)}\n` }]),
-    ...(csv === undefined ? [] : [{ target: csv, content: renderCsv(run) }]),
-  ], io);
+  const targets = targetsOf(options);
+  await writeFormats(targets, { csv: () => renderCsv(run), json: () => `${JSON.stringify(jsonOf(run, comparison, options), null, 2)}\n` }, io);
   // Data owns stdout when it was sent there; the report then goes to stderr.
-  const report: OutputStream = json === '-' || csv === '-' ? io.stderr : io.stdout;
+  const report: OutputStream = sendsToStdout(targets) ? io.stderr : io.stdout;
   if (options.quiet) report.write(renderQuiet(run, comparison, options.baseline, io, options.color));
   else {
     report.write(renderReport(run, io, options));
@@ -153,15 +153,18 @@ function planOf(options: BenchOptions, io: CommandIO): BenchPlan {
   };
 }
 
-/** `--json` alone means stdout. */
-function target(flag: string | boolean | undefined): string | undefined {
-  if (flag === undefined || flag === false) return undefined;
-  return flag === true ? '-' : flag;
+/** Where the outputs go; `--format` without `--json` means stdout, as `--json` alone does. */
+function targetsOf(options: BenchOptions): OutputTargets<'csv' | 'json'> {
+  return { csv: options.csv, json: outputTarget(options.json) ?? (options.format === undefined ? undefined : '-') };
 }
 
-/** Where `--json` goes; `--format` without `--json` means stdout, as `--json` alone does. */
-function jsonTarget(options: BenchOptions): string | undefined {
-  return target(options.json) ?? (options.format === undefined ? undefined : '-');
+/**
+ * A deprecated spelling's run: its exit code, and once it is over a line on stderr saying
+ * what to type instead. A run that fails on an error prints that error's line alone.
+ */
+function deprecated(io: CommandIO, old: string, replacement: string, code: number): number {
+  io.stderr.write(`ratelab: deprecated: ${old}; use ${replacement}\n`);
+  return code;
 }
 
 /**
