@@ -138,7 +138,7 @@ export function defineCommand<Options extends object, NotFlags extends keyof Opt
     subcommands: definition.subcommands ?? [],
     load: async () => {
       const command = await definition.load();
-      return (args, flags, io) => {
+      return async (args, flags, io) => {
         if (!flagsFit<Omit<Options, NotFlags>>(definition.flags, flags)) throw misfit(definition.name, 'flags');
         if (!argumentsFit<Args>(definition.arguments, args)) throw misfit(definition.name, 'arguments');
         return command(definition.options(flags, args, io), io);

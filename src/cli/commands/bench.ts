@@ -87,7 +87,7 @@ export const benchCommand: Command<BenchOptions> = async (options, io) => {
   }
   // Read the baseline before a long run, so a bad path or file fails at once.
   const baseline = options.baseline ? await loadBaseline(options.baseline, options.updateBaseline === true, io) : undefined;
-  if (baseline && !options.updateBaseline) checkSharedFigures(baseline, plannedFigureNames(plan), options.baseline as string);
+  if (baseline && options.baseline && !options.updateBaseline) checkSharedFigures(baseline, plannedFigureNames(plan), options.baseline);
   const progress = io.stderr.isTTY && !options.quiet ? (line: string) => io.stderr.write(`bench: ${line}\n`) : () => undefined;
   const run = await runBench(plan, progress);
   return finishBench(run, baseline, options, io);
@@ -107,7 +107,7 @@ export async function finishBench(run: BenchRun, baseline: BenchRun | undefined,
   if (options.quiet) report.write(renderQuiet(run, comparison, options.baseline, io, options.color));
   else {
     report.write(renderReport(run, io, options));
-    if (comparison) report.write(renderVerdict(comparison, options.baseline as string, io, options.color));
+    if (comparison && options.baseline !== undefined) report.write(renderVerdict(comparison, options.baseline, io, options.color));
   }
   if (options.updateBaseline && options.baseline) {
     await writeOutput(options.baseline, `${JSON.stringify(run, null, 2)}\n`, io);
@@ -225,10 +225,10 @@ function renderGoalsSection(run: BenchRun, paint: ReturnType<typeof painter>): s
  * one line saying what was measured.
  */
 function renderQuiet(run: BenchRun, comparison: Comparison | undefined, path: string | undefined, io: CommandIO, color: boolean | undefined): string {
-  if (comparison === undefined) return `bench: ${run.figures.length} figures measured (no --baseline to compare with)\n`;
+  if (comparison === undefined || path === undefined) return `bench: ${run.figures.length} figures measured (no --baseline to compare with)\n`;
   const paint = painter(io, color);
   const regressed = { ...comparison, rows: comparison.rows.filter((row) => row.verdict === 'regressed') };
-  return (regressed.rows.length > 0 ? renderComparison(regressed, paint) : '') + verdictLine(comparison, path as string, paint);
+  return (regressed.rows.length > 0 ? renderComparison(regressed, paint) : '') + verdictLine(comparison, path, paint);
 }
 
 function renderVerdict(comparison: Comparison, path: string, io: CommandIO, color: boolean | undefined): string {
