@@ -11,7 +11,7 @@ import type { RedisBenchOptions } from './redis-bench.js';
 import type { ThreadBenchOptions } from './thread-bench.js';
 import { ATTACK_DEFAULTS, DEFAULT_DISTRIBUTED_SCENARIO, DISTRIBUTED_DEFAULTS, SERVE_DEFAULTS } from './defaults.js';
 import { COLOR_FLAGS, GATE_FLAGS, POLICY_FLAGS, REDIS_TARGET_FLAGS, SHARED_FLAGS } from './flag-groups.js';
-import { defineCommand, type CommandSpec } from './flag-spec.js';
+import { defineCommand, flagsCommand, type CommandSpec } from './flag-spec.js';
 
 // The CLI as a table (in the style of vitest's cli-config.ts): everything `--help` shows,
 // and per command a `load` that imports its module only when it runs. Building the parser
@@ -25,7 +25,7 @@ const { limit, window, burst, seed } = POLICY_FLAGS;
 const { algorithm, algorithms, allowRemote, chart, limiterTimeout, maxArrivals, skipBadLines } = SHARED_FLAGS;
 
 /** `ratelab bench redis`: the Redis token bucket against rate-limiter-flexible on a real Redis. */
-const BENCH_REDIS = defineCommand<RedisBenchOptions>()({
+const BENCH_REDIS = flagsCommand<RedisBenchOptions>({
   name: 'redis',
   description: 'the Redis token bucket, batched and per call, vs rate-limiter-flexible on a real Redis (docs/redis.md)',
   flags: {
@@ -35,7 +35,6 @@ const BENCH_REDIS = defineCommand<RedisBenchOptions>()({
     rounds: { value: '<n>', description: 'rounds, each contender in turn (default 7)' },
     json: { output: "every round's figures" },
   },
-  options: (flags) => flags,
   load: async () => (await import('./redis-bench.js')).redisBenchCommand,
 });
 
@@ -56,11 +55,10 @@ const BENCH_THREADS = defineCommand<ThreadBenchOptions, 'counts'>()({
 
 /** Every command, in the order `--help` lists them. */
 export const COMMANDS: readonly CommandSpec[] = [
-  defineCommand<Record<string, never>>()({
+  flagsCommand<Record<string, never>>({
     name: 'algorithms',
     description: 'list the algorithms and what each keeps per key',
     flags: {},
-    options: (flags) => flags,
     load: async () => (await import('./commands/algorithms.js')).algorithmsCommand,
   }),
   defineCommand<{ file: string }, 'file'>()({
@@ -203,17 +201,16 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: (flags) => flags,
     load: async () => (await import('./commands/fidelity.js')).fidelityCommand,
   }),
-  defineCommand<ScenariosOptions>()({
+  flagsCommand<ScenariosOptions>({
     name: 'scenarios',
     description: 'list the built-in scenarios and what each teaches',
     flags: {
       schema: { description: "print the scenario file's JSON Schema (also shipped as scenarios/scenario.schema.json)" },
       template: { description: 'print a commented example scenario to start from' },
     },
-    options: (flags) => flags,
     load: async () => (await import('./commands/scenarios.js')).scenariosCommand,
   }),
-  defineCommand<RaceOptions>()({
+  flagsCommand<RaceOptions>({
     name: 'race',
     description: 'race a naive GET-then-SET limiter against the Lua script on a real Redis, and count what each admits over the limit',
     flags: {
@@ -225,10 +222,9 @@ export const COMMANDS: readonly CommandSpec[] = [
       inFlight: { value: '<n>', description: 'calls in flight per connection (default 50)' },
       requests: { value: '<n>', description: 'requests in all (default twice the limit)' },
     },
-    options: (flags) => flags,
     load: async () => (await import('./commands/race.js')).raceCommand,
   }),
-  defineCommand<BenchOptions>()({
+  flagsCommand<BenchOptions>({
     name: 'bench',
     description: 'measure decisions/s and memory per key of every algorithm against a reference; compare with a baseline',
     flags: {
@@ -257,7 +253,6 @@ export const COMMANDS: readonly CommandSpec[] = [
       allowRemote: { ...REDIS_TARGET_FLAGS.allowRemote, hidden: true },
       threads: { value: '<counts>', hidden: true, description: 'deprecated: bench threads COUNTS' },
     },
-    options: (flags) => flags,
     load: async () => (await import('./commands/bench.js')).benchCommand,
     subcommands: [BENCH_REDIS, BENCH_THREADS],
   }),

@@ -130,7 +130,16 @@ export interface CommandDefinition<Options, Flags, Args extends readonly Argumen
  * `defineCommand<Options, NotFlags>()({...})`, so that the arguments' types are inferred.
  */
 export function defineCommand<Options extends object, NotFlags extends keyof Options = never>() {
-  return <const Args extends readonly ArgumentSpec[] = []>(definition: CommandDefinition<Options, Omit<Options, NotFlags>, Args>): CommandSpec => ({
+  return <const Args extends readonly ArgumentSpec[] = []>(definition: CommandDefinition<Options, Omit<Options, NotFlags>, Args>): CommandSpec => commandSpec(definition);
+}
+
+/** A command without positional arguments whose options are its flags, each with a flag that fits it. */
+export function flagsCommand<Options extends object>(definition: Omit<CommandDefinition<Options, Options, []>, 'arguments' | 'options'>): CommandSpec {
+  return commandSpec<Options, Options, []>({ ...definition, options: (flags) => flags });
+}
+
+function commandSpec<Options, Flags, Args extends readonly ArgumentSpec[]>(definition: CommandDefinition<Options, Flags, Args>): CommandSpec {
+  return {
     name: definition.name,
     description: definition.description,
     arguments: definition.arguments ?? [],
@@ -139,12 +148,12 @@ export function defineCommand<Options extends object, NotFlags extends keyof Opt
     load: async () => {
       const command = await definition.load();
       return async (args, flags, io) => {
-        if (!flagsFit<Omit<Options, NotFlags>>(definition.flags, flags)) throw misfit(definition.name, 'flags');
+        if (!flagsFit<Flags>(definition.flags, flags)) throw misfit(definition.name, 'flags');
         if (!argumentsFit<Args>(definition.arguments, args)) throw misfit(definition.name, 'arguments');
         return command(definition.options(flags, args, io), io);
       };
     },
-  });
+  };
 }
 
 /** The flag's name on the command line: `maxWorstWindow` is `--max-worst-window`, `--no-chart` when negated. */

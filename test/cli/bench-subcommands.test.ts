@@ -1,11 +1,10 @@
 // `ratelab bench redis` and `ratelab bench threads`, and the spellings they replace
 // (`bench --redis URL`, `bench --threads N`): the same run, then one deprecation line on
 // stderr. Figures are the benches' business (docs/redis.md, docs/shared.md), never a test's.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
 import { bufferIO } from '../../src/report/io.js';
-import { describeRedis } from '../support/describe-redis.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { describeRedis, useRedisServer } from '../support/describe-redis.js';
 
 const THREADS_DEPRECATED = 'ratelab: deprecated: bench --threads N; use bench threads N\n';
 const REDIS_DEPRECATED = 'ratelab: deprecated: bench --redis URL; use bench redis --redis URL\n';
@@ -48,21 +47,15 @@ describe('ratelab bench threads COUNTS', () => {
 });
 
 describeRedis('ratelab bench redis --redis URL', () => {
-  let server: RedisServer;
-  beforeAll(async () => {
-    server = await startRedisServer();
-  });
-  afterAll(async () => {
-    await server.stop();
-  });
+  const fixture = useRedisServer();
 
   it.each([
     // argv before the shared flags, the deprecation line, why
     [['bench', 'redis'], '', 'the subcommand'],
     [['bench'], REDIS_DEPRECATED, 'the old spelling: the same run, then the line'],
-  ])('%j: JSON of both in-flight levels on stdout', async (argv, deprecation) => {
+  ])('%j: JSON of both in-flight levels on stdout, then %j on stderr (%s)', async (argv, deprecation) => {
     const io = bufferIO();
-    expect(await run([...argv, '--redis', server.url, '--quick', '--rounds', '1', '--json'], io)).toBe(0);
+    expect(await run([...argv, '--redis', fixture.server.url, '--quick', '--rounds', '1', '--json'], io)).toBe(0);
     const json = JSON.parse(io.out()) as { levels: { inFlight: number }[] };
     expect(json.levels.map((level) => level.inFlight)).toEqual([50, 500]);
     expect(io.err()).toContain('50 in flight');
