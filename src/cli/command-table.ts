@@ -22,7 +22,7 @@ import { defineCommand, flagsCommand, type CommandSpec } from './flag-spec.js';
 // share are declared once (flag-groups.ts), the output formats in the registry (outputs.ts).
 
 const { limit, window, burst, seed } = POLICY_FLAGS;
-const { algorithm, algorithms, allowRemote, chart, limiterTimeout, maxArrivals, skipBadLines } = SHARED_FLAGS;
+const { algorithm, algorithms, allowRemote, bucket, chart, limiterTimeout, maxArrivals, skipBadLines, trace } = SHARED_FLAGS;
 
 /** `ratelab bench redis`: the Redis token bucket against rate-limiter-flexible on a real Redis. */
 const BENCH_REDIS = flagsCommand<RedisBenchOptions>({
@@ -96,7 +96,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       { syntax: '[scenario]', description: 'a built-in scenario name or a scenario file' },
     ],
     flags: {
-      trace: { value: '<file>', description: "replay a recorded trace instead (judged by --limit/--window, else by the endpoint's RateLimit-Policy)" },
+      trace: { ...trace, description: "replay a recorded trace instead (judged by --limit/--window, else by the endpoint's RateLimit-Policy)" },
       skipBadLines,
       speed: { value: '<x>', description: 'scenario time per wall time: 10 replays ten times faster', default: String(ATTACK_DEFAULTS.speed) },
       duration: { value: '<duration>', description: 'replay only the first part of the scenario (scenario time)' },
@@ -107,7 +107,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       },
       limit: { ...limit, description: "judge by this limit (with --window; default: the endpoint's RateLimit-Policy, else, for a scenario, its own)" },
       window: { ...window, description: 'judge by this window, in wall time (alone: the limit is read from RateLimit-Policy, else X-RateLimit-Limit)' },
-      bucket: { value: '<duration>', description: "timeline bucket, wall time (default: the scenario's, time-scaled; for a trace, the judged window)" },
+      bucket: { ...bucket, description: "timeline bucket, wall time (default: the scenario's, time-scaled; for a trace, the judged window)" },
       connections: { value: '<n>', description: 'most requests in flight (and connections open)', default: String(ATTACK_DEFAULTS.connections) },
       maxRequests: { value: '<n>', description: 'send at most this many requests', default: String(ATTACK_DEFAULTS.maxRequests) },
       maxTime: { value: '<duration>', description: 'stop after this much wall time: nothing more is sent, requests in flight are aborted, the report covers what was measured', default: ATTACK_DEFAULTS.maxTime },
@@ -132,13 +132,13 @@ export const COMMANDS: readonly CommandSpec[] = [
       algorithms: { ...algorithms, description: 'comma-separated algorithms to compare (default: all)' },
       limiter: { value: '<module>', description: 'also run your own limiter: a module exporting (policy, { clock }) => { consume(key, cost) }' },
       limiterTimeout,
-      trace: { value: '<file>', description: 'replay a recorded trace (CSV time_ms,key[,cost], JSON lines, or an access log) instead of scenarios' },
-      skipBadLines,
+      trace: { ...trace, description: 'replay a recorded trace (CSV time_ms,key[,cost], JSON lines, or an access log) instead of scenarios' },
+      skipBadLines: { ...skipBadLines, description: 'skip malformed or out-of-order trace lines (and say how many) instead of failing' },
       limit: { ...limit, description: 'policy limit (overrides the scenario; required with --trace)' },
       window: { ...window, description: 'policy window, e.g. 1s (overrides the scenario; required with --trace)' },
       burst,
       seed,
-      bucket: { value: '<duration>', description: "timeline bucket width (default: the scenario's, or the window for a trace)" },
+      bucket: { ...bucket, description: "timeline bucket width (default: the scenario's, or the window for a trace)" },
       csv: { output: 'one row per scenario x algorithm' },
       json: { output: 'the rows and timelines' },
       html: { output: 'zoomable charts of the worst keys, request strips' },

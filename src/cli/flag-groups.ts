@@ -18,11 +18,23 @@ export const SHARED_FLAGS = {
     value: '<duration>',
     description: `how long one call into a --limiter module (loading, factory, each async consume) may take before the run stops, exit 2 (default ${formatDuration(DEFAULT_LIMITER_TIMEOUT_MS)})`,
   },
-  skipBadLines: { description: 'skip malformed or out-of-order trace lines (and say how many) instead of failing' },
+  trace: { value: '<file>', description: 'replay a recorded trace (CSV time_ms,key[,cost], JSON lines, or an access log)' },
+  bucket: { value: '<duration>', description: 'timeline bucket width' },
+  skipBadLines: { description: 'skip malformed or out-of-order trace lines instead of failing' },
   maxArrivals: { value: '<n>', description: `refuse a scenario expected to make more arrivals than this (default ${DEFAULT_MAX_ARRIVALS.toLocaleString('en-US')})` },
   chart: { negate: true, description: 'no charts' },
   allowRemote: { description: 'allow a target that is not a loopback address' },
-} satisfies FlagSpecs<{ algorithm?: string; algorithms?: string; limiterTimeout?: string; skipBadLines?: boolean; maxArrivals?: string; chart?: boolean; allowRemote?: boolean }>;
+} satisfies FlagSpecs<{
+  algorithm?: string;
+  algorithms?: string;
+  limiterTimeout?: string;
+  trace?: string;
+  bucket?: string;
+  skipBadLines?: boolean;
+  maxArrivals?: string;
+  chart?: boolean;
+  allowRemote?: boolean;
+}>;
 
 /** `--limit`, `--window`, `--burst`, `--seed`: the policy (and seed) a replay overrides its scenario's with. */
 export const POLICY_FLAGS = {
