@@ -1,6 +1,9 @@
 // `ratelab bench redis` and `ratelab bench threads`, and the spellings they replace
 // (`bench --redis URL`, `bench --threads N`): the same run, then one deprecation line on
 // stderr. Figures are the benches' business (docs/redis.md, docs/shared.md), never a test's.
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
 import { bufferIO } from '../../src/report/io.js';
@@ -31,6 +34,17 @@ describe('ratelab bench threads COUNTS', () => {
     expect(code).toBe(0);
     expect(json.plan).toEqual({ threads: [1], algorithm: 'token-bucket', keyCounts: [1, 10_000], timeMs: 20, rounds: 1 });
     expect(err.endsWith(THREADS_DEPRECATED)).toBe(true);
+  }, 60_000);
+
+  it("bench --threads keeps ignoring the flags of bench's own run, as it always did (--csv writes nothing)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ratelab-threads-'));
+    try {
+      const { code } = await threadBench(['bench', '--threads', '1', '--csv', join(dir, 'out.csv')]);
+      expect(code).toBe(0);
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it.each([

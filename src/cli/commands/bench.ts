@@ -71,11 +71,13 @@ const DEFAULTS = {
  */
 export const benchCommand: Command<BenchOptions> = async (options, io) => {
   if (options.threads !== undefined) {
-    const code = await threadBenchCommand({ ...options, counts: options.threads }, io, '--threads');
+    const { time, rounds, algorithms, json } = options;
+    const code = await threadBenchCommand({ counts: options.threads, time, rounds, algorithms, json }, io, '--threads');
     return deprecated(io, 'bench --threads N', 'bench threads N', code);
   }
   if (options.redis !== undefined) {
-    const code = await redisBenchCommand({ ...options, redis: options.redis }, io);
+    const { allowRemote, quick, rounds, json } = options;
+    const code = await redisBenchCommand({ redis: options.redis, allowRemote, quick, rounds, json }, io);
     return deprecated(io, 'bench --redis URL', 'bench redis --redis URL', code);
   }
   const plan = planOf(options, io);
