@@ -29,7 +29,7 @@ import { reportGates } from '../gates.js';
 import { createProgress } from '../progress.js';
 import { terminalWidth } from '../terminal-width.js';
 
-/** Options of `ratelab compare`: its flags as commander hands them over (values still text), and the scenarios named. */
+/** Options of `ratelab compare`: its flags, text as commander hands them over, and the scenarios named. */
 export interface CompareOptions extends PolicyFlags, GateFlags, ColorFlags, OutputTargets<'csv' | 'json' | 'html'> {
   scenarios?: string[];
   algorithms?: string;

@@ -28,7 +28,7 @@ import { terminalWidth } from '../terminal-width.js';
 /** Most nodes a fleet may have: a simulation of more says nothing new and costs memory per node. */
 const MAX_NODES = 10_000;
 
-/** Options of `ratelab distributed`: its flags as commander hands them over (values still text; the policy flags are `compare`'s), and the scenario. */
+/** Options of `ratelab distributed`: its flags, text as commander hands them over (the policy flags are `compare`'s), and the scenario. */
 export interface DistributedOptions extends PolicyFlags, ColorFlags, OutputTargets<'csv' | 'json' | 'html'> {
   /** false with --no-chart. */
   chart?: boolean;

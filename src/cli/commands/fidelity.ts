@@ -9,7 +9,7 @@ import { usage, wholeNumberFlag } from '../flags.js';
 import type { RedisTargetFlags } from '../flag-groups.js';
 import { checkOutputs, writeFormats, type OutputTargets } from '../outputs.js';
 
-/** Options of `ratelab fidelity`: its flags as commander hands them over (values still text). */
+/** Options of `ratelab fidelity`: its flags, text as commander hands them over. */
 export interface FidelityOptions extends RedisTargetFlags, OutputTargets<'csv' | 'json'> {
   seed?: string;
   only?: string;
