@@ -2,7 +2,11 @@
 // import breaks it. Read top to bottom, it is the description of the layers:
 //
 //   bin/, src/cli/            the shell: parse flags, call, render; nothing imports it
-//   src/report/               tables, charts, CSV, JSON of results (may read sim/bench/attack types)
+//   src/report/               results rendered (may read sim/bench/attack types): text/ for the
+//                             terminal (tables, charts, summaries), data/ (CSV, JSON,
+//                             github-action-benchmark), html/ (the HTML report and its page
+//                             script); what several kinds share sits at its root (io, output
+//                             writing, rounding, run time, chart spans)
 //   src/attack/, src/race/    the lab against live systems: HTTP load runner and its demo
 //                             API, the naive-vs-Lua Redis race (a demonstration, never library)
 //   src/fidelity/             published claims checked by measurements (ratelab fidelity): runs
@@ -71,7 +75,7 @@ module.exports = {
     forbid('traffic-not-up', 'traffic generates arrivals; it knows nothing of replay or metrics', '^src/traffic/', '^src/(sim|metrics|report|cli|bench|http|attack|race|fidelity)/'),
     forbid('scenario-not-up', 'scenarios are parsed data; nothing downstream', '^src/(scenario|config)/', '^src/(traffic|sim|metrics|report|cli|bench|http|attack|race|fidelity)/'),
     forbid('core-at-the-bottom', 'src/core/ is what every backend shares: it builds on nothing of src/ but the pure algorithms', '^src/core/', '^src/(?!core/|algorithms/)'),
-    forbid('algorithms-pure', 'algorithms are pure: policy, errors and typed-array helpers only', '^src/algorithms/', '^src/(?!algorithms/|core/policy\\.ts$|core/errors\\.ts$|core/typed-arrays\\.ts$)'),
+    forbid('algorithms-pure', 'algorithms are pure: policy, options, the sliding log size rule, errors and typed-array helpers only', '^src/algorithms/', '^src/(?!algorithms/|core/policy\\.ts$|core/options\\.ts$|core/sliding-log-size\\.ts$|core/errors\\.ts$|core/typed-arrays\\.ts$)'),
     forbid('library-not-to-lab', 'the library (core, memory limiter, tiers, ratelab/redis, ratelab/http, ratelab/shared) never loads the lab', `^src/(index\\.ts$|${LIBRARY_FOLDERS.join('/|')}/)`, LAB),
     forbid('memory-not-to-redis', 'the memory limiter and store, and the waiting both use, never import the Redis code (the Redis code may use the memory limiter as its local fallback)', '^src/(memory/|wait/|algorithms/)', '^src/redis/'),
     forbid('shared-not-to-redis-http', 'ratelab/shared builds on the memory limiter and the algorithms, never on the Redis or HTTP code', '^src/shared/', '^src/(redis|http)/'),

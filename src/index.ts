@@ -19,13 +19,13 @@ export type { Decision } from './core/decision.js';
 /** The five algorithm names, in report order: token-bucket, gcra, sliding-log, sliding-counter, fixed-window. */
 export { ALGORITHMS } from './core/policy.js';
 /** Checks an algorithm name; throws `UNKNOWN_ALGORITHM` listing the five. */
-export { checkAlgorithm } from './core/policy.js';
+export { checkAlgorithm } from './core/names.js';
 /** Validates a policy and resolves its capacity; throws `INVALID_POLICY` or `POLICY_TOO_LARGE` naming the field. */
 export { checkPolicy } from './core/policy.js';
 /** The largest `limit` and `burst`: 2^32 - 1 (counters are 32-bit). */
 export { MAX_LIMIT } from './core/policy.js';
 /** The sliding log's largest `limit`: 2^20 timestamps in a full key's window (8 MiB). */
-export { SLIDING_LOG_MAX_LIMIT } from './core/policy.js';
+export { SLIDING_LOG_MAX_LIMIT } from './core/sliding-log-size.js';
 /** `Policy`: `limit` units per `windowMs` ms (whole numbers >= 1), optional `burst`; `Limits`: a checked policy with its `capacity`. */
 export type { Algorithm, Limits, Policy } from './core/policy.js';
 

@@ -1,4 +1,5 @@
-import { SLIDING_LOG_COLUMN_BYTES, slidingLogBytes, type Limits } from '../core/policy.js';
+import { SLIDING_LOG_COLUMN_BYTES, slidingLogBytes } from '../core/sliding-log-size.js';
+import { type Limits } from '../core/policy.js';
 import { type Meter } from './meter.js';
 import { RingSlab } from './ring-slab.js';
 import { PRIVATE_COLUMNS, grow, type ColumnStore } from '../core/typed-arrays.js';
@@ -7,7 +8,7 @@ const NO_PAGE: Float64Array = new Float64Array(0);
 /** Fixed blocks (a shared store) are addressed below this. */
 const FIXED_MASK = 0x7fff_ffff;
 
-// The size rule (SLIDING_LOG_COLUMN_BYTES, slidingLogBytes) lives in src/core/policy.ts:
+// The size rule (SLIDING_LOG_COLUMN_BYTES, slidingLogBytes) lives in src/core/sliding-log-size.ts:
 // checkPolicy refuses a limit above it.
 
 /**

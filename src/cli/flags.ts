@@ -1,7 +1,8 @@
 import { MAX_TIMER_MS } from '../core/clock.js';
 import { parseDuration } from '../core/duration.js';
 import { RatelabError, describeValue } from '../core/errors.js';
-import { ALGORITHMS, checkAlgorithm, type Algorithm } from '../core/policy.js';
+import { ALGORITHMS, type Algorithm } from '../core/policy.js';
+import { checkAlgorithm } from '../core/names.js';
 import { DEFAULT_MAX_ARRIVALS, checkArrivalCap } from '../scenario/arrival-estimate.js';
 import type { ScenarioOverrides } from '../scenario/load-scenario.js';
 import type { Scenario } from '../scenario/scenario.js';

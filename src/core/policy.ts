@@ -1,6 +1,7 @@
 import { formatDuration } from './duration.js';
 import { RatelabError, describeValue } from './errors.js';
-import { wholeNumber } from './number-checks.js';
+import { wholeNumber } from './options.js';
+import { SLIDING_LOG_MAX_LIMIT, slidingLogBytes } from './sliding-log-size.js';
 
 /** The five algorithms, by the names used in configs, the CLI and reports. */
 export type Algorithm = 'token-bucket' | 'sliding-log' | 'sliding-counter' | 'fixed-window' | 'gcra';
@@ -33,21 +34,6 @@ export interface Limits {
 
 /** Counters are stored in 32-bit columns. */
 export const MAX_LIMIT = 0xffff_ffff;
-
-/** The sliding log keeps one timestamp per admitted unit: beyond this limit a full key's ring would take over 8 MiB. */
-export const SLIDING_LOG_MAX_LIMIT = 1 << 20;
-
-/** Bytes of the sliding log's columns per key, timestamps aside: a 4-byte ring address, head and count, and a 1-byte size class. */
-export const SLIDING_LOG_COLUMN_BYTES = 13;
-
-/**
- * The most bytes of state the sliding log keeps for one key under `limit`: an 8-byte time
- * per unit of the limit (a full ring) and its columns. A key takes 8 B per timestamp its
- * ring has room for, which follows the units it admitted in the window (see SlidingLog).
- */
-export function slidingLogBytes(limit: number): number {
-  return 8 * limit + SLIDING_LOG_COLUMN_BYTES;
-}
 
 /**
  * Why `limit` is too large for `algorithm` to keep, or undefined: only the sliding log's
@@ -105,55 +91,3 @@ export function windowTooLong(algorithm: Algorithm, limits: Limits): string | un
   const what = algorithm === 'sliding-counter' ? `a limit of ${limits.limit}` : `a capacity of ${limits.capacity}`;
   return `${algorithm} with ${what} is exact up to a window of ${maxWindowMs} ms (${formatDuration(maxWindowMs)}), got ${limits.windowMs}; use a shorter window with a proportionally smaller limit`;
 }
-
-/** Throws `INVALID_COST` unless `cost` (units a decision takes) is a whole number >= 0; every limiter, memory or Redis, checks it so. */
-export function checkCost(cost: number): void {
-  if (!Number.isSafeInteger(cost) || cost < 0) {
-    throw new RatelabError('INVALID_COST', `cost: expected a whole number >= 0, got ${describeValue(cost)}`, { field: 'cost' });
-  }
-}
-
-/**
- * Throws `INVALID_KEY` unless `key` is a string. A limiter's store files keys by value, so
- * anything else (an `undefined` from a missing header) would stand for no key at all.
- */
-export function checkKey(key: string): void {
-  if (typeof key !== 'string') {
-    throw new RatelabError('INVALID_KEY', `key: expected a string, got ${describeValue(key)}`, { field: 'key' });
-  }
-}
-
-/**
- * A node's share of `units` when `nodes` nodes each enforce a global quota alone:
- * `units / nodes` rounded down, so the shares never add up to more than the whole, but at
- * least 1 while any unit is left (a node that could admit nothing would starve its keys;
- * with more nodes than units the fleet then admits `nodes`, above the whole); 0 when none is.
- */
-export function shareOf(units: number, nodes: number): number {
-  return units <= 0 ? 0 : Math.max(1, Math.floor(units / nodes));
-}
-
-/**
- * Each node's share of a global `policy` when `nodes` nodes enforce it alone: the limit and
- * the burst each by {@link shareOf}; the window stays. The distributed simulator's `local`
- * strategy and the Redis limiter's `failMode: 'local'` both use it.
- */
-export function nodeShare(policy: Policy, nodes: number): Policy {
-  const limit = shareOf(policy.limit, nodes);
-  return policy.burst === undefined ? { limit, windowMs: policy.windowMs } : { limit, windowMs: policy.windowMs, burst: shareOf(policy.burst, nodes) };
-}
-
-/** Throws `UNKNOWN_ALGORITHM` unless `name` is one of {@link ALGORITHMS}. */
-export function checkAlgorithm(name: unknown, field = 'algorithm'): Algorithm {
-  if (typeof name === 'string' && (ALGORITHMS as readonly string[]).includes(name)) return name as Algorithm;
-  throw new RatelabError('UNKNOWN_ALGORITHM', `${field}: expected one of ${ALGORITHMS.join(', ')}, got ${describeValue(name)}`, { field });
-}
-
-/**
- * Whether `name` can name a policy (a tier) in the RateLimit headers: a Structured Field
- * String holds printable ASCII only (RFC 9651 3.3.3).
- */
-export function isHeaderSafeName(name: string): boolean {
-  return /^[\x20-\x7e]*$/.test(name);
-}
-

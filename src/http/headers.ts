@@ -1,6 +1,6 @@
 import type { Decision } from '../core/decision.js';
 import { RatelabError, describeValue } from '../core/errors.js';
-import { isHeaderSafeName } from '../core/policy.js';
+import { isHeaderSafeName } from '../core/names.js';
 import type { Limits } from '../core/policy.js';
 
 /** Which rate-limit fields a response carries. */

@@ -10,7 +10,7 @@ export { SHARED_NO_KEY } from './middleware.js';
 /** The middleware's options (limiter, key, headers, trustProxy, failMode...), its result and what it needs of a limiter. */
 export type { LimitedInfo, LimiterLike, Next, RateLimitOptions, RateLimitResult } from './middleware.js';
 /** What the middleware does when its limiter fails: `open` lets the request through, `closed` and `local` answer 503. */
-export type { FailMode } from '../core/fail-mode.js';
+export type { FailMode } from '../core/fail-over.js';
 /** The same limiting as a Fastify `onRequest` hook. */
 export { rateLimitHook } from './fastify.js';
 /** The parts of Fastify's request and reply the hook uses. */

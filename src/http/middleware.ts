@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Decision } from '../core/decision.js';
 import { RatelabError, describeValue } from '../core/errors.js';
-import { checkFailMode, type FailMode } from '../core/fail-mode.js';
-import { checkCost, type Limits } from '../core/policy.js';
+import { checkFailMode, type FailMode } from '../core/fail-over.js';
+import { checkCost } from '../core/options.js';
+import { type Limits } from '../core/policy.js';
 import type { RateLimiterRegistry } from '../tiers/registry.js';
 import { addressKey, clientAddress, ipv6Subnet, proxyTrust, type TrustProxy } from './client-address.js';
 import { rateLimitHeaders, retryAfterSeconds, sfString, type HeaderOptions, type PolicyInfo } from './headers.js';

@@ -3,8 +3,9 @@ import { readClock, schedulerOf, toClock, type Clock, type ClockSource } from '.
 import { meterDecision, type Decision } from '../core/decision.js';
 import { advanceKeyTime } from '../core/key-time.js';
 import { RatelabError } from '../core/errors.js';
-import { positiveOption } from '../core/number-checks.js';
-import { checkAlgorithm, checkCost, checkKey, checkPolicy, type Algorithm, type Limits, type Policy } from '../core/policy.js';
+import { positiveOption, checkCost, checkKey } from '../core/options.js';
+import { checkAlgorithm } from '../core/names.js';
+import { checkPolicy, type Algorithm, type Limits, type Policy } from '../core/policy.js';
 import { lazyWait, type WaitFn, type WaitOptions } from '../wait/key-waiters.js';
 import { SlotTable } from './slot-table.js';
 

@@ -1,6 +1,8 @@
 import { toClock, type Clock, type ClockSource } from '../core/clock.js';
 import type { Decision } from '../core/decision.js';
-import { checkCost, checkPolicy, shareOf, type Limits, type Policy } from '../core/policy.js';
+import { checkCost } from '../core/options.js';
+import { checkPolicy, type Limits, type Policy } from '../core/policy.js';
+import { shareOf } from '../core/fail-over.js';
 import { invalidOption } from './invalid-option.js';
 import { redisKeyOf } from './redis-key.js';
 import { runScript, type RedisClient } from './run-script.js';

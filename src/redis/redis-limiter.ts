@@ -1,10 +1,11 @@
-import { checkFailMode, type FailMode } from '../core/fail-mode.js';
+import { checkFailMode, type FailMode, nodeShare } from '../core/fail-over.js';
 import { performance } from 'node:perf_hooks';
 import { schedulerOf, toClock, type Clock, type ClockSource } from '../core/clock.js';
 import type { Decision } from '../core/decision.js';
-import { positiveMsOption } from '../core/number-checks.js';
+import { positiveMsOption, checkCost } from '../core/options.js';
 import { createLimiter, type RateLimiter } from '../memory/limiter.js';
-import { checkAlgorithm, checkCost, checkPolicy, nodeShare, type Algorithm, type Limits, type Policy } from '../core/policy.js';
+import { checkAlgorithm } from '../core/names.js';
+import { checkPolicy, type Algorithm, type Limits, type Policy } from '../core/policy.js';
 import { spreadRetry } from '../wait/jitter.js';
 import { lazyWait, type WaitFn, type WaitOptions } from '../wait/key-waiters.js';
 import { DenyCache } from './deny-cache.js';
@@ -17,7 +18,7 @@ import { limiterScript, type LuaScript } from './scripts.js';
 import { DeadlineQueue } from './timeout.js';
 
 /** What the limiter does when Redis fails or does not answer within `timeoutMs`. */
-export type { FailMode } from '../core/fail-mode.js';
+export type { FailMode } from '../core/fail-over.js';
 
 /**
  * Why a decision is what it is: Redis decided (`redis`), a denial Redis gave earlier was

@@ -1,7 +1,8 @@
 import cluster, { type Worker } from 'node:cluster';
 import { RatelabError } from '../core/errors.js';
 import { createLimiter, type LimiterOptions, type RateLimiter } from '../memory/limiter.js';
-import { checkKey, type Algorithm, type Policy } from '../core/policy.js';
+import { checkKey } from '../core/options.js';
+import { type Algorithm, type Policy } from '../core/policy.js';
 import { checkKeyBytes } from './key-bytes.js';
 import { checkMaxKeyBytes } from './limiter.js';
 import { TAG, encodeDecision, hostNowMs, isBatch, type ClusterBatchReply, type ClusterError, type ClusterResult } from './cluster-protocol.js';

@@ -1,10 +1,11 @@
 import { schedulerOf, type ClockSource } from '../core/clock.js';
 import type { Decision } from '../core/decision.js';
 import { RatelabError, describeValue } from '../core/errors.js';
-import { checkFailMode, failDecision, type FailMode } from '../core/fail-mode.js';
-import { positiveMsOption } from '../core/number-checks.js';
+import { checkFailMode, failDecision, type FailMode, nodeShare } from '../core/fail-over.js';
+import { positiveMsOption, checkCost, checkKey } from '../core/options.js';
 import { createLimiter, type RateLimiter } from '../memory/limiter.js';
-import { checkAlgorithm, checkCost, checkKey, checkPolicy, nodeShare, type Algorithm, type Limits, type Policy } from '../core/policy.js';
+import { checkAlgorithm } from '../core/names.js';
+import { checkPolicy, type Algorithm, type Limits, type Policy } from '../core/policy.js';
 import { spreadRetry } from '../wait/jitter.js';
 import { lazyWait, type WaitOptions } from '../wait/key-waiters.js';
 import { ClusterChannel } from './cluster-channel.js';

@@ -1,5 +1,6 @@
 import { RatelabError, describeValue } from '../core/errors.js';
-import { ALGORITHMS, checkAlgorithm, checkPolicy, type Algorithm, type Policy } from '../core/policy.js';
+import { ALGORITHMS, checkPolicy, type Algorithm, type Policy } from '../core/policy.js';
+import { checkAlgorithm } from '../core/names.js';
 import { HEADER, LAYOUT_VERSION, MAGIC, PREAMBLE_BYTES, layout, layoutBytes, preamble, type Layout, type LayoutSpec } from './layout.js';
 import type { LockingMode } from './locking.js';
 

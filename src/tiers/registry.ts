@@ -1,7 +1,7 @@
 import type { Decision } from '../core/decision.js';
 import { RatelabError, describeValue } from '../core/errors.js';
 import { createLimiter, type LimiterOptions, type RateLimiter } from '../memory/limiter.js';
-import { checkCost } from '../core/policy.js';
+import { checkCost } from '../core/options.js';
 import type { TierSpec, TiersConfig } from './types.js';
 
 /** A decision, with the tier that made it. */

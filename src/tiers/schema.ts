@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { describeValue } from '../core/errors.js';
 import { validateWith, type SchemaProblem } from '../config/schema-problems.js';
 import { duration, wholeNumber } from '../config/schema-fields.js';
-import { ALGORITHMS, MAX_LIMIT, capacityOf, hasBucket, isHeaderSafeName, limitTooLarge, windowTooLong, type Algorithm } from '../core/policy.js';
+import { ALGORITHMS, MAX_LIMIT, capacityOf, hasBucket, limitTooLarge, windowTooLong, type Algorithm } from '../core/policy.js';
+import { isHeaderSafeName } from '../core/names.js';
 
 const limitedTier = z
   .strictObject({

@@ -2,7 +2,7 @@ import type { Scheduler } from '../core/clock.js';
 import type { Decision } from '../core/decision.js';
 import { RatelabError, describeValue } from '../core/errors.js';
 import { MinHeap } from '../core/min-heap.js';
-import { checkCost, checkKey } from '../core/policy.js';
+import { checkCost, checkKey } from '../core/options.js';
 import { isThenable } from '../core/thenable.js';
 
 /** Options of `limiter.wait(key, cost, options)`. */

@@ -1,6 +1,6 @@
 import type { Decision } from '../core/decision.js';
 import { RatelabError, describeValue } from '../core/errors.js';
-import { checkCost } from '../core/policy.js';
+import { checkCost } from '../core/options.js';
 import { checkWaitOptions, type WaitOptions } from './key-waiters.js';
 
 /** Anything that can wait for a slot: the memory limiter, the Redis limiter. */

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { SlidingLog } from '../../src/algorithms/sliding-log.js';
 import { checkGoals } from '../../src/bench/goals.js';
 import { createLimiter } from '../../src/memory/limiter.js';
-import { ALGORITHMS, SLIDING_LOG_MAX_LIMIT, checkPolicy, limitTooLarge, slidingLogBytes } from '../../src/core/policy.js';
+import { ALGORITHMS, checkPolicy, limitTooLarge } from '../../src/core/policy.js';
+import { SLIDING_LOG_MAX_LIMIT, slidingLogBytes } from '../../src/core/sliding-log-size.js';
 import { createRedisLimiter } from '../../src/redis/redis-limiter.js';
 import type { RedisClient } from '../../src/redis/run-script.js';
 import { parseTiers } from '../../src/tiers/load-tiers.js';
@@ -11,7 +12,7 @@ import { memory, run } from '../bench/sample-runs.js';
 
 const TOO_LARGE = `the sliding log keeps one timestamp per admitted request, so a limit of ${SLIDING_LOG_MAX_LIMIT + 1} would need 9 MiB per key; the most it takes is ${SLIDING_LOG_MAX_LIMIT} (use sliding-counter for large limits)`;
 
-describe('the sliding log’s size rule (src/core/policy.ts)', () => {
+describe('the sliding log’s size rule (src/core/sliding-log-size.ts)', () => {
   it.each([
     { limit: 1, bytes: 21 },
     { limit: 10, bytes: 93 },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { nodeShare, shareOf, type Policy } from '../../src/core/policy.js';
+import { nodeShare, shareOf } from '../../src/core/fail-over.js';
+import { type Policy } from '../../src/core/policy.js';
 import { createRedisLimiter } from '../../src/redis/redis-limiter.js';
 import type { RedisClient } from '../../src/redis/run-script.js';
 import { nodeLimiters } from '../../src/sim/distributed/node-share.js';

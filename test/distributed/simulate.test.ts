@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { builtinScenarios } from '../../src/scenario/builtins.js';
 import { nodeWeight } from '../../src/sim/distributed/load-balancer.js';
-import { nodeShare } from '../../src/core/policy.js';
+import { nodeShare } from '../../src/core/fail-over.js';
 import { simulateDistributed } from '../../src/sim/distributed/simulate.js';
 import { fleet, poisson, scenario, steady } from './helpers.js';
 

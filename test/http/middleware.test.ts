@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ManualClock, RateLimiterRegistry, createLimiter, type Decision, type RatelabError } from '../../src/index.js';
-import type { FailMode } from '../../src/core/fail-mode.js';
+import type { FailMode } from '../../src/core/fail-over.js';
 import { parseTiers } from '../../src/tiers/load-tiers.js';
 import { rateLimit, rateLimitResult, type LimiterLike, type RateLimitOptions } from '../../src/http/middleware.js';
 import { createRedisLimiter } from '../../src/redis/redis-limiter.js';

@@ -26,7 +26,7 @@ import { performance } from 'node:perf_hooks';
 import { ALGORITHMS, type Algorithm, type Policy } from '../../src/core/policy.js';
 import { serveClusterLimiter } from '../../src/shared/cluster-primary.js';
 import { createClusterLimiter, type ClusterDecision, type ClusterRateLimiter } from '../../src/shared/cluster-worker.js';
-import type { FailMode } from '../../src/core/fail-mode.js';
+import type { FailMode } from '../../src/core/fail-over.js';
 import { stallProbe } from './stall-probe.js';
 import type { RatelabError } from '../../src/core/errors.js';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { checkAlgorithm } from '../../core/policy.js';
+import { checkAlgorithm } from '../../core/names.js';
 import { openRedis } from '../../redis/client.js';
 import { RatelabError } from '../../core/errors.js';
 import { contenderName, race, type Contender } from '../../race/race.js';

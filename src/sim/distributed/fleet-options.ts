@@ -11,7 +11,7 @@ export const STRATEGIES = ['central', 'local-split', 'sync'] as const;
  */
 export type Strategy = (typeof STRATEGIES)[number];
 
-import type { FailMode } from '../../core/fail-mode.js';
+import type { FailMode } from '../../core/fail-over.js';
 
 /** How the load balancer spreads requests over nodes. */
 export const BALANCES = ['even', 'skewed'] as const;

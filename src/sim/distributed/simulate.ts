@@ -9,7 +9,7 @@ import { replay } from '../replay.js';
 import { followKeys, type FocusPlan, type FocusView } from '../focus.js';
 import { scenarioWorkload } from '../workload.js';
 import { Fleet } from './fleet.js';
-import type { FailMode } from '../../core/fail-mode.js';
+import type { FailMode } from '../../core/fail-over.js';
 import type { FleetOptions, Strategy } from './fleet-options.js';
 import type { Outage } from './outage.js';
 
