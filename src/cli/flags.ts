@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import { MAX_TIMER_MS } from '../core/clock.js';
 import { parseDuration } from '../core/duration.js';
 import { RatelabError, describeValue } from '../core/errors.js';
@@ -9,7 +8,6 @@ import type { ScenarioOverrides } from '../scenario/load-scenario.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { TrustProxy } from '../http/client-address.js';
 import type { Gates } from '../sim/gates.js';
-import { outputProblem } from '../report/write-output.js';
 import { DEFAULT_LIMITER_TIMEOUT_MS } from '../metrics/limiter-timeout.js';
 
 /**
@@ -76,8 +74,16 @@ export function trustProxyFlag(value: string | undefined): TrustProxy {
   return value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
 }
 
+/** The gate flags of compare and attack (values still text). */
+export interface GateFlags {
+  /** `--max-worst-window R`: exit 1 when a row's worst window is above R times the limit. */
+  maxWorstWindow?: string;
+  /** `--max-error PCT`: exit 1 when a row's error is above PCT % of requests. */
+  maxError?: string;
+}
+
 /** `--max-worst-window` (a ratio, at least 0) and `--max-error` (percent, 0 to 100) as gates; checked before anything runs. */
-export function gateFlags(flags: { maxWorstWindow?: string; maxError?: string }): Gates {
+export function gateFlags(flags: GateFlags): Gates {
   return {
     ...(flags.maxWorstWindow === undefined ? {} : { maxWorstWindow: numberFlag(flags.maxWorstWindow, '--max-worst-window', 0) }),
     ...(flags.maxError === undefined ? {} : { maxErrorPercent: numberFlag(flags.maxError, '--max-error', 0, 100) }),
@@ -113,31 +119,6 @@ export function arrivalCapFlag(value: string | undefined): (scenario: Scenario) 
     checkArrivalCap(scenario, cap);
     return scenario;
   };
-}
-
-/**
- * Checks the output targets (--csv, --json, --html) before anything is written or run: each
- * must be writable, at most one can be stdout, and no two the same file. Returns whether
- * one of them is stdout (then no table).
- */
-export function checkOutputs(flags: { csv?: string; json?: string; html?: string }, cwd: string): boolean {
-  const candidates: [string, string | undefined][] = [
-    ['--csv', flags.csv],
-    ['--json', flags.json],
-    ['--html', flags.html],
-  ];
-  const given = candidates.filter((entry): entry is [string, string] => entry[1] !== undefined);
-  const toStdout = given.filter(([, target]) => target === '-');
-  if (toStdout.length > 1) throw usage(toStdout[0]?.[0] as string, `only one of ${toStdout.map(([flag]) => flag).join(' and ')} can go to stdout (-)`);
-  for (const [flag, target] of given) {
-    const problem = outputProblem(target, cwd);
-    if (problem !== undefined) throw usage(flag, problem);
-  }
-  for (const [i, [flag, target]] of given.entries()) {
-    const same = given.slice(0, i).find(([, other]) => target !== '-' && other !== '-' && resolve(cwd, other) === resolve(cwd, target));
-    if (same) throw usage(flag, `${target} is the file ${same[0]} writes too`);
-  }
-  return toStdout.length > 0;
 }
 
 /** A usage error naming the flag: exit 2. */

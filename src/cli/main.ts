@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { Command as Program, CommanderError } from 'commander';
+import { Command as Program, CommanderError, Option } from 'commander';
 import { RatelabError, escapeControl } from '../core/errors.js';
-import { COMMANDS, type CommandSpec } from './commands.js';
+import { COMMANDS } from './command-table.js';
+import type { CommandSpec } from './flag-spec.js';
 import { EXIT, exitCodeOf } from './exit-codes.js';
 import type { CommandIO } from '../report/io.js';
 
@@ -14,6 +15,8 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
     .description('Rate limiters, and a lab that replays traffic through them to show how they differ.')
     .version(VERSION)
     .showSuggestionAfterError()
+    // A command's flags follow its name (so `bench redis --rounds 3` gives --rounds to `bench redis`).
+    .enablePositionalOptions()
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
   const setCode = (result: number) => {
@@ -34,23 +37,25 @@ export async function run(argv: readonly string[], io: CommandIO): Promise<numbe
 }
 
 /**
- * Adds `spec` to `program`: its help from the table, and an action that loads the
- * command's module only now, when it runs.
+ * Adds `spec` (and its subcommands) under `parent`: its help from the table, and an action
+ * that loads the command's module only now, when it runs.
  */
-function addCommand(program: Program, spec: CommandSpec, io: CommandIO, setCode: (code: number) => void): void {
-  const command = program.command(spec.name).description(spec.description);
-  for (const argument of spec.arguments ?? []) command.argument(argument.syntax, argument.description);
+function addCommand(parent: Program, spec: CommandSpec, io: CommandIO, setCode: (code: number) => void): void {
+  const command = parent.command(spec.name).description(spec.description);
+  for (const argument of spec.arguments) command.argument(argument.syntax, argument.description);
   for (const flag of spec.flags) {
-    if (flag.repeatable) command.option(flag.flags, flag.description, (value: string, list: string[] = []) => [...list, value]);
-    else if (flag.required) command.requiredOption(flag.flags, flag.description, flag.default);
-    else command.option(flag.flags, flag.description, flag.default);
+    const option = new Option(flag.flags, flag.description);
+    if (flag.repeatable) option.argParser((value: string, list: string[] = []) => [...list, value]);
+    if (flag.default !== undefined) option.default(flag.default);
+    if (flag.required) option.makeOptionMandatory();
+    if (flag.hidden) option.hideHelp();
+    command.addOption(option);
   }
-  // commander calls the action with the positional arguments, then the flags, then the command.
-  command.action(async (...received: unknown[]) => {
-    const args = received.slice(0, -2);
-    const flags = received.at(-2) as Record<string, unknown>;
+  if (spec.subcommands.length > 0) command.enablePositionalOptions().helpCommand(false);
+  for (const subcommand of spec.subcommands) addCommand(command, subcommand, io, setCode);
+  command.action(async () => {
     const runner = await spec.load();
-    setCode(await runner(args, flags, io));
+    setCode(await runner(command.processedArgs, command.opts(), io));
   });
 }
 

@@ -3,40 +3,40 @@ import { runThreadBench } from '../bench/threads.js';
 import { parseDuration } from '../core/duration.js';
 import type { CommandIO } from '../report/io.js';
 import { renderThreadBench } from '../report/text/threads-report.js';
-import { writeOutput } from '../report/write-output.js';
 import { EXIT } from './exit-codes.js';
 import { algorithmsFlag, wholeNumberFlag } from './flags.js';
+import { checkOutputs, writeFormats, type OutputTargets } from './outputs.js';
 
-/** The flags of `ratelab bench --threads` (the rest of bench's are not used by it). */
-export interface ThreadBenchFlags {
-  threads?: string;
+/** Options of `ratelab bench threads`. */
+export interface ThreadBenchOptions extends OutputTargets<'json'> {
+  /** The thread counts, comma-separated: `1,2,4`. */
+  counts: string;
   time?: string;
   rounds?: string;
   algorithms?: string;
-  json?: string | boolean;
 }
 
 /**
- * `ratelab bench --threads 1,2,4`: the shared limiter on worker threads, per-key locks
+ * `ratelab bench threads 1,2,4`: the shared limiter on worker threads, per-key locks
  * against one global lock, on the hot key and on 1e4 keys (src/bench/threads.ts).
  * `--algorithms` picks the algorithm (the first named; default token-bucket), `--time`
  * the measuring time per round (default 1s) and `--rounds` the rounds (default 3, median).
+ * `countsField` names the counts in an error (the deprecated `bench --threads` passes its flag).
  */
-export async function threadBenchCommand(flags: ThreadBenchFlags, io: CommandIO): Promise<number> {
-  const threads = (flags.threads ?? '').split(',').map((part) => wholeNumberFlag(part, '--threads', 1, 64));
+export async function threadBenchCommand(options: ThreadBenchOptions, io: CommandIO, countsField = 'COUNTS'): Promise<number> {
+  const threads = options.counts.split(',').map((part) => wholeNumberFlag(part, countsField, 1, 64));
   const plan = {
     threads,
-    algorithm: flags.algorithms === undefined ? ('token-bucket' as const) : (algorithmsFlag(flags.algorithms)[0] ?? 'token-bucket'),
+    algorithm: options.algorithms === undefined ? ('token-bucket' as const) : (algorithmsFlag(options.algorithms)[0] ?? 'token-bucket'),
     keyCounts: [1, 10_000],
-    timeMs: flags.time === undefined ? 1000 : parseDuration(flags.time, '--time'),
-    rounds: flags.rounds === undefined ? 3 : wholeNumberFlag(flags.rounds, '--rounds', 1, 100),
+    timeMs: options.time === undefined ? 1000 : parseDuration(options.time, '--time'),
+    rounds: options.rounds === undefined ? 3 : wholeNumberFlag(options.rounds, '--rounds', 1, 100),
   };
+  const toStdout = checkOutputs(options, io.cwd);
   const machine = { cores: cpus().length, load: loadavg()[0] as number, node: process.versions.node };
   const figures = await runThreadBench(plan);
-  if (flags.json !== undefined && flags.json !== false) {
-    await writeOutput(flags.json === true ? '-' : flags.json, `${JSON.stringify({ plan, machine, figures }, null, 2)}\n`, io);
-    if (flags.json === true) return EXIT.OK;
-  }
-  io.stdout.write(renderThreadBench(figures, machine));
+  await writeFormats(options, { json: () => `${JSON.stringify({ plan, machine, figures }, null, 2)}\n` }, io);
+  // Data owns stdout when it was sent there; the report then goes to stderr.
+  (toStdout ? io.stderr : io.stdout).write(renderThreadBench(figures, machine));
   return EXIT.OK;
 }

@@ -88,7 +88,7 @@ describe('ratelab bench --quick --json out.json --baseline base.json, measured',
 describe('docs/ci/bench.yml, the documented workflow', () => {
   it('runs the gate with flags bench has, and hands the action the file in the format its tool reads', async () => {
     const { parse } = await import('yaml');
-    const { COMMANDS } = await import('../../src/cli/commands.js');
+    const { COMMANDS } = await import('../../src/cli/command-table.js');
     const workflow = parse(await readFile(new URL('../../docs/ci/bench.yml', import.meta.url), 'utf8')) as {
       on: Record<string, unknown>;
       jobs: { bench: { steps: Array<{ run?: string; uses?: string; with?: Record<string, string> }> } };

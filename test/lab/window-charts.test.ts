@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareCommand, type CompareFlags } from '../../src/cli/commands/compare.js';
+import { compareCommand, type CompareOptions as CompareFlags } from '../../src/cli/commands/compare.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import { bufferIO } from '../../src/report/io.js';
 import { run } from '../../src/cli/main.js';

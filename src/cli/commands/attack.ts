@@ -21,12 +21,13 @@ import { summarise } from '../../report/text/compare-summary.js';
 import { renderComparison } from '../../report/text/compare-table.js';
 import type { WorkloadComparison } from '../../sim/comparison.js';
 import { colorEnabled, painter } from '../../report/text/color.js';
-import { writeOutputs } from '../../report/write-output.js';
 import { resolveScenario } from '../../scenario/builtins.js';
 import type { Gates } from '../../sim/gates.js';
 import type { Scenario } from '../../scenario/scenario.js';
 import { scenarioWorkload, traceWorkload, type Workload } from '../../sim/workload.js';
-import { checkOutputs, gateFlags, usage, wholeNumberFlag } from '../flags.js';
+import { gateFlags, usage, wholeNumberFlag, type GateFlags } from '../flags.js';
+import type { ColorFlags } from '../flag-groups.js';
+import { checkOutputs, writeFormats, type OutputTargets } from '../outputs.js';
 import { interruptedExitCode } from '../exit-codes.js';
 import { reportGates } from '../gates.js';
 import type { Command, CommandIO } from '../../report/io.js';
@@ -35,7 +36,7 @@ import { terminalWidth } from '../terminal-width.js';
 import { ATTACK_DEFAULTS } from '../defaults.js';
 
 /** Options of `ratelab attack` (flag values as text, as commander hands them over). */
-export interface AttackOptions {
+export interface AttackOptions extends GateFlags, ColorFlags, OutputTargets<'csv' | 'json' | 'html'> {
   url: string;
   /** A built-in scenario's name or a scenario file; or `trace`. */
   scenario?: string;
@@ -66,16 +67,8 @@ export interface AttackOptions {
   /** False (`--no-probe`): do not retry at Retry-After to check it. */
   probe?: boolean;
   allowRemote?: boolean;
-  csv?: string;
-  json?: string;
-  /** --html FILE: the self-contained HTML report. */
-  html?: string;
+  /** False with --no-chart. */
   chart?: boolean;
-  color?: boolean;
-  /** Gate: exit 1 when the row's worst window exceeds this ratio of the limit. */
-  maxWorstWindow?: string;
-  /** Gate: exit 1 when the row's error exceeds this percent of requests. */
-  maxError?: string;
   signal?: AbortSignal;
 }
 
@@ -211,11 +204,11 @@ async function writeReports(report: AttackReport, options: AttackOptions, toStdo
     io.stdout.write(`${renderComparison(comparison, painter(io, options.color), terminalWidth(io))}\n`);
     if (options.chart !== false) io.stdout.write(`${renderCharts(comparison, painter(io, options.color), colorEnabled(io, options.color))}\n`);
   }
-  await writeOutputs([
-    ...(options.csv === undefined ? [] : [{ target: options.csv, content: comparisonCsv([comparison]) }]),
-    ...(options.json === undefined ? [] : [{ target: options.json, content: comparisonJson([comparison], [summarise(comparison)], attackJson(report)) }]),
-    ...(options.html === undefined ? [] : [{ target: options.html, content: attackPage(report, comparison) }]),
-  ], io);
+  await writeFormats(options, {
+    csv: () => comparisonCsv([comparison]),
+    json: () => comparisonJson([comparison], [summarise(comparison)], attackJson(report)),
+    html: () => attackPage(report, comparison),
+  }, io);
   return comparison;
 }
 

@@ -11,15 +11,17 @@ import { renderCsv } from '../../report/data/bench-csv.js';
 import { benchJson } from '../../report/data/bench-json.js';
 import { actionBenchmarkEntries } from '../../report/data/github-action-benchmark.js';
 import { painter } from '../../report/text/color.js';
-import { writeOutput, writeOutputs } from '../../report/write-output.js';
+import { writeOutput } from '../../report/write-output.js';
 import { EXIT } from '../exit-codes.js';
 import { redisBenchCommand } from '../redis-bench.js';
-import { algorithmsFlag, checkOutputs, limiterTimeoutFlag, wholeNumberFlag } from '../flags.js';
+import { algorithmsFlag, limiterTimeoutFlag, wholeNumberFlag } from '../flags.js';
+import type { ColorFlags, RedisTargetFlags } from '../flag-groups.js';
+import { checkOutputs, outputTarget, sendsToStdout, writeFormats, type OutputTargets } from '../outputs.js';
 import { threadBenchCommand } from '../thread-bench.js';
 import type { Command, CommandIO, OutputStream } from '../../report/io.js';
 
 /** Options of `ratelab bench`, as commander parses them (strings until checked). */
-export interface BenchOptions {
+export interface BenchOptions extends ColorFlags, RedisTargetFlags, OutputTargets<'csv' | 'json'> {
   quick?: boolean;
   /** Measuring time per task, over all rounds: a duration (`1s`, `300ms`). */
   time?: string;
@@ -35,8 +37,6 @@ export interface BenchOptions {
   /** false with --no-peers. */
   peers?: boolean;
   memoryKeys?: string;
-  json?: string | boolean;
-  csv?: string | boolean;
   baseline?: string;
   maxRegression?: string;
   updateBaseline?: boolean;
@@ -46,11 +46,9 @@ export interface BenchOptions {
   quiet?: boolean;
   /** Also check ratelab's own goals (docs/bench.md). */
   goals?: boolean;
-  color?: boolean;
-  /** With a URL: the Redis benchmark instead (src/cli/redis-bench.ts). */
+  /** Deprecated (`bench --redis URL`): runs `bench redis --redis URL` (src/cli/redis-bench.ts). */
   redis?: string;
-  allowRemote?: boolean;
-  /** `--threads 1,2,4`: the shared limiter's thread bench instead (src/cli/thread-bench.ts). */
+  /** Deprecated (`bench --threads 1,2,4`): runs `bench threads 1,2,4` (src/cli/thread-bench.ts). */
   threads?: string;
 }
 
@@ -73,18 +71,26 @@ const DEFAULTS = {
  * run. With `--baseline` it compares against a saved run and exits 1 on a regression.
  */
 export const benchCommand: Command<BenchOptions> = async (options, io) => {
-  if (options.threads !== undefined) return threadBenchCommand(options, io);
-  if (options.redis !== undefined) return redisBenchCommand({ ...options, redis: options.redis }, io);
+  if (options.threads !== undefined) {
+    const { time, rounds, algorithms, json } = options;
+    const code = await threadBenchCommand({ counts: options.threads, time, rounds, algorithms, json }, io, '--threads');
+    return deprecated(io, 'bench --threads N', 'bench threads N', code);
+  }
+  if (options.redis !== undefined) {
+    const { allowRemote, quick, rounds, json } = options;
+    const code = await redisBenchCommand({ redis: options.redis, allowRemote, quick, rounds, json }, io);
+    return deprecated(io, 'bench --redis URL', 'bench redis --redis URL', code);
+  }
   const plan = planOf(options, io);
   formatOf(options.format);
-  checkOutputs({ csv: target(options.csv), json: jsonTarget(options) }, io.cwd);
+  checkOutputs(targetsOf(options), io.cwd);
   parseThreshold(options.maxRegression ?? '10%'); // fail before a long run, not after
   if (options.updateBaseline && !options.baseline) {
     throw new RatelabError('INVALID_ARGUMENT', '--update-baseline: say which file with --baseline <file>', { field: '--update-baseline' });
   }
   // Read the baseline before a long run, so a bad path or file fails at once.
   const baseline = options.baseline ? await loadBaseline(options.baseline, options.updateBaseline === true, io) : undefined;
-  if (baseline && !options.updateBaseline) checkSharedFigures(baseline, plannedFigureNames(plan), options.baseline as string);
+  if (baseline && options.baseline && !options.updateBaseline) checkSharedFigures(baseline, plannedFigureNames(plan), options.baseline);
   const progress = io.stderr.isTTY && !options.quiet ? (line: string) => io.stderr.write(`bench: ${line}\n`) : () => undefined;
   const run = await runBench(plan, progress);
   return finishBench(run, baseline, options, io);
@@ -97,18 +103,14 @@ export const benchCommand: Command<BenchOptions> = async (options, io) => {
  */
 export async function finishBench(run: BenchRun, baseline: BenchRun | undefined, options: BenchOptions, io: CommandIO): Promise<number> {
   const comparison = baseline ? compareRuns(baseline, run, parseThreshold(options.maxRegression ?? '10%')) : undefined;
-  const json = jsonTarget(options);
-  const csv = target(options.csv);
-  await writeOutputs([
-    ...(json === undefined ? [] : [{ target: json, content: `${JSON.stringify(jsonOf(run, comparison, options), null, 2)}\n` }]),
-    ...(csv === undefined ? [] : [{ target: csv, content: renderCsv(run) }]),
-  ], io);
+  const targets = targetsOf(options);
+  await writeFormats(targets, { csv: () => renderCsv(run), json: () => `${JSON.stringify(jsonOf(run, comparison, options), null, 2)}\n` }, io);
   // Data owns stdout when it was sent there; the report then goes to stderr.
-  const report: OutputStream = json === '-' || csv === '-' ? io.stderr : io.stdout;
+  const report: OutputStream = sendsToStdout(targets) ? io.stderr : io.stdout;
   if (options.quiet) report.write(renderQuiet(run, comparison, options.baseline, io, options.color));
   else {
     report.write(renderReport(run, io, options));
-    if (comparison) report.write(renderVerdict(comparison, options.baseline as string, io, options.color));
+    if (comparison && options.baseline !== undefined) report.write(renderVerdict(comparison, options.baseline, io, options.color));
   }
   if (options.updateBaseline && options.baseline) {
     await writeOutput(options.baseline, `${JSON.stringify(run, null, 2)}\n`, io);
@@ -154,15 +156,18 @@ function planOf(options: BenchOptions, io: CommandIO): BenchPlan {
   };
 }
 
-/** `--json` alone means stdout. */
-function target(flag: string | boolean | undefined): string | undefined {
-  if (flag === undefined || flag === false) return undefined;
-  return flag === true ? '-' : flag;
+/** Where the outputs go; `--format` without `--json` means stdout, as `--json` alone does. */
+function targetsOf(options: BenchOptions): OutputTargets<'csv' | 'json'> {
+  return { csv: options.csv, json: outputTarget(options.json) ?? (options.format === undefined ? undefined : '-') };
 }
 
-/** Where `--json` goes; `--format` without `--json` means stdout, as `--json` alone does. */
-function jsonTarget(options: BenchOptions): string | undefined {
-  return target(options.json) ?? (options.format === undefined ? undefined : '-');
+/**
+ * A deprecated spelling's run: its exit code, and once it is over a line on stderr saying
+ * what to type instead. A run that fails on an error prints that error's line alone.
+ */
+function deprecated(io: CommandIO, old: string, replacement: string, code: number): number {
+  io.stderr.write(`ratelab: deprecated: ${old}; use ${replacement}\n`);
+  return code;
 }
 
 /**
@@ -223,10 +228,10 @@ function renderGoalsSection(run: BenchRun, paint: ReturnType<typeof painter>): s
  * one line saying what was measured.
  */
 function renderQuiet(run: BenchRun, comparison: Comparison | undefined, path: string | undefined, io: CommandIO, color: boolean | undefined): string {
-  if (comparison === undefined) return `bench: ${run.figures.length} figures measured (no --baseline to compare with)\n`;
+  if (comparison === undefined || path === undefined) return `bench: ${run.figures.length} figures measured (no --baseline to compare with)\n`;
   const paint = painter(io, color);
   const regressed = { ...comparison, rows: comparison.rows.filter((row) => row.verdict === 'regressed') };
-  return (regressed.rows.length > 0 ? renderComparison(regressed, paint) : '') + verdictLine(comparison, path as string, paint);
+  return (regressed.rows.length > 0 ? renderComparison(regressed, paint) : '') + verdictLine(comparison, path, paint);
 }
 
 function renderVerdict(comparison: Comparison, path: string, io: CommandIO, color: boolean | undefined): string {

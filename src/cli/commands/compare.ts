@@ -14,7 +14,6 @@ import { renderComparison } from '../../report/text/compare-table.js';
 import { renderSummaryMatrix } from '../../report/text/summary-matrix.js';
 import { wrapWords } from '../../report/text/wrap.js';
 import { colorEnabled, painter } from '../../report/text/color.js';
-import { writeOutputs } from '../../report/write-output.js';
 import { builtinScenarios, resolveScenario } from '../../scenario/builtins.js';
 import { withOverrides, type ScenarioOverrides } from '../../scenario/load-scenario.js';
 import { compareWorkloads } from '../../sim/compare.js';
@@ -22,14 +21,16 @@ import type { WorkloadComparison } from '../../sim/comparison.js';
 import { worstKey, type FocusPlan } from '../../sim/focus.js';
 import { builtinContender, moduleContender, type Contender } from '../../sim/contender.js';
 import { scenarioWorkload, traceWorkload, type Workload } from '../../sim/workload.js';
-import { algorithmsFlag, arrivalCapFlag, checkOutputs, gateFlags, limiterTimeoutFlag, policyOverrides, usage, type PolicyFlags } from '../flags.js';
+import { algorithmsFlag, arrivalCapFlag, gateFlags, limiterTimeoutFlag, policyOverrides, usage, type GateFlags, type PolicyFlags } from '../flags.js';
+import type { ColorFlags } from '../flag-groups.js';
+import { checkOutputs, writeFormats, type OutputTargets } from '../outputs.js';
 import type { Command } from '../../report/io.js';
 import { reportGates } from '../gates.js';
 import { createProgress } from '../progress.js';
 import { terminalWidth } from '../terminal-width.js';
 
-/** Flags of `ratelab compare`, as commander hands them over (values still text). */
-export interface CompareFlags extends PolicyFlags {
+/** Options of `ratelab compare`: its flags, text as commander hands them over, and the scenarios named. */
+export interface CompareOptions extends PolicyFlags, GateFlags, ColorFlags, OutputTargets<'csv' | 'json' | 'html'> {
   scenarios?: string[];
   algorithms?: string;
   trace?: string;
@@ -38,14 +39,8 @@ export interface CompareFlags extends PolicyFlags {
   /** --limiter-timeout D: the bound of each call into the --limiter module (default 5s). */
   limiterTimeout?: string;
   skipBadLines?: boolean;
-  csv?: string;
-  json?: string;
-  /** --html FILE: the self-contained HTML report. */
-  html?: string;
   /** false with --no-chart. */
   chart?: boolean;
-  /** false with --no-color. */
-  color?: boolean;
   /** false with --no-measure: skip the memory and speed columns (the rest is deterministic). */
   measure?: boolean;
   /** --strip: the request strip of one key after the charts. */
@@ -57,10 +52,6 @@ export interface CompareFlags extends PolicyFlags {
   to?: string;
   /** --detail: each scenario's table and charts, even in a run of many. */
   detail?: boolean;
-  /** --max-worst-window R: exit 1 when a row's worst window is above R times the limit. */
-  maxWorstWindow?: string;
-  /** --max-error PCT: exit 1 when a row's error is above PCT % of requests. */
-  maxError?: string;
   /** --max-arrivals N: the most arrivals a scenario may make (default DEFAULT_MAX_ARRIVALS). */
   maxArrivals?: string;
 }
@@ -77,7 +68,7 @@ const DETAIL_UP_TO = 2;
  * the files are written only once everything succeeded. With gates, exits 1 after all
  * that when a row breaks one, naming each such row on stderr.
  */
-export const compareCommand: Command<CompareFlags> = async (flags, io) => {
+export const compareCommand: Command<CompareOptions> = async (flags, io) => {
   const overrides = policyOverrides(flags);
   const algorithms = algorithmsFlag(flags.algorithms);
   const gates = gateFlags(flags);
@@ -118,11 +109,11 @@ export const compareCommand: Command<CompareFlags> = async (flags, io) => {
     }
     if (results.length > 1) io.stdout.write(renderClosing(results, detail, paint, width));
   }
-  await writeOutputs([
-    ...(flags.csv === undefined ? [] : [{ target: flags.csv, content: comparisonCsv(results) }]),
-    ...(flags.json === undefined ? [] : [{ target: flags.json, content: comparisonJson(results, summaries) }]),
-    ...(flags.html === undefined ? [] : [{ target: flags.html, content: comparisonHtml(results, `${results.map((r) => r.name).join(', ')} through ${[...new Set(results.flatMap((r) => r.rows.map((row) => row.algorithm)))].join(', ')}`) }]),
-  ], io);
+  await writeFormats(flags, {
+    csv: () => comparisonCsv(results),
+    json: () => comparisonJson(results, summaries),
+    html: () => comparisonHtml(results, `${results.map((r) => r.name).join(', ')} through ${[...new Set(results.flatMap((r) => r.rows.map((row) => row.algorithm)))].join(', ')}`),
+  }, io);
   return reportGates(results.flatMap((result) => result.rows), gates, io);
 };
 
@@ -132,7 +123,7 @@ export const compareCommand: Command<CompareFlags> = async (flags, io) => {
  * strip cells with --strip; no pass when nothing would show it. `check` refuses bad flags before the run where the workload
  * says its span; `found` refuses a --key that never arrived.
  */
-function focusPlanner(flags: CompareFlags, toStdout: boolean) {
+function focusPlanner(flags: CompareOptions, toStdout: boolean) {
   const zoom = { startMs: timeFlag(flags.from, '--from'), endMs: timeFlag(flags.to, '--to') };
   const bucketMs = flags.bucket === undefined ? undefined : parseDuration(flags.bucket, '--bucket');
   const charts = flags.chart !== false && (!toStdout || flags.json !== undefined);
@@ -178,7 +169,7 @@ function timeFlag(value: string | undefined, flag: string): number | undefined {
  * Whether to print each workload's table and charts: asked with --detail, or implied by
  * naming one or two scenarios or a trace; a run of many prints the sentences only.
  */
-function showDetail(flags: CompareFlags): boolean {
+function showDetail(flags: CompareOptions): boolean {
   const named = flags.scenarios?.length ?? 0;
   return flags.detail === true || flags.trace !== undefined || (named > 0 && named <= DETAIL_UP_TO);
 }
@@ -195,7 +186,7 @@ function renderClosing(results: readonly WorkloadComparison[], detail: boolean, 
   return `${detail ? '' : '\n'}${renderSummaryMatrix(results, paint, width)}${hint}`;
 }
 
-function resolveWorkloads(flags: CompareFlags, overrides: ScenarioOverrides, cwd: string): Workload[] {
+function resolveWorkloads(flags: CompareOptions, overrides: ScenarioOverrides, cwd: string): Workload[] {
   const names = flags.scenarios ?? [];
   if (flags.trace !== undefined) {
     if (names.length > 0) throw usage('--trace', `give either scenarios or --trace, not both (got ${names.join(', ')} and --trace ${flags.trace})`);

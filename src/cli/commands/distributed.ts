@@ -11,7 +11,6 @@ import { distributedHtml } from '../../report/html/distributed-html.js';
 import { runSpan } from '../../report/chart-frame.js';
 import { htmlFollowPlans } from '../../report/html/html-views.js';
 import { renderDistributed } from '../../report/text/distributed-table.js';
-import { writeOutputs } from '../../report/write-output.js';
 import { resolveScenario } from '../../scenario/builtins.js';
 import { withOverrides } from '../../scenario/load-scenario.js';
 import { FAIL_MODES, type FailMode } from '../../core/fail-over.js';
@@ -20,24 +19,19 @@ import { parseOutage, parseTime, type Outage } from '../../sim/distributed/outag
 import { simulateDistributed, type DistributedComparison } from '../../sim/distributed/simulate.js';
 import { EXIT } from '../exit-codes.js';
 import type { Command } from '../../report/io.js';
-import { arrivalCapFlag, checkOutputs, policyOverrides, usage, type PolicyFlags } from '../flags.js';
-import { wholeNumberFlag } from '../flags.js';
+import { arrivalCapFlag, policyOverrides, usage, wholeNumberFlag, type PolicyFlags } from '../flags.js';
+import type { ColorFlags } from '../flag-groups.js';
+import { checkOutputs, writeFormats, type OutputTargets } from '../outputs.js';
 import { DEFAULT_DISTRIBUTED_SCENARIO, DISTRIBUTED_DEFAULTS } from '../defaults.js';
 import { terminalWidth } from '../terminal-width.js';
 
 /** Most nodes a fleet may have: a simulation of more says nothing new and costs memory per node. */
 const MAX_NODES = 10_000;
 
-/** Flags of `ratelab distributed`, as commander hands them over (values still text); the policy and output flags are `compare`'s. */
-export interface DistributedFlags extends PolicyFlags {
-  csv?: string;
-  json?: string;
-  /** --html FILE: the self-contained HTML report. */
-  html?: string;
+/** Options of `ratelab distributed`: its flags, text as commander hands them over (the policy flags are `compare`'s), and the scenario. */
+export interface DistributedOptions extends PolicyFlags, ColorFlags, OutputTargets<'csv' | 'json' | 'html'> {
   /** false with --no-chart. */
   chart?: boolean;
-  /** false with --no-color. */
-  color?: boolean;
   scenario?: string;
   nodes?: string;
   strategy?: string;
@@ -59,7 +53,7 @@ export interface DistributedFlags extends PolicyFlags {
  * Prints the table, the sentence and the chart, and optionally CSV and JSON. All input is
  * checked before anything runs; files are written only once everything succeeded.
  */
-export const distributedCommand: Command<DistributedFlags> = async (flags, io) => {
+export const distributedCommand: Command<DistributedOptions> = async (flags, io) => {
   const overrides = policyOverrides(flags);
   const designs = fleetDesigns(flags);
   const toStdout = checkOutputs(flags, io.cwd);
@@ -78,11 +72,11 @@ export const distributedCommand: Command<DistributedFlags> = async (flags, io) =
     io.stdout.write(`${renderDistributed(result, paint, terminalWidth(io))}\n`);
     if (flags.chart !== false) io.stdout.write(`${renderCharts(asLab, paint, colorEnabled(io, flags.color))}\n`);
   }
-  await writeOutputs([
-    ...(flags.csv === undefined ? [] : [{ target: flags.csv, content: distributedCsv(result) }]),
-    ...(flags.json === undefined ? [] : [{ target: flags.json, content: distributedJson(result, summarise(asLab)) }]),
-    ...(flags.html === undefined ? [] : [{ target: flags.html, content: distributedHtml(result) }]),
-  ], io);
+  await writeFormats(flags, {
+    csv: () => distributedCsv(result),
+    json: () => distributedJson(result, summarise(asLab)),
+    html: () => distributedHtml(result),
+  }, io);
   return EXIT.OK;
 };
 
@@ -91,7 +85,7 @@ export const distributedCommand: Command<DistributedFlags> = async (flags, io) =
  * design that needs the store runs once per fail mode asked for (default: all three when
  * there is an outage, else only `open`, since without an outage the mode never acts).
  */
-export function fleetDesigns(flags: DistributedFlags): FleetOptions[] {
+export function fleetDesigns(flags: DistributedOptions): FleetOptions[] {
   const strategies = oneOrMore(flags.strategy, STRATEGIES, '--strategy');
   const outage = flags.outage === undefined ? undefined : parseOutage(flags.outage, '--outage');
   const failModes = flags.failMode === undefined ? (outage === undefined ? (['open'] as FailMode[]) : [...FAIL_MODES]) : oneOrMore(flags.failMode, FAIL_MODES, '--fail-mode');

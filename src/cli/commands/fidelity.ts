@@ -6,16 +6,13 @@ import { openRedis, parseRedisTarget } from '../../redis/client.js';
 import { fidelityCsv } from '../../report/data/fidelity-csv.js';
 import { fidelityJson } from '../../report/data/fidelity-json.js';
 import { fidelityTable } from '../../report/text/fidelity-report.js';
-import { writeOutputs } from '../../report/write-output.js';
 import { EXIT } from '../exit-codes.js';
-import { checkOutputs, usage, wholeNumberFlag } from '../flags.js';
+import { usage, wholeNumberFlag } from '../flags.js';
+import type { RedisTargetFlags } from '../flag-groups.js';
+import { checkOutputs, writeFormats, type OutputTargets } from '../outputs.js';
 
-/** Flags of `ratelab fidelity`, as commander hands them over (values still text). */
-export interface FidelityFlags {
-  csv?: string;
-  json?: string;
-  redis?: string;
-  allowRemote?: boolean;
+/** Options of `ratelab fidelity`: its flags, text as commander hands them over. */
+export interface FidelityOptions extends RedisTargetFlags, OutputTargets<'csv' | 'json'> {
   seed?: string;
   only?: string;
   /** Not a flag: replaces the shipped checks (tests inject a claim that fails). */
@@ -29,7 +26,7 @@ export interface FidelityFlags {
  * and `--redis` is reached first: a Redis that does not answer fails at once (exit 3, one
  * line), not after every other check has run.
  */
-export const fidelityCommand: Command<FidelityFlags> = async (flags, io) => {
+export const fidelityCommand: Command<FidelityOptions> = async (flags, io) => {
   const seed = flags.seed === undefined ? undefined : wholeNumberFlag(flags.seed, '--seed', 0, 0xffff_ffff);
   const only = flags.only?.split(',').map((name) => name.trim()).filter((name) => name !== '');
   if (only?.length === 0) throw usage('--only', `expected a comma-separated list of check names, got ${JSON.stringify(flags.only)}`);
@@ -43,9 +40,6 @@ export const fidelityCommand: Command<FidelityFlags> = async (flags, io) => {
     ...(flags.checks === undefined ? {} : { checks: flags.checks }),
   });
   if (!toStdout) io.stdout.write(fidelityTable(report, terminalWidth(io)));
-  await writeOutputs([
-    ...(flags.csv === undefined ? [] : [{ target: flags.csv, content: fidelityCsv(report) }]),
-    ...(flags.json === undefined ? [] : [{ target: flags.json, content: fidelityJson(report) }]),
-  ], io);
+  await writeFormats(flags, { csv: () => fidelityCsv(report), json: () => fidelityJson(report) }, io);
   return report.failed === 0 ? EXIT.OK : EXIT.CHECK_FAILED;
 };

@@ -6,12 +6,13 @@ import { contenderName, race, type Contender } from '../../race/race.js';
 import { deleteKeysUnder } from '../../redis/delete-keys.js';
 import { EXIT } from '../exit-codes.js';
 import { wholeNumberFlag } from '../flags.js';
+import type { RedisTargetFlags } from '../flag-groups.js';
 import type { Command } from '../../report/io.js';
 
 /** Options of `ratelab race`. */
-export interface RaceOptions {
+export interface RaceOptions extends RedisTargetFlags {
+  /** The Redis to race on. */
   redis: string;
-  allowRemote?: boolean;
   algorithm?: string;
   limit?: string;
   connections?: string;

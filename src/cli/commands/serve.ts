@@ -48,7 +48,7 @@ export interface ServeOptions {
  * Throws `LISTEN_FAILED` when the address cannot be bound.
  */
 export const serveCommand: Command<ServeOptions> = async (options, io) => {
-  const limits = options.tiers === undefined ? singleLimiter(options) : tiersRegistry(options, io);
+  const limits = options.tiers === undefined ? singleLimiter(options) : tiersRegistry(options.tiers, options, io);
   const log = requestLogger(options, io);
   const server = createDemoApi({ ...limits, trustProxy: trustProxyFlag(options.trustProxy), trustApiKeys: options.trustApiKeys === true, ...(log ? { onRequest: log } : {}) });
   const connections = openConnections(server);
@@ -68,10 +68,10 @@ function singleLimiter(options: ServeOptions): { limiter: RateLimiter } {
   return { limiter: createLimiter(algorithm, burst === undefined ? { limit, windowMs } : { limit, windowMs, burst }, clockOption(options)) };
 }
 
-function tiersRegistry(options: ServeOptions, io: CommandIO): { registry: RateLimiterRegistry } {
+function tiersRegistry(tiers: string, options: ServeOptions, io: CommandIO): { registry: RateLimiterRegistry } {
   const clash = (['algorithm', 'limit', 'window', 'burst'] as const).find((flag) => options[flag] !== undefined);
   if (clash) throw new RatelabError('INVALID_ARGUMENT', `--${clash}: not with --tiers (the tiers file sets each tier's policy)`, { field: `--${clash}` });
-  return { registry: new RateLimiterRegistry(loadTiers(resolve(io.cwd, options.tiers as string), options.tiers), clockOption(options)) };
+  return { registry: new RateLimiterRegistry(loadTiers(resolve(io.cwd, tiers), tiers), clockOption(options)) };
 }
 
 function clockOption(options: ServeOptions): { clock?: ClockSource } {
