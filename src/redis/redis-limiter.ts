@@ -1,9 +1,9 @@
-import { checkFailMode, type FailMode, nodeShare } from '../core/fail-over.js';
+import { checkExpectedNodes, checkFailMode, FailOver, localSharePolicy, type DecisionReason, type FailMode, type ReasonedDecision } from '../core/fail-over.js';
 import { performance } from 'node:perf_hooks';
 import { schedulerOf, toClock, type Clock, type ClockSource } from '../core/clock.js';
 import type { Decision } from '../core/decision.js';
 import { positiveMsOption, checkCost } from '../core/options.js';
-import { createLimiter, type RateLimiter } from '../memory/limiter.js';
+import { createLimiter } from '../memory/limiter.js';
 import { checkAlgorithm } from '../core/names.js';
 import { checkPolicy, type Algorithm, type Limits, type Policy } from '../core/policy.js';
 import { spreadRetry } from '../wait/jitter.js';
@@ -21,16 +21,16 @@ import { DeadlineQueue } from './timeout.js';
 export type { FailMode } from '../core/fail-over.js';
 
 /**
- * Why a decision is what it is: Redis decided (`redis`), a denial Redis gave earlier was
- * reused (`deny-cache`), the Redis node serving the key failed and the fail mode decided
- * (`fail-open`, `fail-closed`, `local-fallback`), or the key's own state is unusable
- * (`key-error`: WRONGTYPE, a value the script cannot parse; decided by the fail mode, see
- * `error`).
+ * Why a decision is what it is (see {@link DecisionReason}): Redis decided (`redis`), a
+ * denial Redis gave earlier was reused (`deny-cache`), the Redis node serving the key failed
+ * and the fail mode decided (`fail-open`, `fail-closed`, `local-fallback`), or the key's own
+ * state is unusable (`key-error`: WRONGTYPE, a value the script cannot parse; decided by the
+ * fail mode, see `error`).
  */
-export type DecisionReason = 'redis' | 'deny-cache' | 'fail-open' | 'fail-closed' | 'local-fallback' | 'key-error';
+export type { DecisionReason } from '../core/fail-over.js';
 
 /** A {@link Decision} that says where it came from; with `key-error`, `error` is Redis's message. */
-export type RedisDecision = Decision & { reason: DecisionReason; error?: string };
+export type RedisDecision = ReasonedDecision<Exclude<DecisionReason, 'primary' | 'store'>>;
 
 /** Options of {@link createRedisLimiter}. */
 export interface RedisLimiterOptions {
@@ -158,11 +158,10 @@ class RedisLimiter implements RedisRateLimiter {
   private readonly keyPrefix: string;
   private readonly deadlines: DeadlineQueue;
   readonly failMode: FailMode;
-  private readonly fallback: RateLimiter | undefined;
+  private readonly failOver: FailOver;
   private readonly denials: DenyCache | undefined;
   private readonly clock: Clock | undefined;
   private readonly localNow: Clock;
-  private readonly retryRedisAfterMs: number;
   /** `wait`: its queue is built on first use. */
   private readonly waitFor: WaitFn<RedisDecision>;
 
@@ -180,7 +179,7 @@ class RedisLimiter implements RedisRateLimiter {
     const { limit, windowMs, capacity } = this.limits;
     this.keyPrefix = `${options.prefix ?? 'ratelab:'}${KEY_TAG[algorithm]}:${limit}:${windowMs}:${capacity}:`;
     this.deadlines = new DeadlineQueue(timeoutMs);
-    this.retryRedisAfterMs = positiveMsOption(options.retryRedisAfterMs, 'retryRedisAfterMs', DEFAULT_RETRY_REDIS_AFTER_MS);
+    const retryRedisAfterMs = positiveMsOption(options.retryRedisAfterMs, 'retryRedisAfterMs', DEFAULT_RETRY_REDIS_AFTER_MS);
     this.clock = options.clock === undefined ? undefined : toClock(options.clock);
     this.waitFor = lazyWait((k, c) => this.consume(k, c), { scheduler: schedulerOf(options.clock), capacity: this.limits.capacity, jitter: spreadRetry });
     this.localNow = this.clock ?? (() => performance.now());
@@ -190,9 +189,11 @@ class RedisLimiter implements RedisRateLimiter {
     const { maxKeys, split } = batchOptionsOf(options.batch);
     this.batcher = new ScriptBatcher(this.client, limiterScript(algorithm, this.limits, minTtlMs, repair), this.deadlines, maxKeys, split);
     this.single = maxKeys === 1 ? limiterScript(algorithm, this.limits, minTtlMs, repair, 'single') : undefined;
-    this.breakers = new NodeBreakers(this.retryRedisAfterMs);
+    this.breakers = new NodeBreakers(retryRedisAfterMs);
     this.failMode = checkFailMode(options.failMode ?? 'open');
-    this.fallback = this.failMode === 'local' ? localFallback(algorithm, this.limits, options, this.clock) : undefined;
+    const nodes = checkExpectedNodes(this.failMode, options.expectedNodes);
+    const local = nodes === undefined ? undefined : createLimiter(algorithm, localSharePolicy(this.limits, nodes), this.clock ? { clock: this.clock } : {});
+    this.failOver = new FailOver(this.failMode, capacity, retryRedisAfterMs, local);
     this.denials = denyCacheOf(options.denyCache, capacity);
   }
 
@@ -211,7 +212,7 @@ class RedisLimiter implements RedisRateLimiter {
     const redisKey = this.redisKey(key);
     const slot = this.client.slotOf(redisKey);
     const node = this.client.nodeOf(slot);
-    if (!this.breakers.allow(node, performance.now())) return Promise.resolve(this.failOver(key, cost));
+    if (!this.breakers.allow(node, performance.now())) return Promise.resolve(this.failOver.decide(key, cost));
     const now = this.clock ? String(this.clock()) : '';
     if (this.single !== undefined) return this.decideAlone(this.single, key, redisKey, cost, node, now);
     // A callback object rather than promise chains or async frames: this runs once per
@@ -247,14 +248,14 @@ class RedisLimiter implements RedisRateLimiter {
   private failed(key: string, cost: number, node: string): RedisDecision {
     this.breakers.failed(node, performance.now());
     this.client.nodeFailed(node);
-    return this.failOver(key, cost);
+    return this.failOver.decide(key, cost);
   }
 
   /** The decision in `replies[at..at+3]`; a key error there is decided by the fail mode. */
   private answered(key: string, cost: number, node: string, replies: readonly unknown[], at: number): RedisDecision {
     this.breakers.succeeded(node);
     const allowed = replies[at];
-    if (typeof allowed === 'string') return { ...this.failOver(key, cost), reason: 'key-error', error: allowed };
+    if (typeof allowed === 'string') return { ...this.failOver.decide(key, cost), reason: 'key-error', error: allowed };
     const remaining = replies[at + 1];
     const retryAfterMs = replies[at + 2];
     const resetMs = replies[at + 3];
@@ -279,29 +280,9 @@ class RedisLimiter implements RedisRateLimiter {
 
   async reset(key: string): Promise<void> {
     this.denials?.forget(key);
-    this.fallback?.reset(key);
+    this.failOver.forget(key);
     await this.deadlines.run(this.client.del(this.redisKey(key)));
   }
-
-  /** The decision of the fail mode, while Redis is failing. */
-  private failOver(key: string, cost: number): RedisDecision {
-    const capacity = this.limits.capacity;
-    if (this.fallback) return { ...this.fallback.consume(key, cost), reason: 'local-fallback' };
-    if (cost > capacity) return { allowed: false, limit: capacity, remaining: 0, retryAfterMs: Infinity, resetMs: 0, reason: `fail-${this.failMode === 'open' ? 'open' : 'closed'}` };
-    if (this.failMode === 'open') return { allowed: true, limit: capacity, remaining: capacity - cost, retryAfterMs: 0, resetMs: 0, reason: 'fail-open' };
-    const wait = Math.ceil(this.retryRedisAfterMs);
-    return { allowed: false, limit: capacity, remaining: 0, retryAfterMs: wait, resetMs: wait, reason: 'fail-closed' };
-  }
-}
-
-/** The in-memory limiter of `failMode: 'local'`: this node's {@link nodeShare}, `limit / N` (at least 1). */
-function localFallback(algorithm: Algorithm, limits: Limits, options: RedisLimiterOptions, clock: Clock | undefined): RateLimiter {
-  const nodes = options.expectedNodes;
-  if (nodes === undefined || !Number.isInteger(nodes) || nodes < 1) {
-    throw invalidOption('expectedNodes', "failMode 'local' needs the number of nodes sharing the limit, a whole number >= 1", nodes);
-  }
-  const share = nodeShare({ limit: limits.limit, windowMs: limits.windowMs, burst: limits.capacity }, nodes);
-  return createLimiter(algorithm, share, clock ? { clock } : {});
 }
 
 /** The script client, acknowledged by replicas when `replicas` asks for it. */

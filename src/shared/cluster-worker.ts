@@ -1,9 +1,9 @@
 import { schedulerOf, type ClockSource } from '../core/clock.js';
 import type { Decision } from '../core/decision.js';
-import { RatelabError, describeValue } from '../core/errors.js';
-import { checkFailMode, failDecision, type FailMode, nodeShare } from '../core/fail-over.js';
+import { RatelabError } from '../core/errors.js';
+import { checkExpectedNodes, checkFailMode, FailOver, localSharePolicy, type FailMode, type FailOverReason, type ReasonedDecision } from '../core/fail-over.js';
 import { positiveMsOption, checkCost, checkKey } from '../core/options.js';
-import { createLimiter, type RateLimiter } from '../memory/limiter.js';
+import { createLimiter } from '../memory/limiter.js';
 import { checkAlgorithm } from '../core/names.js';
 import { checkPolicy, type Algorithm, type Limits, type Policy } from '../core/policy.js';
 import { spreadRetry } from '../wait/jitter.js';
@@ -12,10 +12,10 @@ import { ClusterChannel } from './cluster-channel.js';
 import { decodeDecision, type ClusterResult } from './cluster-protocol.js';
 
 /** Who decided: the primary, or (it was `timeoutMs` late) the fail mode. */
-export type ClusterDecisionReason = 'primary' | 'fail-open' | 'fail-closed' | 'local-fallback';
+export type ClusterDecisionReason = 'primary' | FailOverReason;
 
 /** A {@link Decision} that says where it came from. */
-export type ClusterDecision = Decision & { reason: ClusterDecisionReason };
+export type ClusterDecision = ReasonedDecision<ClusterDecisionReason>;
 
 /** Options of {@link createClusterLimiter}. */
 export interface ClusterLimiterOptions {
@@ -71,20 +71,16 @@ export function createClusterLimiter(name: string, algorithm: Algorithm, policy:
   // `?? 100` first: a null timeout means the default here.
   const timeoutMs = positiveMsOption(options.timeoutMs ?? 100, 'timeoutMs', 100);
   const failMode = checkFailMode(options.failMode ?? 'open');
-  const fallback = failMode === 'local' ? localShare(checked, policy, options) : undefined;
+  const nodes = checkExpectedNodes(failMode, options.expectedNodes, 'workers');
+  const local = nodes === undefined ? undefined : createLimiter(checked, localSharePolicy(limits, nodes), options.clock ? { clock: options.clock } : {});
+  const failOver = new FailOver(failMode, limits.capacity, timeoutMs, local);
   const channel = new ClusterChannel(name, timeoutMs);
-
-  const failOver = (key: string, cost: number): ClusterDecision => {
-    if (fallback) return { ...fallback.consume(key, cost), reason: 'local-fallback' };
-    const mode = failMode === 'open' ? 'open' : 'closed';
-    return { ...failDecision(mode, limits.capacity, cost, timeoutMs), reason: `fail-${mode}` };
-  };
 
   const consume = async (key: string, cost = 1): Promise<ClusterDecision> => {
     checkCost(cost);
     checkKey(key);
     const result = await new Promise<ClusterResult | undefined>((settle) => channel.submit({ key, cost, settle }));
-    if (result === undefined || result === null) return failOver(key, cost);
+    if (result === undefined || result === null) return failOver.decide(key, cost);
     if ('error' in result) throw new RatelabError(result.error.code, result.error.message, { field: result.error.field });
     return { ...decodeDecision(result), reason: 'primary' };
   };
@@ -99,13 +95,4 @@ export function createClusterLimiter(name: string, algorithm: Algorithm, policy:
     allow: async (key) => (await consume(key)).allowed,
     wait: (key, cost = 1, waitOptions) => waitFor(key, cost, waitOptions),
   };
-}
-
-/** The `local` fail mode's limiter: this worker's share, `limit / expectedNodes` (at least 1). */
-function localShare(algorithm: Algorithm, policy: Policy, options: ClusterLimiterOptions): RateLimiter {
-  const nodes = options.expectedNodes;
-  if (nodes === undefined || !Number.isInteger(nodes) || nodes < 1) {
-    throw new RatelabError('INVALID_ARGUMENT', `expectedNodes: failMode 'local' needs the number of workers sharing the limit, a whole number >= 1, got ${describeValue(nodes)}`, { field: 'expectedNodes' });
-  }
-  return createLimiter(algorithm, nodeShare(policy, nodes), options.clock ? { clock: options.clock } : {});
 }
