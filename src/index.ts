@@ -13,6 +13,8 @@ export type { WaitOptions } from './wait/key-waiters.js';
 export { throttle } from './wait/throttle.js';
 /** throttle's options (`limiter`, `key`, `cost`, `maxWaitMs`, `signal`) and what it accepts as a limiter (anything with `wait`). */
 export type { ThrottleOptions, Waitable } from './wait/throttle.js';
+/** The one limiter interface (`consume`, `allow`, `wait`, `reset`, results awaitable) every limiter implements, and the one consumer type (`consume`, sync or async). */
+export type { AsyncRateLimiter, Awaitable, Consumer } from './core/limiter.js';
 /** One decision: `allowed`, `limit` and `remaining` units, `retryAfterMs` and `resetMs` in whole ms (rounded up). */
 export type { Decision } from './core/decision.js';
 

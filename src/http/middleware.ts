@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Decision } from '../core/decision.js';
 import { RatelabError, describeValue } from '../core/errors.js';
 import { checkFailMode, type DecisionReason, type FailMode } from '../core/fail-over.js';
+import type { Consumer } from '../core/limiter.js';
 import { checkCost } from '../core/options.js';
 import { type Limits } from '../core/policy.js';
 import type { RateLimiterRegistry } from '../tiers/registry.js';
@@ -20,8 +21,7 @@ type MaybeReasoned = Decision & { readonly reason?: DecisionReason; readonly err
  * (a Redis limiter). `limits` feeds `RateLimit-Policy`; `failMode` (declared by the Redis
  * limiter) says what to do when `consume` throws or rejects, see {@link LETS_THROUGH}.
  */
-export interface LimiterLike {
-  consume(key: string, cost?: number): MaybeReasoned | PromiseLike<MaybeReasoned>;
+export interface LimiterLike extends Consumer<MaybeReasoned> {
   readonly limits?: Limits;
   readonly failMode?: FailMode;
 }

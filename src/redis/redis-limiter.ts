@@ -2,6 +2,7 @@ import { checkExpectedNodes, checkFailMode, FailOver, localSharePolicy, type Dec
 import { performance } from 'node:perf_hooks';
 import { schedulerOf, toClock, type Clock, type ClockSource } from '../core/clock.js';
 import type { Decision } from '../core/decision.js';
+import type { AsyncRateLimiter } from '../core/limiter.js';
 import { positiveMsOption, checkCost } from '../core/options.js';
 import { createLimiter } from '../memory/limiter.js';
 import { checkAlgorithm } from '../core/names.js';
@@ -90,8 +91,8 @@ export interface RedisLimiterOptions {
   repairKeys?: boolean;
 }
 
-/** A rate limiter whose state lives in Redis, shared by every process that uses it. */
-export interface RedisRateLimiter {
+/** A rate limiter whose state lives in Redis, shared by every process that uses it: an {@link AsyncRateLimiter} answering with promises. */
+export interface RedisRateLimiter extends AsyncRateLimiter<RedisDecision> {
   readonly algorithm: Algorithm;
   readonly limits: Limits;
   /** What decides while Redis fails (the `failMode` option); the HTTP middleware reads it too. */
@@ -101,6 +102,8 @@ export interface RedisRateLimiter {
    * about `timeoutMs` (rejects only on a bad cost); the `reason` says who decided.
    */
   consume(key: string, cost?: number): Promise<RedisDecision>;
+  /** `(await consume(key)).allowed`. */
+  allow(key: string): Promise<boolean>;
   /**
    * Resolves with the decision that took `cost` units of `key`, like the memory limiter's
    * `wait` (first come first served within this process, one timer per waiting key,
@@ -110,8 +113,11 @@ export interface RedisRateLimiter {
    * flight drops its answer (units it took stay taken).
    */
   wait(key: string, cost?: number, options?: WaitOptions): Promise<RedisDecision>;
-  /** Deletes `key`'s state: its next request starts with a full quota. */
-  reset(key: string): Promise<void>;
+  /**
+   * Deletes `key`'s state: its next request starts with a full quota. Resolves whether Redis
+   * held any; rejects when Redis does not answer within `timeoutMs`.
+   */
+  reset(key: string): Promise<boolean>;
   /**
    * The Redis key holding `key`'s state: the prefix and `key`, a string; or, when `key`
    * holds a lone surrogate (which UTF-8 would turn into U+FFFD, merging keys), a Buffer of
@@ -278,11 +284,19 @@ class RedisLimiter implements RedisRateLimiter {
     return this.waitFor(key, cost, options);
   }
 
-  async reset(key: string): Promise<void> {
+  allow(key: string): Promise<boolean> {
+    return this.consume(key).then(admitted);
+  }
+
+  async reset(key: string): Promise<boolean> {
     this.denials?.forget(key);
     this.failOver.forget(key);
-    await this.deadlines.run(this.client.del(this.redisKey(key)));
+    return Number(await this.deadlines.run(this.client.del(this.redisKey(key)))) > 0;
   }
+}
+
+function admitted(decision: Decision): boolean {
+  return decision.allowed;
 }
 
 /** The script client, acknowledged by replicas when `replicas` asks for it. */
