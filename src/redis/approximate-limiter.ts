@@ -1,10 +1,10 @@
 import { schedulerOf, toClock, type Clock, type ClockSource } from '../core/clock.js';
 import type { Decision } from '../core/decision.js';
 import type { AsyncRateLimiter } from '../core/limiter.js';
-import { checkCost, checkKey } from '../core/options.js';
+import { checkCost, checkKey, invalidOption } from '../core/options.js';
 import { checkPolicy, type Limits, type Policy } from '../core/policy.js';
 import { shareOf } from '../core/fail-over.js';
-import { invalidOption } from './invalid-option.js';
+
 import { redisKeyOf } from './redis-key.js';
 import { runScript, scriptClient, type RedisClient } from './run-script.js';
 import { luaScript, readLua, type LuaScript } from './scripts.js';

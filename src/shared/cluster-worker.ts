@@ -1,14 +1,10 @@
-import { schedulerOf, type ClockSource } from '../core/clock.js';
-import type { Decision } from '../core/decision.js';
+import { StoreLimiter, type LimiterStore, type StoreContext, type StoreRateLimiter } from '../backend/store-limiter.js';
+import type { ClockSource } from '../core/clock.js';
 import { RatelabError, describeValue } from '../core/errors.js';
-import type { AsyncRateLimiter } from '../core/limiter.js';
-import { checkExpectedNodes, checkFailMode, FailOver, localSharePolicy, type FailMode, type FailOverReason, type ReasonedDecision } from '../core/fail-over.js';
-import { positiveMsOption, checkCost, checkKey } from '../core/options.js';
-import { createLimiter } from '../memory/limiter.js';
+import type { FailMode, FailOverReason, ReasonedDecision } from '../core/fail-over.js';
 import { checkAlgorithm } from '../core/names.js';
-import { checkPolicy, type Algorithm, type Limits, type Policy } from '../core/policy.js';
-import { spreadRetry } from '../wait/jitter.js';
-import { lazyWait, type WaitOptions } from '../wait/key-waiters.js';
+import { checkKey, positiveMsOption } from '../core/options.js';
+import type { Algorithm, Policy } from '../core/policy.js';
 import { ClusterChannel } from './cluster-channel.js';
 import { RESET, decodeDecision, type ClusterError, type ClusterResult } from './cluster-protocol.js';
 
@@ -40,32 +36,18 @@ export interface ClusterLimiterOptions {
   clock?: ClockSource;
 }
 
-/** A worker's view of a limiter the primary serves: an {@link AsyncRateLimiter} answering with promises. */
-export interface ClusterRateLimiter extends AsyncRateLimiter<ClusterDecision> {
+/**
+ * A worker's view of a limiter the primary serves: the seam's limiter (`consume`, `allow`,
+ * `wait`, `reset`, with promises). `consume` resolves with the primary's decision, or the
+ * fail mode's once the primary is `timeoutMs` late; it rejects with `INVALID_KEY`/
+ * `INVALID_COST`, or with the primary's refusal (`INVALID_ARGUMENT` when it serves no limiter
+ * of this name, `INVALID_KEY` for a key over its `maxKeyBytes`). `reset` has the primary
+ * forget the key and resolves whether it held it; it rejects like `consume` for a bad key,
+ * and when the primary does not answer within `timeoutMs`.
+ */
+export interface ClusterRateLimiter extends StoreRateLimiter<ClusterDecision> {
+  /** The name the primary serves the limiter under. */
   readonly name: string;
-  readonly algorithm: Algorithm;
-  readonly limits: Limits;
-  readonly failMode: FailMode;
-  /**
-   * Takes `cost` units (whole number >= 0, default 1) for `key`: the primary's decision, or
-   * the fail mode's once the primary is `timeoutMs` late. Rejects with `INVALID_KEY`/
-   * `INVALID_COST`, or with the primary's refusal (`INVALID_ARGUMENT` when it serves no
-   * limiter of this name, `INVALID_KEY` for a key over its `maxKeyBytes`).
-   */
-  consume(key: string, cost?: number): Promise<ClusterDecision>;
-  /** `(await consume(key)).allowed`. */
-  allow(key: string): Promise<boolean>;
-  /**
-   * Waits until `cost` units were taken (see RateLimiter.wait): first come first served per
-   * key within this worker; across workers best-effort, retrying at `retryAfterMs` plus jitter.
-   */
-  wait(key: string, cost?: number, options?: WaitOptions): Promise<ClusterDecision>;
-  /**
-   * Has the primary forget `key` (its next request starts with a full quota); resolves
-   * whether the primary held it. Rejects like `consume` for a bad key, and when the primary
-   * does not answer within `timeoutMs`.
-   */
-  reset(key: string): Promise<boolean>;
 }
 
 /**
@@ -93,47 +75,57 @@ export function createClusterLimiter(...args: [Algorithm, Policy, ClusterLimiter
 }
 
 function clusterLimiter(name: string, algorithm: Algorithm, policy: Policy, options: ClusterLimiterOptions): ClusterRateLimiter {
-  const checked = checkAlgorithm(algorithm);
-  const limits = checkPolicy(policy, checked);
-  // `?? 100` first: a null timeout means the default here.
-  const timeoutMs = positiveMsOption(options.timeoutMs ?? 100, 'timeoutMs', 100);
-  const failMode = checkFailMode(options.failMode ?? 'open');
-  const nodes = checkExpectedNodes(failMode, options.expectedNodes, 'workers');
-  const local = nodes === undefined ? undefined : createLimiter(checked, localSharePolicy(limits, nodes), options.clock ? { clock: options.clock } : {});
-  const failOver = new FailOver(failMode, limits.capacity, timeoutMs, local);
-  const channel = new ClusterChannel(name, timeoutMs);
-  const ask = (key: string, cost: number | typeof RESET) => new Promise<ClusterResult | undefined>((settle) => channel.submit({ key, cost, settle }));
+  return new ClusterLimiter(name, checkAlgorithm(algorithm), policy, options);
+}
 
-  const consume = async (key: string, cost = 1): Promise<ClusterDecision> => {
-    checkCost(cost);
+/** The cluster backend on the seam: the store is the primary, over {@link ClusterChannel}; the limiter adds its `name`. */
+class ClusterLimiter extends StoreLimiter<ClusterDecision, PrimaryStore> implements ClusterRateLimiter {
+  constructor(
+    readonly name: string,
+    algorithm: Algorithm,
+    policy: Policy,
+    options: ClusterLimiterOptions,
+  ) {
+    const { failMode, expectedNodes, clock } = options;
+    super(algorithm, policy, { failMode, expectedNodes, clock, members: 'workers' }, (context) => new PrimaryStore(context, name, options));
+  }
+}
+
+/** The primary's limiter, asked over IPC: what it decides, or (`timeoutMs` late) the fail mode. */
+class PrimaryStore implements LimiterStore<ClusterDecision> {
+  readonly retryAfterMs: number;
+  private readonly channel: ClusterChannel;
+
+  constructor(
+    private readonly context: StoreContext,
+    name: string,
+    options: ClusterLimiterOptions,
+  ) {
+    // `?? 100` first: a null timeout means the default here.
+    this.retryAfterMs = positiveMsOption(options.timeoutMs ?? 100, 'timeoutMs', 100);
+    this.channel = new ClusterChannel(name, this.retryAfterMs);
+  }
+
+  async decide(key: string, cost: number): Promise<ClusterDecision> {
     checkKey(key);
-    const result = await ask(key, cost);
-    if (result === undefined || result === null) return failOver.decide(key, cost);
+    const result = await this.ask(key, cost);
+    if (result === undefined || result === null) return this.context.unavailable(key, cost);
     if ('error' in result) throw refusal(result.error);
     if ('reset' in result) throw new RatelabError('INVALID_DECISION', 'createClusterLimiter: the primary answered a decision with a reset', { field: 'name' });
     return { ...decodeDecision(result), reason: 'primary' };
-  };
+  }
 
-  const reset = async (key: string): Promise<boolean> => {
+  async reset(key: string): Promise<boolean> {
     checkKey(key);
-    failOver.forget(key);
-    const result = await ask(key, RESET);
-    if (result === undefined || result === null) throw new Error(`createClusterLimiter: the primary did not answer the reset of ${JSON.stringify(key)} within ${timeoutMs} ms`);
+    const result = await this.ask(key, RESET);
+    if (result === undefined || result === null) throw new Error(`createClusterLimiter: the primary did not answer the reset of ${JSON.stringify(key)} within ${this.retryAfterMs} ms`);
     if ('error' in result) throw refusal(result.error);
     return 'reset' in result && result.reset;
-  };
+  }
 
-  const waitFor = lazyWait(consume, { scheduler: schedulerOf(options.clock), capacity: limits.capacity, jitter: spreadRetry });
-  return {
-    name,
-    algorithm: checked,
-    limits,
-    failMode,
-    consume,
-    allow: async (key) => (await consume(key)).allowed,
-    wait: (key, cost = 1, waitOptions) => waitFor(key, cost, waitOptions),
-    reset,
-  };
+  private ask(key: string, cost: number | typeof RESET): Promise<ClusterResult | undefined> {
+    return new Promise((settle) => this.channel.submit({ key, cost, settle }));
+  }
 }
 
 function refusal(error: ClusterError): RatelabError {
