@@ -64,8 +64,10 @@ const FOLDERS = [...LIBRARY_FOLDERS, 'config', ...LAB_FOLDERS];
 const LAB = `^src/(${LAB_FOLDERS.join('|')})/`;
 const BACKENDS = `^src/(${BACKEND_FOLDERS.join('|')})/`;
 
+/** The library's entry points' modules: the core's, and each backend's own `index.ts`. */
+const LIBRARY_ENTRY = `^src/(index|(${['tiers', 'http', ...BACKEND_FOLDERS].join('|')})/index)\\.ts$`;
 /** The entry points' modules. */
-const ENTRY = '^src/(index|tiers/index|redis/index|http/index|shared/index|lab/index)\\.ts$';
+const ENTRY = `^src/(index|(${['tiers', 'http', 'lab', ...BACKEND_FOLDERS].join('|')})/index)\\.ts$`;
 
 module.exports = {
   forbidden: [
@@ -116,7 +118,7 @@ module.exports = {
       name: 'library-entries-no-lab-demos',
       comment: 'the naive limiter and the race are lab demonstrations, never library code',
       severity: 'error',
-      from: { path: '^src/(index|tiers/index|redis/index|http/index|shared/index)\\.ts$' },
+      from: { path: LIBRARY_ENTRY },
       to: { path: '^src/race/', reachable: true },
     },
   ],
