@@ -30,7 +30,7 @@ export interface ServedLimiter {
 }
 
 /**
- * In the cluster's primary: decides for the workers' `createClusterLimiter(name, ...)`
+ * In the cluster's primary: decides for the workers' `createClusterLimiter(algorithm, policy, { name })`
  * with one in-memory limiter of `algorithm` and `policy` (options as for `createLimiter`,
  * and `maxKeyBytes`).
  * The primary's event loop decides one batch of requests at a time, in order, so the workers
