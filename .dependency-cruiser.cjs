@@ -2,7 +2,11 @@
 // import breaks it. Read top to bottom, it is the description of the layers:
 //
 //   bin/, src/cli/            the shell: parse flags, call, render; nothing imports it
-//   src/report/               tables, charts, CSV, JSON of results (may read sim/bench/attack types)
+//   src/report/               results rendered (may read sim/bench/attack types): text/ for the
+//                             terminal (tables, charts, summaries), data/ (CSV, JSON,
+//                             github-action-benchmark), html/ (the HTML report and its page
+//                             script); what several kinds share sits at its root (io, output
+//                             writing, rounding, run time, chart spans)
 //   src/attack/, src/race/    the lab against live systems: HTTP load runner and its demo
 //                             API, the naive-vs-Lua Redis race (a demonstration, never library)
 //   src/fidelity/             published claims checked by measurements (ratelab fidelity): runs

@@ -7,7 +7,7 @@
 //   npx tsx bench/redis-throughput.ts [--rounds 7] [--calls 20000] [--keys 10000]
 import { Redis } from 'ioredis';
 import { REDIS_BENCH_DEFAULTS, RLF, medianRatio, runRedisBench, type RedisContenderFigures } from '../src/bench/redis-throughput.js';
-import { renderRedisBench } from '../src/report/redis-bench-report.js';
+import { renderRedisBench } from '../src/report/text/redis-bench-report.js';
 import { startRedisServer } from '../test/support/redis-server.js';
 import { median } from 'simple-statistics';
 import { numberArg } from './redis-support.js';
@@ -33,7 +33,7 @@ try {
   ];
   const cpuRatio = medianRatio(at(50, 'ratelab token bucket, batched'), at(50, RLF), cpu);
   const p99 = median(at(50, 'ratelab token bucket, batched').p99Ms);
-  console.log('\ngoals (issue 12)');
+  console.log('\ngoals (docs/redis.md, "Speed")');
   for (const [name, value, goal] of goals) console.log(`  ${name.padEnd(34)} ${value.toFixed(2)}x   goal >= ${goal}   ${value >= goal ? 'met' : 'MISSED'}`);
   console.log(`  ${'batched total CPU x RLF at 50'.padEnd(34)} ${cpuRatio.toFixed(2)}x   goal <= 0.5   ${cpuRatio <= 0.5 ? 'met' : 'MISSED'}`);
   console.log(`  ${'batched p99 at 50 in flight'.padEnd(34)} ${p99.toFixed(2)} ms goal < 1.5  ${p99 < 1.5 ? 'met' : 'MISSED'}`);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CSV_COLUMNS } from '../src/report/compare-csv.js';
+import { CSV_COLUMNS } from '../src/report/data/compare-csv.js';
 import { builtinScenarios } from '../src/scenario/builtins.js';
 import { REGENERATE, REPO_ROOT, docFiles, findOutputBlocks, generate, generateAll, rewrite, type OutputBlock } from '../scripts/doc-outputs.js';
 

@@ -1,6 +1,7 @@
 import { percentiles } from '../metrics/percentile.js';
 import { MetricsRecorder, type ReplayMetrics } from '../metrics/recorder.js';
-import { ABORTED, isAdmitted, retryAfterMsOf, type AttackRun, type Shot } from './runner.js';
+import type { AttackRun } from './runner.js';
+import { ABORTED, isAdmitted, retryAfterMsOf, type Shot } from './shot.js';
 import type { JudgedPolicy } from './endpoint-policy.js';
 
 export type { JudgedPolicy } from './endpoint-policy.js';

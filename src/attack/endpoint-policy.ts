@@ -1,4 +1,4 @@
-import type { RateLimitFields } from './runner.js';
+import type { RateLimitFields } from './shot.js';
 
 /** Where the limit of a {@link JudgedPolicy} came from. */
 export type LimitSource = '--limit' | 'RateLimit-Policy' | 'X-RateLimit-Limit' | 'scenario';

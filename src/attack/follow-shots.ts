@@ -1,7 +1,8 @@
 import { FocusRecorder, type FocusSeries } from '../metrics/focus-recorder.js';
 import type { FocusPlan, FocusView } from '../sim/focus.js';
 import { isDecided } from './analysis.js';
-import { isAdmitted, type AttackRun } from './runner.js';
+import type { AttackRun } from './runner.js';
+import { isAdmitted } from './shot.js';
 
 /**
  * The keys of `plans` followed through an attack's decided requests, as `compare` follows

@@ -1,25 +1,10 @@
-import { Agent, request, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import { Agent, request, type ClientRequest, type IncomingMessage } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MAX_TIMER_MS } from '../core/clock.js';
 import { RatelabError } from '../core/errors.js';
 import { unsendableKey } from './header-key.js';
-
-/** One request to send: at scenario time `t` (ms), for `key`. */
-export interface AttackEvent {
-  readonly t: number;
-  readonly key: string;
-}
-
-/**
- * The events to replay, pulled in time order. A closed-loop stream (clients that retry)
- * hears each decision through `react` before it is asked for the next event; the runner
- * then waits for each response before pulling on.
- */
-export interface AttackStream {
-  next(): AttackEvent | undefined;
-  readonly closedLoop?: boolean;
-  react?(allowed: boolean, retryAfterMs: number): void;
-}
+import { alignedStartEpoch, countEvents, type AttackEvent, type AttackStream } from './schedule.js';
+import { ABORTED, isAdmitted, rateLimitFields, retryAfterMsOf, type Shot } from './shot.js';
 
 /** Options of {@link runAttack}. Times are wall-clock milliseconds unless said otherwise. */
 export interface AttackRunOptions {
@@ -64,47 +49,6 @@ export interface AttackRunOptions {
   onResponse?: (shot: Shot) => void;
 }
 
-/** What came back for one request. */
-export interface Shot {
-  /** Wall ms after the start (scenario time 0) when the request was sent. */
-  sentMs: number;
-  key: string;
-  /** A scenario event, or a retry at a 429's Retry-After; for a probe, the index of the 429 it checks. */
-  probeOf: number | undefined;
-  /** HTTP status, or undefined when no response came (see `error`). */
-  status: number | undefined;
-  /**
-   * Why no complete response came: `ECONNREFUSED`, `ECONNRESET`, ..., `timeout` (cut off
-   * at `timeoutMs`), or {@link ABORTED} (cut off by the run's own stop, not the endpoint).
-   */
-  error: string | undefined;
-  /** Wall ms from sending to the end of the response (or the error). */
-  latencyMs: number;
-  /**
-   * Wall ms from sending to the response's status line and headers; undefined when none
-   * came. A response cut off in its body has it, but no `status`.
-   */
-  headersMs: number | undefined;
-  /** The rate-limit fields as received (absent ones undefined). */
-  headers: RateLimitFields;
-}
-
-/** The response fields the attack reads and checks. */
-export interface RateLimitFields {
-  retryAfter?: string;
-  limit?: string;
-  remaining?: string;
-  reset?: string;
-  rateLimit?: string;
-  rateLimitPolicy?: string;
-}
-
-/**
- * The error of a request cut off because the run stopped (`--max-time`, a signal), not
- * because of the endpoint: counted apart from the endpoint's errors.
- */
-export const ABORTED = 'aborted';
-
 /** Why the run ended. */
 export type StopReason = 'done' | 'max-requests' | 'max-time' | 'interrupted';
 
@@ -142,14 +86,15 @@ interface Probe {
  */
 export async function runAttack(options: AttackRunOptions): Promise<AttackRun> {
   const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
-  const run = new Runner(options, agent);
+  const runner = new Runner(options, agent);
   try {
-    return await run.go();
+    return await runner.run();
   } finally {
     agent.destroy();
   }
 }
 
+/** One run of {@link runAttack}: its shots, the requests in flight, the probes due, and why it stopped. */
 class Runner {
   private readonly shots: Shot[] = [];
   private readonly inFlight = new Set<Promise<void>>();
@@ -169,7 +114,8 @@ class Runner {
     private readonly agent: Agent,
   ) {}
 
-  async go(): Promise<AttackRun> {
+  /** Waits for the start (aligned when asked), replays the stream, and returns what the run saw. */
+  async run(): Promise<AttackRun> {
     const { stream, durationMs } = this.options;
     let event = stream.next();
     this.originMs = this.options.originMs ?? event?.t ?? 0;
@@ -309,7 +255,7 @@ class Runner {
     const shot: Shot = { sentMs, key, probeOf, status: undefined, error: undefined, latencyMs: 0, headersMs: undefined, headers: {} };
     const index = this.shots.push(shot) - 1;
     this.options.onSend?.(shot);
-    const done = this.fetch(shot).then(() => {
+    const done = this.exchange(shot).then(() => {
       this.afterResponse(shot, index);
       this.options.onResponse?.(shot);
     });
@@ -323,7 +269,7 @@ class Runner {
    * at `timeoutMs` (or when the run halts) the request is destroyed, whether the endpoint
    * is still to answer or still sending the body; a response cut off keeps no status.
    */
-  private fetch(shot: Shot): Promise<void> {
+  private exchange(shot: Shot): Promise<void> {
     const { url, keyHeader, timeoutMs } = this.options;
     return new Promise<void>((resolve) => {
       let response: IncomingMessage | undefined;
@@ -372,73 +318,4 @@ class Runner {
     const at = this.probes.findIndex((p) => p.dueMs > probe.dueMs);
     this.probes.splice(at < 0 ? this.probes.length : at, 0, probe);
   }
-}
-
-/**
- * The epoch ms to start a replay at so that its phase against `alignMs` is kept: the first
- * instant at or after `nowEpochMs` congruent to `originMs / speed` modulo `alignMs`. Event
- * `t`, sent `(t - originMs) / speed` after the start, then leaves at an epoch time
- * congruent to `t / speed` modulo `alignMs`. A scenario (origin 0) starts on a multiple of
- * `alignMs`; a trace whose first event is at 1,880 ms starts 880 ms past one (at speed 1).
- */
-export function alignedStartEpoch(nowEpochMs: number, originMs: number, speed: number, alignMs: number): number {
-  const phase = positiveModulo(originMs / speed, alignMs);
-  return phase + Math.ceil((nowEpochMs - phase) / alignMs) * alignMs;
-}
-
-function positiveModulo(value: number, modulus: number): number {
-  return ((value % modulus) + modulus) % modulus;
-}
-
-/**
- * The events a stream would send, counted up to `cap`: those less than `durationMs`
- * (scenario time) after the origin (`originMs`, else the first event's time). Undefined
- * for a closed-loop stream, whose events depend on the decisions. Consumes the stream.
- */
-export function plannedEvents(stream: AttackStream, originMs: number | undefined, durationMs: number, cap: number): number | undefined {
-  if (stream.closedLoop) return undefined;
-  const first = stream.next();
-  if (!first || cap < 1) return 0;
-  const endMs = (originMs ?? first.t) + durationMs;
-  return first.t < endMs ? 1 + countEvents(stream, endMs, cap - 1) : 0;
-}
-
-/** Pulls events before `endMs` (scenario time) from `stream`, counting them up to `cap`. */
-function countEvents(stream: AttackStream, endMs: number, cap: number): number {
-  let count = 0;
-  while (count < cap) {
-    const event = stream.next();
-    if (!event || event.t >= endMs) break;
-    count += 1;
-  }
-  return count;
-}
-
-/** Whether the endpoint admitted the request (any 2xx). */
-export function isAdmitted(shot: Shot): boolean {
-  return shot.status !== undefined && shot.status >= 200 && shot.status < 300;
-}
-
-/**
- * The Retry-After of a shot in wall ms: its delay-seconds times 1000; Infinity when the
- * field is absent or not a whole number (an HTTP-date is not expected from a rate limiter).
- */
-export function retryAfterMsOf(shot: Shot): number {
-  const value = shot.headers.retryAfter?.trim();
-  return value !== undefined && /^\d+$/.test(value) ? Number(value) * 1000 : Infinity;
-}
-
-function rateLimitFields(headers: IncomingHttpHeaders): RateLimitFields {
-  const one = (name: string) => {
-    const value = headers[name];
-    return Array.isArray(value) ? value.join(', ') : value;
-  };
-  return {
-    retryAfter: one('retry-after'),
-    limit: one('x-ratelimit-limit'),
-    remaining: one('x-ratelimit-remaining'),
-    reset: one('x-ratelimit-reset'),
-    rateLimit: one('ratelimit'),
-    rateLimitPolicy: one('ratelimit-policy'),
-  };
 }

@@ -1,6 +1,6 @@
 import { REDIS_BENCH_DEFAULTS, runRedisBench, type RedisBenchPlan } from '../bench/redis-throughput.js';
 import { openRedis } from '../redis/client.js';
-import { renderRedisBench } from '../report/redis-bench-report.js';
+import { renderRedisBench } from '../report/text/redis-bench-report.js';
 import { writeOutputs } from '../report/write-output.js';
 import { EXIT } from './exit-codes.js';
 import { checkOutputs, wholeNumberFlag } from './flags.js';

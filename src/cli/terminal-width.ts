@@ -1,4 +1,4 @@
-import { MAX_WIDTH } from '../report/compare-table.js';
+import { MAX_WIDTH } from '../report/text/compare-table.js';
 import type { CommandIO } from '../report/io.js';
 
 /** Narrower than this, nothing lays out sensibly; wrap as if it were this wide. */

@@ -2,7 +2,7 @@ import { cpus, loadavg } from 'node:os';
 import { runThreadBench } from '../bench/threads.js';
 import { parseDuration } from '../core/duration.js';
 import type { CommandIO } from '../report/io.js';
-import { renderThreadBench } from '../report/threads-report.js';
+import { renderThreadBench } from '../report/text/threads-report.js';
 import { writeOutput } from '../report/write-output.js';
 import { EXIT } from './exit-codes.js';
 import { algorithmsFlag, wholeNumberFlag } from './flags.js';

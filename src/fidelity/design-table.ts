@@ -87,7 +87,7 @@ function designCase(algorithm: Algorithm, realistic: number, adversarial: number
     {
       id: `design/${algorithm}`,
       claim: `${algorithm}: ${design.exact ? 'exact' : 'approximate'}, memory ${design.slope === 0 ? 'O(1)' : 'O(limit)'} per key, burst ${hasBucket(algorithm) ? 'b' : 'limit'} in 1 ms`,
-      source: 'the seed\'s design table (README "One policy, five algorithms")',
+      source: 'the design table (README "One policy, five algorithms")',
       scenario: `error: zipf-many-keys / sliding-counter-worst; memory: ${MEMORY_KEYS.toLocaleString('en-US')} full keys at limits ${MEMORY_LIMITS.join(', ')}; burst: 100/s, b = 20`,
       expected: `${design.exact ? 'error 0%/0%' : 'error >= 0%/> 0%'}; ${design.slope === 0 ? 'flat' : `~${design.slope} B/unit`}; burst ${expectedBurst}`,
       measured: `error ${fixed(realistic)}%/${fixed(adversarial)}%; ${bytes.map((b) => Math.round(b)).join('/')} B (${fixed(slope)} B/unit); burst ${burst}`,

@@ -23,55 +23,70 @@ export async function replayScenario(scenario: Scenario, algorithms: readonly Al
   return result?.rows ?? [];
 }
 
+/** What an edge case states, where it is measured, and the worst-window ratios that reproduce it. */
+interface EdgeClaim {
+  /** The shipped scenario replayed, through `algorithm` alone. */
+  scenarioName: string;
+  algorithm: Algorithm;
+  stated: Pick<FidelityCase, 'id' | 'claim' | 'source' | 'scenario' | 'expected'>;
+  holds(ratio: number): boolean;
+}
+
 /**
  * Claim 2 (Figma): a fixed window admits a full quota just before a boundary and another
  * just after, 2x the limit within one window. Claim 3: the sliding counter's worst case is
  * just under 2x (a full quota at the very end of one window, then steady pressure; the
  * derivation is in docs/lab.md "The sliding counter's worst case").
  */
+const EDGE_CLAIMS: readonly EdgeClaim[] = [
+  {
+    scenarioName: 'edge-attack',
+    algorithm: 'fixed-window',
+    stated: {
+      id: 'edge/fixed-window',
+      claim: 'A fixed window admits 2x its limit across a boundary (5 at 11:00:59 and 5 at 11:01:00 pass a 5/min limit)',
+      source: 'Figma engineering blog, "An alternative approach to rate limiting"',
+      scenario: 'edge-attack (100/s: 100 at 999 ms, 100 at 1000 ms)',
+      expected: '2.00x in one window',
+    },
+    holds: (ratio) => ratio >= 1.99 && ratio <= 2,
+  },
+  {
+    scenarioName: 'sliding-counter-worst',
+    algorithm: 'sliding-counter',
+    stated: {
+      id: 'edge/sliding-counter',
+      claim: "The sliding-window counter's worst case is not 1x: a full quota at the end of a window, then steady pressure, admits just under 2x",
+      source: 'Cloudflare blog (2017) estimate prev*(W-elapsed)/W + current; derivation in docs/lab.md',
+      scenario: 'sliding-counter-worst (100/s: 100 at 999 ms, then 400/s)',
+      expected: 'just under 2x (1.5x to 2x)',
+    },
+    holds: (ratio) => ratio > 1.5 && ratio < 2,
+  },
+];
+
+/** The edge claims, each measured on its shipped scenario, in {@link EDGE_CLAIMS} order. */
 export const edgeChecks: FidelityCheck = {
   name: 'edge',
   async run() {
-    const [fixedRow] = await replayScenario(shippedScenario('edge-attack'), ['fixed-window']);
-    const [counterRow] = await replayScenario(shippedScenario('sliding-counter-worst'), ['sliding-counter']);
-    return [fixedWindowCase(fixedRow as ComparisonRow), slidingCounterCase(counterRow as ComparisonRow)];
+    const cases: FidelityCase[] = [];
+    for (const edge of EDGE_CLAIMS) {
+      const [row] = await replayScenario(shippedScenario(edge.scenarioName), [edge.algorithm]);
+      cases.push(edgeCase(row as ComparisonRow, edge));
+    }
+    return cases;
   },
 };
 
-/** What an edge case states; the measured figure and the details come from the row. */
-type EdgeClaim = Pick<FidelityCase, 'id' | 'claim' | 'source' | 'scenario' | 'expected'>;
-
-/** The worst window of `row` against `claim`, reproduced when `holds(ratio)`. */
-function edgeCase(row: ComparisonRow, claim: EdgeClaim, holds: (ratio: number) => boolean): FidelityCase {
+/** The worst window of `row` against `edge`'s claim, reproduced when `edge.holds(ratio)`. */
+function edgeCase(row: ComparisonRow, edge: EdgeClaim): FidelityCase {
   const ratio = row.worstWindowRatio;
   return judged(
     {
-      ...claim,
+      ...edge.stated,
       measured: `${fixed(ratio)}x in one window`,
       details: { worstWindowRatio: ratio, admitted: row.admitted, offered: row.offered },
     },
-    holds(ratio),
+    edge.holds(ratio),
   );
-}
-
-function fixedWindowCase(row: ComparisonRow): FidelityCase {
-  const claim: EdgeClaim = {
-    id: 'edge/fixed-window',
-    claim: 'A fixed window admits 2x its limit across a boundary (5 at 11:00:59 and 5 at 11:01:00 pass a 5/min limit)',
-    source: 'Figma engineering blog, "An alternative approach to rate limiting"',
-    scenario: 'edge-attack (100/s: 100 at 999 ms, 100 at 1000 ms)',
-    expected: '2.00x in one window',
-  };
-  return edgeCase(row, claim, (ratio) => ratio >= 1.99 && ratio <= 2);
-}
-
-function slidingCounterCase(row: ComparisonRow): FidelityCase {
-  const claim: EdgeClaim = {
-    id: 'edge/sliding-counter',
-    claim: "The sliding-window counter's worst case is not 1x: a full quota at the end of a window, then steady pressure, admits just under 2x",
-    source: 'Cloudflare blog (2017) estimate prev*(W-elapsed)/W + current; derivation in docs/lab.md',
-    scenario: 'sliding-counter-worst (100/s: 100 at 999 ms, then 400/s)',
-    expected: 'just under 2x (1.5x to 2x)',
-  };
-  return edgeCase(row, claim, (ratio) => ratio > 1.5 && ratio < 2);
 }

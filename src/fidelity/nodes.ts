@@ -65,7 +65,7 @@ function fullLimitCase(ratio: number): FidelityCase {
     {
       id: 'nodes/full-limit',
       claim: `${NODES} nodes each enforcing the full limit admit ${NODES}x the limit`,
-      source: "RateGate's 3-node demo; the field notes' independent nodes",
+      source: 'RateGate\'s 3-node demo; the arithmetic in docs/lab.md, "Where the claims come from"',
       scenario: `one key at 5x its limit (100/s), round robin over ${NODES} exact limiters`,
       expected: `${NODES}.00x`,
       measured: `${fixed(ratio)}x in one window`,

@@ -11,7 +11,7 @@ const POLICY = { limit: 100, windowMs: 1000 };
 const CLAIM = {
   id: 'redis/lua-latency',
   claim: 'A Redis Lua script adds about 1 ms per request',
-  source: "the seed's design notes",
+  source: 'the design estimate: one round trip to Redis plus the script (docs/lab.md, "Where the claims come from")',
   expected: 'about 1 ms (loopback; a LAN adds its round trip)',
 };
 

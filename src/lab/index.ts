@@ -118,13 +118,17 @@ export type { AddedLatency } from '../sim/distributed/latency-tally.js';
 /** Sends a stream's requests to an endpoint at their times (wall ms), recording every response; never throws on network errors. */
 export { runAttack } from '../attack/runner.js';
 /** `Shot.error` of a request cut off by the run's own stop (`maxTimeMs`, the signal), not by the endpoint. */
-export { ABORTED } from '../attack/runner.js';
+export { ABORTED } from '../attack/shot.js';
 /** Whether the endpoint admitted a request (any 2xx). */
-export { isAdmitted } from '../attack/runner.js';
+export { isAdmitted } from '../attack/shot.js';
 /** A response's Retry-After in ms; Infinity when absent or not whole seconds. */
-export { retryAfterMsOf } from '../attack/runner.js';
-/** An attack's requests, responses (`Shot`), options and result. */
-export type { AttackEvent, AttackRun, AttackRunOptions, AttackStream, RateLimitFields, Shot, StopReason } from '../attack/runner.js';
+export { retryAfterMsOf } from '../attack/shot.js';
+/** An attack's options and result (its shots, why it stopped, how well it kept time). */
+export type { AttackRun, AttackRunOptions, StopReason } from '../attack/runner.js';
+/** An attack's requests: the events to send (scenario time `t` in ms, `key`) and the stream they come from. */
+export type { AttackEvent, AttackStream } from '../attack/schedule.js';
+/** One request and its response (`Shot`), and the rate-limit fields read from it. */
+export type { RateLimitFields, Shot } from '../attack/shot.js';
 /** Measures an attack like `compare` does a replay: accuracy, worst window, header problems, Retry-After honesty. */
 export { analyzeAttack } from '../attack/analysis.js';
 /** An attack's analysis and its parts. */

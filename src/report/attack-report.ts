@@ -52,26 +52,6 @@ export function attackNotes(report: AttackReport): string[] {
   return notes;
 }
 
-/** The `attack` section of the JSON report: everything measured beyond compare's rows. */
-export function attackJson(report: AttackReport): Record<string, unknown> {
-  const { analysis, run } = report;
-  return {
-    attack: {
-      url: report.url.href,
-      speed: report.speed,
-      startedAt: new Date(run.startEpochMs).toISOString(),
-      stoppedBy: run.stoppedBy,
-      unsent: run.unsent,
-      maxLagMs: Math.round(run.maxLagMs * 10) / 10,
-      policySource: analysis.policy.source,
-      responses: analysis.responses,
-      latencyMs: analysis.latencyMs,
-      probes: analysis.probes,
-      headerProblems: analysis.headerProblems,
-    },
-  };
-}
-
 /** The policy and where it came from: `5 per 1s, read from RateLimit-Policy`. */
 export function describePolicy(policy: JudgedPolicy, speed: number): string {
   const { limit, window } = policy.source;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseBenchRun, readBenchRun } from '../../src/bench/bench-run.js';
 import { finishBench } from '../../src/cli/commands/bench.js';
-import { renderBars } from '../../src/report/bench-report.js';
+import { renderBars } from '../../src/report/text/bench-report.js';
 import { bufferIO } from '../../src/report/io.js';
 import { run as runCli } from '../../src/cli/main.js';
 import { memory, rounds, run, speed } from './sample-runs.js';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { runThreadBench, type ThreadFigure } from '../../src/bench/threads.js';
 import { run as runCli } from '../../src/cli/main.js';
 import { bufferIO } from '../../src/report/io.js';
-import { renderThreadBench } from '../../src/report/threads-report.js';
+import { renderThreadBench } from '../../src/report/text/threads-report.js';
 
 describe('the thread bench', () => {
   it("measures the machine's ceiling (pure compute) and every workload, locking and thread count, each against the fewest threads and the global lock", async () => {

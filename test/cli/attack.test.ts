@@ -11,7 +11,7 @@ import { run } from '../../src/cli/main.js';
 import { ALGORITHMS, type Algorithm } from '../../src/index.js';
 import type { AttackAnalysis } from '../../src/attack/analysis.js';
 import type { ComparisonRow } from '../../src/sim/comparison.js';
-import { CSV_COLUMNS } from '../../src/report/compare-csv.js';
+import { CSV_COLUMNS } from '../../src/report/data/compare-csv.js';
 import { listen } from '../http/support.js';
 import { startServe } from './run-serve.js';
 

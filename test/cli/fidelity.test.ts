@@ -8,7 +8,7 @@ import { run } from '../../src/cli/main.js';
 import { fidelityCommand } from '../../src/cli/commands/fidelity.js';
 import type { FidelityCheck } from '../../src/fidelity/case.js';
 import { bufferIO } from '../../src/report/io.js';
-import { FIDELITY_CSV_COLUMNS } from '../../src/report/fidelity-report.js';
+import { FIDELITY_CSV_COLUMNS } from '../../src/report/data/fidelity-csv.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ratelab-fidelity-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -7,7 +7,7 @@ import { distributedCommand, fleetDesigns } from '../../src/cli/commands/distrib
 import { bufferIO } from '../../src/report/io.js';
 import { run } from '../../src/cli/main.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
-import { DISTRIBUTED_CSV_COLUMNS } from '../../src/report/distributed-csv.js';
+import { DISTRIBUTED_CSV_COLUMNS } from '../../src/report/data/distributed-csv.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ratelab-distributed-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

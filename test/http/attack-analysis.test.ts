@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeAttack } from '../../src/attack/analysis.js';
-import type { AttackRun, Shot } from '../../src/attack/runner.js';
+import type { AttackRun } from '../../src/attack/runner.js';
+import type { Shot } from '../../src/attack/shot.js';
 import type { JudgedPolicy } from '../../src/attack/endpoint-policy.js';
-import { attackJson, attackNotes } from '../../src/report/attack-report.js';
+import { attackNotes } from '../../src/report/attack-report.js';
+import { attackJson } from '../../src/report/data/attack-json.js';
 import { scenarioWorkload } from '../../src/sim/workload.js';
 import { resolveScenario } from '../../src/scenario/builtins.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alignedStartEpoch, plannedEvents, type AttackEvent, type AttackStream } from '../../src/attack/runner.js';
+import { alignedStartEpoch, plannedEvents, type AttackEvent, type AttackStream } from '../../src/attack/schedule.js';
 
 function streamOf(times: readonly number[], closedLoop = false): AttackStream {
   const events: AttackEvent[] = times.map((t) => ({ t, key: 'k' }));

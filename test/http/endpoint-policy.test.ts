@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { missingPolicy, readPolicy, type GivenPolicy } from '../../src/attack/endpoint-policy.js';
-import type { RateLimitFields } from '../../src/attack/runner.js';
+import type { RateLimitFields } from '../../src/attack/shot.js';
 import { describePolicy } from '../../src/report/attack-report.js';
 
 const IETF: RateLimitFields = { rateLimitPolicy: '"default";q=5;w=1', limit: '5' };

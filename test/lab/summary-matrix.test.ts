@@ -1,10 +1,10 @@
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
-import { summarise } from '../../src/report/compare-summary.js';
-import { MAX_WIDTH, OVER_MARK, renderComparison } from '../../src/report/compare-table.js';
-import stripAnsi from '../../src/report/strip-ansi.js';
-import { MATRIX_LEGEND, renderSummaryMatrix } from '../../src/report/summary-matrix.js';
-import { wrapWords } from '../../src/report/wrap.js';
+import { summarise } from '../../src/report/text/compare-summary.js';
+import { MAX_WIDTH, OVER_MARK, renderComparison } from '../../src/report/text/compare-table.js';
+import stripAnsi from '../../src/report/text/strip-ansi.js';
+import { MATRIX_LEGEND, renderSummaryMatrix } from '../../src/report/text/summary-matrix.js';
+import { wrapWords } from '../../src/report/text/wrap.js';
 import type { ComparisonRow, WorkloadComparison } from '../../src/sim/comparison.js';
 
 const plain = new Chalk({ level: 0 });

@@ -3,8 +3,8 @@ import { compareCommand, type CompareFlags } from '../../src/cli/commands/compar
 import { EXIT } from '../../src/cli/exit-codes.js';
 import { bufferIO } from '../../src/report/io.js';
 import { run } from '../../src/cli/main.js';
-import { rowLabel, rowOf, windowScale } from '../../src/report/window-scale.js';
-import stripAnsi from '../../src/report/strip-ansi.js';
+import { rowLabel, rowOf, windowScale } from '../../src/report/text/window-scale.js';
+import stripAnsi from '../../src/report/text/strip-ansi.js';
 import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '../..');

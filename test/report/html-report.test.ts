@@ -1,4 +1,4 @@
-// The HTML report's builder (src/report/html-*.ts): the page's structure, what it embeds
+// The HTML report's builder (src/report/html/): the page's structure, what it embeds
 // and how (escaped, no URL), and the bound on points that keeps a big run's file small.
 // test/report/html-browser.test.ts opens a real report in Chromium.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -12,11 +12,11 @@ import { compareCommand } from '../../src/cli/commands/compare.js';
 import { distributedCommand } from '../../src/cli/commands/distributed.js';
 import { startServe } from '../cli/run-serve.js';
 import { bufferIO } from '../../src/report/io.js';
-import { downsampleMinMax } from '../../src/report/downsample.js';
-import { comparisonHtml } from '../../src/report/compare-html.js';
-import { htmlAssets, withoutSchemes } from '../../src/report/html-assets.js';
-import { embedJson, htmlDocument, type HtmlReport } from '../../src/report/html-document.js';
-import { HTML_MAX_POINTS, htmlGrid, timelineHtmlView } from '../../src/report/html-views.js';
+import { downsampleMinMax } from '../../src/report/html/downsample.js';
+import { comparisonHtml } from '../../src/report/html/compare-html.js';
+import { htmlAssets, withoutSchemes } from '../../src/report/html/html-assets.js';
+import { embedJson, htmlDocument, type HtmlReport } from '../../src/report/html/html-document.js';
+import { HTML_MAX_POINTS, htmlGrid, timelineHtmlView } from '../../src/report/html/html-views.js';
 import type { WorkloadComparison } from '../../src/sim/comparison.js';
 
 const ROOT = join(import.meta.dirname, '../..');

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { compareCommand } from '../../src/cli/commands/compare.js';
 import { parseDuration } from '../../src/core/duration.js';
 import { bufferIO } from '../../src/report/io.js';
-import type { HtmlReport } from '../../src/report/html-document.js';
+import type { HtmlReport } from '../../src/report/html/html-document.js';
 
 const TRACES = join(import.meta.dirname, '../fixtures/traces');
 const scratch = mkdtempSync(join(tmpdir(), 'ratelab-run-time-'));

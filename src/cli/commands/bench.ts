@@ -6,10 +6,11 @@ import { MEMORY_POLICY, plannedFigureNames, runBench, type BenchPlan } from '../
 import { parseDuration } from '../../core/duration.js';
 import { RatelabError } from '../../core/errors.js';
 import { ALGORITHMS } from '../../core/policy.js';
-import { SPEED_COLUMNS_NOTE, renderBars, renderComparison, renderCsv, renderGoals, renderMemory, renderPeers, renderRoundsChart, renderSpeed } from '../../report/bench-report.js';
-import { benchJson } from '../../report/bench-json.js';
-import { actionBenchmarkEntries } from '../../report/github-action-benchmark.js';
-import { painter } from '../../report/color.js';
+import { SPEED_COLUMNS_NOTE, renderBars, renderComparison, renderGoals, renderMemory, renderPeers, renderRoundsChart, renderSpeed } from '../../report/text/bench-report.js';
+import { renderCsv } from '../../report/data/bench-csv.js';
+import { benchJson } from '../../report/data/bench-json.js';
+import { actionBenchmarkEntries } from '../../report/data/github-action-benchmark.js';
+import { painter } from '../../report/text/color.js';
 import { writeOutput, writeOutputs } from '../../report/write-output.js';
 import { EXIT } from '../exit-codes.js';
 import { redisBenchCommand } from '../redis-bench.js';

@@ -9,7 +9,7 @@ import { retryAfterSeconds } from '../../http/headers.js';
 import type { ClockSource } from '../../core/clock.js';
 import { createLimiter, type RateLimiter } from '../../memory/limiter.js';
 import { checkAlgorithm } from '../../core/names.js';
-import { painter } from '../../report/color.js';
+import { painter } from '../../report/text/color.js';
 import { loadTiers } from '../../tiers/load-tiers.js';
 import { RateLimiterRegistry } from '../../tiers/registry.js';
 import { EXIT } from '../exit-codes.js';

@@ -1,7 +1,7 @@
-import type { ColumnGrid } from '../metrics/focus-recorder.js';
-import type { FocusView } from '../sim/focus.js';
-import { attackComparison, type AttackReport } from './attack-report.js';
-import { roundToPlaces } from './round.js';
+import type { ColumnGrid } from '../../metrics/focus-recorder.js';
+import type { FocusView } from '../../sim/focus.js';
+import { attackComparison, type AttackReport } from '../attack-report.js';
+import { roundToPlaces } from '../round.js';
 import { matrixOf, scenarioOf } from './compare-html.js';
 import { htmlDocument, type HtmlChart, type HtmlTable } from './html-document.js';
 

@@ -1,9 +1,9 @@
-import type { ComparisonRow, WorkloadComparison } from '../sim/comparison.js';
-import { ACCURACY_COLUMNS, accuracyCells } from './accuracy-cells.js';
-import { runSpan } from './chart-frame.js';
-import { roundToPlaces } from './round.js';
-import { summarise } from './compare-summary.js';
-import { describePolicy } from './compare-table.js';
+import type { ComparisonRow, WorkloadComparison } from '../../sim/comparison.js';
+import { ACCURACY_COLUMNS, accuracyCells } from '../accuracy-cells.js';
+import { runSpan } from '../chart-frame.js';
+import { roundToPlaces } from '../round.js';
+import { summarise } from '../text/compare-summary.js';
+import { describePolicy } from '../text/compare-table.js';
 import { htmlDocument, type HtmlReport, type HtmlScenario, type HtmlTable } from './html-document.js';
 import { focusHtmlView, timelineHtmlView } from './html-views.js';
 

@@ -1,20 +1,10 @@
 import { median } from 'simple-statistics';
-import { RLF, medianRatio, type RedisBenchResult, type RedisContenderFigures } from '../bench/redis-throughput.js';
-import { count, renderTable, type Column } from './table.js';
+import { RLF, medianRatio, type RedisBenchResult, type RedisContenderFigures } from '../../bench/redis-throughput.js';
+import { count, renderTable, rightAligned, type Column } from './table.js';
 
 const totalCpu = (f: RedisContenderFigures) => f.nodeCpuUs.map((node, i) => node + (f.serverCpuUs[i] as number));
 
-const COLUMNS: Column[] = [
-  { header: 'contender' },
-  { header: 'calls/s', align: 'right' },
-  { header: 'x RLF', align: 'right' },
-  { header: 'Node', align: 'right' },
-  { header: 'server', align: 'right' },
-  { header: 'cmd', align: 'right' },
-  { header: 'CPU x RLF', align: 'right' },
-  { header: 'p50 ms', align: 'right' },
-  { header: 'p99 ms', align: 'right' },
-];
+const COLUMNS: Column[] = [{ header: 'contender' }, ...rightAligned('calls/s', 'x RLF', 'Node', 'server', 'cmd', 'CPU x RLF', 'p50 ms', 'p99 ms')];
 
 /**
  * The `ratelab bench --redis` report: per in-flight level, each contender's medians over

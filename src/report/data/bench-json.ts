@@ -1,5 +1,5 @@
-import type { BenchRun } from '../bench/bench-run.js';
-import { ALPHA, type Comparison, type Verdict } from '../bench/compare.js';
+import type { BenchRun } from '../../bench/bench-run.js';
+import { ALPHA, type Comparison, type Verdict } from '../../bench/compare.js';
 
 /** One row of the comparison with a baseline, as `--json` writes it (ratios to the reference). */
 export interface ComparisonEntry {

@@ -1,5 +1,5 @@
 import { Chalk, type ChalkInstance } from 'chalk';
-import type { CommandIO } from './io.js';
+import type { CommandIO } from '../io.js';
 
 /**
  * Whether to colour output on stdout: never with `--no-color` (`flag === false`) or a

@@ -1,5 +1,5 @@
 import stripAnsi from './strip-ansi.js';
-import { largest } from '../metrics/largest.js';
+import { largest } from '../../metrics/largest.js';
 
 /** A column of a text table: its header and which side its cells align to. */
 export interface Column {
@@ -20,6 +20,11 @@ export function renderTable(columns: readonly Column[], rows: readonly (readonly
       .trimEnd();
   const rule = widths.map((w) => '-'.repeat(w)).join('  ');
   return [line(columns.map((c) => c.header)), rule, ...rows.map(line)].join('\n') + '\n';
+}
+
+/** Right-aligned columns (figures), one per header, in order. */
+export function rightAligned(...headers: readonly string[]): Column[] {
+  return headers.map((header) => ({ header, align: 'right' }));
 }
 
 /** Whether every line (ANSI colour aside) is at most `width` columns. */

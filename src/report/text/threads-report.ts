@@ -1,5 +1,5 @@
-import type { ThreadFigure } from '../bench/threads.js';
-import { renderTable } from './table.js';
+import type { ThreadFigure } from '../../bench/threads.js';
+import { renderTable, rightAligned } from './table.js';
 
 /** Where the thread bench ran: what the figures depend on besides the code. */
 export interface Machine {
@@ -30,7 +30,7 @@ function workload(f: ThreadFigure): string {
 export function renderThreadBench(figures: readonly ThreadFigure[], machine: Machine): string {
   const rows = figures.map((f) => [workload(f), f.locking === 'compute' ? '' : f.locking, String(f.threads), rate(f.decisionsPerSec), `${f.scaling.toFixed(2)}x`, f.locking === 'per-key' ? `${f.vsGlobal.toFixed(2)}x` : '']);
   const table = renderTable(
-    [{ header: 'workload' }, { header: 'locking' }, { header: 'threads', align: 'right' }, { header: 'decisions', align: 'right' }, { header: 'x fewest', align: 'right' }, { header: 'x global', align: 'right' }],
+    [{ header: 'workload' }, { header: 'locking' }, ...rightAligned('threads', 'decisions', 'x fewest', 'x global')],
     rows,
   );
   const lines = [table];

@@ -1,24 +1,14 @@
 import type { ChalkInstance } from 'chalk';
-import type { ComparisonRow } from '../sim/comparison.js';
-import { formatDuration } from '../core/duration.js';
-import type { LabelMetrics } from '../metrics/label-counts.js';
-import { count, fits, renderTable, type Column } from './table.js';
+import type { ComparisonRow } from '../../sim/comparison.js';
+import { formatDuration } from '../../core/duration.js';
+import type { LabelMetrics } from '../../metrics/label-counts.js';
+import { count, fits, renderTable, rightAligned, type Column } from './table.js';
 import { wrapWords } from './wrap.js';
 
-const COLUMNS: Column[] = [
-  { header: 'label' },
-  { header: 'algorithm' },
-  { header: 'offered', align: 'right' },
-  { header: 'admitted', align: 'right' },
-  { header: 'false-', align: 'right' },
-  { header: 'false+', align: 'right' },
-];
+const COLUMNS: Column[] = [{ header: 'label' }, { header: 'algorithm' }, ...rightAligned('offered', 'admitted', 'false-', 'false+')];
 
 /** Added when some label knows how long its requests waited (retry clients). */
-const WAIT_COLUMNS: Column[] = [
-  { header: 'wait p50', align: 'right' },
-  { header: 'wait p99', align: 'right' },
-];
+const WAIT_COLUMNS: Column[] = rightAligned('wait p50', 'wait p99');
 
 /**
  * The per-label breakdown of a workload's rows: for each source label, each algorithm's

@@ -1,5 +1,5 @@
-import { roundWidth } from './chart-frame.js';
-import { formatRunTime } from './run-time.js';
+import { roundWidth } from '../chart-frame.js';
+import { formatRunTime } from '../run-time.js';
 
 /**
  * A line of time labels under `width` columns starting at column `indent`: each label at

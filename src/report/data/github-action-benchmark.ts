@@ -1,6 +1,6 @@
-import type { BenchRun, Figure } from '../bench/bench-run.js';
-import type { Comparison, ComparisonRow } from '../bench/compare.js';
-import { roundToSignificant } from './round.js';
+import type { BenchRun, Figure } from '../../bench/bench-run.js';
+import type { Comparison, ComparisonRow } from '../../bench/compare.js';
+import { roundToSignificant } from '../round.js';
 
 /** Six significant digits: enough for a chart, short in a diff. */
 const SIGNIFICANT = 6;

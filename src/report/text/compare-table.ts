@@ -1,7 +1,7 @@
 import type { ChalkInstance } from 'chalk';
-import type { ComparisonRow, WorkloadComparison } from '../sim/comparison.js';
-import { formatDuration } from '../core/duration.js';
-import type { Policy } from '../core/policy.js';
+import type { ComparisonRow, WorkloadComparison } from '../../sim/comparison.js';
+import { formatDuration } from '../../core/duration.js';
+import type { Policy } from '../../core/policy.js';
 import { summarise } from './compare-summary.js';
 import { renderLabelBreakdown } from './label-breakdown.js';
 import { count, fits, renderTable, type Column } from './table.js';

@@ -1,9 +1,9 @@
-import { formatDuration } from '../core/duration.js';
-import { ACCURACY_COLUMNS, accuracyCells } from './accuracy-cells.js';
-import type { DistributedComparison } from '../sim/distributed/simulate.js';
-import { roundToPlaces } from './round.js';
+import { formatDuration } from '../../core/duration.js';
+import { ACCURACY_COLUMNS, accuracyCells } from '../accuracy-cells.js';
+import type { DistributedComparison } from '../../sim/distributed/simulate.js';
+import { roundToPlaces } from '../round.js';
 import { matrixOf, scenarioOf } from './compare-html.js';
-import { asComparison } from './distributed-as-comparison.js';
+import { asComparison } from '../distributed-as-comparison.js';
 import { htmlDocument, type HtmlTable } from './html-document.js';
 
 /**

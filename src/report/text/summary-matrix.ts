@@ -1,8 +1,8 @@
 import type { ChalkInstance } from 'chalk';
 import { median } from 'simple-statistics';
-import type { ComparisonRow, WorkloadComparison } from '../sim/comparison.js';
+import type { ComparisonRow, WorkloadComparison } from '../../sim/comparison.js';
 import { MAX_WIDTH, OVER_MARK, speedRatioCell, worstWindowCell } from './compare-table.js';
-import { fits, renderTable, type Column } from './table.js';
+import { fits, renderTable, rightAligned, type Column } from './table.js';
 import { wrapWords } from './wrap.js';
 
 /** The legend under the matrix: what a cell holds and what the mark means. */
@@ -45,7 +45,7 @@ export function renderSummaryMatrix(results: readonly WorkloadComparison[], pain
 }
 
 function matrix(results: readonly WorkloadComparison[], contenders: readonly string[], costs: readonly CostRow[], paint: ChalkInstance): string[] {
-  const columns: Column[] = [{ header: 'scenario' }, ...contenders.map((header) => ({ header, align: 'right' as const }))];
+  const columns: Column[] = [{ header: 'scenario' }, ...rightAligned(...contenders)];
   const rows = results.map((result) => [result.name, ...contenders.map((name) => cell(result.rows.find((row) => row.algorithm === name), paint))]);
   const summaries = costs.map((cost) => [cost.label, ...contenders.map((name) => costCell(results, name, cost))]);
   const table = renderTable(columns, summaries.length > 0 ? [...rows, [], ...summaries] : rows);

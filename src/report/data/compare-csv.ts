@@ -1,8 +1,8 @@
 import { stringify } from 'csv-stringify/sync';
-import { roundToPlaces } from './round.js';
-import { accuracyCells } from './accuracy-cells.js';
-import type { LabelMetrics } from '../metrics/label-counts.js';
-import type { WorkloadComparison } from '../sim/comparison.js';
+import { roundToPlaces } from '../round.js';
+import { ACCURACY_CSV_COLUMNS, accuracyCells } from '../accuracy-cells.js';
+import type { LabelMetrics } from '../../metrics/label-counts.js';
+import type { WorkloadComparison } from '../../sim/comparison.js';
 
 /**
  * The CSV columns, in order. Names are stable (scripts depend on them) and carry their
@@ -20,13 +20,7 @@ export const CSV_COLUMNS = [
   'limit',
   'window_ms',
   'burst',
-  'offered',
-  'admitted',
-  'denied',
-  'false_admits',
-  'false_denials',
-  'error_percent',
-  'worst_window_ratio',
+  ...ACCURACY_CSV_COLUMNS,
   'fairness_jain',
   'keys',
   'bytes_per_key',

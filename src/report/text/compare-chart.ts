@@ -1,8 +1,8 @@
 import * as asciichart from 'asciichart';
 import type { ChalkInstance } from 'chalk';
-import { formatDuration } from '../core/duration.js';
-import type { WorkloadComparison } from '../sim/comparison.js';
-import { CHART_WIDTH } from './chart-frame.js';
+import { formatDuration } from '../../core/duration.js';
+import type { WorkloadComparison } from '../../sim/comparison.js';
+import { CHART_WIDTH } from '../chart-frame.js';
 import { renderWindowCharts } from './window-chart.js';
 import { wrapIndexes } from './wrap.js';
 

@@ -1,23 +1,15 @@
 import type { ChalkInstance } from 'chalk';
-import { formatDuration } from '../core/duration.js';
-import type { DistributedComparison, DistributedRow } from '../sim/distributed/simulate.js';
-import { asComparison } from './distributed-as-comparison.js';
+import { formatDuration } from '../../core/duration.js';
+import type { DistributedComparison, DistributedRow } from '../../sim/distributed/simulate.js';
+import { asComparison } from '../distributed-as-comparison.js';
 import { summarise } from './compare-summary.js';
 import { MAX_WIDTH, describePolicy, worstWindowCell } from './compare-table.js';
-import { count, fits, renderTable, type Column } from './table.js';
+import { count, fits, renderTable, rightAligned, type Column } from './table.js';
 import { wrapWords } from './wrap.js';
 
 const COLUMNS: Column[] = [
   { header: 'design' },
-  { header: 'offered', align: 'right' },
-  { header: 'admitted', align: 'right' },
-  { header: 'false+', align: 'right' },
-  { header: 'false-', align: 'right' },
-  { header: 'error %', align: 'right' },
-  { header: 'worst win', align: 'right' },
-  { header: 'latency ms', align: 'right' },
-  { header: 'p99 ms', align: 'right' },
-  { header: 'outage adm', align: 'right' },
+  ...rightAligned('offered', 'admitted', 'false+', 'false-', 'error %', 'worst win', 'latency ms', 'p99 ms', 'outage adm'),
 ];
 
 /** `design` and the accuracy columns come first; a table too wide moves the rest (latency, outage) below. */

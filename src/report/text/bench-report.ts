@@ -1,12 +1,11 @@
 import asciichart from 'asciichart';
 import type { ChalkInstance } from 'chalk';
-import { stringify } from 'csv-stringify/sync';
-import { admittedDiffers } from '../bench/admitted.js';
-import type { BenchRun, Figure } from '../bench/bench-run.js';
-import type { Comparison, ComparisonRow } from '../bench/compare.js';
-import type { GoalCheck } from '../bench/goals.js';
-import { renderTable } from './table.js';
-import { largest } from '../metrics/largest.js';
+import { admittedDiffers } from '../../bench/admitted.js';
+import type { BenchRun, Figure } from '../../bench/bench-run.js';
+import type { Comparison, ComparisonRow } from '../../bench/compare.js';
+import type { GoalCheck } from '../../bench/goals.js';
+import { renderTable, rightAligned } from './table.js';
+import { largest } from '../../metrics/largest.js';
 
 /** 12345678 -> "12.3M", 45600 -> "45.6k". */
 function formatRate(value: number): string {
@@ -55,13 +54,7 @@ export function renderSpeed(run: BenchRun): string {
   const columns = [
     { header: 'workload' },
     { header: 'subject' },
-    { header: 'decisions', align: 'right' as const },
-    { header: 'ref beside', align: 'right' as const },
-    { header: 'x ref', align: 'right' as const },
-    { header: 'spread', align: 'right' as const },
-    { header: 'p50 ns', align: 'right' as const },
-    { header: 'p99 ns', align: 'right' as const },
-    { header: 'admitted', align: 'right' as const },
+    ...rightAligned('decisions', 'ref beside', 'x ref', 'spread', 'p50 ns', 'p99 ns', 'admitted'),
     { header: '' },
   ];
   const starred = run.figures.find((f) => f.note);
@@ -87,7 +80,7 @@ function order(figure: Figure): number {
 export function renderMemory(run: BenchRun): string {
   const rows = run.figures.filter((f) => f.unit === 'B/key').map((f) => [f.subject, figureValue(f), `${f.ratio.toFixed(2)}x`]);
   if (rows.length === 0) return '';
-  return renderTable([{ header: 'subject' }, { header: 'per key', align: 'right' }, { header: 'x ref', align: 'right' }], rows);
+  return renderTable([{ header: 'subject' }, ...rightAligned('per key', 'x ref')], rows);
 }
 
 /** One bar per subject: its ratio to the reference on `workload`, for a person at a terminal. */
@@ -118,7 +111,7 @@ export function renderGoals(checks: readonly GoalCheck[], paint: ChalkInstance):
     check.actual,
     check.met === undefined ? paint.dim('not measured') : check.met ? paint.green('met') : paint.red('NOT MET'),
   ]);
-  return renderTable([{ header: 'goal' }, { header: 'target', align: 'right' }, { header: 'actual', align: 'right' }, { header: '' }], rows);
+  return renderTable([{ header: 'goal' }, ...rightAligned('target', 'actual'), { header: '' }], rows);
 }
 
 /** Before / after / change of every figure, with the noise test's p-value and the verdict. */
@@ -131,14 +124,7 @@ export function renderComparison(comparison: Comparison, paint: ChalkInstance): 
     row.pWorse === undefined ? '' : row.pWorse < 0.001 ? '<0.001' : row.pWorse.toFixed(3),
     verdict(row, paint),
   ]);
-  const columns = [
-    { header: 'figure' },
-    { header: 'before', align: 'right' as const },
-    { header: 'after', align: 'right' as const },
-    { header: 'change', align: 'right' as const },
-    { header: 'p(worse)', align: 'right' as const },
-    { header: 'verdict' },
-  ];
+  const columns = [{ header: 'figure' }, ...rightAligned('before', 'after', 'change', 'p(worse)'), { header: 'verdict' }];
   return renderTable(columns, rows);
 }
 
@@ -146,11 +132,4 @@ function verdict(row: ComparisonRow, paint: ChalkInstance): string {
   if (row.verdict === 'regressed') return paint.red('REGRESSED');
   if (row.verdict === 'improved') return paint.green('improved');
   return row.verdict;
-}
-
-/** Every figure as CSV (RFC 4180), one row each. */
-export function renderCsv(run: BenchRun): string {
-  const header = ['name', 'subject', 'workload', 'unit', 'value', 'ratio', 'spread', 'samples', 'p50_ns', 'p99_ns', 'admitted', 'note'];
-  const rows = run.figures.map((f) => [f.name, f.subject, f.workload, f.unit, f.value, f.ratio, f.spread, f.samples, f.p50Ns ?? '', f.p99Ns ?? '', f.admitted ?? '', f.note ?? '']);
-  return stringify([header, ...rows]);
 }

@@ -1,14 +1,14 @@
 import * as asciichart from 'asciichart';
 import type { ChalkInstance } from 'chalk';
-import { formatDuration } from '../core/duration.js';
-import type { WorkloadComparison } from '../sim/comparison.js';
-import type { FocusView } from '../sim/focus.js';
-import { CHART_WIDTH, runSpan } from './chart-frame.js';
+import { formatDuration } from '../../core/duration.js';
+import type { WorkloadComparison } from '../../sim/comparison.js';
+import type { FocusView } from '../../sim/focus.js';
+import { CHART_WIDTH, runSpan } from '../chart-frame.js';
 import { GLYPHS, glyphPanel } from './glyph-chart.js';
 import { roundTimes, timeLabels } from './time-axis.js';
 import { labelWidth, rowLabel, rowOf, windowScale, type WindowScale } from './window-scale.js';
 import { wrapIndexes } from './wrap.js';
-import { largest } from '../metrics/largest.js';
+import { largest } from '../../metrics/largest.js';
 
 const COLOURED_ROWS = 10;
 const PANEL_ROWS = 5;

@@ -1,7 +1,7 @@
-import { formatDuration } from '../core/duration.js';
-import type { ComparisonRow, WorkloadComparison } from '../sim/comparison.js';
-import { runSpan } from './chart-frame.js';
-import { formatRunTime } from './run-time.js';
+import { formatDuration } from '../../core/duration.js';
+import type { ComparisonRow, WorkloadComparison } from '../../sim/comparison.js';
+import { runSpan } from '../chart-frame.js';
+import { formatRunTime } from '../run-time.js';
 
 /** Ratios within this of 1.0 count as "at the limit" (they are sums of whole units / limit). */
 const EPSILON = 1e-9;

@@ -1,7 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
-import { accuracyCells } from './accuracy-cells.js';
-import type { DistributedComparison } from '../sim/distributed/simulate.js';
-import { roundToPlaces } from './round.js';
+import { ACCURACY_CSV_COLUMNS, accuracyCells } from '../accuracy-cells.js';
+import type { DistributedComparison } from '../../sim/distributed/simulate.js';
+import { roundToPlaces } from '../round.js';
 
 /**
  * The CSV columns of `ratelab distributed`, in order; names are stable and carry their
@@ -25,13 +25,7 @@ export const DISTRIBUTED_CSV_COLUMNS = [
   'timeout_ms',
   'outage_start_ms',
   'outage_end_ms',
-  'offered',
-  'admitted',
-  'denied',
-  'false_admits',
-  'false_denials',
-  'error_percent',
-  'worst_window_ratio',
+  ...ACCURACY_CSV_COLUMNS,
   'added_latency_ms',
   'added_latency_p99_ms',
   'outage_offered',

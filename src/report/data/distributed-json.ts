@@ -1,5 +1,5 @@
-import type { DistributedComparison } from '../sim/distributed/simulate.js';
-import { roundToPlaces } from './round.js';
+import type { DistributedComparison } from '../../sim/distributed/simulate.js';
+import { roundToPlaces } from '../round.js';
 import { JSON_FORMAT_VERSION, withErrorPercent } from './json-format.js';
 
 /**

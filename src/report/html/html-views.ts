@@ -1,11 +1,11 @@
-import { formatDuration } from '../core/duration.js';
-import type { ColumnGrid, FocusSeries } from '../metrics/focus-recorder.js';
-import type { Timeline } from '../metrics/timeline.js';
-import type { Policy } from '../core/policy.js';
-import { worstKey, worstKeys, type FocusPlan, type FocusView } from '../sim/focus.js';
-import { roundWidth, type Span } from './chart-frame.js';
-import { roundToPlaces } from './round.js';
-import { sinceStart } from './run-time.js';
+import { formatDuration } from '../../core/duration.js';
+import type { ColumnGrid, FocusSeries } from '../../metrics/focus-recorder.js';
+import type { Timeline } from '../../metrics/timeline.js';
+import type { Policy } from '../../core/policy.js';
+import { worstKey, worstKeys, type FocusPlan, type FocusView } from '../../sim/focus.js';
+import { roundWidth, type Span } from '../chart-frame.js';
+import { roundToPlaces } from '../round.js';
+import { sinceStart } from '../run-time.js';
 import { downsampleMinMax } from './downsample.js';
 import type { HtmlSeries, HtmlStrip, HtmlView } from './html-document.js';
 

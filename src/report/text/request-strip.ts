@@ -1,9 +1,9 @@
 import type { ChalkInstance } from 'chalk';
-import { formatDuration } from '../core/duration.js';
-import type { ColumnGrid, FocusSeries } from '../metrics/focus-recorder.js';
-import type { WorkloadComparison } from '../sim/comparison.js';
-import type { FocusView } from '../sim/focus.js';
-import { runSpan } from './chart-frame.js';
+import { formatDuration } from '../../core/duration.js';
+import type { ColumnGrid, FocusSeries } from '../../metrics/focus-recorder.js';
+import type { WorkloadComparison } from '../../sim/comparison.js';
+import type { FocusView } from '../../sim/focus.js';
+import { runSpan } from '../chart-frame.js';
 import { timeLabels } from './time-axis.js';
 
 /** Glyphs of a strip cell, readable without colour. */

@@ -1,4 +1,4 @@
-import { roundToPlaces } from './round.js';
+import { roundToPlaces } from '../round.js';
 
 /**
  * Version of the JSON reports (`compare`, `attack`, `distributed`); bumped when a field

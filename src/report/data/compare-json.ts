@@ -1,7 +1,7 @@
-import type { WorkloadComparison } from '../sim/comparison.js';
-import type { FocusSeries } from '../metrics/focus-recorder.js';
-import type { FocusView } from '../sim/focus.js';
-import { roundToPlaces } from './round.js';
+import type { WorkloadComparison } from '../../sim/comparison.js';
+import type { FocusSeries } from '../../metrics/focus-recorder.js';
+import type { FocusView } from '../../sim/focus.js';
+import { roundToPlaces } from '../round.js';
 import { JSON_FORMAT_VERSION, withErrorPercent } from './json-format.js';
 
 /**
