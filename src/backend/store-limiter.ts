@@ -105,7 +105,11 @@ export function createStoreLimiter<D extends ReasonedDecision>(
   return new StoreLimiter(checkAlgorithm(algorithm), policy, options, open);
 }
 
-/** {@link createStoreLimiter}'s limiter; a backend that adds calls of its own extends it. */
+/**
+ * {@link createStoreLimiter}'s limiter; a backend that adds calls of its own extends it. It
+ * is also the {@link StoreContext} its store answers with: `cached`, `decided`,
+ * `unavailable` and `keyError` are the store's, not part of {@link StoreRateLimiter}.
+ */
 export class StoreLimiter<D extends ReasonedDecision, S extends LimiterStore<D> = LimiterStore<D>> implements StoreRateLimiter<D>, StoreContext {
   readonly limits: Limits;
   readonly failMode: FailMode;
