@@ -21,7 +21,8 @@
 //   library: src/core/ (what every backend shares: policy, decision, clock, duration, errors,
 //            fail modes, typed arrays; it builds on nothing but src/algorithms/), src/algorithms/
 //            (pure), src/memory/ (the memory limiter and its store), src/wait/ (waiting
-//            for a slot over any limiter: wait, throttle), src/tiers/, src/redis/
+//            for a slot over any limiter: wait, throttle), src/backend/ (the seam every
+//            backend builds on: fail mode, deny cache, waiters), src/tiers/, src/redis/
 //            (ratelab/redis), src/http/ (ratelab/http), src/shared/ (ratelab/shared: threads and
 //            cluster workers of one host). The core entry loads no lab layer
 //            and no third-party module.
@@ -53,14 +54,24 @@ function forbid(name, comment, from, to) {
 
 /** The lab's layers (src/config/ is neutral: tiers files and scenario files share it). */
 const LAB_FOLDERS = ['scenario', 'traffic', 'sim', 'metrics', 'report', 'cli', 'bench', 'attack', 'race', 'lab', 'fidelity'];
+/**
+ * The backends: limiters over a store other threads or processes share, each its own folder
+ * building on the seam (src/backend/). A new backend is one more name here (docs/backends.md):
+ * the rules below then keep it off the lab, off the other backends, and out of what lies
+ * beneath it.
+ */
+const BACKEND_FOLDERS = ['redis', 'shared'];
 /** The library's folders: what a user who only limits requests loads. */
-const LIBRARY_FOLDERS = ['core', 'algorithms', 'memory', 'wait', 'tiers', 'redis', 'http', 'shared'];
+const LIBRARY_FOLDERS = ['core', 'algorithms', 'memory', 'wait', 'backend', 'tiers', ...BACKEND_FOLDERS, 'http'];
 /** Every folder of src/, each classified above or neutral (config). */
 const FOLDERS = [...LIBRARY_FOLDERS, 'config', ...LAB_FOLDERS];
 const LAB = `^src/(${LAB_FOLDERS.join('|')})/`;
+const BACKENDS = `^src/(${BACKEND_FOLDERS.join('|')})/`;
 
+/** The library's entry points' modules: the core's, and each backend's own `index.ts`. */
+const LIBRARY_ENTRY = `^src/(index|(${['tiers', 'http', ...BACKEND_FOLDERS].join('|')})/index)\\.ts$`;
 /** The entry points' modules. */
-const ENTRY = '^src/(index|tiers/index|redis/index|http/index|shared/index|lab/index)\\.ts$';
+const ENTRY = `^src/(index|(${['tiers', 'http', 'lab', ...BACKEND_FOLDERS].join('|')})/index)\\.ts$`;
 
 module.exports = {
   forbidden: [
@@ -79,6 +90,15 @@ module.exports = {
     forbid('library-not-to-lab', 'the library (core, memory limiter, tiers, ratelab/redis, ratelab/http, ratelab/shared) never loads the lab', `^src/(index\\.ts$|${LIBRARY_FOLDERS.join('/|')}/)`, LAB),
     forbid('memory-not-to-redis', 'the memory limiter and store, and the waiting both use, never import the Redis code (the Redis code may use the memory limiter as its local fallback)', '^src/(memory/|wait/|algorithms/)', '^src/redis/'),
     forbid('shared-not-to-redis-http', 'ratelab/shared builds on the memory limiter and the algorithms, never on the Redis or HTTP code', '^src/shared/', '^src/(redis|http)/'),
+    forbid('seam-builds-on-core', 'the backend seam (src/backend/) builds on core, the waiting and the memory limiter (the local fail mode) only', '^src/backend/', '^src/(?!backend/|core/|wait/|memory/|algorithms/)'),
+    forbid('backends-not-below', 'what the backends build on (core, algorithms, memory, wait, the seam, tiers, http) never imports a backend', '^src/(index\\.ts$|core/|algorithms/|memory/|wait/|backend/|tiers/|http/)', BACKENDS),
+    {
+      name: 'backends-independent',
+      comment: 'a backend builds on the seam and core, never on another backend',
+      severity: 'error',
+      from: { path: BACKENDS, pathNot: except('backends-independent') },
+      to: { path: BACKENDS, pathNot: '^src/$1/' },
+    },
     forbid('library-not-to-shared', 'the rest of the library never loads ratelab/shared (the lab may, to bench it)', '^src/(index\\.ts$|core/|memory/|wait/|algorithms/|tiers/|redis/|http/)', '^src/shared/'),
     forbid('store-below-limiter', 'the memory store sits below the limiter that uses it', '^src/memory/(?!limiter\\.ts$)', '^src/memory/limiter\\.ts$'),
     forbid('meter-helpers-stay-in-algorithms', 'algorithms/meter.ts is the algorithms\' own; shared column helpers live in src/core/typed-arrays.ts', '^src/(?!algorithms/)', '^src/algorithms/meter\\.ts$'),
@@ -102,7 +122,7 @@ module.exports = {
       name: 'library-entries-no-lab-demos',
       comment: 'the naive limiter and the race are lab demonstrations, never library code',
       severity: 'error',
-      from: { path: '^src/(index|tiers/index|redis/index|http/index|shared/index)\\.ts$' },
+      from: { path: LIBRARY_ENTRY },
       to: { path: '^src/race/', reachable: true },
     },
   ],

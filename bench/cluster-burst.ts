@@ -61,7 +61,7 @@ function sum(runs: readonly Run[]): Run {
 }
 
 async function worker(): Promise<void> {
-  const limiter = createClusterLimiter(process.env.BURST_NAME as string, 'sliding-log', POLICY);
+  const limiter = createClusterLimiter('sliding-log', POLICY, { name: process.env.BURST_NAME as string });
   const calls = Number(process.env.BURST_CALLS);
   const stall = stallProbe();
   const start = performance.now();

@@ -13,6 +13,14 @@ export type { WaitOptions } from './wait/key-waiters.js';
 export { throttle } from './wait/throttle.js';
 /** throttle's options (`limiter`, `key`, `cost`, `maxWaitMs`, `signal`) and what it accepts as a limiter (anything with `wait`). */
 export type { ThrottleOptions, Waitable } from './wait/throttle.js';
+/** The one limiter interface (`consume`, `allow`, `wait`, `reset`, results awaitable) every limiter implements, and the one consumer type (`consume`, sync or async). */
+export type { AsyncRateLimiter, Awaitable, Consumer } from './core/limiter.js';
+/** The backend seam: a limiter over any store that implements `LimiterStore` (decide, reset), with the fail modes, deny cache and waits (docs/backends.md). */
+export { createStoreLimiter } from './backend/store-limiter.js';
+/** What a backend implements (`LimiterStore`), what the seam gives it (`StoreContext`), the options every backend shares, and its limiter. */
+export type { LimiterStore, StoreContext, StoreLimiterOptions, StoreRateLimiter } from './backend/store-limiter.js';
+/** Why a decision of a limiter over a store is what it is (`reason`), and such a decision. */
+export type { DecisionReason, FailMode, FailOverReason, ReasonedDecision } from './core/fail-over.js';
 /** One decision: `allowed`, `limit` and `remaining` units, `retryAfterMs` and `resetMs` in whole ms (rounded up). */
 export type { Decision } from './core/decision.js';
 

@@ -103,6 +103,7 @@ describe('the source of the core entry (src/index.ts)', () => {
       'checkAlgorithm',
       'checkPolicy',
       'createLimiter',
+      'createStoreLimiter',
       'createSystemClock',
       'formatDuration',
       'parseDuration',

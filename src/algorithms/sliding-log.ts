@@ -1,4 +1,5 @@
 import { slidingLogBytes } from '../core/sliding-log-size.js';
+import { RatelabError } from '../core/errors.js';
 import { type Limits } from '../core/policy.js';
 import { type Meter } from './meter.js';
 import { RingSlab } from './ring-slab.js';
@@ -112,7 +113,10 @@ export class SlidingLog implements Meter {
 
   /** Fixed blocks of `limit` entries, the timestamps, heads and counts in the store. */
   private resizeFixed(capacity: number): void {
-    if (capacity * this.limit > FIXED_MASK) throw new RangeError(`a shared sliding log holds at most ${FIXED_MASK} timestamps`);
+    if (capacity * this.limit > FIXED_MASK) {
+      const why = `${capacity} keys of limit ${this.limit} would hold ${capacity * this.limit} timestamps; a shared sliding log addresses at most ${FIXED_MASK}: lower maxKeys or the limit (sliding-counter keeps 8 B a key whatever the limit)`;
+      throw new RatelabError('POLICY_TOO_LARGE', `shared sliding log: ${why}`, { field: 'maxKeys' });
+    }
     const from = this.base.length;
     this.base = grow(this.base, capacity);
     this.cls = grow(this.cls, capacity);

@@ -3,7 +3,7 @@
 // fail mode, and the distributed simulator's `local` strategy).
 
 import type { Decision } from './decision.js';
-import type { Policy } from './policy.js';
+import type { Limits, Policy } from './policy.js';
 import { RatelabError, describeValue } from './errors.js';
 
 /**
@@ -56,4 +56,81 @@ export function shareOf(units: number, nodes: number): number {
 export function nodeShare(policy: Policy, nodes: number): Policy {
   const limit = shareOf(policy.limit, nodes);
   return policy.burst === undefined ? { limit, windowMs: policy.windowMs } : { limit, windowMs: policy.windowMs, burst: shareOf(policy.burst, nodes) };
+}
+
+/** The reasons the fail mode gives, one per mode: `fail-open`, `fail-closed`, `local-fallback`. */
+export type FailOverReason = 'fail-open' | 'fail-closed' | 'local-fallback';
+
+/**
+ * Why a decision of a limiter over a shared store is what it is:
+ * - the store decided: `redis` (the Redis limiter), `primary` (a cluster worker's limiter,
+ *   decided by the primary), `store` (any other backend built on `createStoreLimiter`);
+ * - `deny-cache`: a denial the store gave earlier, reused in process;
+ * - a {@link FailOverReason}: the store could not answer in time and the fail mode decided;
+ * - `key-error`: the key's own state in the store is unusable (WRONGTYPE, a value that does
+ *   not parse); the fail mode decided, and the decision's `error` says what the store said.
+ * The HTTP middleware reads it: `fail-open`/`fail-closed` answer like a limiter failure, and
+ * `key-error` is reported to `onError` as `REDIS_KEY_ERROR`.
+ */
+export type DecisionReason = 'redis' | 'primary' | 'store' | 'deny-cache' | FailOverReason | 'key-error';
+
+/** A {@link Decision} that says where it came from; with `key-error`, `error` is the store's message. */
+export type ReasonedDecision<R extends DecisionReason = DecisionReason> = Decision & { reason: R; error?: string };
+
+/** What the `local` fail mode decides with: an in-process limiter holding this node's share. */
+export interface LocalShare {
+  consume(key: string, cost: number): Decision;
+  reset(key: string): unknown;
+}
+
+/**
+ * `expectedNodes` for `failMode`: the node count N as a whole number >= 1 when the mode is
+ * `local` (each node then holds `limit / N`), else ignored (undefined). `members` names the
+ * nodes in the error (`nodes`, `workers`). Throws `INVALID_ARGUMENT` naming `expectedNodes`.
+ */
+export function checkExpectedNodes(mode: FailMode, nodes: unknown, members = 'nodes'): number | undefined {
+  if (mode !== 'local') return undefined;
+  if (typeof nodes === 'number' && Number.isInteger(nodes) && nodes >= 1) return nodes;
+  throw new RatelabError(
+    'INVALID_ARGUMENT',
+    `expectedNodes: failMode 'local' needs the number of ${members} sharing the limit, a whole number >= 1, got ${describeValue(nodes)}`,
+    { field: 'expectedNodes' },
+  );
+}
+
+/**
+ * The policy of the `local` fail mode's limiter: {@link nodeShare} of the checked `limits`,
+ * the capacity standing for the burst (for the window algorithms, which ignore `burst`, it is
+ * the limit: the share they get is the same).
+ */
+export function localSharePolicy(limits: Limits, nodes: number): Policy {
+  return nodeShare({ limit: limits.limit, windowMs: limits.windowMs, burst: limits.capacity }, nodes);
+}
+
+/**
+ * The decisions of a fail mode, for a limiter whose store could not answer: the one place
+ * that decides by fail mode. `local` asks `local` (built with {@link localSharePolicy});
+ * `open` and `closed` are {@link failDecision}, `closed` asking to retry after
+ * `retryAfterMs` (when the store is worth asking again). `local` is given exactly when
+ * `mode` is `local`.
+ */
+export class FailOver {
+  constructor(
+    readonly mode: FailMode,
+    private readonly capacity: number,
+    private readonly retryAfterMs: number,
+    private readonly local: LocalShare | undefined,
+  ) {}
+
+  /** The fail mode's decision for `cost` units of `key`, with its reason. */
+  decide(key: string, cost: number): ReasonedDecision<FailOverReason> {
+    if (this.local !== undefined) return { ...this.local.consume(key, cost), reason: 'local-fallback' };
+    if (this.mode === 'open') return { ...failDecision('open', this.capacity, cost, this.retryAfterMs), reason: 'fail-open' };
+    return { ...failDecision('closed', this.capacity, cost, this.retryAfterMs), reason: 'fail-closed' };
+  }
+
+  /** Forgets `key` in the local share (after a reset of the key). */
+  forget(key: string): void {
+    this.local?.reset(key);
+  }
 }

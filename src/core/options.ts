@@ -34,6 +34,11 @@ export function positiveMsOption(value: number | undefined, field: string, fallb
   return value;
 }
 
+/** The `INVALID_ARGUMENT` error for a bad option: `field: why, got value`. */
+export function invalidOption(field: string, why: string, value: unknown): RatelabError {
+  return new RatelabError('INVALID_ARGUMENT', `${field}: ${why}, got ${describeValue(value)}`, { field });
+}
+
 function notPositive(field: string, what: string, value: unknown): RatelabError {
   return new RatelabError('INVALID_ARGUMENT', `${field}: expected ${what}, got ${describeValue(value)}`, { field });
 }

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Decision } from '../core/decision.js';
 import { RatelabError, describeValue } from '../core/errors.js';
-import { checkFailMode, type FailMode } from '../core/fail-over.js';
+import { checkFailMode, type DecisionReason, type FailMode } from '../core/fail-over.js';
+import type { Consumer } from '../core/limiter.js';
 import { checkCost } from '../core/options.js';
 import { type Limits } from '../core/policy.js';
 import type { RateLimiterRegistry } from '../tiers/registry.js';
@@ -9,16 +10,21 @@ import { addressKey, clientAddress, ipv6Subnet, proxyTrust, type TrustProxy } fr
 import { rateLimitHeaders, retryAfterSeconds, sfString, type HeaderOptions, type PolicyInfo } from './headers.js';
 
 /**
+ * A decision as the middleware reads it: a limiter over a shared store (Redis, a cluster
+ * primary) says why (`reason`, see {@link DecisionReason}); any other limiter's decision
+ * has none.
+ */
+type MaybeReasoned = Decision & { readonly reason?: DecisionReason; readonly error?: string };
+
+/**
  * What the middleware needs of a limiter: `consume`, sync (the memory limiters) or async
  * (a Redis limiter). `limits` feeds `RateLimit-Policy`; `failMode` (declared by the Redis
  * limiter) says what to do when `consume` throws or rejects, see {@link LETS_THROUGH}.
  */
-export interface LimiterLike {
-  consume(key: string, cost?: number): Decision | PromiseLike<Decision>;
+export interface LimiterLike extends Consumer<MaybeReasoned> {
   readonly limits?: Limits;
   readonly failMode?: FailMode;
 }
-
 
 /**
  * Whether a request goes through when the limiter throws or rejects, by fail mode: `open`
@@ -173,12 +179,11 @@ async function decideRequest<Req extends IncomingMessage>(
   const decided = await source.decide(key ?? SHARED_NO_KEY, cost);
   checkDecision(decided.decision);
   at.policy = decided.policy.name;
-  const reason = (decided.decision as { reason?: unknown }).reason;
+  const { reason } = decided.decision;
   if (reason === 'key-error') {
     // One key's state is unusable: the operator must hear of it (the limiter only says so
     // in the decision), and the request takes the fail mode like any limiter failure.
-    const error = (decided.decision as { error?: unknown }).error;
-    throw new RatelabError('REDIS_KEY_ERROR', `limiter: Redis cannot decide key ${JSON.stringify(key ?? SHARED_NO_KEY)}: ${String(error)}`, { field: 'limiter' });
+    throw new RatelabError('REDIS_KEY_ERROR', `limiter: Redis cannot decide key ${JSON.stringify(key ?? SHARED_NO_KEY)}: ${String(decided.decision.error)}`, { field: 'limiter' });
   }
   if (reason === 'fail-open' || reason === 'fail-closed') {
     // A Redis limiter decided by its own fail mode: no quota is known, so no rate-limit fields.
@@ -286,7 +291,7 @@ interface DecisionSource {
   /** Every policy name its decisions can carry. */
   readonly policyNames: readonly string[];
   readonly failMode: FailMode | undefined;
-  decide(key: string, cost: number): Promise<{ decision: Decision; policy: PolicyInfo }>;
+  decide(key: string, cost: number): Promise<{ decision: MaybeReasoned; policy: PolicyInfo }>;
 }
 
 function decisionSource(options: RateLimitOptions<never>): DecisionSource {

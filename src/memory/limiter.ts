@@ -2,6 +2,7 @@ import { createMeter, type Meter } from '../algorithms/index.js';
 import { readClock, schedulerOf, toClock, type Clock, type ClockSource } from '../core/clock.js';
 import { meterDecision, type Decision } from '../core/decision.js';
 import { advanceKeyTime } from '../core/key-time.js';
+import type { AsyncRateLimiter } from '../core/limiter.js';
 import { RatelabError } from '../core/errors.js';
 import { positiveOption, checkCost, checkKey } from '../core/options.js';
 import { checkAlgorithm } from '../core/names.js';
@@ -27,8 +28,8 @@ export interface LimiterOptions {
   maxKeys?: number;
 }
 
-/** A rate limiter: independent state per key, one decision per call, O(1) per decision. */
-export interface RateLimiter {
+/** A rate limiter: independent state per key, one decision per call, O(1) per decision; the {@link AsyncRateLimiter} that answers at once. */
+export interface RateLimiter extends AsyncRateLimiter<Decision> {
   readonly algorithm: Algorithm;
   readonly limits: Limits;
   /** Number of live keys. */

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { toClock, type ClockSource } from '../core/clock.js';
 import { RatelabError } from '../core/errors.js';
+import type { Consumer } from '../core/limiter.js';
 import { DEFAULT_LIMITER_TIMEOUT_MS, loadTimeoutMs, settleWithin } from './limiter-timeout.js';
 import type { Policy } from '../core/policy.js';
 
@@ -10,10 +11,9 @@ import type { Policy } from '../core/policy.js';
 export type ExternalResult = boolean | { allowed: boolean; remaining?: number; retryAfterMs?: number; resetMs?: number; limit?: number };
 
 /** A user's limiter, as its module made it. `consume` may be sync or async. */
-export interface ExternalLimiter {
+export interface ExternalLimiter extends Consumer<ExternalResult> {
   /** The module's file name, for reports. */
   readonly name: string;
-  consume(key: string, cost: number): ExternalResult | Promise<ExternalResult>;
 }
 
 /**

@@ -1,13 +1,15 @@
-import { toClock, type Clock, type ClockSource } from '../core/clock.js';
+import { schedulerOf, toClock, type Clock, type ClockSource } from '../core/clock.js';
 import type { Decision } from '../core/decision.js';
-import { checkCost } from '../core/options.js';
+import type { AsyncRateLimiter } from '../core/limiter.js';
+import { checkCost, checkKey, invalidOption } from '../core/options.js';
 import { checkPolicy, type Limits, type Policy } from '../core/policy.js';
 import { shareOf } from '../core/fail-over.js';
-import { invalidOption } from './invalid-option.js';
+
 import { redisKeyOf } from './redis-key.js';
-import { runScript, type RedisClient } from './run-script.js';
+import { runScript, scriptClient, type RedisClient } from './run-script.js';
 import { luaScript, readLua, type LuaScript } from './scripts.js';
 import { withTimeout } from './timeout.js';
+import { lazyWait, type WaitFn, type WaitOptions } from '../wait/key-waiters.js';
 
 /** Options of {@link createApproximateLimiter}. */
 export interface ApproximateLimiterOptions {
@@ -26,11 +28,29 @@ export interface ApproximateLimiterOptions {
   timeoutMs?: number;
 }
 
-/** A limiter that decides in process and shares its counts through Redis every `syncMs`. */
-export interface ApproximateLimiter {
+/**
+ * A limiter that decides in process and shares its counts through Redis every `syncMs`: an
+ * {@link AsyncRateLimiter} that decides at once and resets through Redis.
+ */
+export interface ApproximateLimiter extends AsyncRateLimiter<Decision> {
+  /** Always `fixed-window`: counts per window are what the nodes share. */
+  readonly algorithm: 'fixed-window';
   readonly limits: Limits;
   /** Decides locally, without a network call. Throws `INVALID_COST` like the memory limiter. */
   consume(key: string, cost?: number): Decision;
+  /** `consume(key, 1).allowed`. */
+  allow(key: string): boolean;
+  /**
+   * Resolves with the decision that took `cost` units of `key`, once this node's budget
+   * has them (see `RateLimiter.wait`; the budget grows at a sync or a new window).
+   */
+  wait(key: string, cost?: number, options?: WaitOptions): Promise<Decision>;
+  /**
+   * Forgets `key` on this node and deletes its shared count in Redis (other nodes see that
+   * at their next sync); resolves whether either held it. Rejects when Redis does not answer
+   * within `timeoutMs`.
+   */
+  reset(key: string): Promise<boolean>;
   /** Pushes this node's new counts and renews its budgets now; never rejects (a failed sync keeps the old budgets). */
   sync(): Promise<void>;
   /** Stops the sync timer. */
@@ -73,6 +93,7 @@ export function createApproximateLimiter(policy: Policy, options: ApproximateLim
 }
 
 class Approximate implements ApproximateLimiter {
+  readonly algorithm = 'fixed-window';
   private readonly states = new Map<string, KeyState>();
   private readonly clock: Clock;
   private readonly nodes: number;
@@ -81,6 +102,8 @@ class Approximate implements ApproximateLimiter {
   private readonly timeoutMs: number;
   private readonly timer: ReturnType<typeof setInterval> | undefined;
   private syncing: Promise<void> | undefined;
+  /** `wait`: its queue is built on first use. */
+  private readonly waitFor: WaitFn<Decision>;
 
   constructor(
     readonly limits: Limits,
@@ -92,6 +115,7 @@ class Approximate implements ApproximateLimiter {
     if (!Number.isInteger(this.syncMs) || this.syncMs < 1) throw invalidOption('syncMs', 'expected a whole number of ms >= 1', options.syncMs);
     this.timeoutMs = options.timeoutMs ?? this.syncMs;
     this.clock = toClock(options.clock);
+    this.waitFor = lazyWait((k, c) => this.consume(k, c), { scheduler: schedulerOf(options.clock), capacity: limits.limit });
     this.keyPrefix = `${options.prefix ?? 'ratelab:'}approx:${limits.limit}:${limits.windowMs}:`;
     syncScript ??= luaScript('approximate-sync', readLua('approximate-sync'));
     if (options.autoSync ?? true) {
@@ -120,6 +144,21 @@ class Approximate implements ApproximateLimiter {
       retryAfterMs: allowed ? 0 : cost > limit ? Infinity : used + cost <= limit ? Math.min(this.syncMs, endsIn) : endsIn,
       resetMs: used > 0 ? endsIn : 0,
     };
+  }
+
+  allow(key: string): boolean {
+    return this.consume(key).allowed;
+  }
+
+  wait(key: string, cost = 1, options?: WaitOptions): Promise<Decision> {
+    return this.waitFor(key, cost, options);
+  }
+
+  async reset(key: string): Promise<boolean> {
+    checkKey(key);
+    const held = this.states.delete(key);
+    const deleted = await withTimeout(scriptClient(this.options.redis).del(redisKeyOf(this.keyPrefix + key)), this.timeoutMs);
+    return held || Number(deleted) > 0;
   }
 
   sync(): Promise<void> {

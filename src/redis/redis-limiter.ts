@@ -1,15 +1,10 @@
-import { checkFailMode, type FailMode, nodeShare } from '../core/fail-over.js';
 import { performance } from 'node:perf_hooks';
-import { schedulerOf, toClock, type Clock, type ClockSource } from '../core/clock.js';
-import type { Decision } from '../core/decision.js';
-import { positiveMsOption, checkCost } from '../core/options.js';
-import { createLimiter, type RateLimiter } from '../memory/limiter.js';
+import { StoreLimiter, type LimiterStore, type StoreContext, type StoreLimiterOptions, type StoreRateLimiter } from '../backend/store-limiter.js';
+import type { Clock, ClockSource } from '../core/clock.js';
+import type { DecisionReason, FailMode, ReasonedDecision } from '../core/fail-over.js';
 import { checkAlgorithm } from '../core/names.js';
-import { checkPolicy, type Algorithm, type Limits, type Policy } from '../core/policy.js';
-import { spreadRetry } from '../wait/jitter.js';
-import { lazyWait, type WaitFn, type WaitOptions } from '../wait/key-waiters.js';
-import { DenyCache } from './deny-cache.js';
-import { invalidOption } from './invalid-option.js';
+import { invalidOption, positiveMsOption } from '../core/options.js';
+import type { Algorithm, Policy } from '../core/policy.js';
 import { ScriptBatcher } from './batcher.js';
 import { NodeBreakers } from './node-breaker.js';
 import { redisKeyOf, type RedisKey } from './redis-key.js';
@@ -21,19 +16,19 @@ import { DeadlineQueue } from './timeout.js';
 export type { FailMode } from '../core/fail-over.js';
 
 /**
- * Why a decision is what it is: Redis decided (`redis`), a denial Redis gave earlier was
- * reused (`deny-cache`), the Redis node serving the key failed and the fail mode decided
- * (`fail-open`, `fail-closed`, `local-fallback`), or the key's own state is unusable
- * (`key-error`: WRONGTYPE, a value the script cannot parse; decided by the fail mode, see
- * `error`).
+ * Why a decision is what it is (see {@link DecisionReason}): Redis decided (`redis`), a
+ * denial Redis gave earlier was reused (`deny-cache`), the Redis node serving the key failed
+ * and the fail mode decided (`fail-open`, `fail-closed`, `local-fallback`), or the key's own
+ * state is unusable (`key-error`: WRONGTYPE, a value the script cannot parse; decided by the
+ * fail mode, see `error`).
  */
-export type DecisionReason = 'redis' | 'deny-cache' | 'fail-open' | 'fail-closed' | 'local-fallback' | 'key-error';
+export type { DecisionReason } from '../core/fail-over.js';
 
 /** A {@link Decision} that says where it came from; with `key-error`, `error` is Redis's message. */
-export type RedisDecision = Decision & { reason: DecisionReason; error?: string };
+export type RedisDecision = ReasonedDecision<Exclude<DecisionReason, 'primary' | 'store'>>;
 
-/** Options of {@link createRedisLimiter}. */
-export interface RedisLimiterOptions {
+/** Options of {@link createRedisLimiter}: the seam's (fail mode, deny cache, clock) and Redis's own. */
+export interface RedisLimiterOptions extends StoreLimiterOptions {
   /**
    * An ioredis `Redis` or `Cluster` client, or a node-redis v5 `createClient()` or
    * `createCluster()` client (connected), used as is (see `connectRedis` for bounded settings).
@@ -90,28 +85,14 @@ export interface RedisLimiterOptions {
   repairKeys?: boolean;
 }
 
-/** A rate limiter whose state lives in Redis, shared by every process that uses it. */
-export interface RedisRateLimiter {
-  readonly algorithm: Algorithm;
-  readonly limits: Limits;
-  /** What decides while Redis fails (the `failMode` option); the HTTP middleware reads it too. */
-  readonly failMode: FailMode;
-  /**
-   * Takes `cost` units (a whole number >= 0, default 1) for `key`. Always resolves within
-   * about `timeoutMs` (rejects only on a bad cost); the `reason` says who decided.
-   */
-  consume(key: string, cost?: number): Promise<RedisDecision>;
-  /**
-   * Resolves with the decision that took `cost` units of `key`, like the memory limiter's
-   * `wait` (first come first served within this process, one timer per waiting key,
-   * `signal`, `maxWaitMs`), asking again at `retryAfterMs` plus a random 0-20% so that
-   * processes do not return in lockstep. Across processes, order is best-effort: whoever
-   * asks first once units are free gets them. An abort while a call for the waiter is in
-   * flight drops its answer (units it took stay taken).
-   */
-  wait(key: string, cost?: number, options?: WaitOptions): Promise<RedisDecision>;
-  /** Deletes `key`'s state: its next request starts with a full quota. */
-  reset(key: string): Promise<void>;
+/**
+ * A rate limiter whose state lives in Redis, shared by every process that uses it: the
+ * seam's limiter (`consume`, `allow`, `wait`, `reset`, with promises). `consume` always
+ * resolves within about `timeoutMs` (it rejects only on a bad cost), its `reason` saying who
+ * decided; `reset` resolves whether Redis held the key and rejects when Redis does not
+ * answer within `timeoutMs`; `failMode` is the option, which the HTTP middleware reads too.
+ */
+export interface RedisRateLimiter extends StoreRateLimiter<RedisDecision> {
   /**
    * The Redis key holding `key`'s state: the prefix and `key`, a string; or, when `key`
    * holds a lone surrogate (which UTF-8 would turn into U+FFFD, merging keys), a Buffer of
@@ -122,7 +103,6 @@ export interface RedisRateLimiter {
 
 const DEFAULT_TIMEOUT_MS = 50;
 const DEFAULT_RETRY_REDIS_AFTER_MS = 250;
-const DEFAULT_DENY_CACHE_KEYS = 10_000;
 const DEFAULT_BATCH_KEYS = 64;
 const VIRTUAL_CLOCK_MIN_TTL_MS = 60_000;
 
@@ -145,11 +125,27 @@ const KEY_TAG: Record<Algorithm, string> = {
  * `INVALID_ARGUMENT` for bad options.
  */
 export function createRedisLimiter(algorithm: Algorithm, policy: Policy, options: RedisLimiterOptions): RedisRateLimiter {
-  return new RedisLimiter(checkAlgorithm(algorithm), policy, options);
+  const checked = checkAlgorithm(algorithm);
+  if (typeof options !== 'object' || options === null || !isRedisClient(options.redis)) {
+    throw invalidOption('redis', 'expected an ioredis or node-redis client (single or Cluster)', options?.redis);
+  }
+  return new RedisLimiter(checked, policy, options);
 }
 
-class RedisLimiter implements RedisRateLimiter {
-  readonly limits: Limits;
+/** The Redis backend on the seam: the store is {@link RedisStore}; the limiter adds `redisKey`. */
+class RedisLimiter extends StoreLimiter<RedisDecision, RedisStore> implements RedisRateLimiter {
+  constructor(algorithm: Algorithm, policy: Policy, options: RedisLimiterOptions) {
+    super(algorithm, policy, options, (context) => new RedisStore(context, options));
+  }
+
+  redisKey(key: string): RedisKey {
+    return this.store.redisKey(key);
+  }
+}
+
+/** Keys' state in Redis, one atomic script per decision (batched per event-loop turn), a breaker per node. */
+class RedisStore implements LimiterStore<RedisDecision> {
+  readonly retryAfterMs: number;
   private readonly client: ScriptClient;
   private readonly batcher: ScriptBatcher;
   /** The one-key script of `batch: false` (undefined when batching). */
@@ -157,61 +153,39 @@ class RedisLimiter implements RedisRateLimiter {
   private readonly breakers: NodeBreakers;
   private readonly keyPrefix: string;
   private readonly deadlines: DeadlineQueue;
-  readonly failMode: FailMode;
-  private readonly fallback: RateLimiter | undefined;
-  private readonly denials: DenyCache | undefined;
   private readonly clock: Clock | undefined;
-  private readonly localNow: Clock;
-  private readonly retryRedisAfterMs: number;
-  /** `wait`: its queue is built on first use. */
-  private readonly waitFor: WaitFn<RedisDecision>;
 
   constructor(
-    readonly algorithm: Algorithm,
-    policy: Policy,
+    private readonly context: StoreContext,
     options: RedisLimiterOptions,
   ) {
-    this.limits = checkPolicy(policy, algorithm);
-    if (typeof options !== 'object' || options === null || !isRedisClient(options.redis)) {
-      throw invalidOption('redis', 'expected an ioredis or node-redis client (single or Cluster)', options?.redis);
-    }
+    const { algorithm, limits } = context;
     const timeoutMs = positiveMsOption(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS);
     this.client = clientOf(options.redis, options.replicas, timeoutMs);
-    const { limit, windowMs, capacity } = this.limits;
-    this.keyPrefix = `${options.prefix ?? 'ratelab:'}${KEY_TAG[algorithm]}:${limit}:${windowMs}:${capacity}:`;
+    this.keyPrefix = `${options.prefix ?? 'ratelab:'}${KEY_TAG[algorithm]}:${limits.limit}:${limits.windowMs}:${limits.capacity}:`;
     this.deadlines = new DeadlineQueue(timeoutMs);
-    this.retryRedisAfterMs = positiveMsOption(options.retryRedisAfterMs, 'retryRedisAfterMs', DEFAULT_RETRY_REDIS_AFTER_MS);
-    this.clock = options.clock === undefined ? undefined : toClock(options.clock);
-    this.waitFor = lazyWait((k, c) => this.consume(k, c), { scheduler: schedulerOf(options.clock), capacity: this.limits.capacity, jitter: spreadRetry });
-    this.localNow = this.clock ?? (() => performance.now());
+    this.retryAfterMs = positiveMsOption(options.retryRedisAfterMs, 'retryRedisAfterMs', DEFAULT_RETRY_REDIS_AFTER_MS);
+    this.clock = context.clock;
     const minTtlMs = options.minTtlMs ?? (this.clock ? VIRTUAL_CLOCK_MIN_TTL_MS : 0);
     if (!Number.isInteger(minTtlMs) || minTtlMs < 0) throw invalidOption('minTtlMs', 'expected a whole number of ms >= 0', minTtlMs);
     const repair = options.repairKeys === true;
     const { maxKeys, split } = batchOptionsOf(options.batch);
-    this.batcher = new ScriptBatcher(this.client, limiterScript(algorithm, this.limits, minTtlMs, repair), this.deadlines, maxKeys, split);
-    this.single = maxKeys === 1 ? limiterScript(algorithm, this.limits, minTtlMs, repair, 'single') : undefined;
-    this.breakers = new NodeBreakers(this.retryRedisAfterMs);
-    this.failMode = checkFailMode(options.failMode ?? 'open');
-    this.fallback = this.failMode === 'local' ? localFallback(algorithm, this.limits, options, this.clock) : undefined;
-    this.denials = denyCacheOf(options.denyCache, capacity);
+    this.batcher = new ScriptBatcher(this.client, limiterScript(algorithm, limits, minTtlMs, repair), this.deadlines, maxKeys, split);
+    this.single = maxKeys === 1 ? limiterScript(algorithm, limits, minTtlMs, repair, 'single') : undefined;
+    this.breakers = new NodeBreakers(this.retryAfterMs);
   }
 
   redisKey(key: string): RedisKey {
     return redisKeyOf(this.keyPrefix + key);
   }
 
-  consume(key: string, cost = 1): Promise<RedisDecision> {
-    try {
-      checkCost(cost);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    const cached = this.denials?.lookup(key, cost, this.localNow());
-    if (cached) return Promise.resolve({ ...cached, reason: 'deny-cache' });
+  decide(key: string, cost: number): Promise<RedisDecision> {
+    const cached = this.context.cached(key, cost);
+    if (cached) return Promise.resolve(cached);
     const redisKey = this.redisKey(key);
     const slot = this.client.slotOf(redisKey);
     const node = this.client.nodeOf(slot);
-    if (!this.breakers.allow(node, performance.now())) return Promise.resolve(this.failOver(key, cost));
+    if (!this.breakers.allow(node, performance.now())) return Promise.resolve(this.context.unavailable(key, cost));
     const now = this.clock ? String(this.clock()) : '';
     if (this.single !== undefined) return this.decideAlone(this.single, key, redisKey, cost, node, now);
     // A callback object rather than promise chains or async frames: this runs once per
@@ -247,14 +221,14 @@ class RedisLimiter implements RedisRateLimiter {
   private failed(key: string, cost: number, node: string): RedisDecision {
     this.breakers.failed(node, performance.now());
     this.client.nodeFailed(node);
-    return this.failOver(key, cost);
+    return this.context.unavailable(key, cost);
   }
 
   /** The decision in `replies[at..at+3]`; a key error there is decided by the fail mode. */
   private answered(key: string, cost: number, node: string, replies: readonly unknown[], at: number): RedisDecision {
     this.breakers.succeeded(node);
     const allowed = replies[at];
-    if (typeof allowed === 'string') return { ...this.failOver(key, cost), reason: 'key-error', error: allowed };
+    if (typeof allowed === 'string') return this.context.keyError(key, cost, allowed);
     const remaining = replies[at + 1];
     const retryAfterMs = replies[at + 2];
     const resetMs = replies[at + 3];
@@ -263,45 +237,18 @@ class RedisLimiter implements RedisRateLimiter {
     }
     const decision: RedisDecision = {
       allowed: allowed === 1,
-      limit: this.limits.capacity,
+      limit: this.context.limits.capacity,
       remaining,
       retryAfterMs: retryAfterMs === -1 ? Infinity : retryAfterMs,
       resetMs,
       reason: 'redis',
     };
-    this.denials?.remember(key, cost, decision, this.localNow());
-    return decision;
+    return this.context.decided(key, cost, decision);
   }
 
-  wait(key: string, cost = 1, options?: WaitOptions): Promise<RedisDecision> {
-    return this.waitFor(key, cost, options);
+  async reset(key: string): Promise<boolean> {
+    return Number(await this.deadlines.run(this.client.del(this.redisKey(key)))) > 0;
   }
-
-  async reset(key: string): Promise<void> {
-    this.denials?.forget(key);
-    this.fallback?.reset(key);
-    await this.deadlines.run(this.client.del(this.redisKey(key)));
-  }
-
-  /** The decision of the fail mode, while Redis is failing. */
-  private failOver(key: string, cost: number): RedisDecision {
-    const capacity = this.limits.capacity;
-    if (this.fallback) return { ...this.fallback.consume(key, cost), reason: 'local-fallback' };
-    if (cost > capacity) return { allowed: false, limit: capacity, remaining: 0, retryAfterMs: Infinity, resetMs: 0, reason: `fail-${this.failMode === 'open' ? 'open' : 'closed'}` };
-    if (this.failMode === 'open') return { allowed: true, limit: capacity, remaining: capacity - cost, retryAfterMs: 0, resetMs: 0, reason: 'fail-open' };
-    const wait = Math.ceil(this.retryRedisAfterMs);
-    return { allowed: false, limit: capacity, remaining: 0, retryAfterMs: wait, resetMs: wait, reason: 'fail-closed' };
-  }
-}
-
-/** The in-memory limiter of `failMode: 'local'`: this node's {@link nodeShare}, `limit / N` (at least 1). */
-function localFallback(algorithm: Algorithm, limits: Limits, options: RedisLimiterOptions, clock: Clock | undefined): RateLimiter {
-  const nodes = options.expectedNodes;
-  if (nodes === undefined || !Number.isInteger(nodes) || nodes < 1) {
-    throw invalidOption('expectedNodes', "failMode 'local' needs the number of nodes sharing the limit, a whole number >= 1", nodes);
-  }
-  const share = nodeShare({ limit: limits.limit, windowMs: limits.windowMs, burst: limits.capacity }, nodes);
-  return createLimiter(algorithm, share, clock ? { clock } : {});
 }
 
 /** The script client, acknowledged by replicas when `replicas` asks for it. */
@@ -325,11 +272,4 @@ function batchOptionsOf(option: RedisLimiterOptions['batch']): { maxKeys: number
   const split = option.split ?? true;
   if (typeof split !== 'boolean') throw invalidOption('batch.split', 'expected true or false', split);
   return { maxKeys, split };
-}
-
-function denyCacheOf(option: RedisLimiterOptions['denyCache'], limit: number): DenyCache | undefined {
-  if (option === undefined || option === false) return undefined;
-  const maxKeys = option === true ? DEFAULT_DENY_CACHE_KEYS : (option.maxKeys ?? DEFAULT_DENY_CACHE_KEYS);
-  if (!Number.isInteger(maxKeys) || maxKeys < 1) throw invalidOption('denyCache.maxKeys', 'expected a whole number >= 1', maxKeys);
-  return new DenyCache(maxKeys, limit);
 }

@@ -1,9 +1,10 @@
-import { MAX_BATCH, TAG, hostNowMs, isBatchReply, type ClusterBatch, type ClusterBatchReply, type ClusterResult } from './cluster-protocol.js';
+import { MAX_BATCH, TAG, type RESET, hostNowMs, isBatchReply, type ClusterBatch, type ClusterBatchReply, type ClusterResult } from './cluster-protocol.js';
 
 /** One call waiting for the primary. */
 export interface ChannelCall {
   readonly key: string;
-  readonly cost: number;
+  /** Units to take, or {@link RESET}. */
+  readonly cost: number | typeof RESET;
   /** The primary's result; `undefined` or `null` when the primary was late (the fail mode decides). */
   settle(result: ClusterResult | undefined): void;
 }

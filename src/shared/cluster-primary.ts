@@ -5,7 +5,7 @@ import { checkKey } from '../core/options.js';
 import { type Algorithm, type Policy } from '../core/policy.js';
 import { checkKeyBytes } from './key-bytes.js';
 import { checkMaxKeyBytes } from './limiter.js';
-import { TAG, encodeDecision, hostNowMs, isBatch, type ClusterBatchReply, type ClusterError, type ClusterResult } from './cluster-protocol.js';
+import { RESET, TAG, encodeDecision, hostNowMs, isBatch, type ClusterBatchReply, type ClusterError, type ClusterResult } from './cluster-protocol.js';
 
 /** Options of {@link serveClusterLimiter}: the memory limiter's, and the key bound. */
 export interface ServeOptions extends LimiterOptions {
@@ -30,7 +30,7 @@ export interface ServedLimiter {
 }
 
 /**
- * In the cluster's primary: decides for the workers' `createClusterLimiter(name, ...)`
+ * In the cluster's primary: decides for the workers' `createClusterLimiter(algorithm, policy, { name })`
  * with one in-memory limiter of `algorithm` and `policy` (options as for `createLimiter`,
  * and `maxKeyBytes`).
  * The primary's event loop decides one batch of requests at a time, in order, so the workers
@@ -70,7 +70,7 @@ function answer(worker: Worker, message: unknown): void {
     // Checked per request, not per batch: a batch begun just before its deadline must not
     // go on deciding after it, once the worker may have answered by its fail mode.
     const late = hostNowMs() >= message.deadline;
-    results.push(late ? null : decide(target, message.keys[i] as string, message.costs[i] as number));
+    results.push(late ? null : decide(target, message.keys[i] as string, message.costs[i] as number | typeof RESET));
   }
   send(worker, { tag: TAG, batch: message.batch, results } satisfies ClusterBatchReply);
 }
@@ -79,9 +79,10 @@ function answer(worker: Worker, message: unknown): void {
  * One request of a batch: a worker is another program, so its key and cost are checked here
  * too, and its key bounded before the limiter keeps it.
  */
-function decide(target: Served, key: string, cost: number): ClusterResult {
+function decide(target: Served, key: string, cost: number | typeof RESET): ClusterResult {
   try {
     checkKey(key);
+    if (cost === RESET) return { reset: target.limiter.reset(key) };
     checkKeyBytes(key, target.maxKeyBytes, 'cluster');
     return encodeDecision(target.limiter.consume(key, cost));
   } catch (error) {

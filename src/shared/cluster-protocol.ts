@@ -22,6 +22,7 @@ export const MAX_BATCH = 256;
  * A worker asks the primary's limiter `name` to take `costs[i]` units for `keys[i]`, in order,
  * each before `deadline` ({@link hostNowMs}): past it the worker has answered by its fail
  * mode, so the primary applies nothing (a denial by `closed` must spend no quota later).
+ * A cost of {@link RESET} asks it to forget `keys[i]` instead.
  */
 export interface ClusterBatch {
   readonly tag: typeof TAG;
@@ -29,8 +30,11 @@ export interface ClusterBatch {
   readonly name: string;
   readonly deadline: number;
   readonly keys: readonly string[];
-  readonly costs: readonly number[];
+  readonly costs: readonly (number | typeof RESET)[];
 }
+
+/** The cost of a request that resets its key (JSON carries it as is, unlike a symbol). */
+export const RESET = null;
 
 /** Why the primary refused a request (an unknown limiter, a bad key or cost). */
 export interface ClusterError {
@@ -42,8 +46,13 @@ export interface ClusterError {
 /** A decision as it travels: `[allowed ? 1 : 0, limit, remaining, retryAfterMs, resetMs]`. */
 export type EncodedDecision = readonly [number, number, number, number, number];
 
-/** One request's outcome: its decision, the primary's refusal, or `null`: dropped, past its deadline. */
-export type ClusterResult = EncodedDecision | { readonly error: ClusterError } | null;
+/** A reset's outcome: whether the key held state. */
+export interface ResetResult {
+  readonly reset: boolean;
+}
+
+/** One request's outcome: its decision (or a reset's), the primary's refusal, or `null`: dropped, past its deadline. */
+export type ClusterResult = EncodedDecision | ResetResult | { readonly error: ClusterError } | null;
 
 /** The primary's answer to a batch: `results[i]` for request `i`, or `error` for the whole batch. */
 export interface ClusterBatchReply {

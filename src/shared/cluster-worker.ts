@@ -1,24 +1,26 @@
-import { schedulerOf, type ClockSource } from '../core/clock.js';
-import type { Decision } from '../core/decision.js';
+import { StoreLimiter, type LimiterStore, type StoreContext, type StoreRateLimiter } from '../backend/store-limiter.js';
+import type { ClockSource } from '../core/clock.js';
 import { RatelabError, describeValue } from '../core/errors.js';
-import { checkFailMode, failDecision, type FailMode, nodeShare } from '../core/fail-over.js';
-import { positiveMsOption, checkCost, checkKey } from '../core/options.js';
-import { createLimiter, type RateLimiter } from '../memory/limiter.js';
+import type { FailMode, FailOverReason, ReasonedDecision } from '../core/fail-over.js';
 import { checkAlgorithm } from '../core/names.js';
-import { checkPolicy, type Algorithm, type Limits, type Policy } from '../core/policy.js';
-import { spreadRetry } from '../wait/jitter.js';
-import { lazyWait, type WaitOptions } from '../wait/key-waiters.js';
+import { checkKey, positiveMsOption } from '../core/options.js';
+import type { Algorithm, Policy } from '../core/policy.js';
 import { ClusterChannel } from './cluster-channel.js';
-import { decodeDecision, type ClusterResult } from './cluster-protocol.js';
+import { RESET, decodeDecision, type ClusterError, type ClusterResult } from './cluster-protocol.js';
 
 /** Who decided: the primary, or (it was `timeoutMs` late) the fail mode. */
-export type ClusterDecisionReason = 'primary' | 'fail-open' | 'fail-closed' | 'local-fallback';
+export type ClusterDecisionReason = 'primary' | FailOverReason;
 
 /** A {@link Decision} that says where it came from. */
-export type ClusterDecision = Decision & { reason: ClusterDecisionReason };
+export type ClusterDecision = ReasonedDecision<ClusterDecisionReason>;
 
 /** Options of {@link createClusterLimiter}. */
 export interface ClusterLimiterOptions {
+  /**
+   * The name the primary serves the limiter under (`serveClusterLimiter(name, ...)`): required
+   * in `createClusterLimiter(algorithm, policy, { name })`; the deprecated form passes it first.
+   */
+  name?: string;
   /**
    * How late the primary may be, in ms (default 100): a batch of calls it has not answered
    * this long after it was sent gets the fail mode, and so do the calls queued behind it if
@@ -34,78 +36,102 @@ export interface ClusterLimiterOptions {
   clock?: ClockSource;
 }
 
-/** A worker's view of a limiter the primary serves. */
-export interface ClusterRateLimiter {
+/**
+ * A worker's view of a limiter the primary serves: the seam's limiter (`consume`, `allow`,
+ * `wait`, `reset`, with promises). `consume` resolves with the primary's decision, or the
+ * fail mode's once the primary is `timeoutMs` late; it rejects with `INVALID_KEY`/
+ * `INVALID_COST`, or with the primary's refusal (`INVALID_ARGUMENT` when it serves no limiter
+ * of this name, `INVALID_KEY` for a key over its `maxKeyBytes`). `reset` has the primary
+ * forget the key and resolves whether it held it; it rejects like `consume` for a bad key,
+ * and when the primary does not answer within `timeoutMs`.
+ */
+export interface ClusterRateLimiter extends StoreRateLimiter<ClusterDecision> {
+  /** The name the primary serves the limiter under. */
   readonly name: string;
-  readonly algorithm: Algorithm;
-  readonly limits: Limits;
-  readonly failMode: FailMode;
-  /**
-   * Takes `cost` units (whole number >= 0, default 1) for `key`: the primary's decision, or
-   * the fail mode's once the primary is `timeoutMs` late. Rejects with `INVALID_KEY`/
-   * `INVALID_COST`, or with the primary's refusal (`INVALID_ARGUMENT` when it serves no
-   * limiter of this name, `INVALID_KEY` for a key over its `maxKeyBytes`).
-   */
-  consume(key: string, cost?: number): Promise<ClusterDecision>;
-  /** `(await consume(key)).allowed`. */
-  allow(key: string): Promise<boolean>;
-  /**
-   * Waits until `cost` units were taken (see RateLimiter.wait): first come first served per
-   * key within this worker; across workers best-effort, retrying at `retryAfterMs` plus jitter.
-   */
-  wait(key: string, cost?: number, options?: WaitOptions): Promise<ClusterDecision>;
 }
 
 /**
  * In a cluster worker: a limiter decided by the primary's `serveClusterLimiter(name, ...)`
- * over IPC (like rate-limiter-flexible's RateLimiterCluster). `algorithm` and `policy` must
- * be the primary's: the worker uses them for the fail mode. Throws `INVALID_ARGUMENT`
- * outside a process with an IPC channel, or for a bad option.
+ * over IPC (like rate-limiter-flexible's RateLimiterCluster), `options.name` naming it.
+ * `algorithm` and `policy` must be the primary's: the worker uses them for the fail mode.
+ * Throws `INVALID_ARGUMENT` outside a process with an IPC channel, or for a bad option.
  */
-export function createClusterLimiter(name: string, algorithm: Algorithm, policy: Policy, options: ClusterLimiterOptions = {}): ClusterRateLimiter {
+export function createClusterLimiter(algorithm: Algorithm, policy: Policy, options: ClusterLimiterOptions & { name: string }): ClusterRateLimiter;
+/**
+ * The order before every factory took `(algorithm, policy, options)`: works for one more release.
+ * @deprecated use `createClusterLimiter(algorithm, policy, { name, ...options })`
+ */
+export function createClusterLimiter(name: string, algorithm: Algorithm, policy: Policy, options?: ClusterLimiterOptions): ClusterRateLimiter;
+export function createClusterLimiter(...args: [Algorithm, Policy, ClusterLimiterOptions & { name: string }] | [string, Algorithm, Policy, ClusterLimiterOptions?]): ClusterRateLimiter {
   if (typeof process.send !== 'function') {
     throw new RatelabError('INVALID_ARGUMENT', 'createClusterLimiter: this process has no IPC channel to a primary (call it in a cluster worker; the primary calls serveClusterLimiter)', { field: 'name' });
   }
-  const checked = checkAlgorithm(algorithm);
-  const limits = checkPolicy(policy, checked);
-  // `?? 100` first: a null timeout means the default here.
-  const timeoutMs = positiveMsOption(options.timeoutMs ?? 100, 'timeoutMs', 100);
-  const failMode = checkFailMode(options.failMode ?? 'open');
-  const fallback = failMode === 'local' ? localShare(checked, policy, options) : undefined;
-  const channel = new ClusterChannel(name, timeoutMs);
-
-  const failOver = (key: string, cost: number): ClusterDecision => {
-    if (fallback) return { ...fallback.consume(key, cost), reason: 'local-fallback' };
-    const mode = failMode === 'open' ? 'open' : 'closed';
-    return { ...failDecision(mode, limits.capacity, cost, timeoutMs), reason: `fail-${mode}` };
-  };
-
-  const consume = async (key: string, cost = 1): Promise<ClusterDecision> => {
-    checkCost(cost);
-    checkKey(key);
-    const result = await new Promise<ClusterResult | undefined>((settle) => channel.submit({ key, cost, settle }));
-    if (result === undefined || result === null) return failOver(key, cost);
-    if ('error' in result) throw new RatelabError(result.error.code, result.error.message, { field: result.error.field });
-    return { ...decodeDecision(result), reason: 'primary' };
-  };
-
-  const waitFor = lazyWait(consume, { scheduler: schedulerOf(options.clock), capacity: limits.capacity, jitter: spreadRetry });
-  return {
-    name,
-    algorithm: checked,
-    limits,
-    failMode,
-    consume,
-    allow: async (key) => (await consume(key)).allowed,
-    wait: (key, cost = 1, waitOptions) => waitFor(key, cost, waitOptions),
-  };
+  // The deprecated order passes the algorithm second, where the current one passes the policy.
+  if (typeof args[1] === 'string') return clusterLimiter(args[0], args[1], args[2] as Policy, args[3] ?? {});
+  return namedClusterLimiter(...(args as [Algorithm, Policy, ClusterLimiterOptions | undefined]));
 }
 
-/** The `local` fail mode's limiter: this worker's share, `limit / expectedNodes` (at least 1). */
-function localShare(algorithm: Algorithm, policy: Policy, options: ClusterLimiterOptions): RateLimiter {
-  const nodes = options.expectedNodes;
-  if (nodes === undefined || !Number.isInteger(nodes) || nodes < 1) {
-    throw new RatelabError('INVALID_ARGUMENT', `expectedNodes: failMode 'local' needs the number of workers sharing the limit, a whole number >= 1, got ${describeValue(nodes)}`, { field: 'expectedNodes' });
+/** The current order: the name is `options.name`, required. */
+function namedClusterLimiter(algorithm: Algorithm, policy: Policy, options: ClusterLimiterOptions | undefined): ClusterRateLimiter {
+  const name: unknown = options?.name;
+  if (typeof name !== 'string') throw new RatelabError('INVALID_ARGUMENT', `name: expected the name the primary serves the limiter under, got ${describeValue(name)}`, { field: 'name' });
+  return clusterLimiter(name, algorithm, policy, options as ClusterLimiterOptions);
+}
+
+function clusterLimiter(name: string, algorithm: Algorithm, policy: Policy, options: ClusterLimiterOptions): ClusterRateLimiter {
+  return new ClusterLimiter(name, checkAlgorithm(algorithm), policy, options);
+}
+
+/** The cluster backend on the seam: the store is the primary, over {@link ClusterChannel}; the limiter adds its `name`. */
+class ClusterLimiter extends StoreLimiter<ClusterDecision, PrimaryStore> implements ClusterRateLimiter {
+  constructor(
+    readonly name: string,
+    algorithm: Algorithm,
+    policy: Policy,
+    options: ClusterLimiterOptions,
+  ) {
+    const { failMode, expectedNodes, clock } = options;
+    super(algorithm, policy, { failMode, expectedNodes, clock, members: 'workers' }, (context) => new PrimaryStore(context, name, options));
   }
-  return createLimiter(algorithm, nodeShare(policy, nodes), options.clock ? { clock: options.clock } : {});
+}
+
+/** The primary's limiter, asked over IPC: what it decides, or (`timeoutMs` late) the fail mode. */
+class PrimaryStore implements LimiterStore<ClusterDecision> {
+  readonly retryAfterMs: number;
+  private readonly channel: ClusterChannel;
+
+  constructor(
+    private readonly context: StoreContext,
+    name: string,
+    options: ClusterLimiterOptions,
+  ) {
+    // `?? 100` first: a null timeout means the default here.
+    this.retryAfterMs = positiveMsOption(options.timeoutMs ?? 100, 'timeoutMs', 100);
+    this.channel = new ClusterChannel(name, this.retryAfterMs);
+  }
+
+  async decide(key: string, cost: number): Promise<ClusterDecision> {
+    checkKey(key);
+    const result = await this.ask(key, cost);
+    if (result === undefined || result === null) return this.context.unavailable(key, cost);
+    if ('error' in result) throw refusal(result.error);
+    if ('reset' in result) throw new RatelabError('INVALID_DECISION', 'createClusterLimiter: the primary answered a decision with a reset', { field: 'name' });
+    return { ...decodeDecision(result), reason: 'primary' };
+  }
+
+  async reset(key: string): Promise<boolean> {
+    checkKey(key);
+    const result = await this.ask(key, RESET);
+    if (result === undefined || result === null) throw new Error(`createClusterLimiter: the primary did not answer the reset of ${JSON.stringify(key)} within ${this.retryAfterMs} ms`);
+    if ('error' in result) throw refusal(result.error);
+    return 'reset' in result && result.reset;
+  }
+
+  private ask(key: string, cost: number | typeof RESET): Promise<ClusterResult | undefined> {
+    return new Promise((settle) => this.channel.submit({ key, cost, settle }));
+  }
+}
+
+function refusal(error: ClusterError): RatelabError {
+  return new RatelabError(error.code, error.message, { field: error.field });
 }

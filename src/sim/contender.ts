@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { Clock } from '../core/clock.js';
+import type { Consumer } from '../core/limiter.js';
 import { loadLimiterModule } from '../metrics/external-limiter.js';
 import { DEFAULT_LIMITER_TIMEOUT_MS } from '../metrics/limiter-timeout.js';
 import { createLimiter, type RateLimiter } from '../memory/limiter.js';
@@ -9,8 +10,7 @@ import type { Algorithm, Policy } from '../core/policy.js';
  * What the replay drives: anything with `consume(key, cost)` returning a Decision, an
  * object with `allowed` (and optionally `retryAfterMs`), a boolean, or a Promise of one.
  */
-export interface Decider {
-  consume(key: string, cost: number): unknown;
+export interface Decider extends Consumer<unknown> {
   /**
    * Optional: `consume(key, cost)`'s `allowed` alone, deciding exactly as `consume` would
    * (same state change), without building the rest of the Decision. An open-loop replay

@@ -4,20 +4,13 @@ import { RatelabError, describeValue } from '../core/errors.js';
 import { MinHeap } from '../core/min-heap.js';
 import { checkCost, checkKey } from '../core/options.js';
 import { isThenable } from '../core/thenable.js';
+import type { Consumer, WaitOptions } from '../core/limiter.js';
 
 /** Options of `limiter.wait(key, cost, options)`. */
-export interface WaitOptions {
-  /** Aborting it ends the wait: the promise rejects with `signal.reason` (an `AbortError` DOMException by default) and nothing is taken. */
-  signal?: AbortSignal;
-  /**
-   * The longest the caller will wait, in ms (>= 0, default Infinity). A wait known to need
-   * longer rejects at once with `WAIT_TOO_LONG`, without waiting it out.
-   */
-  maxWaitMs?: number;
-}
+export type { WaitOptions } from '../core/limiter.js';
 
-/** A limiter's decision call, synchronous (memory) or not (Redis). */
-export type ConsumeFn<D extends Decision> = (key: string, cost: number) => D | PromiseLike<D>;
+/** A limiter's decision call, synchronous (memory) or not (Redis): {@link Consumer}'s `consume`. */
+export type ConsumeFn<D extends Decision> = Consumer<D>['consume'];
 
 /** `wait(key, cost, options)` of a limiter: resolves with the decision that admitted the request. */
 export type WaitFn<D extends Decision> = (key: string, cost: number, options?: WaitOptions) => Promise<D>;

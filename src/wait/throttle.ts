@@ -1,12 +1,11 @@
 import type { Decision } from '../core/decision.js';
 import { RatelabError, describeValue } from '../core/errors.js';
+import type { AsyncRateLimiter } from '../core/limiter.js';
 import { checkCost } from '../core/options.js';
 import { checkWaitOptions, type WaitOptions } from './key-waiters.js';
 
-/** Anything that can wait for a slot: the memory limiter, the Redis limiter. */
-export interface Waitable {
-  wait(key: string, cost?: number, options?: WaitOptions): Promise<Decision>;
-}
+/** What throttle needs of a limiter: the `wait` of {@link AsyncRateLimiter} (every limiter has it). */
+export type Waitable = Pick<AsyncRateLimiter, 'wait'>;
 
 /** Options of {@link throttle}; `key` and `cost` are values or functions of the call's arguments. */
 export interface ThrottleOptions<A extends unknown[]> {

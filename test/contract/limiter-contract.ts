@@ -1,15 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ALGORITHMS, ManualClock, type Algorithm, type Decision, type Policy } from '../../src/index.js';
+import type { Consumer } from '../../src/core/limiter.js';
 import { STEP_TABLES } from '../algorithms/step-tables.js';
 import { runTable } from '../support/steps.js';
 
-/** What the contract needs of a limiter: `consume`, sync or async. */
-export interface ContractSubject {
-  consume(key: string, cost?: number): Decision | Promise<Decision>;
-}
-
-/** Builds a fresh limiter whose time is `clock.now()`. */
-export type MakeSubject = (algorithm: Algorithm, policy: Policy, clock: ManualClock) => ContractSubject | Promise<ContractSubject>;
+/** Builds a fresh limiter whose time is `clock.now()`: what the contract needs of it is `consume`, sync or async. */
+export type MakeSubject = (algorithm: Algorithm, policy: Policy, clock: ManualClock) => Consumer | Promise<Consumer>;
 
 /** Epoch-sized, and a multiple of every window in the step tables, so they hold shifted by it. */
 const EPOCH = 1_800_000_000_000;

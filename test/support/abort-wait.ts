@@ -1,8 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-
-interface Waitable {
-  wait(key: string, cost?: number, options?: { signal?: AbortSignal }): Promise<unknown>;
-}
+import type { Waitable } from '../../src/wait/throttle.js';
 
 /**
  * Takes key `k`'s one unit, queues two waiters behind it and aborts the first after 20 ms;

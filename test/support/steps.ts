@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import type { Consumer } from '../../src/core/limiter.js';
 import type { Decision, ManualClock } from '../../src/index.js';
 
 /**
@@ -36,7 +37,7 @@ export function expected(table: StepTable, row: Step): Decision {
  * Plays `table` on key `${prefix}k` of `subject`, whose time is `clock`, shifted by `base` ms,
  * and checks every decision in full.
  */
-export async function runTable(subject: { consume(key: string, cost?: number): Decision | Promise<Decision> }, clock: ManualClock, table: StepTable, base = 0, prefix = ''): Promise<void> {
+export async function runTable(subject: Consumer, clock: ManualClock, table: StepTable, base = 0, prefix = ''): Promise<void> {
   for (const [i, row] of table.steps.entries()) {
     clock.set(base + row.at);
     const decision = await subject.consume(`${prefix}k`, row.cost);

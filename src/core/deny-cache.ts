@@ -1,4 +1,4 @@
-import type { Decision } from '../core/decision.js';
+import type { Decision } from './decision.js';
 
 interface Denial {
   /** Local time until which this key denies `cost` and more. */
@@ -10,14 +10,15 @@ interface Denial {
 }
 
 /**
- * Denials remembered in process: a key that Redis denied `cost` units is denied `cost` or
- * more, without a network call, until the wait Redis gave has passed. Safe for every
- * algorithm: with no admissions a key's wait only shrinks as time passes, and admissions
- * made meanwhile (by other nodes) only lengthen it, so a cached denial is one Redis would
- * also give. Smaller costs still ask Redis. Only denials are cached, never admissions.
+ * Denials remembered in process: a key that the shared store (Redis, any backend on the
+ * seam) denied `cost` units is denied `cost` or more, without a network call, until the wait
+ * the store gave has passed. Safe for every algorithm: with no admissions a key's wait only
+ * shrinks as time passes, and admissions made meanwhile (by other nodes) only lengthen it,
+ * so a cached denial is one the store would also give. Smaller costs still ask the store.
+ * Only denials are cached, never admissions.
  *
  * Bounded by `maxKeys`; when full, the oldest entry goes. Times are the limiter's local
- * clock: waits are durations, so they carry over from Redis's clock unchanged.
+ * clock: waits are durations, so they carry over from the store's clock unchanged.
  */
 export class DenyCache {
   private readonly entries = new Map<string, Denial>();
@@ -50,7 +51,7 @@ export class DenyCache {
     };
   }
 
-  /** Remembers a denial Redis gave at local time `now` (finite waits only). */
+  /** Remembers a denial the store gave at local time `now` (finite waits only). */
   remember(key: string, cost: number, decision: Decision, now: number): void {
     if (decision.allowed || !Number.isFinite(decision.retryAfterMs) || decision.retryAfterMs <= 0) return;
     this.entries.delete(key);

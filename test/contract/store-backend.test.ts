@@ -1,0 +1,167 @@
+// The backend seam (src/backend/store-limiter.ts), proven by a backend written here in one
+// class: a Map pretending to be a remote store (every call answers a turn of the event loop
+// later). It implements only LimiterStore (decide, reset, retryAfterMs); the fail modes,
+// the deny cache, the waiters and the option checks come from the seam, and the whole
+// limiter contract holds for it.
+import { describe, expect, it } from 'vitest';
+import { createMeter, type Meter } from '../../src/algorithms/index.js';
+import { createStoreLimiter, type LimiterStore, type StoreContext, type StoreLimiterOptions, type StoreRateLimiter } from '../../src/backend/store-limiter.js';
+import { ManualClock } from '../../src/core/clock.js';
+import { meterDecision } from '../../src/core/decision.js';
+import type { FailOverReason, ReasonedDecision } from '../../src/core/fail-over.js';
+import { advanceKeyTime } from '../../src/core/key-time.js';
+import type { Algorithm, Policy } from '../../src/core/policy.js';
+import { expectRatelabError } from '../support/errors.js';
+import { describeLimiterContract } from './limiter-contract.js';
+
+type MapDecision = ReasonedDecision<'store' | 'deny-cache' | 'key-error' | FailOverReason>;
+
+/** One turn of the event loop: the store's "network". */
+const remote = () => new Promise<void>((done) => setImmediate(done));
+
+/** Keys' meter state in a Map, decided on the seam's clock; `down` makes it unreachable, a key in `broken` unusable. */
+class MapStore implements LimiterStore<MapDecision> {
+  readonly retryAfterMs = 100;
+  down = false;
+  readonly broken = new Set<string>();
+  /** Calls that reached the store (the deny cache answers without one). */
+  calls = 0;
+  private readonly rows = new Map<string, { slot: number; at: number }>();
+  private readonly freeSlots: number[] = [];
+  private readonly meter: Meter;
+  private slots = 0;
+  private capacity = 0;
+
+  constructor(private readonly context: StoreContext) {
+    this.meter = createMeter(context.algorithm, context.limits);
+  }
+
+  async decide(key: string, cost: number): Promise<MapDecision> {
+    const cached = this.context.cached(key, cost);
+    if (cached) return cached;
+    await remote();
+    this.calls += 1;
+    if (this.down) return this.context.unavailable(key, cost);
+    if (this.broken.has(key)) return this.context.keyError(key, cost, 'WRONGTYPE');
+    const now = this.now();
+    const row = this.rowOf(key, now);
+    const decision: MapDecision = { ...meterDecision(this.meter, this.context.limits, row.slot, row.at, cost), reason: 'store' };
+    return this.context.decided(key, cost, decision);
+  }
+
+  async reset(key: string): Promise<boolean> {
+    await remote();
+    if (this.down) throw new Error('map store down');
+    const row = this.rows.get(key);
+    if (row === undefined) return false;
+    this.rows.delete(key);
+    this.meter.release?.(row.slot);
+    this.freeSlots.push(row.slot);
+    return true;
+  }
+
+  private now(): number {
+    if (this.context.clock === undefined) throw new Error('the map store keeps no time of its own: pass a clock');
+    return this.context.clock();
+  }
+
+  /** The key's row, brought forward to its time (a key's time never moves back). */
+  private rowOf(key: string, now: number): { slot: number; at: number } {
+    const row = this.rows.get(key);
+    if (row !== undefined) {
+      row.at = advanceKeyTime(this.meter, row.slot, row.at, now);
+      return row;
+    }
+    const slot = this.freeSlots.pop() ?? this.slots++;
+    if (slot >= this.capacity) this.meter.resize((this.capacity = Math.max(16, this.capacity * 2)));
+    this.meter.init(slot, now);
+    const added = { slot, at: now };
+    this.rows.set(key, added);
+    return added;
+  }
+}
+
+/** A limiter on the seam over a fresh MapStore; `store` is that store, to reach into. */
+function mapLimiter(algorithm: Algorithm, policy: Policy, options: StoreLimiterOptions): { limiter: StoreRateLimiter<MapDecision>; store: MapStore } {
+  let store: MapStore | undefined;
+  const limiter = createStoreLimiter(algorithm, policy, options, (context) => (store = new MapStore(context)));
+  return { limiter, store: store as MapStore };
+}
+
+// As for Redis (test/redis/contract.test.ts): the adapter only checks that the store decided
+// and drops `reason`, which a plain Decision does not have.
+describeLimiterContract('a Map on the backend seam', (algorithm, policy, clock) => {
+  const { limiter } = mapLimiter(algorithm, policy, { clock, failMode: 'closed' });
+  return {
+    consume: async (key, cost) => {
+      const { reason, ...decision } = await limiter.consume(key, cost);
+      if (reason !== 'store') throw new Error(`the store did not decide: ${reason}`);
+      return decision;
+    },
+  };
+});
+
+describe('what the seam gives a backend', () => {
+  const POLICY = { limit: 2, windowMs: 1000 };
+
+  it.each<{ failMode: 'open' | 'closed' | 'local'; reasons: string[]; allowed: boolean[]; why: string }>([
+    { failMode: 'open', reasons: ['fail-open', 'fail-open', 'fail-open'], allowed: [true, true, true], why: 'admits while the store is away' },
+    { failMode: 'closed', reasons: ['fail-closed', 'fail-closed', 'fail-closed'], allowed: [false, false, false], why: 'denies, to retry after retryAfterMs' },
+    { failMode: 'local', reasons: ['local-fallback', 'local-fallback', 'local-fallback'], allowed: [true, false, false], why: 'this node’s share, limit 2 over 2 nodes' },
+  ])('failMode $failMode: $why', async ({ failMode, reasons, allowed }) => {
+    const { limiter, store } = mapLimiter('fixed-window', POLICY, { clock: new ManualClock(0), failMode, expectedNodes: 2 });
+    store.down = true;
+    const decisions = [await limiter.consume('k'), await limiter.consume('k'), await limiter.consume('k')];
+    expect(decisions.map((d) => d.reason)).toEqual(reasons);
+    expect(decisions.map((d) => d.allowed)).toEqual(allowed);
+    expect(limiter.failMode).toBe(failMode);
+  });
+
+  it('a key the store cannot use is decided by the fail mode, with reason key-error and the store’s error', async () => {
+    const { limiter, store } = mapLimiter('gcra', POLICY, { clock: new ManualClock(0), failMode: 'closed' });
+    store.broken.add('k');
+    expect(await limiter.consume('k')).toMatchObject({ allowed: false, reason: 'key-error', error: 'WRONGTYPE', retryAfterMs: 100 });
+  });
+
+  it('the deny cache answers a denial again without asking the store, until its wait has passed', async () => {
+    const clock = new ManualClock(0);
+    const { limiter, store } = mapLimiter('fixed-window', POLICY, { clock, denyCache: true });
+    await limiter.consume('k', 2);
+    expect(await limiter.consume('k')).toMatchObject({ allowed: false, reason: 'store', retryAfterMs: 1000 });
+    expect(await limiter.consume('k')).toMatchObject({ allowed: false, reason: 'deny-cache', retryAfterMs: 1000 });
+    expect(store.calls).toBe(2);
+    clock.advance(1000);
+    expect(await limiter.consume('k')).toMatchObject({ allowed: true, reason: 'store' });
+  });
+
+  it('allow, reset (forgetting the cached denial too) and wait, on the seam’s clock', async () => {
+    const clock = new ManualClock(0);
+    const { limiter } = mapLimiter('token-bucket', POLICY, { clock, denyCache: true });
+    expect([await limiter.allow('k'), await limiter.allow('k'), await limiter.allow('k')]).toEqual([true, true, false]);
+    expect(await limiter.reset('k')).toBe(true);
+    expect(await limiter.reset('k')).toBe(false);
+    expect(await limiter.allow('k')).toBe(true);
+    await limiter.consume('k');
+    const waited = limiter.wait('k');
+    clock.advance(500); // the bucket refills one unit in 500 ms; the wait asks again then (plus up to 20% jitter)
+    clock.advance(100);
+    expect(await waited).toMatchObject({ allowed: true, reason: 'store' });
+  });
+
+  it('checks the options every backend shares before the store opens', () => {
+    const open = () => {
+      throw new Error('opened');
+    };
+    expectRatelabError(() => createStoreLimiter('gcra', POLICY, { failMode: 'local' }, open), 'INVALID_ARGUMENT', 'expectedNodes');
+    expectRatelabError(() => createStoreLimiter('gcra', POLICY, { failMode: 'sometimes' as never }, open), 'INVALID_ARGUMENT', 'failMode');
+    expectRatelabError(() => createStoreLimiter('gcra', POLICY, { denyCache: { maxKeys: 0 } }, open), 'INVALID_ARGUMENT', 'denyCache.maxKeys');
+    expectRatelabError(() => createStoreLimiter('gcra', { limit: 0, windowMs: 1000 }, {}, open), 'INVALID_POLICY', 'policy.limit');
+    expectRatelabError(() => createStoreLimiter('leaky' as never, POLICY, {}, open), 'UNKNOWN_ALGORITHM');
+  });
+
+  it('rejects a bad cost without asking the store', async () => {
+    const { limiter, store } = mapLimiter('gcra', POLICY, { clock: new ManualClock(0) });
+    await expect(limiter.consume('k', -1)).rejects.toMatchObject({ code: 'INVALID_COST' });
+    expect(store.calls).toBe(0);
+  });
+});
