@@ -45,7 +45,7 @@
 const KNOWN_EXCEPTIONS = {};
 
 const withExceptions = process.env.RATELAB_ARCH_NO_EXCEPTIONS !== '1';
-const except = (name) => (withExceptions ? KNOWN_EXCEPTIONS[name] ?? [] : []);
+const except = (name) => (withExceptions ? (KNOWN_EXCEPTIONS[name] ?? []) : []);
 
 /** A rule forbidding imports from `from` to `to` (path regexes), less its known exceptions. */
 function forbid(name, comment, from, to) {
@@ -53,7 +53,19 @@ function forbid(name, comment, from, to) {
 }
 
 /** The lab's layers (src/config/ is neutral: tiers files and scenario files share it). */
-const LAB_FOLDERS = ['scenario', 'traffic', 'sim', 'metrics', 'report', 'cli', 'bench', 'attack', 'race', 'lab', 'fidelity'];
+const LAB_FOLDERS = [
+  'scenario',
+  'traffic',
+  'sim',
+  'metrics',
+  'report',
+  'cli',
+  'bench',
+  'attack',
+  'race',
+  'lab',
+  'fidelity',
+];
 /**
  * The backends: limiters over a store other threads or processes share, each its own folder
  * building on the seam (src/backend/). A new backend is one more name here (docs/backends.md):
@@ -75,23 +87,104 @@ const ENTRY = `^src/(index|(${['tiers', 'http', 'lab', ...BACKEND_FOLDERS].join(
 
 module.exports = {
   forbidden: [
-    { name: 'no-circular', comment: 'import cycles hide which layer owns what', severity: 'error', from: {}, to: { circular: true } },
+    {
+      name: 'no-circular',
+      comment: 'import cycles hide which layer owns what',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
     forbid('only-cli-imports-cli', 'the CLI is the top: nothing else imports it', '^src/(?!cli/)', '^src/cli/'),
-    forbid('report-not-to-cli', 'report renders results; the CLI calls it, not the reverse', '^src/report/', '^src/cli/'),
-    forbid('lab-demos-not-up', 'the attack runner and the race are called by the CLI and rendered by report', '^src/(attack|race)/', '^src/(report|cli)/'),
-    forbid('fidelity-not-up', 'the claims suite measures; report renders it and the CLI calls it', '^src/fidelity/', '^src/(report|cli|attack|race)/'),
-    forbid('sim-not-up', 'the simulator does not render, parse flags or drive live systems', '^src/sim/', '^src/(report|cli|attack|race|fidelity)/'),
-    forbid('bench-not-up', 'the speed and memory harness measures a decider; it knows nothing of replays', '^src/bench/', '^src/(sim|report|cli|attack|race|fidelity)/'),
-    forbid('metrics-not-up', 'metrics measure a replay; the simulator uses them, not the reverse', '^src/metrics/', '^src/(sim|bench|report|cli|attack|race|fidelity)/'),
-    forbid('traffic-not-up', 'traffic generates arrivals; it knows nothing of replay or metrics', '^src/traffic/', '^src/(sim|metrics|report|cli|bench|http|attack|race|fidelity)/'),
-    forbid('scenario-not-up', 'scenarios are parsed data; nothing downstream', '^src/(scenario|config)/', '^src/(traffic|sim|metrics|report|cli|bench|http|attack|race|fidelity)/'),
-    forbid('core-at-the-bottom', 'src/core/ is what every backend shares: it builds on nothing of src/ but the pure algorithms', '^src/core/', '^src/(?!core/|algorithms/)'),
-    forbid('algorithms-pure', 'algorithms are pure: policy, options, the sliding log size rule, errors and typed-array helpers only', '^src/algorithms/', '^src/(?!algorithms/|core/policy\\.ts$|core/options\\.ts$|core/sliding-log-size\\.ts$|core/errors\\.ts$|core/typed-arrays\\.ts$)'),
-    forbid('library-not-to-lab', 'the library (core, memory limiter, tiers, ratelab/redis, ratelab/http, ratelab/shared) never loads the lab', `^src/(index\\.ts$|${LIBRARY_FOLDERS.join('/|')}/)`, LAB),
-    forbid('memory-not-to-redis', 'the memory limiter and store, and the waiting both use, never import the Redis code (the Redis code may use the memory limiter as its local fallback)', '^src/(memory/|wait/|algorithms/)', '^src/redis/'),
-    forbid('shared-not-to-redis-http', 'ratelab/shared builds on the memory limiter and the algorithms, never on the Redis or HTTP code', '^src/shared/', '^src/(redis|http)/'),
-    forbid('seam-builds-on-core', 'the backend seam (src/backend/) builds on core, the waiting and the memory limiter (the local fail mode) only', '^src/backend/', '^src/(?!backend/|core/|wait/|memory/|algorithms/)'),
-    forbid('backends-not-below', 'what the backends build on (core, algorithms, memory, wait, the seam, tiers, http) never imports a backend', '^src/(index\\.ts$|core/|algorithms/|memory/|wait/|backend/|tiers/|http/)', BACKENDS),
+    forbid(
+      'report-not-to-cli',
+      'report renders results; the CLI calls it, not the reverse',
+      '^src/report/',
+      '^src/cli/',
+    ),
+    forbid(
+      'lab-demos-not-up',
+      'the attack runner and the race are called by the CLI and rendered by report',
+      '^src/(attack|race)/',
+      '^src/(report|cli)/',
+    ),
+    forbid(
+      'fidelity-not-up',
+      'the claims suite measures; report renders it and the CLI calls it',
+      '^src/fidelity/',
+      '^src/(report|cli|attack|race)/',
+    ),
+    forbid(
+      'sim-not-up',
+      'the simulator does not render, parse flags or drive live systems',
+      '^src/sim/',
+      '^src/(report|cli|attack|race|fidelity)/',
+    ),
+    forbid(
+      'bench-not-up',
+      'the speed and memory harness measures a decider; it knows nothing of replays',
+      '^src/bench/',
+      '^src/(sim|report|cli|attack|race|fidelity)/',
+    ),
+    forbid(
+      'metrics-not-up',
+      'metrics measure a replay; the simulator uses them, not the reverse',
+      '^src/metrics/',
+      '^src/(sim|bench|report|cli|attack|race|fidelity)/',
+    ),
+    forbid(
+      'traffic-not-up',
+      'traffic generates arrivals; it knows nothing of replay or metrics',
+      '^src/traffic/',
+      '^src/(sim|metrics|report|cli|bench|http|attack|race|fidelity)/',
+    ),
+    forbid(
+      'scenario-not-up',
+      'scenarios are parsed data; nothing downstream',
+      '^src/(scenario|config)/',
+      '^src/(traffic|sim|metrics|report|cli|bench|http|attack|race|fidelity)/',
+    ),
+    forbid(
+      'core-at-the-bottom',
+      'src/core/ is what every backend shares: it builds on nothing of src/ but the pure algorithms',
+      '^src/core/',
+      '^src/(?!core/|algorithms/)',
+    ),
+    forbid(
+      'algorithms-pure',
+      'algorithms are pure: policy, options, the sliding log size rule, errors and typed-array helpers only',
+      '^src/algorithms/',
+      '^src/(?!algorithms/|core/policy\\.ts$|core/options\\.ts$|core/sliding-log-size\\.ts$|core/errors\\.ts$|core/typed-arrays\\.ts$)',
+    ),
+    forbid(
+      'library-not-to-lab',
+      'the library (core, memory limiter, tiers, ratelab/redis, ratelab/http, ratelab/shared) never loads the lab',
+      `^src/(index\\.ts$|${LIBRARY_FOLDERS.join('/|')}/)`,
+      LAB,
+    ),
+    forbid(
+      'memory-not-to-redis',
+      'the memory limiter and store, and the waiting both use, never import the Redis code (the Redis code may use the memory limiter as its local fallback)',
+      '^src/(memory/|wait/|algorithms/)',
+      '^src/redis/',
+    ),
+    forbid(
+      'shared-not-to-redis-http',
+      'ratelab/shared builds on the memory limiter and the algorithms, never on the Redis or HTTP code',
+      '^src/shared/',
+      '^src/(redis|http)/',
+    ),
+    forbid(
+      'seam-builds-on-core',
+      'the backend seam (src/backend/) builds on core, the waiting and the memory limiter (the local fail mode) only',
+      '^src/backend/',
+      '^src/(?!backend/|core/|wait/|memory/|algorithms/)',
+    ),
+    forbid(
+      'backends-not-below',
+      'what the backends build on (core, algorithms, memory, wait, the seam, tiers, http) never imports a backend',
+      '^src/(index\\.ts$|core/|algorithms/|memory/|wait/|backend/|tiers/|http/)',
+      BACKENDS,
+    ),
     {
       name: 'backends-independent',
       comment: 'a backend builds on the seam and core, never on another backend',
@@ -99,17 +192,45 @@ module.exports = {
       from: { path: BACKENDS, pathNot: except('backends-independent') },
       to: { path: BACKENDS, pathNot: '^src/$1/' },
     },
-    forbid('library-not-to-shared', 'the rest of the library never loads ratelab/shared (the lab may, to bench it)', '^src/(index\\.ts$|core/|memory/|wait/|algorithms/|tiers/|redis/|http/)', '^src/shared/'),
-    forbid('store-below-limiter', 'the memory store sits below the limiter that uses it', '^src/memory/(?!limiter\\.ts$)', '^src/memory/limiter\\.ts$'),
-    forbid('meter-helpers-stay-in-algorithms', 'algorithms/meter.ts is the algorithms\' own; shared column helpers live in src/core/typed-arrays.ts', '^src/(?!algorithms/)', '^src/algorithms/meter\\.ts$'),
-    forbid('entries-not-imported', 'an entry point only re-exports; code imports the module that defines a name', '^src/', ENTRY),
-    forbid('commands-independent', 'commands share helpers through cli/ modules, not through each other', '^src/cli/commands/', '^src/cli/commands/'),
+    forbid(
+      'library-not-to-shared',
+      'the rest of the library never loads ratelab/shared (the lab may, to bench it)',
+      '^src/(index\\.ts$|core/|memory/|wait/|algorithms/|tiers/|redis/|http/)',
+      '^src/shared/',
+    ),
+    forbid(
+      'store-below-limiter',
+      'the memory store sits below the limiter that uses it',
+      '^src/memory/(?!limiter\\.ts$)',
+      '^src/memory/limiter\\.ts$',
+    ),
+    forbid(
+      'meter-helpers-stay-in-algorithms',
+      "algorithms/meter.ts is the algorithms' own; shared column helpers live in src/core/typed-arrays.ts",
+      '^src/(?!algorithms/)',
+      '^src/algorithms/meter\\.ts$',
+    ),
+    forbid(
+      'entries-not-imported',
+      'an entry point only re-exports; code imports the module that defines a name',
+      '^src/',
+      ENTRY,
+    ),
+    forbid(
+      'commands-independent',
+      'commands share helpers through cli/ modules, not through each other',
+      '^src/cli/commands/',
+      '^src/cli/commands/',
+    ),
     {
       name: 'core-loads-no-lab-redis-http',
       comment: 'import("ratelab") loads the limiter library only',
       severity: 'error',
       from: { path: '^src/index\\.ts$' },
-      to: { path: '^src/(redis|http|scenario|traffic|sim|metrics|report|cli|bench|attack|race|lab|fidelity)/', reachable: true },
+      to: {
+        path: '^src/(redis|http|scenario|traffic|sim|metrics|report|cli|bench|attack|race|lab|fidelity)/',
+        reachable: true,
+      },
     },
     {
       name: 'core-loads-no-package',
@@ -132,7 +253,10 @@ module.exports = {
     tsConfig: { fileName: 'tsconfig.json' },
     doNotFollow: { path: 'node_modules' },
     exclude: { path: '\\.lua$' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
   },
 };
 

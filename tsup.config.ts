@@ -35,12 +35,14 @@ export const inlineLua: Plugin = {
   name: 'ratelab-inline-lua',
   setup(build) {
     build.onLoad({ filter: /[\\/]redis[\\/]scripts\.ts$/ }, (args) => {
-      const read = 'readFileSync(new URL(`./${name}.lua`, import.meta.url), \'utf8\')';
+      const read = "readFileSync(new URL(`./${name}.lua`, import.meta.url), 'utf8')";
       const source = readFileSync(args.path, 'utf8');
-      if (!source.includes(read)) throw new Error(`${args.path}: the Lua read to inline changed; update tsup.config.ts`);
+      if (!source.includes(read))
+        throw new Error(`${args.path}: the Lua read to inline changed; update tsup.config.ts`);
       const dir = dirname(args.path);
       const scripts: Record<string, string> = {};
-      for (const file of readdirSync(dir).filter((f) => f.endsWith('.lua'))) scripts[basename(file, '.lua')] = readFileSync(join(dir, file), 'utf8');
+      for (const file of readdirSync(dir).filter((f) => f.endsWith('.lua')))
+        scripts[basename(file, '.lua')] = readFileSync(join(dir, file), 'utf8');
       const lookup = `(${JSON.stringify(scripts)}[name] ?? (() => { throw new Error('no Lua script ' + name); })())`;
       return { contents: source.replace(read, lookup), loader: 'ts' };
     });

@@ -33,23 +33,53 @@ const commands = {
   distributed: ['distributed', '--no-chart'],
 };
 
-console.log(`${arrivals.toLocaleString('en-US')} arrivals per run; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+console.log(
+  `${arrivals.toLocaleString('en-US')} arrivals per run; load average ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`,
+);
 console.log('scenario               command               cpu s   wall s  arrivals per cpu s  cpu s per 20M');
 try {
   for (const [name, source] of Object.entries(scenarios)) {
     const file = join(work, `${name.replace(/\W+/g, '-')}.yaml`);
-    writeFileSync(file, ['name: cap', 'description: arrival cap', 'policy: { limit: 100, window: 1s }', `duration: ${seconds}s`, 'seed: 1', 'sources:', `  - ${source}`, ''].join('\n'));
+    writeFileSync(
+      file,
+      [
+        'name: cap',
+        'description: arrival cap',
+        'policy: { limit: 100, window: 1s }',
+        `duration: ${seconds}s`,
+        'seed: 1',
+        'sources:',
+        `  - ${source}`,
+        '',
+      ].join('\n'),
+    );
     for (const [label, command] of Object.entries(commands)) {
       const started = performance.now();
-      const child = spawnSync('/usr/bin/time', ['-f', '%U %S', process.execPath, bin, ...command, file, '--max-arrivals', String(arrivals)], { encoding: 'utf8', cwd: root });
+      const child = spawnSync(
+        '/usr/bin/time',
+        ['-f', '%U %S', process.execPath, bin, ...command, file, '--max-arrivals', String(arrivals)],
+        { encoding: 'utf8', cwd: root },
+      );
       const wall = (performance.now() - started) / 1000;
       if (child.status !== 0) throw new Error(`${label} on ${name}: exit ${child.status}: ${child.stderr}`);
       const [user, system] = child.stderr.trim().split('\n').at(-1).split(' ').map(Number);
       const cpu = user + system;
-      console.log(`${name.padEnd(22)} ${label.padEnd(20)} ${cpu.toFixed(1).padStart(6)} ${wall.toFixed(1).padStart(8)} ${Math.round(arrivals / cpu).toLocaleString('en-US').padStart(19)} ${((cpu * 20_000_000) / arrivals).toFixed(0).padStart(14)}`);
+      console.log(
+        `${name.padEnd(22)} ${label.padEnd(20)} ${cpu.toFixed(1).padStart(6)} ${wall.toFixed(1).padStart(8)} ${Math.round(
+          arrivals / cpu,
+        )
+          .toLocaleString('en-US')
+          .padStart(19)} ${((cpu * 20_000_000) / arrivals).toFixed(0).padStart(14)}`,
+      );
     }
   }
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
-console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+console.log(
+  `load average ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`,
+);

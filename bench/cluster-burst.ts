@@ -27,7 +27,9 @@ async function primary(): Promise<void> {
   const workers = numberArg('--workers', 1);
   const calls = numberArg('--calls', 30_000);
   const runs = numberArg('--runs', 6);
-  console.log(`${workers} worker(s) x ${calls} concurrent calls on one key, limit 1,000 per minute, timeoutMs 100, failMode open`);
+  console.log(
+    `${workers} worker(s) x ${calls} concurrent calls on one key, limit 1,000 per minute, timeoutMs 100, failMode open`,
+  );
   console.log('run  primary  fail-open  admitted  primary stall ms  worker stall ms  burst ms  load avg');
   for (let run = 1; run <= runs; run++) {
     const served = serveClusterLimiter(`burst-${run}`, 'sliding-log', POLICY);
@@ -35,7 +37,16 @@ async function primary(): Promise<void> {
     const result = sum(await Promise.all(Array.from({ length: workers }, () => burst(`burst-${run}`, calls))));
     const primaryStall = stall();
     served.close();
-    const cells = [run, result.primary, result.failOpen, result.admitted, primaryStall.toFixed(0), result.workerStallMs.toFixed(0), result.ms.toFixed(0), loadavg()[0]?.toFixed(1)];
+    const cells = [
+      run,
+      result.primary,
+      result.failOpen,
+      result.admitted,
+      primaryStall.toFixed(0),
+      result.workerStallMs.toFixed(0),
+      result.ms.toFixed(0),
+      loadavg()[0]?.toFixed(1),
+    ];
     const widths = [3, 7, 9, 8, 16, 15, 8, 8];
     console.log(cells.map((cell, i) => String(cell).padStart(widths[i] as number)).join('  '));
   }
@@ -57,7 +68,13 @@ function burst(name: string, calls: number): Promise<Run> {
 function sum(runs: readonly Run[]): Run {
   const total = (field: 'primary' | 'failOpen' | 'admitted') => runs.reduce((n, run) => n + run[field], 0);
   const longest = (field: 'workerStallMs' | 'ms') => Math.max(...runs.map((run) => run[field]));
-  return { primary: total('primary'), failOpen: total('failOpen'), admitted: total('admitted'), workerStallMs: longest('workerStallMs'), ms: longest('ms') };
+  return {
+    primary: total('primary'),
+    failOpen: total('failOpen'),
+    admitted: total('admitted'),
+    workerStallMs: longest('workerStallMs'),
+    ms: longest('ms'),
+  };
 }
 
 async function worker(): Promise<void> {

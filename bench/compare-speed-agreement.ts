@@ -21,7 +21,9 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, limiter: { type: 'string', default: 'examples/my-limiter.mjs' } } });
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '3' }, limiter: { type: 'string', default: 'examples/my-limiter.mjs' } },
+});
 const RUNS = Number(values.runs);
 const MODULE = values.limiter as string;
 const MODULE_NAME = MODULE.split('/').pop() as string;
@@ -39,10 +41,15 @@ function ratelab(args: string[]): Promise<{ ms: number; load: number }> {
   const load = loadavg()[0] as number;
   const start = performance.now();
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [CLI, ...args], { maxBuffer: 64 << 20, env: { ...process.env, NO_COLOR: '1' } }, (error, _out, err) => {
-      if (error) reject(new Error(`ratelab ${args.join(' ')}: ${err || error.message}`));
-      else resolve({ ms: performance.now() - start, load });
-    });
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { maxBuffer: 64 << 20, env: { ...process.env, NO_COLOR: '1' } },
+      (error, _out, err) => {
+        if (error) reject(new Error(`ratelab ${args.join(' ')}: ${err || error.message}`));
+        else resolve({ ms: performance.now() - start, load });
+      },
+    );
   });
 }
 
@@ -68,14 +75,18 @@ for (let i = 0; i < RUNS; i++) {
 const benchFile = join(dir, 'bench.json');
 await ratelab(['bench', '--quick', '--no-peers', '--memory-keys', '0', '--limiter', MODULE, '--json', benchFile]);
 process.stderr.write('bench --quick done\n');
-const bench = JSON.parse(readFileSync(benchFile, 'utf8')) as { figures: { subject: string; workload: string; ratio: number; unit: string }[] };
-const benchRatio = (subject: string, workload: string) => bench.figures.find((f) => f.unit === 'decisions/s' && f.workload === workload && f.subject === subject)?.ratio;
+const bench = JSON.parse(readFileSync(benchFile, 'utf8')) as {
+  figures: { subject: string; workload: string; ratio: number; unit: string }[];
+};
+const benchRatio = (subject: string, workload: string) =>
+  bench.figures.find((f) => f.unit === 'decisions/s' && f.workload === workload && f.subject === subject)?.ratio;
 const benchSubject = (name: string) => (name === MODULE_NAME ? `module:${MODULE_NAME}` : name);
 
 // 3. Side by side.
 const scenarios = [...new Set(runs[0]?.map((r) => r.scenario))];
 const subjects = [...new Set(runs[0]?.map((r) => r.algorithm))];
-const ratioOf = (run: Row[], scenario: string, subject: string) => run.find((r) => r.scenario === scenario && r.algorithm === subject)?.speedRatio ?? NaN;
+const ratioOf = (run: Row[], scenario: string, subject: string) =>
+  run.find((r) => r.scenario === scenario && r.algorithm === subject)?.speedRatio ?? NaN;
 const medianRatio = (scenario: string, subject: string) => median(runs.map((run) => ratioOf(run, scenario, subject)));
 
 console.log(`compare: x reference (median of ${RUNS} runs), and spread over the runs (largest / smallest)`);
@@ -96,7 +107,9 @@ console.log(`spread over ${RUNS} runs: median ${fmt(median(spreads))}, worst ${f
 
 console.log('\nbench --quick: x reference');
 for (const workload of ['hot-key', 'keys-1e4']) {
-  console.log([workload.padEnd(22), ...subjects.map((s) => fmt(benchRatio(benchSubject(s), workload)).padStart(16))].join(''));
+  console.log(
+    [workload.padEnd(22), ...subjects.map((s) => fmt(benchRatio(benchSubject(s), workload)).padStart(16))].join(''),
+  );
 }
 
 // Within 25% of each other counts as a tie: that is the run-to-run spread compare aims at.
@@ -104,7 +117,8 @@ console.log(`\n${MODULE_NAME} / token-bucket (below 1: the module is slower; 0.8
 const verdicts: string[] = [];
 const verdict = (versus: number) => (versus < 0.8 ? 'slower' : versus > 1.25 ? 'faster' : 'tie');
 for (const workload of ['hot-key', 'keys-1e4']) {
-  const versus = (benchRatio(benchSubject(MODULE_NAME), workload) ?? NaN) / (benchRatio('token-bucket', workload) ?? NaN);
+  const versus =
+    (benchRatio(benchSubject(MODULE_NAME), workload) ?? NaN) / (benchRatio('token-bucket', workload) ?? NaN);
   console.log(`  bench ${workload.padEnd(24)} ${fmt(versus)}  ${verdict(versus)}`);
   verdicts.push(verdict(versus));
 }
@@ -114,7 +128,9 @@ for (const scenario of scenarios) {
   verdicts.push(verdict(versus));
 }
 const decided = new Set(verdicts.filter((v) => v !== 'tie'));
-console.log(`  the module ranks against the token bucket the same way wherever it is not a tie: ${decided.size <= 1 ? 'yes' : 'NO'} (${verdicts.filter((v) => v === 'tie').length} ties)`);
+console.log(
+  `  the module ranks against the token bucket the same way wherever it is not a tie: ${decided.size <= 1 ? 'yes' : 'NO'} (${verdicts.filter((v) => v === 'tie').length} ties)`,
+);
 
 // Order of all subjects: compare's steady-under (one key, all admitted, limit 100) against
 // bench's hot-key (one key, all admitted, but limit 500,000: a sliding log then holds
@@ -150,9 +166,14 @@ for (let i = 0; i < RUNS; i++) {
   unmeasured.push(await ratelab(['compare', '--no-measure', '--json', join(dir, 'plain.json')]));
 }
 const show = (label: string, times: { ms: number; load: number }[]) =>
-  console.log(`${label.padEnd(30)} ${times.map((t) => `${(t.ms / 1000).toFixed(2)} s (load ${t.load.toFixed(1)})`).join(', ')}; median ${(median(times.map((t) => t.ms)) / 1000).toFixed(2)} s`);
+  console.log(
+    `${label.padEnd(30)} ${times.map((t) => `${(t.ms / 1000).toFixed(2)} s (load ${t.load.toFixed(1)})`).join(', ')}; median ${(median(times.map((t) => t.ms)) / 1000).toFixed(2)} s`,
+  );
 console.log(`\nwall time, ${cpus().length} cores`);
 show('compare', measured);
 show('compare --no-measure', unmeasured);
-show(`compare --limiter ${MODULE_NAME}`, compareTimes.map((ms) => ({ ms, load: NaN })));
+show(
+  `compare --limiter ${MODULE_NAME}`,
+  compareTimes.map((ms) => ({ ms, load: NaN })),
+);
 rmSync(dir, { recursive: true, force: true });

@@ -49,4 +49,6 @@ for (let round = 0; round < 9; round++) {
   perDecision.push(((used.user + used.system) * 1000) / 2e7);
 }
 perDecision.sort((a, b) => a - b);
-console.log(`${algorithm}: ${perDecision[4].toFixed(2)} ns per decision (median of 9 rounds; min ${perDecision[0].toFixed(2)})`);
+console.log(
+  `${algorithm}: ${perDecision[4].toFixed(2)} ns per decision (median of 9 rounds; min ${perDecision[0].toFixed(2)})`,
+);

@@ -53,7 +53,23 @@ try {
   // The same compare without and with --html: the report's cost is its second pass over the trace.
   const compare = (extra: string[]) => {
     const started = performance.now();
-    execFileSync(process.execPath, [join(ROOT, 'bin/ratelab.js'), 'compare', '--trace', trace, '--limit', '100', '--window', '1s', '--no-measure', '--no-chart', ...extra], { stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync(
+      process.execPath,
+      [
+        join(ROOT, 'bin/ratelab.js'),
+        'compare',
+        '--trace',
+        trace,
+        '--limit',
+        '100',
+        '--window',
+        '1s',
+        '--no-measure',
+        '--no-chart',
+        ...extra,
+      ],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    );
     return Math.round((performance.now() - started) / 100) / 10;
   };
   const plainSeconds = compare([]);

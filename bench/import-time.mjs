@@ -38,7 +38,7 @@ const IMPORTS = [
   { name: 'ratelab/lab', kind: 'esm', file: lib('lab.js') },
   { name: 'dist/memory/limiter.js (tsc, per file)', kind: 'esm', file: join(root, 'dist/memory/limiter.js') },
   { name: 'dist/cli/main.js (what the CLI loads)', kind: 'esm', file: join(root, 'dist/cli/main.js') },
-  { name: 'commander (the CLI\'s parser alone)', kind: 'esm', file: join(root, 'node_modules/commander/esm.mjs') },
+  { name: "commander (the CLI's parser alone)", kind: 'esm', file: join(root, 'node_modules/commander/esm.mjs') },
 ];
 
 /** Whole CLI runs, timed from outside (spawn to exit). */
@@ -67,25 +67,36 @@ writeFileSync(empty, 'export {};\n');
 writeFileSync(join(work, 'empty.cjs'), 'module.exports = {};\n');
 
 // Timed children: print the import's duration in ms.
-writeFileSync(join(work, 'time.mjs'), `const t = performance.now();
+writeFileSync(
+  join(work, 'time.mjs'),
+  `const t = performance.now();
 await import(process.argv[2]);
 console.log(performance.now() - t);
-`);
-writeFileSync(join(work, 'time.cjs'), `const t = performance.now();
+`,
+);
+writeFileSync(
+  join(work, 'time.cjs'),
+  `const t = performance.now();
 require(process.argv[2]);
 console.log(performance.now() - t);
-`);
+`,
+);
 
 // Listing children: every file loaded, as paths, one per line.
-writeFileSync(join(work, 'hook.mjs'), `let port;
+writeFileSync(
+  join(work, 'hook.mjs'),
+  `let port;
 export function initialize(data) { port = data.port; }
 export async function resolve(specifier, context, next) {
   const result = await next(specifier, context);
   if (result.url.startsWith('file:')) port.postMessage(result.url);
   return result;
 }
-`);
-writeFileSync(join(work, 'list.mjs'), `import { register, createRequire } from 'node:module';
+`,
+);
+writeFileSync(
+  join(work, 'list.mjs'),
+  `import { register, createRequire } from 'node:module';
 import { MessageChannel } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 const { port1, port2 } = new MessageChannel();
@@ -99,11 +110,16 @@ await new Promise((done) => setTimeout(done, 100));
 for (const path of Object.keys(require.cache)) seen.add(path);
 port1.close();
 console.log([...seen].join('\\n'));
-`);
+`,
+);
 
 function node(args) {
   const started = performance.now();
-  const child = spawnSync(process.execPath, args, { encoding: 'utf8', cwd: root, env: { ...process.env, NO_COLOR: '1' } });
+  const child = spawnSync(process.execPath, args, {
+    encoding: 'utf8',
+    cwd: root,
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   const wallMs = performance.now() - started;
   if (child.status !== 0) throw new Error(`node ${args.join(' ')} failed (${child.status}):\n${child.stderr}`);
   return { wallMs, stdout: child.stdout };
@@ -115,7 +131,10 @@ const samples = new Map([...targets, ...COMMANDS].map((t) => [t.name, { importMs
 
 for (let round = 0; round < runs; round++) {
   for (const target of targets) {
-    const { wallMs, stdout } = node([join(work, target.kind === 'cjs' ? 'time.cjs' : 'time.mjs'), target.kind === 'cjs' ? target.file : pathToFileURL(target.file).href]);
+    const { wallMs, stdout } = node([
+      join(work, target.kind === 'cjs' ? 'time.cjs' : 'time.mjs'),
+      target.kind === 'cjs' ? target.file : pathToFileURL(target.file).href,
+    ]);
     samples.get(target.name).importMs.push(Number(stdout.trim()));
     samples.get(target.name).wallMs.push(wallMs);
   }
@@ -126,7 +145,13 @@ process.stderr.write('\n');
 
 /** Package names (node_modules/<pkg>) among the files a target loads, with file counts. */
 function loadedPackages(target) {
-  const files = node([join(work, 'list.mjs'), target.kind, target.kind === 'cjs' ? target.file : pathToFileURL(target.file).href]).stdout.split('\n').filter(Boolean);
+  const files = node([
+    join(work, 'list.mjs'),
+    target.kind,
+    target.kind === 'cjs' ? target.file : pathToFileURL(target.file).href,
+  ])
+    .stdout.split('\n')
+    .filter(Boolean);
   const packages = new Map();
   for (const file of files) {
     const match = /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(relative(root, file));
@@ -146,11 +171,38 @@ rmSync(work, { recursive: true, force: true });
 
 const fixed = (n, digits = 1) => (n === undefined ? '' : n.toFixed(digits));
 const loadAfter = loadavg()[0];
-console.log(`node ${process.version}, ${runs} fresh processes per target, medians; ratio = process wall time / baseline's (${fixed(baseWall)} ms)`);
+console.log(
+  `node ${process.version}, ${runs} fresh processes per target, medians; ratio = process wall time / baseline's (${fixed(baseWall)} ms)`,
+);
 console.log(`load average (1 min) ${fixed(loadBefore, 2)} before, ${fixed(loadAfter, 2)} after`);
-console.log(['target'.padEnd(38), 'import ms'.padStart(9), 'process ms'.padStart(10), 'ratio'.padStart(6), '  node_modules packages loaded (files)'].join(' '));
+console.log(
+  [
+    'target'.padEnd(38),
+    'import ms'.padStart(9),
+    'process ms'.padStart(10),
+    'ratio'.padStart(6),
+    '  node_modules packages loaded (files)',
+  ].join(' '),
+);
 for (const row of rows) {
-  const packages = row.packages === undefined ? '' : Object.entries(row.packages).map(([name, n]) => `${name}(${n})`).join(' ') || 'none';
-  console.log([row.name.padEnd(38), fixed(row.importMs).padStart(9), fixed(row.wallMs).padStart(10), fixed(row.ratio, 2).padStart(6), ` ${packages}`].join(' '));
+  const packages =
+    row.packages === undefined
+      ? ''
+      : Object.entries(row.packages)
+          .map(([name, n]) => `${name}(${n})`)
+          .join(' ') || 'none';
+  console.log(
+    [
+      row.name.padEnd(38),
+      fixed(row.importMs).padStart(9),
+      fixed(row.wallMs).padStart(10),
+      fixed(row.ratio, 2).padStart(6),
+      ` ${packages}`,
+    ].join(' '),
+  );
 }
-if (jsonOut !== undefined) writeFileSync(jsonOut, `${JSON.stringify({ node: process.version, runs, load: [loadBefore, loadAfter], rows }, null, 2)}\n`);
+if (jsonOut !== undefined)
+  writeFileSync(
+    jsonOut,
+    `${JSON.stringify({ node: process.version, runs, load: [loadBefore, loadAfter], rows }, null, 2)}\n`,
+  );

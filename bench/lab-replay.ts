@@ -39,7 +39,10 @@ const WORKLOADS = [
   ['uniform-1e4-keys', 'keys: { count: 10000, pick: uniform }'],
   ['zipf-1e5-keys', 'keys: { count: 100000, pick: zipf }'],
 ].map(([name, keys]) =>
-  parseScenario(`name: ${name}\ndescription: bench\npolicy: { limit: 100, window: 1s }\nduration: 5s\nseed: 1\nsources:\n  - kind: poisson\n    rate: 100/ms\n    ${keys}\n`, name as string),
+  parseScenario(
+    `name: ${name}\ndescription: bench\npolicy: { limit: 100, window: 1s }\nduration: 5s\nseed: 1\nsources:\n  - kind: poisson\n    rate: 100/ms\n    ${keys}\n`,
+    name as string,
+  ),
 );
 
 interface Events {
@@ -73,7 +76,8 @@ function bareLoops(algorithms: readonly Algorithm[], scenario: Scenario, events:
     for (let i = 0; i < times.length; i++) {
       time.now = times[i] as number;
       const cost = costs[i] as number;
-      if (cost === 1 ? limiter.allow(keys[i] as string) : limiter.consume(keys[i] as string, cost).allowed) admitted += 1;
+      if (cost === 1 ? limiter.allow(keys[i] as string) : limiter.consume(keys[i] as string, cost).allowed)
+        admitted += 1;
     }
     elapsed += performance.now() - start;
     if (admitted < 0) throw new Error('unreachable');
@@ -92,7 +96,13 @@ function consumeOnly(algorithm: Algorithm, policy: Scenario['policy']): Contende
  */
 async function engine(algorithms: readonly Algorithm[], scenario: Scenario, viaConsume = false): Promise<number> {
   const { policy } = scenario;
-  const options: ReplayOptions = { limit: policy.limit, windowMs: policy.windowMs, bucketMs: scenario.bucketMs, originMs: 0, minBuckets: Math.ceil(scenario.durationMs / scenario.bucketMs) };
+  const options: ReplayOptions = {
+    limit: policy.limit,
+    windowMs: policy.windowMs,
+    bucketMs: scenario.bucketMs,
+    originMs: 0,
+    minBuckets: Math.ceil(scenario.durationMs / scenario.bucketMs),
+  };
   const start = performance.now();
   const contenders = algorithms.map((algorithm) => (viaConsume ? consumeOnly : builtinContender)(algorithm, policy));
   await replayLockstep(contenders, openScenario(scenario), options);
@@ -103,7 +113,9 @@ const args = process.argv.slice(2);
 const single = args.includes('--single');
 const names = args.filter((arg) => !arg.startsWith('--'));
 const scenarios = names.length === 0 ? WORKLOADS : builtinScenarios().filter((s) => names.includes(s.name));
-console.log(`node ${process.version}, ${ROUNDS} alternating rounds, median ms; ratio = engine / bare loop(s) (target <= 3x)`);
+console.log(
+  `node ${process.version}, ${ROUNDS} alternating rounds, median ms; ratio = engine / bare loop(s) (target <= 3x)`,
+);
 console.log('lockstep: one replay of all five algorithms against the sum of their five bare loops');
 console.log('scenario               contenders       events    bare ms  engine ms  ratio  consume ms  admits/consume');
 let worst = 0;
@@ -123,7 +135,9 @@ for (const scenario of scenarios) {
     const ratio = median(full) / median(bare);
     if (label === 'lockstep') worst = Math.max(worst, ratio);
     const saved = median(full) / median(viaConsume);
-    console.log(`${scenario.name.padEnd(22)} ${label.padEnd(16)} ${String(events.times.length).padStart(7)}  ${median(bare).toFixed(1).padStart(8)}  ${median(full).toFixed(1).padStart(9)}  ${ratio.toFixed(2).padStart(5)}x  ${median(viaConsume).toFixed(1).padStart(10)}  ${saved.toFixed(2).padStart(13)}x`);
+    console.log(
+      `${scenario.name.padEnd(22)} ${label.padEnd(16)} ${String(events.times.length).padStart(7)}  ${median(bare).toFixed(1).padStart(8)}  ${median(full).toFixed(1).padStart(9)}  ${ratio.toFixed(2).padStart(5)}x  ${median(viaConsume).toFixed(1).padStart(10)}  ${saved.toFixed(2).padStart(13)}x`,
+    );
   }
 }
 console.log(`worst lockstep ratio: ${worst.toFixed(2)}x (target <= 3x): ${worst <= 3 ? 'met' : 'NOT met'}`);

@@ -46,7 +46,11 @@ async function child(path: string): Promise<void> {
     { limit: POLICY.limit, windowMs: POLICY.windowMs, bucketMs: workload.bucketMs },
   );
   const seconds = (performance.now() - start) / 1000;
-  const rows = runs.map(({ metrics }, i) => ({ algorithm: ALGORITHMS[i] as string, offered: metrics.offered, admitted: metrics.admitted }));
+  const rows = runs.map(({ metrics }, i) => ({
+    algorithm: ALGORITHMS[i] as string,
+    offered: metrics.offered,
+    admitted: metrics.admitted,
+  }));
   process.stdout.write(`${JSON.stringify({ rows, seconds, peakRssMiB: process.resourceUsage().maxRSS / 1024 })}\n`);
 }
 
@@ -56,7 +60,11 @@ function arrayBytesPerArrival(count: number): number {
   gc?.();
   const before = process.memoryUsage().heapUsed;
   const random = new Random(7);
-  const held = Array.from({ length: count }, (_, i) => ({ t: Math.floor(i / PER_MS), key: `client-${random.below(KEYS)}`, cost: 1 }));
+  const held = Array.from({ length: count }, (_, i) => ({
+    t: Math.floor(i / PER_MS),
+    key: `client-${random.below(KEYS)}`,
+    cost: 1,
+  }));
   gc?.();
   const bytes = (process.memoryUsage().heapUsed - before) / held.length;
   return bytes;
@@ -66,23 +74,41 @@ async function parent(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'ratelab-trace-bench-'));
   try {
     const self = fileURLToPath(import.meta.url);
-    console.log(`node ${process.version}; ${KEYS} keys, ${PER_MS} requests per ms, policy ${POLICY.limit} per ${POLICY.windowMs} ms; five algorithms per child process`);
+    console.log(
+      `node ${process.version}; ${KEYS} keys, ${PER_MS} requests per ms, policy ${POLICY.limit} per ${POLICY.windowMs} ms; five algorithms per child process`,
+    );
     const results: { lines: number; peak: number }[] = [];
     for (const lines of [1_000_000, 10_000_000]) {
       const path = join(dir, `trace-${lines}.csv`);
       await writeTrace(path, lines);
-      const output = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', self, '--child', path], { encoding: 'utf8', maxBuffer: 1 << 20 });
-      const report = JSON.parse(output.trim().split('\n').pop() as string) as { rows: { algorithm: string; offered: number; admitted: number }[]; seconds: number; peakRssMiB: number };
-      console.log(`\n${lines.toLocaleString('en-US')} lines (${(statSync(path).size / 2 ** 20).toFixed(0)} MiB of CSV): peak RSS ${report.peakRssMiB.toFixed(0)} MiB; one lockstep replay of all five: ${report.seconds.toFixed(1)} s, ${(lines / report.seconds / 1e6).toFixed(2)}M arrivals/s`);
-      for (const row of report.rows) console.log(`  ${row.algorithm.padEnd(16)} ${row.offered.toLocaleString('en-US').padStart(11)} offered  ${row.admitted.toLocaleString('en-US').padStart(11)} admitted`);
+      const output = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', self, '--child', path], {
+        encoding: 'utf8',
+        maxBuffer: 1 << 20,
+      });
+      const report = JSON.parse(output.trim().split('\n').pop() as string) as {
+        rows: { algorithm: string; offered: number; admitted: number }[];
+        seconds: number;
+        peakRssMiB: number;
+      };
+      console.log(
+        `\n${lines.toLocaleString('en-US')} lines (${(statSync(path).size / 2 ** 20).toFixed(0)} MiB of CSV): peak RSS ${report.peakRssMiB.toFixed(0)} MiB; one lockstep replay of all five: ${report.seconds.toFixed(1)} s, ${(lines / report.seconds / 1e6).toFixed(2)}M arrivals/s`,
+      );
+      for (const row of report.rows)
+        console.log(
+          `  ${row.algorithm.padEnd(16)} ${row.offered.toLocaleString('en-US').padStart(11)} offered  ${row.admitted.toLocaleString('en-US').padStart(11)} admitted`,
+        );
       results.push({ lines, peak: report.peakRssMiB });
       rmSync(path);
     }
     const small = results[0] as { peak: number };
     const large = results[1] as { peak: number };
     const perArrival = arrayBytesPerArrival(1_000_000);
-    console.log(`\npeak RSS, 1e7 lines / 1e6 lines: ${(large.peak / small.peak).toFixed(2)}x for 10x the arrivals (bounded: ~1x)`);
-    console.log(`held as an array, 1e7 arrivals would take ~${((perArrival * 1e7) / 2 ** 20).toFixed(0)} MiB of heap (${perArrival.toFixed(0)} B each, measured on 1e6) against a peak RSS of ${large.peak.toFixed(0)} MiB`);
+    console.log(
+      `\npeak RSS, 1e7 lines / 1e6 lines: ${(large.peak / small.peak).toFixed(2)}x for 10x the arrivals (bounded: ~1x)`,
+    );
+    console.log(
+      `held as an array, 1e7 arrivals would take ~${((perArrival * 1e7) / 2 ** 20).toFixed(0)} MiB of heap (${perArrival.toFixed(0)} B each, measured on 1e6) against a peak RSS of ${large.peak.toFixed(0)} MiB`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -32,7 +32,12 @@ const server = await startRedisServer(['--slowlog-log-slower-than', '0', '--slow
 const redis = new Redis(server.url);
 try {
   const policy = { limit: 1_000_000, windowMs: 60_000 };
-  const limiters = new Map(VARIANTS.map(([label, batch], i) => [label, createRedisLimiter('token-bucket', policy, { redis, prefix: `bench:cap${i}:`, timeoutMs: 5000, batch })]));
+  const limiters = new Map(
+    VARIANTS.map(([label, batch], i) => [
+      label,
+      createRedisLimiter('token-bucket', policy, { redis, prefix: `bench:cap${i}:`, timeoutMs: 5000, batch }),
+    ]),
+  );
   const rates = new Map<string, number[]>(CAPS.map((cap) => [cap, []]));
   const longest = new Map<string, number[]>(CAPS.map((cap) => [cap, []]));
   const slowest = new Map<string, number[]>(CAPS.map((cap) => [cap, []]));
@@ -41,10 +46,13 @@ try {
     for (const cap of order) {
       const limiter = limiters.get(cap)!;
       await redis.slowlog('RESET');
-      rates.get(cap)!.push(await throughput(CALLS, IN_FLIGHT, async (i) => {
-        const decision = await limiter.consume(`k${i % KEYS}`);
-        if (decision.reason !== 'redis' || !decision.allowed) throw new Error(`unexpected decision ${JSON.stringify(decision)}`);
-      }));
+      rates.get(cap)!.push(
+        await throughput(CALLS, IN_FLIGHT, async (i) => {
+          const decision = await limiter.consume(`k${i % KEYS}`);
+          if (decision.reason !== 'redis' || !decision.allowed)
+            throw new Error(`unexpected decision ${JSON.stringify(decision)}`);
+        }),
+      );
       const entries = (await redis.slowlog('GET', 100_000)) as Array<[number, number, number, string[]]>;
       const held = entries.filter((e) => String(e[3]?.[0]).toLowerCase().startsWith('eval')).map((e) => e[2]);
       const [p50, p99] = percentiles(held, [0.5, 0.99]) as [number, number];
@@ -52,11 +60,15 @@ try {
       slowest.get(cap)!.push(p99);
     }
   }
-  console.log(`batch caps at ${IN_FLIGHT} in flight, ${format(CALLS)} calls x ${ROUNDS} rounds over ${format(KEYS)} keys (medians; ratio = median of per-round ratios to max 64)`);
+  console.log(
+    `batch caps at ${IN_FLIGHT} in flight, ${format(CALLS)} calls x ${ROUNDS} rounds over ${format(KEYS)} keys (medians; ratio = median of per-round ratios to max 64)`,
+  );
   const base = rates.get('max 64')!;
   for (const cap of CAPS) {
     const ratio = median(rates.get(cap)!.map((r, i) => r / base[i]!));
-    console.log(`  ${cap.padEnd(16)} ${format(median(rates.get(cap)!)).padStart(8)} calls/s   ${ratio.toFixed(2)}x   script holds Redis p50 ${format(median(longest.get(cap)!))} us, p99 ${format(median(slowest.get(cap)!))} us`);
+    console.log(
+      `  ${cap.padEnd(16)} ${format(median(rates.get(cap)!)).padStart(8)} calls/s   ${ratio.toFixed(2)}x   script holds Redis p50 ${format(median(longest.get(cap)!))} us, p99 ${format(median(slowest.get(cap)!))} us`,
+    );
   }
 } finally {
   redis.disconnect();

@@ -23,12 +23,18 @@ const POLICY = { limit: 100, windowMs: 2 ** 40 };
 const keyOf = (i: number) => (i % 10 === 9 ? `good${i % GOOD_KEYS}` : `abuser${i % ABUSERS}`);
 
 async function round(redis: Redis, label: string, denyCache: boolean): Promise<{ rate: number; admitted: number }> {
-  const limiter: RedisRateLimiter = createRedisLimiter('token-bucket', POLICY, { redis, prefix: `bench:deny:${label}:`, timeoutMs: 1000, denyCache });
+  const limiter: RedisRateLimiter = createRedisLimiter('token-bucket', POLICY, {
+    redis,
+    prefix: `bench:deny:${label}:`,
+    timeoutMs: 1000,
+    denyCache,
+  });
   for (let a = 0; a < ABUSERS; a++) await limiter.consume(`abuser${a}`, POLICY.limit); // over the limit from here on
   let admitted = 0;
   const rate = await throughput(CALLS, IN_FLIGHT, async (i) => {
     const decision = await limiter.consume(keyOf(i));
-    if (decision.reason !== 'redis' && decision.reason !== 'deny-cache') throw new Error(`unexpected ${decision.reason}`);
+    if (decision.reason !== 'redis' && decision.reason !== 'deny-cache')
+      throw new Error(`unexpected ${decision.reason}`);
     if (decision.allowed) admitted += 1;
   });
   return { rate, admitted };
@@ -49,9 +55,15 @@ try {
     if (plain.admitted !== cached.admitted) process.exitCode = 1;
   }
   const ratio = median(withCache) / median(without);
-  console.log(`abusive traffic: ${format(CALLS)} calls x ${ROUNDS} rounds, 90% to ${ABUSERS} keys over their limit, 50 in flight (medians)`);
-  console.log(`  without deny cache  ${format(median(without)).padStart(8)} calls/s   (rounds: ${without.map(format).join(', ')})`);
-  console.log(`  with deny cache     ${format(median(withCache)).padStart(8)} calls/s   (rounds: ${withCache.map(format).join(', ')})`);
+  console.log(
+    `abusive traffic: ${format(CALLS)} calls x ${ROUNDS} rounds, 90% to ${ABUSERS} keys over their limit, 50 in flight (medians)`,
+  );
+  console.log(
+    `  without deny cache  ${format(median(without)).padStart(8)} calls/s   (rounds: ${without.map(format).join(', ')})`,
+  );
+  console.log(
+    `  with deny cache     ${format(median(withCache)).padStart(8)} calls/s   (rounds: ${withCache.map(format).join(', ')})`,
+  );
   console.log(`  speed-up ${ratio.toFixed(2)}x (claim: >= 3x); admitted per round: ${[...admitted].join('; ')}`);
   if (ratio < 3) process.exitCode = 1;
 } finally {

@@ -12,7 +12,14 @@
 //   npx tsx bench/redis-failover.ts [--runs 3]
 import os from 'node:os';
 import { failoverFigures, type FailoverFigures } from '../test/support/failover-run.js';
-import { FAILOVER_KEYS, FAILOVER_LIMIT, FAILOVER_TIMEOUT_MS, failoverInCluster, failoverThroughSentinel, type Failover } from '../test/support/failover-targets.js';
+import {
+  FAILOVER_KEYS,
+  FAILOVER_LIMIT,
+  FAILOVER_TIMEOUT_MS,
+  failoverInCluster,
+  failoverThroughSentinel,
+  type Failover,
+} from '../test/support/failover-targets.js';
 import { startRedisCluster } from '../test/support/redis-server.js';
 import { startSentinelGroup } from '../test/support/redis-sentinel.js';
 import { format, numberArg } from './redis-support.js';
@@ -20,27 +27,42 @@ import { format, numberArg } from './redis-support.js';
 const RUNS = numberArg('--runs', 3);
 
 const SETUPS: Array<[string, () => Promise<Failover>]> = [
-  ['Sentinel', async () => {
-    const group = await startSentinelGroup({ downAfterMs: 1000, failoverTimeoutMs: 3000 });
-    try {
-      return await failoverThroughSentinel(group, 'bench-failover:');
-    } finally {
-      await group.stop();
-    }
-  }],
-  ['Cluster', async () => {
-    const cluster = await startRedisCluster(3, { replicas: 1, nodeTimeoutMs: 1000 });
-    try {
-      return await failoverInCluster(cluster, 'bench-failover:');
-    } finally {
-      await cluster.stop();
-    }
-  }],
+  [
+    'Sentinel',
+    async () => {
+      const group = await startSentinelGroup({ downAfterMs: 1000, failoverTimeoutMs: 3000 });
+      try {
+        return await failoverThroughSentinel(group, 'bench-failover:');
+      } finally {
+        await group.stop();
+      }
+    },
+  ],
+  [
+    'Cluster',
+    async () => {
+      const cluster = await startRedisCluster(3, { replicas: 1, nodeTimeoutMs: 1000 });
+      try {
+        return await failoverInCluster(cluster, 'bench-failover:');
+      } finally {
+        await cluster.stop();
+      }
+    },
+  ],
 ];
 
 const ms = (n: number) => format(n).padStart(6);
-console.log(`load average ${os.loadavg().map((n) => n.toFixed(2)).join(' ')}; timeoutMs ${FAILOVER_TIMEOUT_MS}; ${FAILOVER_KEYS.length} keys x limit ${FAILOVER_LIMIT}; 4 processes (2 ioredis, 2 node-redis)`);
-console.log('setup     run  promoted  fail mode  back: ioredis    node-redis   slowest  fail-mode calls  before kill  admitted by Redis  beyond limit  lost writes  admitted in last 100 ms');
+console.log(
+  `load average ${os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(
+      ' ',
+    )}; timeoutMs ${FAILOVER_TIMEOUT_MS}; ${FAILOVER_KEYS.length} keys x limit ${FAILOVER_LIMIT}; 4 processes (2 ioredis, 2 node-redis)`,
+);
+console.log(
+  'setup     run  promoted  fail mode  back: ioredis    node-redis   slowest  fail-mode calls  before kill  admitted by Redis  beyond limit  lost writes  admitted in last 100 ms',
+);
 for (const [label, setup] of SETUPS) {
   for (let run = 1; run <= RUNS; run++) {
     const f: FailoverFigures = failoverFigures(await setup(), FAILOVER_KEYS.length, FAILOVER_LIMIT);

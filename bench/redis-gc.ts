@@ -33,7 +33,12 @@ try {
   const policy = { limit: 1_000_000, windowMs: 60_000 };
   const rlf = new RateLimiterRedis({ storeClient: redis, points: policy.limit, duration: 60, keyPrefix: 'bench:rlf' });
   const batched = createRedisLimiter('token-bucket', policy, { redis, prefix: 'bench:b:', timeoutMs: 5000 });
-  const single = createRedisLimiter('token-bucket', policy, { redis, prefix: 'bench:s:', timeoutMs: 5000, batch: false });
+  const single = createRedisLimiter('token-bucket', policy, {
+    redis,
+    prefix: 'bench:s:',
+    timeoutMs: 5000,
+    batch: false,
+  });
   const contenders: [string, (key: string) => Promise<unknown>][] = [
     ['rate-limiter-flexible RateLimiterRedis', (key) => rlf.consume(key)],
     ['ratelab token bucket, batched', (key) => batched.consume(key)],
@@ -45,14 +50,24 @@ try {
     const order = [...contenders.slice(round % contenders.length), ...contenders.slice(0, round % contenders.length)];
     for (const [name, call] of order) results.get(name)!.push(await measure(call));
   }
-  console.log(`young-generation GC during ${CALLS.toLocaleString('en-US')} decisions at ${IN_FLIGHT} in flight, ${ROUNDS} rounds (medians; x = median of per-round ratios to rate-limiter-flexible)`);
+  console.log(
+    `young-generation GC during ${CALLS.toLocaleString('en-US')} decisions at ${IN_FLIGHT} in flight, ${ROUNDS} rounds (medians; x = median of per-round ratios to rate-limiter-flexible)`,
+  );
   console.log(`  ${'contender'.padEnd(40)} scavenges  pause ms (x)    longest ms  p99 ms`);
   const base = results.get(contenders[0]![0])!;
   for (const [name] of contenders) {
     const runs = results.get(name)!;
     const of = (pick: (f: Figures) => number) => median(runs.map(pick));
     const ratio = median(runs.map((f, i) => f.pauseMs / base[i]!.pauseMs));
-    console.log(`  ${name.padEnd(40)} ${String(of((f) => f.scavenges)).padStart(9)}  ${of((f) => f.pauseMs).toFixed(0).padStart(8)} (${ratio.toFixed(2)})  ${of((f) => f.longestMs).toFixed(2).padStart(10)}  ${of((f) => f.p99Ms).toFixed(2).padStart(6)}`);
+    console.log(
+      `  ${name.padEnd(40)} ${String(of((f) => f.scavenges)).padStart(9)}  ${of((f) => f.pauseMs)
+        .toFixed(0)
+        .padStart(8)} (${ratio.toFixed(2)})  ${of((f) => f.longestMs)
+        .toFixed(2)
+        .padStart(10)}  ${of((f) => f.p99Ms)
+        .toFixed(2)
+        .padStart(6)}`,
+    );
   }
 } finally {
   redis.disconnect();
@@ -76,5 +91,10 @@ async function measure(call: (key: string) => Promise<unknown>): Promise<Figures
   await new Promise((resolve) => setImmediate(resolve)); // the observer reports asynchronously
   observer.disconnect();
   const [p99] = percentiles([...latencies], [0.99]) as [number];
-  return { scavenges: pauses.length, pauseMs: pauses.reduce((a, b) => a + b, 0), longestMs: Math.max(0, ...pauses), p99Ms: p99 };
+  return {
+    scavenges: pauses.length,
+    pauseMs: pauses.reduce((a, b) => a + b, 0),
+    longestMs: Math.max(0, ...pauses),
+    p99Ms: p99,
+  };
 }

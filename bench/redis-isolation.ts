@@ -25,19 +25,33 @@ const KEYS = Array.from({ length: 24 }, (_, i) => `user-${i}`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const cluster = await startRedisCluster(3, { nodeTimeoutMs: 15_000 });
-const ioredis = new Cluster(cluster.startupNodes.map(({ host, port }) => ({ host, port })), { redisOptions: boundedRedisOptions(1000) });
+const ioredis = new Cluster(
+  cluster.startupNodes.map(({ host, port }) => ({ host, port })),
+  { redisOptions: boundedRedisOptions(1000) },
+);
 ioredis.on('error', () => {});
-const nodeRedis = createCluster({ rootNodes: cluster.startupNodes.map(({ host, port }) => ({ url: `redis://${host}:${port}` })) });
+const nodeRedis = createCluster({
+  rootNodes: cluster.startupNodes.map(({ host, port }) => ({ url: `redis://${host}:${port}` })),
+});
 nodeRedis.on('error', () => {});
 try {
   await ioredis.ping();
   await nodeRedis.connect();
-  console.log(`one master of 3 stopped for ${PAUSE_MS} ms; ${KEYS.length} keys at their limit of ${LIMIT}; timeoutMs ${TIMEOUT_MS}`);
-  console.log(`  ${'client'.padEnd(26)} ${'mode'.padEnd(7)} healthy calls  beyond limit  reasons on the stopped master   answer ms p99 / longest`);
-  for (const [label, redis] of [['ioredis Cluster', ioredis], ['node-redis createCluster', nodeRedis]] as [string, RedisClient][]) {
+  console.log(
+    `one master of 3 stopped for ${PAUSE_MS} ms; ${KEYS.length} keys at their limit of ${LIMIT}; timeoutMs ${TIMEOUT_MS}`,
+  );
+  console.log(
+    `  ${'client'.padEnd(26)} ${'mode'.padEnd(7)} healthy calls  beyond limit  reasons on the stopped master   answer ms p99 / longest`,
+  );
+  for (const [label, redis] of [
+    ['ioredis Cluster', ioredis],
+    ['node-redis createCluster', nodeRedis],
+  ] as [string, RedisClient][]) {
     for (const failMode of ['closed', 'open'] as FailMode[]) {
       const r = await run(redis, `iso:${label}:${failMode}:`, failMode);
-      console.log(`  ${label.padEnd(26)} ${failMode.padEnd(7)} ${String(r.healthy).padStart(13)}  ${String(r.beyond).padStart(12)}  ${r.reasons.padEnd(30)} ${r.p99.toFixed(1).padStart(9)} / ${r.longest.toFixed(1)}`);
+      console.log(
+        `  ${label.padEnd(26)} ${failMode.padEnd(7)} ${String(r.healthy).padStart(13)}  ${String(r.beyond).padStart(12)}  ${r.reasons.padEnd(30)} ${r.p99.toFixed(1).padStart(9)} / ${r.longest.toFixed(1)}`,
+      );
     }
   }
 } finally {
@@ -61,5 +75,11 @@ async function run(redis: RedisClient, prefix: string, failMode: FailMode) {
   const times = seen.map((s) => s.ms);
   const [p99] = percentiles(times, [0.99]) as [number];
   await sleep(500); // late replies of the stopped master drain before the next run
-  return { healthy: healthy.length, beyond: healthy.filter((s) => s.decision.allowed).length, reasons, p99, longest: Math.max(...times) };
+  return {
+    healthy: healthy.length,
+    beyond: healthy.filter((s) => s.decision.allowed).length,
+    reasons,
+    p99,
+    longest: Math.max(...times),
+  };
 }

@@ -21,8 +21,15 @@ const BATCH = 64;
 // The script rate-limiter-flexible's RateLimiterRedis sends, read from the installed
 // package (an instance keeps it; the stub client only receives its command definition).
 const { RateLimiterRedis } = await import('rate-limiter-flexible');
-const RLF = (new RateLimiterRedis({ storeClient: { defineCommand: () => undefined }, points: 1_000_000, duration: 60 }) as unknown as { _incrTtlLuaScript: string })._incrTtlLuaScript;
-if (typeof RLF !== 'string' || !RLF.includes('incrby')) throw new Error('rate-limiter-flexible: its Lua script was not found where this benchmark reads it');
+const RLF = (
+  new RateLimiterRedis({
+    storeClient: { defineCommand: () => undefined },
+    points: 1_000_000,
+    duration: 60,
+  }) as unknown as { _incrTtlLuaScript: string }
+)._incrTtlLuaScript;
+if (typeof RLF !== 'string' || !RLF.includes('incrby'))
+  throw new Error('rate-limiter-flexible: its Lua script was not found where this benchmark reads it');
 
 interface Contender {
   name: string;
@@ -35,16 +42,35 @@ interface Contender {
 const limits = { limit: 1_000_000, windowMs: 60_000, capacity: 1_000_000 };
 const key = (i: number) => `k${i % KEYS}`;
 const contenders: Contender[] = [
-  { name: 'rate-limiter-flexible script', script: luaScript('rlf', RLF), keys: 1, args: (i) => [key(i), 1, 60, 1_000_000, 60] },
-  { name: 'ratelab token bucket, per call', script: limiterScript('token-bucket', limits, 0, false, 'single'), keys: 1, args: (i) => [key(i), 1] },
+  {
+    name: 'rate-limiter-flexible script',
+    script: luaScript('rlf', RLF),
+    keys: 1,
+    args: (i) => [key(i), 1, 60, 1_000_000, 60],
+  },
+  {
+    name: 'ratelab token bucket, per call',
+    script: limiterScript('token-bucket', limits, 0, false, 'single'),
+    keys: 1,
+    args: (i) => [key(i), 1],
+  },
   // The same with keys that never expire during the run (minTtlMs 60 s): whether creating
   // keys afresh (SET ... PX) after a short TTL is what a decision costs.
-  { name: 'the same, keys kept 60 s', script: limiterScript('token-bucket', limits, 60_000, false, 'single'), keys: 1, args: (i) => [key(i), 1] },
+  {
+    name: 'the same, keys kept 60 s',
+    script: limiterScript('token-bucket', limits, 60_000, false, 'single'),
+    keys: 1,
+    args: (i) => [key(i), 1],
+  },
   {
     name: `ratelab token bucket, ${BATCH} a call`,
     script: limiterScript('token-bucket', limits, 0, false, 'batch'),
     keys: BATCH,
-    args: (i) => [...Array.from({ length: BATCH }, (_, k) => key(i * BATCH + k)), '', ...Array.from({ length: BATCH }, () => 1)],
+    args: (i) => [
+      ...Array.from({ length: BATCH }, (_, k) => key(i * BATCH + k)),
+      '',
+      ...Array.from({ length: BATCH }, () => 1),
+    ],
   },
   { name: 'empty script (the floor)', script: luaScript('empty', 'return 1'), keys: 1, args: (i) => [key(i)] },
 ];
@@ -67,7 +93,9 @@ try {
     }
   }
   const base = perDecision.get(contenders[0]!.name)!;
-  console.log(`Redis ${(await redis.info('server')).match(/redis_version:(\S+)/)?.[1]}: time inside EVALSHA per decision, ${ROUNDS} rounds of ${CALLS.toLocaleString('en-US')} decisions (medians)`);
+  console.log(
+    `Redis ${(await redis.info('server')).match(/redis_version:(\S+)/)?.[1]}: time inside EVALSHA per decision, ${ROUNDS} rounds of ${CALLS.toLocaleString('en-US')} decisions (medians)`,
+  );
   for (const c of contenders) {
     const us = perDecision.get(c.name)!;
     const ratio = median(us.map((u, i) => u / base[i]!));

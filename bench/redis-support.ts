@@ -2,7 +2,11 @@
 import { performance } from 'node:perf_hooks';
 
 /** Runs `calls` invocations of `call(i)` keeping `inFlight` outstanding; returns calls per second. */
-export async function throughput(calls: number, inFlight: number, call: (i: number) => Promise<unknown>): Promise<number> {
+export async function throughput(
+  calls: number,
+  inFlight: number,
+  call: (i: number) => Promise<unknown>,
+): Promise<number> {
   let next = 0;
   const lane = async () => {
     while (next < calls) await call(next++);
@@ -11,7 +15,6 @@ export async function throughput(calls: number, inFlight: number, call: (i: numb
   await Promise.all(Array.from({ length: inFlight }, lane));
   return calls / ((performance.now() - started) / 1000);
 }
-
 
 export const format = (n: number) => Math.round(n).toLocaleString('en-US');
 

@@ -6,7 +6,13 @@
 //
 //   npx tsx bench/redis-throughput.ts [--rounds 7] [--calls 20000] [--keys 10000]
 import { Redis } from 'ioredis';
-import { REDIS_BENCH_DEFAULTS, RLF, medianRatio, runRedisBench, type RedisContenderFigures } from '../src/bench/redis-throughput.js';
+import {
+  REDIS_BENCH_DEFAULTS,
+  RLF,
+  medianRatio,
+  runRedisBench,
+  type RedisContenderFigures,
+} from '../src/bench/redis-throughput.js';
 import { renderRedisBench } from '../src/report/text/redis-bench-report.js';
 import { startRedisServer } from '../test/support/redis-server.js';
 import { median } from 'simple-statistics';
@@ -23,8 +29,12 @@ try {
   };
   const result = await runRedisBench(redis, plan, (line) => process.stderr.write(`${line}\n`));
   process.stdout.write(renderRedisBench(result));
-  const at = (inFlight: number, name: string) => result.levels.find((l) => l.inFlight === inFlight)?.contenders.find((c) => c.name.startsWith(name)) as RedisContenderFigures;
-  const ratio = (inFlight: number, name: string) => medianRatio(at(inFlight, name), at(inFlight, RLF), (f) => f.callsPerSec);
+  const at = (inFlight: number, name: string) =>
+    result.levels
+      .find((l) => l.inFlight === inFlight)
+      ?.contenders.find((c) => c.name.startsWith(name)) as RedisContenderFigures;
+  const ratio = (inFlight: number, name: string) =>
+    medianRatio(at(inFlight, name), at(inFlight, RLF), (f) => f.callsPerSec);
   const cpu = (f: RedisContenderFigures) => f.nodeCpuUs.map((n, i) => n + (f.serverCpuUs[i] as number));
   const goals: Array<[string, number, number]> = [
     ['batched x RLF at 50 in flight', ratio(50, 'ratelab token bucket, batched'), 2],
@@ -34,9 +44,14 @@ try {
   const cpuRatio = medianRatio(at(50, 'ratelab token bucket, batched'), at(50, RLF), cpu);
   const p99 = median(at(50, 'ratelab token bucket, batched').p99Ms);
   console.log('\ngoals (docs/redis.md, "Speed")');
-  for (const [name, value, goal] of goals) console.log(`  ${name.padEnd(34)} ${value.toFixed(2)}x   goal >= ${goal}   ${value >= goal ? 'met' : 'MISSED'}`);
-  console.log(`  ${'batched total CPU x RLF at 50'.padEnd(34)} ${cpuRatio.toFixed(2)}x   goal <= 0.5   ${cpuRatio <= 0.5 ? 'met' : 'MISSED'}`);
-  console.log(`  ${'batched p99 at 50 in flight'.padEnd(34)} ${p99.toFixed(2)} ms goal < 1.5  ${p99 < 1.5 ? 'met' : 'MISSED'}`);
+  for (const [name, value, goal] of goals)
+    console.log(`  ${name.padEnd(34)} ${value.toFixed(2)}x   goal >= ${goal}   ${value >= goal ? 'met' : 'MISSED'}`);
+  console.log(
+    `  ${'batched total CPU x RLF at 50'.padEnd(34)} ${cpuRatio.toFixed(2)}x   goal <= 0.5   ${cpuRatio <= 0.5 ? 'met' : 'MISSED'}`,
+  );
+  console.log(
+    `  ${'batched p99 at 50 in flight'.padEnd(34)} ${p99.toFixed(2)} ms goal < 1.5  ${p99 < 1.5 ? 'met' : 'MISSED'}`,
+  );
   process.exitCode = goals.every(([, v, g]) => v >= g) && cpuRatio <= 0.5 && p99 < 1.5 ? 0 : 1;
 } finally {
   redis.disconnect();

@@ -38,7 +38,18 @@ const redis = new Redis(master.url, boundedRedisOptions(5000));
 await new Promise((resolve) => redis.once('ready', resolve));
 try {
   const policy = { limit: 1_000_000_000, windowMs: 60_000 };
-  const limiters = new Map(VARIANTS.map(([label, options], i) => [label, createRedisLimiter('token-bucket', policy, { redis, prefix: `bench:wait${i}:`, timeoutMs: 5000, failMode: 'closed', ...options })]));
+  const limiters = new Map(
+    VARIANTS.map(([label, options], i) => [
+      label,
+      createRedisLimiter('token-bucket', policy, {
+        redis,
+        prefix: `bench:wait${i}:`,
+        timeoutMs: 5000,
+        failMode: 'closed',
+        ...options,
+      }),
+    ]),
+  );
   const rates = new Map<string, number[]>(LABELS.map((label) => [label, []]));
   const p50s = new Map<string, number[]>(LABELS.map((label) => [label, []]));
   const p99s = new Map<string, number[]>(LABELS.map((label) => [label, []]));
@@ -48,27 +59,41 @@ try {
     for (const label of order) {
       const limiter = limiters.get(label)!;
       const took = new Float64Array(CALLS);
-      rates.get(label)!.push(await throughput(CALLS, IN_FLIGHT, async (i) => {
-        const started = performance.now();
-        const decision = await limiter.consume(`k${i % KEYS}`);
-        took[i] = performance.now() - started;
-        if (decision.reason === 'redis' && decision.allowed) return;
-        // Without a replica's acknowledgement within WAIT's timeout an admission is the fail mode's: counted, not an error.
-        if (label.endsWith('WAIT 1') && decision.reason === 'fail-closed') unacknowledged.set(label, unacknowledged.get(label)! + 1);
-        else throw new Error(`${label}: unexpected decision ${JSON.stringify(decision)}`);
-      }));
+      rates.get(label)!.push(
+        await throughput(CALLS, IN_FLIGHT, async (i) => {
+          const started = performance.now();
+          const decision = await limiter.consume(`k${i % KEYS}`);
+          took[i] = performance.now() - started;
+          if (decision.reason === 'redis' && decision.allowed) return;
+          // Without a replica's acknowledgement within WAIT's timeout an admission is the fail mode's: counted, not an error.
+          if (label.endsWith('WAIT 1') && decision.reason === 'fail-closed')
+            unacknowledged.set(label, unacknowledged.get(label)! + 1);
+          else throw new Error(`${label}: unexpected decision ${JSON.stringify(decision)}`);
+        }),
+      );
       const [p50, p99] = percentiles(took, [0.5, 0.99]) as [number, number];
       p50s.get(label)!.push(p50);
       p99s.get(label)!.push(p99);
     }
   }
-  console.log(`load average ${os.loadavg().map((n) => n.toFixed(2)).join(' ')}`);
-  console.log(`WAIT 1 (timeoutMs ${WAIT.timeoutMs}) behind each script call, ${IN_FLIGHT} in flight, ${format(CALLS)} calls x ${ROUNDS} rounds over ${format(KEYS)} keys, a master and one replica on loopback`);
-  console.log(`  ${'contender'.padEnd(18)} ${'calls/s'.padStart(8)}  x same without WAIT  p50 ms  p99 ms  not acknowledged in time (fail-closed)`);
+  console.log(
+    `load average ${os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}`,
+  );
+  console.log(
+    `WAIT 1 (timeoutMs ${WAIT.timeoutMs}) behind each script call, ${IN_FLIGHT} in flight, ${format(CALLS)} calls x ${ROUNDS} rounds over ${format(KEYS)} keys, a master and one replica on loopback`,
+  );
+  console.log(
+    `  ${'contender'.padEnd(18)} ${'calls/s'.padStart(8)}  x same without WAIT  p50 ms  p99 ms  not acknowledged in time (fail-closed)`,
+  );
   for (const [label] of VARIANTS) {
     const base = rates.get(label.replace(' + WAIT 1', ''))!;
     const ratio = median(rates.get(label)!.map((r, i) => r / base[i]!));
-    console.log(`  ${label.padEnd(18)} ${format(median(rates.get(label)!)).padStart(8)}  ${ratio.toFixed(2).padStart(19)}  ${median(p50s.get(label)!).toFixed(2).padStart(6)}  ${median(p99s.get(label)!).toFixed(2).padStart(6)}  ${format(unacknowledged.get(label)!)} of ${format(CALLS * ROUNDS)}`);
+    console.log(
+      `  ${label.padEnd(18)} ${format(median(rates.get(label)!)).padStart(8)}  ${ratio.toFixed(2).padStart(19)}  ${median(p50s.get(label)!).toFixed(2).padStart(6)}  ${median(p99s.get(label)!).toFixed(2).padStart(6)}  ${format(unacknowledged.get(label)!)} of ${format(CALLS * ROUNDS)}`,
+    );
   }
 } finally {
   redis.disconnect();

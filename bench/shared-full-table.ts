@@ -65,5 +65,7 @@ console.log(`a new key into a full table (token bucket, every key in use), media
 console.log('maxKeys     shared refusal   memory (evicts)   shared / memory');
 for (const maxKeys of SIZES) {
   const { shared, memory } = measure(maxKeys);
-  console.log(`${String(maxKeys).padEnd(10)}  ${`${shared.toFixed(2)} us`.padStart(14)}   ${`${memory.toFixed(2)} us`.padStart(15)}   ${`${(shared / memory).toFixed(1)}x`.padStart(15)}`);
+  console.log(
+    `${String(maxKeys).padEnd(10)}  ${`${shared.toFixed(2)} us`.padStart(14)}   ${`${memory.toFixed(2)} us`.padStart(15)}   ${`${(shared / memory).toFixed(1)}x`.padStart(15)}`,
+  );
 }

@@ -42,7 +42,16 @@ function child(name: Case): void {
   if (name === 'full-key-by-key') for (const key of keys) for (let unit = 0; unit < limit; unit++) limiter.allow(key);
   if (name === 'full-in-step') for (let unit = 0; unit < limit; unit++) for (const key of keys) limiter.allow(key);
   const full = heapBytes();
-  const result = { case: name, keys: count, limit, bytesPerKey: (full - withKeys) / count, limiterMiB: (full - withKeys) / 2 ** 20, rssMiB: process.memoryUsage().rss / 2 ** 20, keyBytes: withKeys - empty, live: limiter.size };
+  const result = {
+    case: name,
+    keys: count,
+    limit,
+    bytesPerKey: (full - withKeys) / count,
+    limiterMiB: (full - withKeys) / 2 ** 20,
+    rssMiB: process.memoryUsage().rss / 2 ** 20,
+    keyBytes: withKeys - empty,
+    live: limiter.size,
+  };
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 
@@ -53,9 +62,20 @@ if (only && only in CASES) {
 } else {
   console.log('case               keys      limit  B/key (limiter)  limiter MiB  RSS MiB  goal B/key');
   for (const name of Object.keys(CASES) as Case[]) {
-    const out = execFileSync(process.execPath, [...process.execArgv, '--expose-gc', self, name], { encoding: 'utf8', maxBuffer: 1 << 20 });
-    const r = JSON.parse(out.trim().split('\n').pop() as string) as { keys: number; limit: number; bytesPerKey: number; limiterMiB: number; rssMiB: number };
+    const out = execFileSync(process.execPath, [...process.execArgv, '--expose-gc', self, name], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    });
+    const r = JSON.parse(out.trim().split('\n').pop() as string) as {
+      keys: number;
+      limit: number;
+      bytesPerKey: number;
+      limiterMiB: number;
+      rssMiB: number;
+    };
     const goal = name === 'one-off' ? '' : String(8 * r.limit + 64);
-    console.log(`${name.padEnd(17)}  ${String(r.keys).padStart(9)}  ${String(r.limit).padStart(6)}  ${r.bytesPerKey.toFixed(1).padStart(15)}  ${r.limiterMiB.toFixed(1).padStart(11)}  ${r.rssMiB.toFixed(0).padStart(7)}  ${goal.padStart(10)}`);
+    console.log(
+      `${name.padEnd(17)}  ${String(r.keys).padStart(9)}  ${String(r.limit).padStart(6)}  ${r.bytesPerKey.toFixed(1).padStart(15)}  ${r.limiterMiB.toFixed(1).padStart(11)}  ${r.rssMiB.toFixed(0).padStart(7)}  ${goal.padStart(10)}`,
+    );
   }
 }

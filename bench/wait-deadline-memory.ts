@@ -39,5 +39,11 @@ for (let ms = 0; ms < SECONDS * 1000; ms++) {
 }
 await new Promise((resolve) => setImmediate(resolve));
 const grown = heapUsed() - before;
-console.log(`${SECONDS} s at 1,000 served a second: ${waiting} waiting, ${waiters.deadlineEntries} deadline entries (${(waiters.deadlineEntries / waiting).toFixed(2)} per waiter)`);
-console.log(gc ? `heap grown by ${(grown / 2 ** 20).toFixed(1)} MiB (${Math.round(grown / waiting)} B per waiter)` : 'heap: run with node --expose-gc for it');
+console.log(
+  `${SECONDS} s at 1,000 served a second: ${waiting} waiting, ${waiters.deadlineEntries} deadline entries (${(waiters.deadlineEntries / waiting).toFixed(2)} per waiter)`,
+);
+console.log(
+  gc
+    ? `heap grown by ${(grown / 2 ** 20).toFixed(1)} MiB (${Math.round(grown / waiting)} B per waiter)`
+    : 'heap: run with node --expose-gc for it',
+);

@@ -48,5 +48,9 @@ for (let r = 0; r < ROUNDS; r++) {
 const m = (xs: number[]) => median(xs);
 const k = (x: number) => `${(x / 1000).toFixed(0)}k/s`;
 console.log(`await consume (no wait needed)      ${k(m(rates.consume))}`);
-console.log(`await wait (no wait needed)         ${k(m(rates.wait))}  ${(m(rates.wait) / m(rates.consume)).toFixed(2)}x of await consume`);
-console.log(`queued waits, drained on a clock    ${k(m(rates.queued))}  ${(m(rates.queued) / m(rates.consume)).toFixed(2)}x of await consume`);
+console.log(
+  `await wait (no wait needed)         ${k(m(rates.wait))}  ${(m(rates.wait) / m(rates.consume)).toFixed(2)}x of await consume`,
+);
+console.log(
+  `queued waits, drained on a clock    ${k(m(rates.queued))}  ${(m(rates.queued) / m(rates.consume)).toFixed(2)}x of await consume`,
+);

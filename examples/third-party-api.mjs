@@ -62,7 +62,9 @@ const [receipts, answers] = await Promise.all([
 // README:end
 
 const ok = (results) => results.filter((r) => r.status === 200).length;
-console.log(JSON.stringify({
-  payments: { calls: receipts.length, ok: ok(receipts), rejected: paymentProvider.rejected },
-  llm: { calls: answers.length, ok: ok(answers), rejected: llmApi.rejected },
-}));
+console.log(
+  JSON.stringify({
+    payments: { calls: receipts.length, ok: ok(receipts), rejected: paymentProvider.rejected },
+    llm: { calls: answers.length, ok: ok(answers), rejected: llmApi.rejected },
+  }),
+);

@@ -20,7 +20,8 @@ function copyAssets(dir) {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) copyAssets(path);
-    else if (name.endsWith('.lua') || name.endsWith('.browser.js')) cpSync(path, join(root, 'dist', relative(join(root, 'src'), path)));
+    else if (name.endsWith('.lua') || name.endsWith('.browser.js'))
+      cpSync(path, join(root, 'dist', relative(join(root, 'src'), path)));
   }
 }
 copyAssets(join(root, 'src'));

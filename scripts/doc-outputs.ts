@@ -54,7 +54,9 @@ export interface OutputBlock {
 
 /** README.md and docs/*.md, relative to the repository's root. */
 export function docFiles(): string[] {
-  const docs = readdirSync(join(REPO_ROOT, 'docs')).filter((name) => name.endsWith('.md')).sort();
+  const docs = readdirSync(join(REPO_ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort();
   return ['README.md', ...docs.map((name) => `docs/${name}`)];
 }
 
@@ -70,7 +72,8 @@ export function findOutputBlocks(doc: string, text: string): OutputBlock[] {
       continue;
     }
     if (commands.length === 0) continue;
-    if (!FENCE.test(lines[i] as string)) throw new Error(`${doc}:${i + 1}: an output marker must be followed by a fenced block`);
+    if (!FENCE.test(lines[i] as string))
+      throw new Error(`${doc}:${i + 1}: an output marker must be followed by a fenced block`);
     const end = lines.findIndex((line, j) => j > i && FENCE.test(line));
     if (end < 0) throw new Error(`${doc}:${i + 1}: the output block is never closed`);
     blocks.push({ doc, line: i + 1, commands, current: lines.slice(i + 1, end).join('\n'), span: [i + 1, end] });
@@ -120,7 +123,8 @@ function trim(lines: string[], step: string, command: string): string[] {
   const count = /^(head|tail) -n (\d+)$/.exec(step);
   if (count) return count[1] === 'head' ? lines.slice(0, Number(count[2])) : lines.slice(-Number(count[2]));
   const ranges = /^lines (\d+-\d+(?:,\d+-\d+)*)$/.exec(step);
-  if (!ranges) throw new Error(`output marker "${command}": unknown step "${step}" (head -n N, tail -n N, lines A-B,C-D)`);
+  if (!ranges)
+    throw new Error(`output marker "${command}": unknown step "${step}" (head -n N, tail -n N, lines A-B,C-D)`);
   const kept: string[] = [];
   let next = 1;
   for (const range of (ranges[1] as string).split(',')) {
@@ -151,11 +155,16 @@ function execute(parsed: ParsedCommand, command: string, runs: Map<string, Promi
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', COLUMNS: '80', ...parsed.env };
   delete env.FORCE_COLOR;
   const run = new Promise<Printed>((resolve, reject) => {
-    execFile(process.execPath, ['bin/ratelab.js', ...parsed.args], { cwd: REPO_ROOT, env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : undefined;
-      if (code === undefined) return reject(new Error(`output marker "${command}": ${error?.message}`));
-      resolve({ stdout, stderr, code });
-    });
+    execFile(
+      process.execPath,
+      ['bin/ratelab.js', ...parsed.args],
+      { cwd: REPO_ROOT, env, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : undefined;
+        if (code === undefined) return reject(new Error(`output marker "${command}": ${error?.message}`));
+        resolve({ stdout, stderr, code });
+      },
+    );
   });
   runs.set(id, run);
   return run;

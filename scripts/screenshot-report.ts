@@ -19,7 +19,10 @@ const CHROMIUM = process.env.RATELAB_CHROMIUM ?? '/usr/bin/chromium';
 const work = mkdtempSync(join(tmpdir(), 'ratelab-screenshot-'));
 try {
   const io = bufferIO({ cwd: work });
-  const code = await compareCommand({ scenarios: ['edge-attack'], measure: false, chart: false, html: 'report.html' }, io);
+  const code = await compareCommand(
+    { scenarios: ['edge-attack'], measure: false, chart: false, html: 'report.html' },
+    io,
+  );
   if (code !== 0) throw new Error(`compare exited ${code}: ${io.err()}`);
   const browser = await chromium.launch({ executablePath: CHROMIUM });
   try {
@@ -29,7 +32,11 @@ try {
     await page.goto(pathToFileURL(join(work, 'report.html')).href);
     await page.waitForSelector('body[data-ready="true"]');
     // The whole page in one viewport (a full-page capture would resize it and lose the hover).
-    const height = await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollHeight: number } } }).document.documentElement.scrollHeight);
+    const height = await page.evaluate(
+      () =>
+        (globalThis as unknown as { document: { documentElement: { scrollHeight: number } } }).document.documentElement
+          .scrollHeight,
+    );
     await page.setViewportSize({ width: 1100, height });
     // Around the window edge at 1 s, the cursor just after it so the legend shows the figures there.
     await page.evaluate(() => {
@@ -39,7 +46,10 @@ try {
     });
     await page.evaluate(async () => {
       type U = { setCursor(at: { left: number; top: number }): void; valToPos(v: number, scale: string): number };
-      const browser = globalThis as unknown as { requestAnimationFrame(callback: () => void): void; ratelabCharts: { timeline: U }[] };
+      const browser = globalThis as unknown as {
+        requestAnimationFrame(callback: () => void): void;
+        ratelabCharts: { timeline: U }[];
+      };
       await new Promise<void>((resolve) => browser.requestAnimationFrame(resolve));
       const u = browser.ratelabCharts[0]?.timeline;
       u?.setCursor({ left: u.valToPos(1.005, 'x'), top: 40 });

@@ -9,7 +9,10 @@ const generated = await generateAll();
 for (const doc of new Set(generated.map(({ block }) => block.doc))) {
   const path = join(REPO_ROOT, doc);
   const before = readFileSync(path, 'utf8');
-  const after = rewrite(before, generated.filter(({ block }) => block.doc === doc));
+  const after = rewrite(
+    before,
+    generated.filter(({ block }) => block.doc === doc),
+  );
   if (after !== before) writeFileSync(path, after);
   const stale = generated.filter(({ block, expected }) => block.doc === doc && block.current !== expected).length;
   console.log(`${doc}: ${stale === 0 ? 'up to date' : `rewrote ${stale} block${stale === 1 ? '' : 's'}`}`);

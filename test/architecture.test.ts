@@ -52,20 +52,29 @@ const CRUISE_TIMEOUT_MS = 120_000;
 const describeViolation = (v: Violation) => `${v.rule.name}: ${v.from} -> ${v.to}`;
 
 describe('the architecture rules', () => {
-  it('hold for src/ (with the known exceptions)', () => {
-    expect(cruise(root).map(describeViolation)).toEqual([]);
-  }, CRUISE_TIMEOUT_MS);
+  it(
+    'hold for src/ (with the known exceptions)',
+    () => {
+      expect(cruise(root).map(describeViolation)).toEqual([]);
+    },
+    CRUISE_TIMEOUT_MS,
+  );
 
-  it('list only exceptions that are still needed', () => {
-    const violations = cruise(root, { RATELAB_ARCH_NO_EXCEPTIONS: '1' });
-    const unused: string[] = [];
-    for (const [rule, patterns] of Object.entries(known)) {
-      for (const pattern of patterns) {
-        if (!violations.some((v) => v.rule.name === rule && new RegExp(pattern).test(v.from))) unused.push(`${rule}: ${pattern}`);
+  it(
+    'list only exceptions that are still needed',
+    () => {
+      const violations = cruise(root, { RATELAB_ARCH_NO_EXCEPTIONS: '1' });
+      const unused: string[] = [];
+      for (const [rule, patterns] of Object.entries(known)) {
+        for (const pattern of patterns) {
+          if (!violations.some((v) => v.rule.name === rule && new RegExp(pattern).test(v.from)))
+            unused.push(`${rule}: ${pattern}`);
+        }
       }
-    }
-    expect(unused).toEqual([]);
-  }, CRUISE_TIMEOUT_MS);
+      expect(unused).toEqual([]);
+    },
+    CRUISE_TIMEOUT_MS,
+  );
 
   it('classify everything under src/: the core entry point and named folders, no loose file', () => {
     expect(unclassified(root)).toEqual([]);
@@ -110,9 +119,15 @@ describe('the architecture rules', () => {
     }
     for (const [, from, to] of CASES) {
       const specifier = `./${join(to).split('/').slice(1).join('/')}`.replace(/\.ts$/, '.js');
-      writeFileSync(join(tree, from), `import { x } from '${'../'.repeat(from.split('/').length - 2)}${specifier.slice(2)}';\nexport const y = x;\n`);
+      writeFileSync(
+        join(tree, from),
+        `import { x } from '${'../'.repeat(from.split('/').length - 2)}${specifier.slice(2)}';\nexport const y = x;\n`,
+      );
     }
-    writeFileSync(join(tree, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext' } }));
+    writeFileSync(
+      join(tree, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext' } }),
+    );
     const found = cruise(tree).map((v) => [v.rule.name, v.from, v.to]);
 
     it.each(CASES)('%s: %s -> %s', (rule, from, to) => {

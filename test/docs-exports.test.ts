@@ -29,14 +29,24 @@ const DOC_ENTRY: Record<string, string> = {
 function entryModules(): Map<string, string> {
   const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
   const entries = Object.keys(pkg.exports).filter((key) => key !== './package.json');
-  return new Map(entries.map((key) => (key === '.' ? ['ratelab', 'src/index.ts'] : [`ratelab/${key.slice(2)}`, `src/${key.slice(2)}/index.ts`])));
+  return new Map(
+    entries.map((key) =>
+      key === '.' ? ['ratelab', 'src/index.ts'] : [`ratelab/${key.slice(2)}`, `src/${key.slice(2)}/index.ts`],
+    ),
+  );
 }
 
 /** Each entry's exported names, values and types, from the TypeScript program of its module. */
 function exportedNames(): Map<string, Set<string>> {
   const modules = entryModules();
   const files = [...modules.values()].map((file) => join(REPO_ROOT, file));
-  const program = ts.createProgram(files, { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, noEmit: true, skipLibCheck: true });
+  const program = ts.createProgram(files, {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    noEmit: true,
+    skipLibCheck: true,
+  });
   const checker = program.getTypeChecker();
   const names = new Map<string, Set<string>>();
   for (const [entry, file] of modules) {
@@ -72,8 +82,15 @@ function importClaims(doc: string, text: string): Claim[] {
   const claims: Claim[] = [];
   for (const pattern of [IMPORT, REQUIRE]) {
     for (const match of text.matchAll(pattern)) {
-      const names = (match[1] as string).split(',').map((part) => part.trim().replace(/^type\s+/, '').split(/\s+as\s+|\s*:\s*/)[0] as string);
-      for (const name of names.filter((n) => n !== '')) claims.push({ doc, line: lineOf(text, match.index), entry: match[2] as string, name, exported: true });
+      const names = (match[1] as string).split(',').map(
+        (part) =>
+          part
+            .trim()
+            .replace(/^type\s+/, '')
+            .split(/\s+as\s+|\s*:\s*/)[0] as string,
+      );
+      for (const name of names.filter((n) => n !== ''))
+        claims.push({ doc, line: lineOf(text, match.index), entry: match[2] as string, name, exported: true });
     }
   }
   return claims;
@@ -81,17 +98,21 @@ function importClaims(doc: string, text: string): Claim[] {
 
 /** Names in backticks in a stretch of prose, as identifiers (not entries, paths or code). */
 function spanNames(text: string): string[] {
-  return [...text.matchAll(/`([^`]+)`/g)].map((m) => m[1] as string).filter((span) => !ENTRY_SPAN.test(span)).flatMap((span) => {
-    const name = NAME_SPAN.exec(span);
-    return name ? [name[1] as string] : [];
-  });
+  return [...text.matchAll(/`([^`]+)`/g)]
+    .map((m) => m[1] as string)
+    .filter((span) => !ENTRY_SPAN.test(span))
+    .flatMap((span) => {
+      const name = NAME_SPAN.exec(span);
+      return name ? [name[1] as string] : [];
+    });
 }
 
 /** The README's table of entry points: each `ratelab...` row's names. */
 function tableClaims(doc: string, text: string): Claim[] {
   const claims: Claim[] = [];
   for (const match of text.matchAll(/^\| `(ratelab(?:\/[\w-]+)?)` \| ([^|]*) \|/gm)) {
-    for (const name of spanNames(match[2] as string)) claims.push({ doc, line: lineOf(text, match.index), entry: match[1] as string, name, exported: true });
+    for (const name of spanNames(match[2] as string))
+      claims.push({ doc, line: lineOf(text, match.index), entry: match[1] as string, name, exported: true });
   }
   return claims;
 }
@@ -99,12 +120,16 @@ function tableClaims(doc: string, text: string): Claim[] {
 /** Prose outside code blocks, as sentences with their first line. */
 function sentences(text: string): { line: number; text: string }[] {
   const found: { line: number; text: string }[] = [];
-  const paragraphs = text.split(/^```[\s\S]*?^```$/m).join('\n\n').split(/\n\s*\n/);
+  const paragraphs = text
+    .split(/^```[\s\S]*?^```$/m)
+    .join('\n\n')
+    .split(/\n\s*\n/);
   let from = 0;
   for (const paragraph of paragraphs) {
     const at = text.indexOf(paragraph.trim().split('\n')[0] ?? '', from);
     if (at >= 0) from = at;
-    for (const sentence of paragraph.replace(/\s+/g, ' ').split(/(?<=[.:;])\s+(?=[A-Z`(])/)) found.push({ line: lineOf(text, Math.max(at, 0)), text: sentence });
+    for (const sentence of paragraph.replace(/\s+/g, ' ').split(/(?<=[.:;])\s+(?=[A-Z`(])/))
+      found.push({ line: lineOf(text, Math.max(at, 0)), text: sentence });
   }
   return found;
 }
@@ -113,35 +138,62 @@ function sentences(text: string): { line: number; text: string }[] {
 function sentenceClaims(doc: string, text: string): Claim[] {
   const claims: Claim[] = [];
   for (const sentence of sentences(text)) {
-    if (!/\bexport(s|ed)\b/.test(sentence.text) || /default export|named export|exports no\b/.test(sentence.text)) continue;
+    if (!/\bexport(s|ed)\b/.test(sentence.text) || /default export|named export|exports no\b/.test(sentence.text))
+      continue;
     const named = [...sentence.text.matchAll(/`(ratelab(?:\/[\w-]+)?)`/g)].map((m) => m[1] as string);
     const entry = named[0] ?? DOC_ENTRY[doc];
     if (entry === undefined) continue;
-    const [claimed = '', ...rest] = /\bnot exported\b/.test(sentence.text) ? ['', sentence.text] : sentence.text.split(/\bexcept\b/);
+    const [claimed = '', ...rest] = /\bnot exported\b/.test(sentence.text)
+      ? ['', sentence.text]
+      : sentence.text.split(/\bexcept\b/);
     for (const name of spanNames(claimed)) claims.push({ doc, line: sentence.line, entry, name, exported: true });
-    for (const name of spanNames(rest.join(' '))) claims.push({ doc, line: sentence.line, entry, name, exported: false });
+    for (const name of spanNames(rest.join(' ')))
+      claims.push({ doc, line: sentence.line, entry, name, exported: false });
   }
   return claims;
 }
 
 /** The list items of a doc that says each one starting with a call names an export of an entry. */
 function listClaims(doc: string, text: string): Claim[] {
-  const entry = /list item below starts with is exported by name from `(ratelab(?:\/[\w-]+)?)`/.exec(text.replace(/\s+/g, ' '))?.[1];
+  const entry = /list item below starts with is exported by name from `(ratelab(?:\/[\w-]+)?)`/.exec(
+    text.replace(/\s+/g, ' '),
+  )?.[1];
   if (entry === undefined) return [];
-  return [...text.matchAll(/^- `(?:new |await )?([A-Za-z_$][\w$]*)\(/gm)].map((m) => ({ doc, line: lineOf(text, m.index), entry, name: m[1] as string, exported: true }));
+  return [...text.matchAll(/^- `(?:new |await )?([A-Za-z_$][\w$]*)\(/gm)].map((m) => ({
+    doc,
+    line: lineOf(text, m.index),
+    entry,
+    name: m[1] as string,
+    exported: true,
+  }));
 }
 
 describe('every export a doc names exists', () => {
   const exports = exportedNames();
   const claims = docFiles().flatMap((doc) => {
     const text = readFileSync(join(REPO_ROOT, doc), 'utf8');
-    return [...importClaims(doc, text), ...tableClaims(doc, text), ...sentenceClaims(doc, text), ...listClaims(doc, text)];
+    return [
+      ...importClaims(doc, text),
+      ...tableClaims(doc, text),
+      ...sentenceClaims(doc, text),
+      ...listClaims(doc, text),
+    ];
   });
 
   it('finds the claims (imports, the entry table, sentences) in README.md and docs/', () => {
-    const names = (doc: string) => claims.filter((c) => c.doc === doc).map((c) => `${c.exported ? '' : '!'}${c.entry}:${c.name}`);
-    expect(names('README.md')).toEqual(expect.arrayContaining(['ratelab:createLimiter', 'ratelab/lab:replay', 'ratelab/shared:serveClusterLimiter']));
-    expect(names('docs/lab-engine.md')).toEqual(expect.arrayContaining(['ratelab/lab:parseScenario', 'ratelab/lab:compareWorkloads', 'ratelab/lab:jainIndex', '!ratelab/lab:WindowLedger']));
+    const names = (doc: string) =>
+      claims.filter((c) => c.doc === doc).map((c) => `${c.exported ? '' : '!'}${c.entry}:${c.name}`);
+    expect(names('README.md')).toEqual(
+      expect.arrayContaining(['ratelab:createLimiter', 'ratelab/lab:replay', 'ratelab/shared:serveClusterLimiter']),
+    );
+    expect(names('docs/lab-engine.md')).toEqual(
+      expect.arrayContaining([
+        'ratelab/lab:parseScenario',
+        'ratelab/lab:compareWorkloads',
+        'ratelab/lab:jainIndex',
+        '!ratelab/lab:WindowLedger',
+      ]),
+    );
     expect(names('docs/redis.md')).toContain('ratelab/redis:hashSlot');
   });
 
@@ -149,6 +201,8 @@ describe('every export a doc names exists', () => {
     const wrong = claims.filter((c) => exports.get(c.entry)?.has(c.name) !== c.exported);
     const unknown = claims.filter((c) => !exports.has(c.entry));
     expect(unknown.map((c) => `${c.doc}:${c.line}: no entry point ${c.entry}`)).toEqual([]);
-    expect(wrong.map((c) => `${c.doc}:${c.line}: ${c.entry} ${c.exported ? 'does not export' : 'exports'} ${c.name}`)).toEqual([]);
+    expect(
+      wrong.map((c) => `${c.doc}:${c.line}: ${c.entry} ${c.exported ? 'does not export' : 'exports'} ${c.name}`),
+    ).toEqual([]);
   });
 });

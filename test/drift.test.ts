@@ -9,7 +9,13 @@ import { ManualClock, createLimiter, type Algorithm, type Policy, type RateLimit
 const MILLION_SECONDS = 1e9;
 
 /** Offers a request every ms over `windows` windows from `start`; returns the admissions per window. */
-function admittedPerWindow(limiter: RateLimiter, clock: ManualClock, start: number, policy: Policy, windows: number): number[] {
+function admittedPerWindow(
+  limiter: RateLimiter,
+  clock: ManualClock,
+  start: number,
+  policy: Policy,
+  windows: number,
+): number[] {
   const counts: number[] = [];
   for (let w = 0; w < windows; w++) {
     let admitted = 0;

@@ -74,7 +74,9 @@ describe("the core entry, import('ratelab')", () => {
   });
 
   it('is apart from ratelab/tiers, whose parsers load yaml and zod (the check sees packages)', () => {
-    const packages = new Set(filesLoadedBy("import('ratelab/tiers')").map((file) => /node_modules[\\/]([^\\/]+)/.exec(file)?.[1]));
+    const packages = new Set(
+      filesLoadedBy("import('ratelab/tiers')").map((file) => /node_modules[\\/]([^\\/]+)/.exec(file)?.[1]),
+    );
     expect(packages).toContain('yaml');
     expect(packages).toContain('zod');
   });
@@ -86,7 +88,8 @@ describe("the core entry, import('ratelab')", () => {
   });
 
   it('makes a decision', () => {
-    const script = "const { createLimiter } = await import('ratelab'); const l = createLimiter('token-bucket', { limit: 1, windowMs: 1000 }); console.log(JSON.stringify([l.allow('k'), l.allow('k')]));";
+    const script =
+      "const { createLimiter } = await import('ratelab'); const l = createLimiter('token-bucket', { limit: 1, windowMs: 1000 }); console.log(JSON.stringify([l.allow('k'), l.allow('k')]));";
     expect(JSON.parse(fresh(script))).toEqual([true, false]);
   });
 });
@@ -151,6 +154,14 @@ describe('package.json', () => {
   });
 
   it('exports the six entry points and package.json, nothing else', () => {
-    expect(Object.keys(manifest.exports)).toEqual(['.', './tiers', './redis', './http', './shared', './lab', './package.json']);
+    expect(Object.keys(manifest.exports)).toEqual([
+      '.',
+      './tiers',
+      './redis',
+      './http',
+      './shared',
+      './lab',
+      './package.json',
+    ]);
   });
 });

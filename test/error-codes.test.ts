@@ -18,7 +18,12 @@ function documentedCodes(): Map<string, { raisedBy: string; exit: number; todo: 
   const rows = new Map<string, { raisedBy: string; exit: number; todo: string }>();
   for (const line of read('../docs/errors.md').split('\n')) {
     const cells = /^\| `([A-Z_]+)` \|(.*)\|\s*(\d+)\s*\|(.*)\|$/.exec(line);
-    if (cells) rows.set(cells[1] as string, { raisedBy: (cells[2] as string).trim(), exit: Number(cells[3]), todo: (cells[4] as string).trim() });
+    if (cells)
+      rows.set(cells[1] as string, {
+        raisedBy: (cells[2] as string).trim(),
+        exit: Number(cells[3]),
+        todo: (cells[4] as string).trim(),
+      });
   }
   return rows;
 }
@@ -72,12 +77,52 @@ describe('the loopback rule: one code and one message shape for attack targets a
   };
 
   it.each([
-    ['an attack target (IPv4)', () => checkTarget('http://192.0.2.10/', false), 'URL', 'URL: 192.0.2.10 is not a loopback address'],
-    ['an attack target (IPv6)', () => checkTarget('http://[2001:db8::1]:8080/', false), 'URL', 'URL: [2001:db8::1]:8080 is not a loopback address'],
-    ['a Redis URL', () => parseRedisTarget('redis://10.1.2.3:6379', false), 'redis', '--redis: 10.1.2.3 is not a loopback address'],
-    ['a Redis URL by name', () => parseRedisTarget('redis://cache.example:6379/0', false), 'redis', '--redis: cache.example is not a loopback address'],
-    ['one Sentinel of a redis+sentinel:// URL', () => parseRedisTarget('redis+sentinel://127.0.0.1:26379,10.0.0.5:26379/mymaster', false), 'redis', '--redis: 10.0.0.5 is not a loopback address'],
-    ['one Sentinel of { sentinels, name }', () => parseRedisTarget({ sentinels: [{ host: '::1', port: 26379 }, { host: 'sentinel.example', port: 26379 }], name: 'mymaster' }, false), 'redis', '--redis: sentinel.example is not a loopback address'],
+    [
+      'an attack target (IPv4)',
+      () => checkTarget('http://192.0.2.10/', false),
+      'URL',
+      'URL: 192.0.2.10 is not a loopback address',
+    ],
+    [
+      'an attack target (IPv6)',
+      () => checkTarget('http://[2001:db8::1]:8080/', false),
+      'URL',
+      'URL: [2001:db8::1]:8080 is not a loopback address',
+    ],
+    [
+      'a Redis URL',
+      () => parseRedisTarget('redis://10.1.2.3:6379', false),
+      'redis',
+      '--redis: 10.1.2.3 is not a loopback address',
+    ],
+    [
+      'a Redis URL by name',
+      () => parseRedisTarget('redis://cache.example:6379/0', false),
+      'redis',
+      '--redis: cache.example is not a loopback address',
+    ],
+    [
+      'one Sentinel of a redis+sentinel:// URL',
+      () => parseRedisTarget('redis+sentinel://127.0.0.1:26379,10.0.0.5:26379/mymaster', false),
+      'redis',
+      '--redis: 10.0.0.5 is not a loopback address',
+    ],
+    [
+      'one Sentinel of { sentinels, name }',
+      () =>
+        parseRedisTarget(
+          {
+            sentinels: [
+              { host: '::1', port: 26379 },
+              { host: 'sentinel.example', port: 26379 },
+            ],
+            name: 'mymaster',
+          },
+          false,
+        ),
+      'redis',
+      '--redis: sentinel.example is not a loopback address',
+    ],
   ])('%s is refused with REMOTE_TARGET', async (_what, attempt, field, start) => {
     const error = await refuse(attempt);
     expect(error.code).toBe('REMOTE_TARGET');

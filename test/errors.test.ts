@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { ALGORITHMS, MAX_LIMIT, ManualClock, SLIDING_LOG_MAX_LIMIT, checkPolicy, createLimiter, formatDuration, parseDuration, type Algorithm, type Policy } from '../src/index.js';
+import {
+  ALGORITHMS,
+  MAX_LIMIT,
+  ManualClock,
+  SLIDING_LOG_MAX_LIMIT,
+  checkPolicy,
+  createLimiter,
+  formatDuration,
+  parseDuration,
+  type Algorithm,
+  type Policy,
+} from '../src/index.js';
 import { expectRatelabError } from './support/errors.js';
 
 const BAD_WHOLE_NUMBERS: [string, unknown][] = [
@@ -15,21 +26,39 @@ const BAD_WHOLE_NUMBERS: [string, unknown][] = [
 describe('bad policies throw INVALID_POLICY naming the field, at construction', () => {
   describe.each(ALGORITHMS.map((algorithm) => [algorithm]))('%s', (algorithm) => {
     it.each(BAD_WHOLE_NUMBERS)('limit %s', (_name, value) => {
-      const error = expectRatelabError(() => createLimiter(algorithm, { limit: value, windowMs: 1000 } as Policy), 'INVALID_POLICY', 'policy.limit');
-      expect(error.message).toBe(`policy.limit: expected a whole number from 1 to ${MAX_LIMIT}, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`);
+      const error = expectRatelabError(
+        () => createLimiter(algorithm, { limit: value, windowMs: 1000 } as Policy),
+        'INVALID_POLICY',
+        'policy.limit',
+      );
+      expect(error.message).toBe(
+        `policy.limit: expected a whole number from 1 to ${MAX_LIMIT}, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`,
+      );
     });
 
     it.each(BAD_WHOLE_NUMBERS)('windowMs %s', (_name, value) => {
-      expectRatelabError(() => createLimiter(algorithm, { limit: 10, windowMs: value } as Policy), 'INVALID_POLICY', 'policy.windowMs');
+      expectRatelabError(
+        () => createLimiter(algorithm, { limit: 10, windowMs: value } as Policy),
+        'INVALID_POLICY',
+        'policy.windowMs',
+      );
     });
 
     it.each(BAD_WHOLE_NUMBERS.filter(([name]) => name !== 'missing'))('burst %s', (_name, value) => {
-      expectRatelabError(() => createLimiter(algorithm, { limit: 10, windowMs: 1000, burst: value } as Policy), 'INVALID_POLICY', 'policy.burst');
+      expectRatelabError(
+        () => createLimiter(algorithm, { limit: 10, windowMs: 1000, burst: value } as Policy),
+        'INVALID_POLICY',
+        'policy.burst',
+      );
     });
   });
 
   it('a limit above 2^32 - 1 (counters are 32-bit)', () => {
-    expectRatelabError(() => createLimiter('fixed-window', { limit: MAX_LIMIT + 1, windowMs: 1000 }), 'INVALID_POLICY', 'policy.limit');
+    expectRatelabError(
+      () => createLimiter('fixed-window', { limit: MAX_LIMIT + 1, windowMs: 1000 }),
+      'INVALID_POLICY',
+      'policy.limit',
+    );
   });
 
   it('a policy that is not an object', () => {
@@ -37,18 +66,34 @@ describe('bad policies throw INVALID_POLICY naming the field, at construction', 
   });
 
   it('checkPolicy names the field under the caller’s path', () => {
-    expectRatelabError(() => checkPolicy({ limit: 10, windowMs: -1 }, 'gcra', 'tiers.free'), 'INVALID_POLICY', 'tiers.free.windowMs');
+    expectRatelabError(
+      () => checkPolicy({ limit: 10, windowMs: -1 }, 'gcra', 'tiers.free'),
+      'INVALID_POLICY',
+      'tiers.free.windowMs',
+    );
   });
 
   it('an unknown algorithm throws UNKNOWN_ALGORITHM listing the known ones', () => {
-    const error = expectRatelabError(() => createLimiter('leaky-bucket' as Algorithm, { limit: 1, windowMs: 1000 }), 'UNKNOWN_ALGORITHM', 'algorithm');
-    expect(error.message).toBe('algorithm: expected one of token-bucket, gcra, sliding-log, sliding-counter, fixed-window, got "leaky-bucket"');
+    const error = expectRatelabError(
+      () => createLimiter('leaky-bucket' as Algorithm, { limit: 1, windowMs: 1000 }),
+      'UNKNOWN_ALGORITHM',
+      'algorithm',
+    );
+    expect(error.message).toBe(
+      'algorithm: expected one of token-bucket, gcra, sliding-log, sliding-counter, fixed-window, got "leaky-bucket"',
+    );
   });
 
   it('a sliding log with a limit too large for one timestamp per request throws POLICY_TOO_LARGE', () => {
-    const error = expectRatelabError(() => createLimiter('sliding-log', { limit: SLIDING_LOG_MAX_LIMIT + 1, windowMs: 1000 }), 'POLICY_TOO_LARGE', 'policy.limit');
+    const error = expectRatelabError(
+      () => createLimiter('sliding-log', { limit: SLIDING_LOG_MAX_LIMIT + 1, windowMs: 1000 }),
+      'POLICY_TOO_LARGE',
+      'policy.limit',
+    );
     expect(error.message).toContain('use sliding-counter');
-    expect(createLimiter('sliding-counter', { limit: SLIDING_LOG_MAX_LIMIT + 1, windowMs: 1000 }).limits.limit).toBe(SLIDING_LOG_MAX_LIMIT + 1);
+    expect(createLimiter('sliding-counter', { limit: SLIDING_LOG_MAX_LIMIT + 1, windowMs: 1000 }).limits.limit).toBe(
+      SLIDING_LOG_MAX_LIMIT + 1,
+    );
   });
 });
 
@@ -58,9 +103,21 @@ describe('a window too long to decide exactly throws POLICY_TOO_LARGE naming win
   const DAY = 86_400_000;
 
   it.each([
-    ['token-bucket', { limit: MAX_LIMIT, windowMs: DAY }, 'token-bucket with a capacity of 4294967295 is exact up to a window of 2097152 ms (2097.152s), got 86400000'],
-    ['gcra', { limit: 10, windowMs: DAY, burst: MAX_LIMIT }, 'gcra with a capacity of 4294967295 is exact up to a window of 2097152 ms (2097.152s), got 86400000'],
-    ['sliding-counter', { limit: MAX_LIMIT, windowMs: 3_600_000 }, 'sliding-counter with a limit of 4294967295 is exact up to a window of 1048576 ms (1048.576s), got 3600000'],
+    [
+      'token-bucket',
+      { limit: MAX_LIMIT, windowMs: DAY },
+      'token-bucket with a capacity of 4294967295 is exact up to a window of 2097152 ms (2097.152s), got 86400000',
+    ],
+    [
+      'gcra',
+      { limit: 10, windowMs: DAY, burst: MAX_LIMIT },
+      'gcra with a capacity of 4294967295 is exact up to a window of 2097152 ms (2097.152s), got 86400000',
+    ],
+    [
+      'sliding-counter',
+      { limit: MAX_LIMIT, windowMs: 3_600_000 },
+      'sliding-counter with a limit of 4294967295 is exact up to a window of 1048576 ms (1048.576s), got 3600000',
+    ],
   ] as [Algorithm, Policy, string][])('%s %o', (algorithm, policy, message) => {
     const error = expectRatelabError(() => createLimiter(algorithm, policy), 'POLICY_TOO_LARGE', 'policy.windowMs');
     expect(error.message).toBe(`policy.windowMs: ${message}; use a shorter window with a proportionally smaller limit`);
@@ -97,7 +154,11 @@ describe('bad limiter options throw INVALID_ARGUMENT', () => {
     ['maxKeys', { maxKeys: 1.5 }],
     ['maxKeys', { maxKeys: NaN }],
   ])('%s %o', (field, options) => {
-    expectRatelabError(() => createLimiter('token-bucket', { limit: 1, windowMs: 1000 }, options), 'INVALID_ARGUMENT', field);
+    expectRatelabError(
+      () => createLimiter('token-bucket', { limit: 1, windowMs: 1000 }, options),
+      'INVALID_ARGUMENT',
+      field,
+    );
   });
 });
 
@@ -134,8 +195,14 @@ describe('durations', () => {
     expect(parseDuration(input)).toBe(ms);
   });
 
-  it.each([['0s'], ['-1s'], ['1.0005s'], ['1 week'], [''], ['ms'], [0], [-5], [1.5], [NaN], [Infinity]] as [string | number][])('%j is refused with INVALID_DURATION naming the field', (input) => {
-    const error = expectRatelabError(() => parseDuration(input, 'tiers.free.window'), 'INVALID_DURATION', 'tiers.free.window');
+  it.each([['0s'], ['-1s'], ['1.0005s'], ['1 week'], [''], ['ms'], [0], [-5], [1.5], [NaN], [Infinity]] as [
+    string | number,
+  ][])('%j is refused with INVALID_DURATION naming the field', (input) => {
+    const error = expectRatelabError(
+      () => parseDuration(input, 'tiers.free.window'),
+      'INVALID_DURATION',
+      'tiers.free.window',
+    );
     expect(error.message).toContain('expected a duration such as 250ms, 1s, 1m or 1h');
   });
 

@@ -36,17 +36,20 @@ describe('idle keys are evicted without timers', () => {
     expect(limiter.size).toBe(1);
   });
 
-  it.each(ALGORITHMS.map((algorithm) => [algorithm, FULL_AFTER[algorithm]] as const))('%s: an idleMs below the time to full quota is raised to it (%d ms)', (algorithm, fullAfter) => {
-    const clock = new ManualClock(0);
-    const limiter = createLimiter(algorithm, { limit: 4, windowMs: 1000, burst: 6 }, { clock, idleMs: 1 });
-    limiter.consume('k', 4);
-    clock.set(fullAfter - 1);
-    expect(limiter.prune()).toBe(0);
-    expect(limiter.size).toBe(1);
-    clock.set(fullAfter);
-    expect(limiter.prune()).toBe(1);
-    expect(limiter.size).toBe(0);
-  });
+  it.each(ALGORITHMS.map((algorithm) => [algorithm, FULL_AFTER[algorithm]] as const))(
+    '%s: an idleMs below the time to full quota is raised to it (%d ms)',
+    (algorithm, fullAfter) => {
+      const clock = new ManualClock(0);
+      const limiter = createLimiter(algorithm, { limit: 4, windowMs: 1000, burst: 6 }, { clock, idleMs: 1 });
+      limiter.consume('k', 4);
+      clock.set(fullAfter - 1);
+      expect(limiter.prune()).toBe(0);
+      expect(limiter.size).toBe(1);
+      clock.set(fullAfter);
+      expect(limiter.prune()).toBe(1);
+      expect(limiter.size).toBe(0);
+    },
+  );
 
   it('keeps keys for a longer idleMs, and forever for Infinity', () => {
     const clock = new ManualClock(0);
@@ -62,18 +65,28 @@ describe('idle keys are evicted without timers', () => {
     expect(never.size).toBe(1);
   });
 
-  it.each(ALGORITHMS.map((algorithm) => [algorithm]))('%s: eviction never changes a decision (same decisions with it on and off)', (algorithm) => {
-    const longGap = fc.oneof(gapArb, fc.integer({ min: 0, max: 250 }));
-    fc.assert(
-      fc.property(policyArb, arrivalsArb({ keys: ['a', 'b', 'c', 'd'], maxLength: 40 }), fc.array(longGap, { minLength: 40, maxLength: 40 }), (policy, arrivals, gaps) => {
-        // Stretch some gaps so that keys go idle for longer than their time to full quota.
-        let shift = 0;
-        const spread = arrivals.map((arrival, i) => ({ ...arrival, at: arrival.at + (shift += gaps[i] ?? 0) }));
-        expect(replay(algorithm, policy, spread, { idleMs: 1 })).toEqual(replay(algorithm, policy, spread, { idleMs: Infinity }));
-      }),
-      { numRuns: 500 },
-    );
-  });
+  it.each(ALGORITHMS.map((algorithm) => [algorithm]))(
+    '%s: eviction never changes a decision (same decisions with it on and off)',
+    (algorithm) => {
+      const longGap = fc.oneof(gapArb, fc.integer({ min: 0, max: 250 }));
+      fc.assert(
+        fc.property(
+          policyArb,
+          arrivalsArb({ keys: ['a', 'b', 'c', 'd'], maxLength: 40 }),
+          fc.array(longGap, { minLength: 40, maxLength: 40 }),
+          (policy, arrivals, gaps) => {
+            // Stretch some gaps so that keys go idle for longer than their time to full quota.
+            let shift = 0;
+            const spread = arrivals.map((arrival, i) => ({ ...arrival, at: arrival.at + (shift += gaps[i] ?? 0) }));
+            expect(replay(algorithm, policy, spread, { idleMs: 1 })).toEqual(
+              replay(algorithm, policy, spread, { idleMs: Infinity }),
+            );
+          },
+        ),
+        { numRuns: 500 },
+      );
+    },
+  );
 });
 
 describe('maxKeys, reset and size', () => {
@@ -135,7 +148,11 @@ describe('keys are strings, and maxKeys holds under any sequence', () => {
     ['a number', 7],
     ['an object', { id: 'a' }],
   ])('consume, allow and reset refuse %s as a key with INVALID_KEY, changing nothing', (_what, key) => {
-    const limiter = createLimiter('token-bucket', { limit: 2, windowMs: 1000 }, { clock: new ManualClock(0), maxKeys: 2 });
+    const limiter = createLimiter(
+      'token-bucket',
+      { limit: 2, windowMs: 1000 },
+      { clock: new ManualClock(0), maxKeys: 2 },
+    );
     limiter.consume('a');
     expectRatelabError(() => limiter.consume(key as unknown as string), 'INVALID_KEY', 'key');
     expectRatelabError(() => limiter.allow(key as unknown as string), 'INVALID_KEY', 'key');
@@ -144,7 +161,11 @@ describe('keys are strings, and maxKeys holds under any sequence', () => {
   });
 
   it('a refused key does not break the cap (200,000 keys after consume(undefined) stayed 200,001 live)', () => {
-    const limiter = createLimiter('token-bucket', { limit: 2, windowMs: 1000 }, { clock: new ManualClock(0), maxKeys: 100 });
+    const limiter = createLimiter(
+      'token-bucket',
+      { limit: 2, windowMs: 1000 },
+      { clock: new ManualClock(0), maxKeys: 100 },
+    );
     expect(() => limiter.consume(undefined as unknown as string)).toThrow();
     for (let i = 0; i < 1000; i++) limiter.consume(`key-${i}`);
     expect(limiter.size).toBe(100);
@@ -153,11 +174,19 @@ describe('keys are strings, and maxKeys holds under any sequence', () => {
   it('keeps exactly the most recently used keys, up to maxKeys, whatever the sequence of calls', () => {
     // Keys that look like sentinels or object properties are ordinary keys.
     const keys = ['a', 'b', 'c', '', 'undefined', '__proto__', 'constructor', 'toString'];
-    const call = fc.record({ op: fc.constantFrom('consume', 'allow', 'reset'), key: fc.constantFrom(...keys), gap: fc.integer({ min: 0, max: 3 }) });
+    const call = fc.record({
+      op: fc.constantFrom('consume', 'allow', 'reset'),
+      key: fc.constantFrom(...keys),
+      gap: fc.integer({ min: 0, max: 3 }),
+    });
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 4 }), fc.array(call, { maxLength: 60 }), (maxKeys, calls) => {
         const clock = new ManualClock(0);
-        const limiter = createLimiter('fixed-window', { limit: 2, windowMs: 1_000_000 }, { clock, maxKeys, idleMs: Infinity });
+        const limiter = createLimiter(
+          'fixed-window',
+          { limit: 2, windowMs: 1_000_000 },
+          { clock, maxKeys, idleMs: Infinity },
+        );
         let recent: string[] = []; // the model: live keys, least recent first
         for (const { op, key, gap } of calls) {
           clock.advance(gap);

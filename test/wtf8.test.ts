@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { encodeWtf8Into, isWellFormed, wtf8Length } from '../src/core/wtf8.js';
 
 /** Any UTF-16 code units, lone surrogates and pairs often (a plain string rarely holds one). */
-const units = fc.array(fc.oneof(fc.integer({ min: 0xd800, max: 0xdfff }), fc.integer({ min: 0, max: 0xffff }), fc.integer({ min: 0, max: 0x7f })), { maxLength: 24 });
+const units = fc.array(
+  fc.oneof(
+    fc.integer({ min: 0xd800, max: 0xdfff }),
+    fc.integer({ min: 0, max: 0xffff }),
+    fc.integer({ min: 0, max: 0x7f }),
+  ),
+  { maxLength: 24 },
+);
 const anyString = units.map((codes) => String.fromCharCode(...codes));
 
 function wtf8(text: string): Uint8Array {
@@ -15,7 +22,7 @@ function wtf8(text: string): Uint8Array {
 /** The oracle: decodes 1-4 byte sequences to code points, and those to UTF-16 (a surrogate's point is its own unit). */
 function decode(bytes: Uint8Array): string {
   let text = '';
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const lead = bytes[i] as number;
     const length = lead < 0x80 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4;
     let point = length === 1 ? lead : lead & (0xff >> (length + 1));

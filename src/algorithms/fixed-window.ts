@@ -18,7 +18,10 @@ export class FixedWindow implements Meter {
   private readonly window: WindowCache;
 
   /** @param store where the columns live (default: this thread's memory). */
-  constructor(limits: Limits, private readonly store: ColumnStore = PRIVATE_COLUMNS) {
+  constructor(
+    limits: Limits,
+    private readonly store: ColumnStore = PRIVATE_COLUMNS,
+  ) {
     this.limit = limits.limit;
     this.windowMs = limits.windowMs;
     this.fullAfterMs = limits.windowMs;

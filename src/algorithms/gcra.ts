@@ -26,7 +26,10 @@ export class Gcra implements Meter {
   private readonly capacity: number;
 
   /** @param store where the columns live (default: this thread's memory). */
-  constructor(limits: Limits, private readonly store: ColumnStore = PRIVATE_COLUMNS) {
+  constructor(
+    limits: Limits,
+    private readonly store: ColumnStore = PRIVATE_COLUMNS,
+  ) {
     this.interval = limits.windowMs;
     this.scale = limits.limit;
     this.capacity = limits.capacity;

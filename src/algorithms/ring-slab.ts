@@ -141,7 +141,10 @@ export class RingSlab {
     }
     const page = this.pages[last] as Float64Array;
     if (this.top + size > page.length) {
-      this.pages[last] = grow(page, Math.min(this.pageEntries, Math.max(2 * page.length, nextPowerOfTwo(this.top + size))));
+      this.pages[last] = grow(
+        page,
+        Math.min(this.pageEntries, Math.max(2 * page.length, nextPowerOfTwo(this.top + size))),
+      );
     }
     const address = last * this.pageEntries + this.top;
     this.top += size;

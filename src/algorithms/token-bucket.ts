@@ -22,7 +22,10 @@ export class TokenBucket implements Meter {
   private readonly capacity: number;
 
   /** @param store where the columns live (default: this thread's memory). */
-  constructor(limits: Limits, private readonly store: ColumnStore = PRIVATE_COLUMNS) {
+  constructor(
+    limits: Limits,
+    private readonly store: ColumnStore = PRIVATE_COLUMNS,
+  ) {
     this.unit = limits.windowMs;
     this.rate = limits.limit;
     this.capacity = limits.capacity;

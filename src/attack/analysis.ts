@@ -80,7 +80,13 @@ export interface AnalysisOptions {
  */
 export function analyzeAttack(run: AttackRun, options: AnalysisOptions): AttackAnalysis {
   const { limit, windowMs } = options.policy;
-  const recorder = new MetricsRecorder({ limit, windowMs, bucketMs: options.bucketMs, originMs: 0, minBuckets: options.minBuckets });
+  const recorder = new MetricsRecorder({
+    limit,
+    windowMs,
+    bucketMs: options.bucketMs,
+    originMs: 0,
+    minBuckets: options.minBuckets,
+  });
   const own = run.shots.filter((shot) => shot.probeOf === undefined);
   for (const shot of own) {
     if (isDecided(shot)) recorder.record(Math.max(0, Math.round(shot.sentMs)), shot.key, 1, isAdmitted(shot));
@@ -106,7 +112,15 @@ export function isDecided(shot: Shot): boolean {
 }
 
 function countResponses(shots: readonly Shot[]): ResponseCounts {
-  const counts: ResponseCounts = { sent: shots.length, admitted: 0, limited: 0, other: 0, errors: 0, errorCodes: {}, aborted: 0 };
+  const counts: ResponseCounts = {
+    sent: shots.length,
+    admitted: 0,
+    limited: 0,
+    other: 0,
+    errors: 0,
+    errorCodes: {},
+    aborted: 0,
+  };
   for (const shot of shots) {
     if (shot.error === ABORTED) counts.aborted += 1;
     else if (shot.status === undefined) {
@@ -156,12 +170,16 @@ function responseTimes(shots: readonly Shot[]): ResponseTimes | null {
 export function headerProblem(shot: Shot): string | undefined {
   const { retryAfter, limit, remaining, rateLimit } = shot.headers;
   const wait = retryAfterMsOf(shot);
-  if (shot.status === 429 && retryAfter !== undefined && (!Number.isFinite(wait) || wait < 1000)) return `Retry-After ${JSON.stringify(retryAfter)} is not a whole number of seconds >= 1`;
+  if (shot.status === 429 && retryAfter !== undefined && (!Number.isFinite(wait) || wait < 1000))
+    return `Retry-After ${JSON.stringify(retryAfter)} is not a whole number of seconds >= 1`;
   if (isAdmitted(shot) && retryAfter !== undefined) return 'Retry-After on an admitted request';
-  if (limit !== undefined && remaining !== undefined && Number(remaining) > Number(limit)) return `X-RateLimit-Remaining ${remaining} exceeds X-RateLimit-Limit ${limit}`;
+  if (limit !== undefined && remaining !== undefined && Number(remaining) > Number(limit))
+    return `X-RateLimit-Remaining ${remaining} exceeds X-RateLimit-Limit ${limit}`;
   const r = rateLimit && /;\s*r=(\d+)/.exec(rateLimit);
-  if (r && remaining !== undefined && r[1] !== remaining) return `RateLimit r=${r[1]} but X-RateLimit-Remaining ${remaining}`;
+  if (r && remaining !== undefined && r[1] !== remaining)
+    return `RateLimit r=${r[1]} but X-RateLimit-Remaining ${remaining}`;
   const t = rateLimit && /;\s*t=(\d+)/.exec(rateLimit);
-  if (t && shot.status === 429 && Number.isFinite(wait) && wait < Number(t[1]) * 1000) return `Retry-After ${retryAfter} is earlier than RateLimit t=${t[1]}`;
+  if (t && shot.status === 429 && Number.isFinite(wait) && wait < Number(t[1]) * 1000)
+    return `Retry-After ${retryAfter} is earlier than RateLimit t=${t[1]}`;
   return undefined;
 }

@@ -57,7 +57,8 @@ export function createDemoApi(options: DemoApiOptions): Server {
   });
   return createServer((req, res) => {
     const started = performance.now();
-    if (options.onRequest) res.once('finish', () => options.onRequest?.(logEntry(req, res, trust, performance.now() - started)));
+    if (options.onRequest)
+      res.once('finish', () => options.onRequest?.(logEntry(req, res, trust, performance.now() - started)));
     void limit(req, res, () => answer(req, res));
   });
 }
@@ -94,7 +95,12 @@ function finiteOrNull(value: number | undefined): number | null {
   return value !== undefined && Number.isFinite(value) ? value : null;
 }
 
-function logEntry(req: IncomingMessage, res: ServerResponse, trust: ReturnType<typeof proxyTrust>, durationMs: number): DemoRequestLog {
+function logEntry(
+  req: IncomingMessage,
+  res: ServerResponse,
+  trust: ReturnType<typeof proxyTrust>,
+  durationMs: number,
+): DemoRequestLog {
   return {
     method: req.method ?? '?',
     path: req.url ?? '/',

@@ -30,30 +30,54 @@ export interface GivenPolicy {
  * `X-RateLimit-Limit` carries no window, so it needs `--window`.
  */
 export function readPolicy(fields: RateLimitFields, given: GivenPolicy): JudgedPolicy | undefined {
-  if (given.limit !== undefined && given.windowMs !== undefined) return { limit: given.limit, windowMs: given.windowMs, source: { limit: '--limit', window: '--window' } };
+  if (given.limit !== undefined && given.windowMs !== undefined)
+    return { limit: given.limit, windowMs: given.windowMs, source: { limit: '--limit', window: '--window' } };
   const advertised = advertisedPolicy(fields);
   if (given.windowMs !== undefined) {
-    if (advertised) return { limit: advertised.limit, windowMs: given.windowMs, source: { limit: 'RateLimit-Policy', window: '--window' } };
+    if (advertised)
+      return {
+        limit: advertised.limit,
+        windowMs: given.windowMs,
+        source: { limit: 'RateLimit-Policy', window: '--window' },
+      };
     const legacy = parseWholeNumber(fields.limit);
-    return legacy === undefined ? undefined : { limit: legacy, windowMs: given.windowMs, source: { limit: 'X-RateLimit-Limit', window: '--window' } };
+    return legacy === undefined
+      ? undefined
+      : { limit: legacy, windowMs: given.windowMs, source: { limit: 'X-RateLimit-Limit', window: '--window' } };
   }
   if (advertised?.windowMs === undefined) return undefined;
-  return { limit: advertised.limit, windowMs: advertised.windowMs, source: { limit: 'RateLimit-Policy', window: 'RateLimit-Policy' } };
+  return {
+    limit: advertised.limit,
+    windowMs: advertised.windowMs,
+    source: { limit: 'RateLimit-Policy', window: 'RateLimit-Policy' },
+  };
 }
 
 /**
  * Why {@link readPolicy} found no policy in `fields` (undefined: no decided response) and
  * what to pass: the flag to name, and one sentence saying what the response carried.
  */
-export function missingPolicy(fields: RateLimitFields | undefined, given: GivenPolicy): { flag: '--limit' | '--window'; advice: string } {
-  if (fields === undefined) return { flag: '--limit', advice: 'no 2xx or 429 response to read the policy from: pass --limit N --window D' };
+export function missingPolicy(
+  fields: RateLimitFields | undefined,
+  given: GivenPolicy,
+): { flag: '--limit' | '--window'; advice: string } {
+  if (fields === undefined)
+    return { flag: '--limit', advice: 'no 2xx or 429 response to read the policy from: pass --limit N --window D' };
   const advertised = advertisedPolicy(fields);
   const legacy = parseWholeNumber(fields.limit);
   if (given.windowMs === undefined && (advertised || legacy !== undefined)) {
-    const seen = advertised ? `RateLimit-Policy ${JSON.stringify(fields.rateLimitPolicy)} has no window (w)` : `X-RateLimit-Limit ${legacy} carries no window`;
-    return { flag: '--window', advice: `the endpoint's ${seen}: pass --window D (and --limit N to override the limit)` };
+    const seen = advertised
+      ? `RateLimit-Policy ${JSON.stringify(fields.rateLimitPolicy)} has no window (w)`
+      : `X-RateLimit-Limit ${legacy} carries no window`;
+    return {
+      flag: '--window',
+      advice: `the endpoint's ${seen}: pass --window D (and --limit N to override the limit)`,
+    };
   }
-  return { flag: '--limit', advice: 'the endpoint sends neither RateLimit-Policy nor X-RateLimit-Limit: pass --limit N --window D' };
+  return {
+    flag: '--limit',
+    advice: 'the endpoint sends neither RateLimit-Policy nor X-RateLimit-Limit: pass --limit N --window D',
+  };
 }
 
 /** The first policy of a `RateLimit-Policy` field: its `q`, and its `w` in ms when present. */

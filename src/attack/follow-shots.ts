@@ -10,8 +10,19 @@ import { isAdmitted } from './shot.js';
  * the exact oracle on the same requests at their sending times (wall ms), exactly as
  * analyzeAttack records them; Retry-After probes are left out, as there.
  */
-export function followShots(run: AttackRun, policy: { limit: number; windowMs: number }, endpoint: string, plans: readonly FocusPlan[]): FocusView[] {
-  const recorders = plans.map((plan) => new FocusRecorder({ key: plan.key, limit: policy.limit, windowMs: policy.windowMs, chart: plan.chart, strip: plan.strip }, 1));
+export function followShots(
+  run: AttackRun,
+  policy: { limit: number; windowMs: number },
+  endpoint: string,
+  plans: readonly FocusPlan[],
+): FocusView[] {
+  const recorders = plans.map(
+    (plan) =>
+      new FocusRecorder(
+        { key: plan.key, limit: policy.limit, windowMs: policy.windowMs, chart: plan.chart, strip: plan.strip },
+        1,
+      ),
+  );
   for (const shot of run.shots) {
     if (shot.probeOf !== undefined || !isDecided(shot)) continue;
     const t = Math.max(0, Math.round(shot.sentMs));
@@ -23,6 +34,11 @@ export function followShots(run: AttackRun, policy: { limit: number; windowMs: n
   }
   return plans.map((plan, i) => {
     const record = (recorders[i] as FocusRecorder).result();
-    return { ...plan, arrivals: record.arrivals, oracle: record.oracle, lanes: [{ algorithm: endpoint, series: record.lanes[0] as FocusSeries }] };
+    return {
+      ...plan,
+      arrivals: record.arrivals,
+      oracle: record.oracle,
+      lanes: [{ algorithm: endpoint, series: record.lanes[0] as FocusSeries }],
+    };
   });
 }

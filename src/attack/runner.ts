@@ -252,7 +252,16 @@ class Runner {
     if (unsendable !== undefined) throw new RatelabError('INVALID_ARGUMENT', unsendable, { field: 'keyHeader' });
     const sentMs = this.elapsed();
     this.maxLagMs = Math.max(this.maxLagMs, sentMs - scheduledMs);
-    const shot: Shot = { sentMs, key, probeOf, status: undefined, error: undefined, latencyMs: 0, headersMs: undefined, headers: {} };
+    const shot: Shot = {
+      sentMs,
+      key,
+      probeOf,
+      status: undefined,
+      error: undefined,
+      latencyMs: 0,
+      headersMs: undefined,
+      headers: {},
+    };
     const index = this.shots.push(shot) - 1;
     this.options.onSend?.(shot);
     const done = this.exchange(shot).then(() => {

@@ -36,7 +36,12 @@ function positiveModulo(value: number, modulus: number): number {
  * (scenario time) after the origin (`originMs`, else the first event's time). Undefined
  * for a closed-loop stream, whose events depend on the decisions. Consumes the stream.
  */
-export function plannedEvents(stream: AttackStream, originMs: number | undefined, durationMs: number, cap: number): number | undefined {
+export function plannedEvents(
+  stream: AttackStream,
+  originMs: number | undefined,
+  durationMs: number,
+  cap: number,
+): number | undefined {
   if (stream.closedLoop) return undefined;
   const first = stream.next();
   if (!first || cap < 1) return 0;

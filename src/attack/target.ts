@@ -14,10 +14,14 @@ export async function checkTarget(text: string, allowRemote: boolean): Promise<U
   try {
     url = new URL(text);
   } catch {
-    throw new RatelabError('INVALID_ARGUMENT', `URL: expected an http:// URL, got ${describeValue(text)}`, { field: 'URL' });
+    throw new RatelabError('INVALID_ARGUMENT', `URL: expected an http:// URL, got ${describeValue(text)}`, {
+      field: 'URL',
+    });
   }
   if (url.protocol !== 'http:') {
-    throw new RatelabError('INVALID_ARGUMENT', `URL: only http:// is supported, got ${describeValue(text)}`, { field: 'URL' });
+    throw new RatelabError('INVALID_ARGUMENT', `URL: only http:// is supported, got ${describeValue(text)}`, {
+      field: 'URL',
+    });
   }
   if (allowRemote) return url;
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
@@ -33,6 +37,10 @@ async function resolveAll(host: string): Promise<string[]> {
   try {
     return (await lookup(host, { all: true })).map((entry) => entry.address);
   } catch (error) {
-    throw new RatelabError('ENDPOINT_UNAVAILABLE', `URL: cannot resolve ${host} (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { field: 'URL', cause: error });
+    throw new RatelabError(
+      'ENDPOINT_UNAVAILABLE',
+      `URL: cannot resolve ${host} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      { field: 'URL', cause: error },
+    );
   }
 }

@@ -2,7 +2,15 @@ import { performance } from 'node:perf_hooks';
 import { schedulerOf, toClock, type Clock, type ClockSource } from '../core/clock.js';
 import type { Decision } from '../core/decision.js';
 import { DenyCache } from '../core/deny-cache.js';
-import { checkExpectedNodes, checkFailMode, FailOver, localSharePolicy, type FailMode, type FailOverReason, type ReasonedDecision } from '../core/fail-over.js';
+import {
+  checkExpectedNodes,
+  checkFailMode,
+  FailOver,
+  localSharePolicy,
+  type FailMode,
+  type FailOverReason,
+  type ReasonedDecision,
+} from '../core/fail-over.js';
 import type { AsyncRateLimiter, WaitOptions } from '../core/limiter.js';
 import { checkAlgorithm } from '../core/names.js';
 import { checkCost, invalidOption } from '../core/options.js';
@@ -110,7 +118,9 @@ export function createStoreLimiter<D extends ReasonedDecision>(
  * is also the {@link StoreContext} its store answers with: `cached`, `decided`,
  * `unavailable` and `keyError` are the store's, not part of {@link StoreRateLimiter}.
  */
-export class StoreLimiter<D extends ReasonedDecision, S extends LimiterStore<D> = LimiterStore<D>> implements StoreRateLimiter<D>, StoreContext {
+export class StoreLimiter<D extends ReasonedDecision, S extends LimiterStore<D> = LimiterStore<D>>
+  implements StoreRateLimiter<D>, StoreContext
+{
   readonly limits: Limits;
   readonly failMode: FailMode;
   readonly clock: Clock | undefined;
@@ -132,9 +142,16 @@ export class StoreLimiter<D extends ReasonedDecision, S extends LimiterStore<D> 
     this.localNow = this.clock ?? (() => performance.now());
     this.failMode = checkFailMode(options.failMode ?? 'open');
     const nodes = checkExpectedNodes(this.failMode, options.expectedNodes, options.members);
-    const local = nodes === undefined ? undefined : createLimiter(algorithm, localSharePolicy(this.limits, nodes), this.clock ? { clock: this.clock } : {});
+    const local =
+      nodes === undefined
+        ? undefined
+        : createLimiter(algorithm, localSharePolicy(this.limits, nodes), this.clock ? { clock: this.clock } : {});
     this.denials = denyCacheOf(options.denyCache, this.limits.capacity);
-    this.waitFor = lazyWait((k, c) => this.consume(k, c), { scheduler: schedulerOf(options.clock), capacity: this.limits.capacity, jitter: spreadRetry });
+    this.waitFor = lazyWait((k, c) => this.consume(k, c), {
+      scheduler: schedulerOf(options.clock),
+      capacity: this.limits.capacity,
+      jitter: spreadRetry,
+    });
     this.store = open(this);
     this.failOver = new FailOver(this.failMode, this.limits.capacity, this.store.retryAfterMs, local);
   }
@@ -188,6 +205,7 @@ function admitted(decision: Decision): boolean {
 function denyCacheOf(option: StoreLimiterOptions['denyCache'], capacity: number): DenyCache | undefined {
   if (option === undefined || option === false) return undefined;
   const maxKeys = option === true ? DEFAULT_DENY_CACHE_KEYS : (option.maxKeys ?? DEFAULT_DENY_CACHE_KEYS);
-  if (!Number.isInteger(maxKeys) || maxKeys < 1) throw invalidOption('denyCache.maxKeys', 'expected a whole number >= 1', maxKeys);
+  if (!Number.isInteger(maxKeys) || maxKeys < 1)
+    throw invalidOption('denyCache.maxKeys', 'expected a whole number >= 1', maxKeys);
   return new DenyCache(maxKeys, capacity);
 }

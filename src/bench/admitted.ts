@@ -12,9 +12,18 @@ const SAME_SHARE = 0.005;
  * admission), so its ratio to the reference is not a like-for-like comparison.
  */
 export function admittedDiffers(run: BenchRun): Figure[] {
-  const reference = new Map(run.figures.filter((f) => f.subject === 'reference' && f.admitted !== undefined).map((f) => [f.workload, f.admitted as number]));
+  const reference = new Map(
+    run.figures
+      .filter((f) => f.subject === 'reference' && f.admitted !== undefined)
+      .map((f) => [f.workload, f.admitted as number]),
+  );
   return run.figures.filter((f) => {
     const theirs = reference.get(f.workload);
-    return f.subject !== 'reference' && f.admitted !== undefined && theirs !== undefined && Math.abs(f.admitted - theirs) > SAME_SHARE;
+    return (
+      f.subject !== 'reference' &&
+      f.admitted !== undefined &&
+      theirs !== undefined &&
+      Math.abs(f.admitted - theirs) > SAME_SHARE
+    );
   });
 }

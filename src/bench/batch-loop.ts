@@ -82,11 +82,38 @@ export function compileBatch(options: {
   /** Times and costs per position of `sequence` (then `stepMs` is not used). */
   tape?: Tape;
 }): Batch {
-  const wait = options.isAsync ? 'if (result !== null && typeof result === "object" && typeof result.then === "function") result = await result;' : '';
+  const wait = options.isAsync
+    ? 'if (result !== null && typeof result === "object" && typeof result.then === "function") result = await result;'
+    : '';
   const loop = (options.tape ? TAPE_LOOP : LOOP).replace('ASYNC_WAIT', wait);
   const body = `let lap = 0; return ${options.isAsync ? 'async ' : ''}function batch() {${loop}};`;
   const { times, costs, periodMs } = options.tape ?? {};
   // A fresh function per task is the point.
-  const factory = new Function('decide', 'keys', 'sequence', 'state', 'stepMs', 'size', 'allowedOf', 'name', 'times', 'costs', 'periodMs', body) as (...args: unknown[]) => Batch;
-  return factory(options.decide, options.keys, options.sequence, options.state, options.stepMs, options.size ?? BATCH, allowedOf, options.name, times, costs, periodMs);
+  const factory = new Function(
+    'decide',
+    'keys',
+    'sequence',
+    'state',
+    'stepMs',
+    'size',
+    'allowedOf',
+    'name',
+    'times',
+    'costs',
+    'periodMs',
+    body,
+  ) as (...args: unknown[]) => Batch;
+  return factory(
+    options.decide,
+    options.keys,
+    options.sequence,
+    options.state,
+    options.stepMs,
+    options.size ?? BATCH,
+    allowedOf,
+    options.name,
+    times,
+    costs,
+    periodMs,
+  );
 }

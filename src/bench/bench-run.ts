@@ -57,15 +57,21 @@ const runSchema = z.object({
     rounds: z.number().int().min(1),
     roundMs: z.number().positive(),
     memoryKeys: z.number().int().min(0),
-    workloads: z.array(z.object({ name: z.string(), what: z.string(), keys: z.number(), policy: z.object({ limit: z.number(), windowMs: z.number() }), stepMs: z.number() })),
+    workloads: z.array(
+      z.object({
+        name: z.string(),
+        what: z.string(),
+        keys: z.number(),
+        policy: z.object({ limit: z.number(), windowMs: z.number() }),
+        stepMs: z.number(),
+      }),
+    ),
   }),
   figures: z.array(figureSchema),
   /** How each peer was configured (peers read wall time; see PEER_POLICY). */
   peers: z.array(z.object({ name: z.string(), configuration: z.string() })).optional(),
   /** tinybench with batches vs a plain timed loop, on the reference (when measured). */
-  harness: z
-    .object({ workload: z.string(), batchedVsLoop: z.number(), unbatchedVsLoop: z.number() })
-    .optional(),
+  harness: z.object({ workload: z.string(), batchedVsLoop: z.number(), unbatchedVsLoop: z.number() }).optional(),
   notes: z.array(z.string()),
   /**
    * The sources the figures were measured from: file -> a hash of its text (see
@@ -96,13 +102,22 @@ export async function readBenchRun(path: string, cwd: string): Promise<BenchRun>
   let text: string;
   try {
     const { size } = await stat(resolve(cwd, path));
-    if (size > MAX_RUN_BYTES) throw invalid(path, `${(size / 2 ** 20).toFixed(1)} MiB, larger than a saved run can be (${MAX_RUN_BYTES / 2 ** 20} MiB): not a baseline written by bench --json`);
+    if (size > MAX_RUN_BYTES)
+      throw invalid(
+        path,
+        `${(size / 2 ** 20).toFixed(1)} MiB, larger than a saved run can be (${MAX_RUN_BYTES / 2 ** 20} MiB): not a baseline written by bench --json`,
+      );
     text = await readFile(resolve(cwd, path), 'utf8');
   } catch (error) {
     if (error instanceof RatelabError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new RatelabError('FILE_NOT_FOUND', `${path}: no such baseline file (create one with --update-baseline)`, { field: path });
-    throw new RatelabError('FILE_UNREADABLE', `${path}: cannot read the baseline: ${code ?? String(error)}`, { field: path });
+    if (code === 'ENOENT')
+      throw new RatelabError('FILE_NOT_FOUND', `${path}: no such baseline file (create one with --update-baseline)`, {
+        field: path,
+      });
+    throw new RatelabError('FILE_UNREADABLE', `${path}: cannot read the baseline: ${code ?? String(error)}`, {
+      field: path,
+    });
   }
   return parseBenchRun(text, path);
 }
@@ -117,7 +132,10 @@ export function parseBenchRun(text: string, source: string): BenchRun {
   }
   const format = (data as { format?: unknown } | null)?.format;
   if (typeof data === 'object' && data !== null && format !== BENCH_FORMAT) {
-    throw invalid(source, `format: expected "${BENCH_FORMAT}" (a file written by ratelab bench --json), got ${JSON.stringify(format)}`);
+    throw invalid(
+      source,
+      `format: expected "${BENCH_FORMAT}" (a file written by ratelab bench --json), got ${JSON.stringify(format)}`,
+    );
   }
   const result = runSchema.safeParse(data);
   if (!result.success) {
@@ -132,7 +150,10 @@ export function parseBenchRun(text: string, source: string): BenchRun {
 /** At most {@link MAX_FIGURES} figures, each name once (a comparison pairs figures by name). */
 function checkFigures(figures: readonly Figure[], source: string): void {
   if (figures.length > MAX_FIGURES) {
-    throw invalid(source, `${figures.length.toLocaleString('en-US')} figures, more than a run makes (at most ${MAX_FIGURES.toLocaleString('en-US')}): not a baseline written by bench --json`);
+    throw invalid(
+      source,
+      `${figures.length.toLocaleString('en-US')} figures, more than a run makes (at most ${MAX_FIGURES.toLocaleString('en-US')}): not a baseline written by bench --json`,
+    );
   }
   const seen = new Set<string>();
   for (const [i, figure] of figures.entries()) {

@@ -45,10 +45,21 @@ export interface Comparison {
  */
 export function compareRuns(before: BenchRun, after: BenchRun, maxRegression: number): Comparison {
   const earlier = new Map(before.figures.map((figure) => [figure.name, figure]));
-  const rows: ComparisonRow[] = after.figures.map((figure) => compareFigure(earlier.get(figure.name), figure, maxRegression));
+  const rows: ComparisonRow[] = after.figures.map((figure) =>
+    compareFigure(earlier.get(figure.name), figure, maxRegression),
+  );
   const now = new Set(after.figures.map((figure) => figure.name));
   for (const figure of before.figures) {
-    if (!now.has(figure.name)) rows.push({ name: figure.name, unit: figure.unit, before: figure, after: undefined, change: NaN, pWorse: undefined, verdict: 'gone' });
+    if (!now.has(figure.name))
+      rows.push({
+        name: figure.name,
+        unit: figure.unit,
+        before: figure,
+        after: undefined,
+        change: NaN,
+        pWorse: undefined,
+        verdict: 'gone',
+      });
   }
   return { rows, regressions: rows.filter((row) => row.verdict === 'regressed').length, maxRegression };
 }
@@ -72,7 +83,9 @@ function compareFigure(before: Figure | undefined, after: Figure, maxRegression:
 
 /** p-value that `after` is worse than `before` (lower if higher is better, and vice versa). */
 function pOfWorse(before: Figure, after: Figure): number {
-  return after.better === 'higher' ? mannWhitneyLess(after.ratioSamples, before.ratioSamples) : mannWhitneyLess(before.ratioSamples, after.ratioSamples);
+  return after.better === 'higher'
+    ? mannWhitneyLess(after.ratioSamples, before.ratioSamples)
+    : mannWhitneyLess(before.ratioSamples, after.ratioSamples);
 }
 
 /** Parses `--max-regression`: a percentage such as `10%` (0 to 100). */
@@ -80,7 +93,11 @@ export function parseThreshold(text: string, field = '--max-regression'): number
   const match = /^\s*(\d+(?:\.\d+)?)\s*%\s*$/.exec(text);
   const percent = match ? Number(match[1]) : NaN;
   if (!(percent >= 0 && percent < 100)) {
-    throw new RatelabError('INVALID_ARGUMENT', `${field}: expected a percentage from 0% to 99%, such as 10%, got ${JSON.stringify(text)}`, { field });
+    throw new RatelabError(
+      'INVALID_ARGUMENT',
+      `${field}: expected a percentage from 0% to 99%, such as 10%, got ${JSON.stringify(text)}`,
+      { field },
+    );
   }
   return percent / 100;
 }

@@ -42,7 +42,13 @@ export function checkGoals(run: BenchRun, memoryLimit: number): GoalCheck[] {
     }
     checks.push(atMost(`${algorithm} memory per key`, figure(`${algorithm}/memory`), 60));
   }
-  checks.push(atMost(`sliding-log memory per key (limit ${memoryLimit})`, figure('sliding-log/memory'), slidingLogGoalBytes(memoryLimit)));
+  checks.push(
+    atMost(
+      `sliding-log memory per key (limit ${memoryLimit})`,
+      figure('sliding-log/memory'),
+      slidingLogGoalBytes(memoryLimit),
+    ),
+  );
   return checks;
 }
 

@@ -98,13 +98,32 @@ async function createTask(subject: SubjectSpec, course: Course, size = BATCH): P
   const isAsync = isThenable(first);
   if (isAsync) await bounded(subject, first as PromiseLike<unknown>, () => 'its first consume()');
   const stepMs = (course.stepMs * size) / BATCH;
-  const batch = compileBatch({ decide, keys, sequence, state, stepMs, isAsync, name: subjectName(subject), size, tape });
-  return { name: subjectName(subject), batch: isAsync ? boundedBatch(subject, batch, size) : batch, state, size, latencies: [], rates: [] };
+  const batch = compileBatch({
+    decide,
+    keys,
+    sequence,
+    state,
+    stepMs,
+    isAsync,
+    name: subjectName(subject),
+    size,
+    tape,
+  });
+  return {
+    name: subjectName(subject),
+    batch: isAsync ? boundedBatch(subject, batch, size) : batch,
+    state,
+    size,
+    latencies: [],
+    rates: [],
+  };
 }
 
 /** `promise`, bounded as the subject's calls are (a user's module), else as it is. */
 function bounded<T>(subject: SubjectSpec, promise: PromiseLike<T>, call: () => string): PromiseLike<T> {
-  return subject.kind === 'module' ? settleWithin(promise, callTimeoutOf(subject) as number, subject.path, call) : promise;
+  return subject.kind === 'module'
+    ? settleWithin(promise, callTimeoutOf(subject) as number, subject.path, call)
+    : promise;
 }
 
 /**
@@ -204,16 +223,22 @@ async function checkHarness(spec: WorkloadSpec | SampleSpec, roundMs: number): P
   await warmUp(batched, course.sequence.length);
   const loop = median(Array.from({ length: 5 }, () => plainLoopRate(batched, roundMs)));
   for (let round = 0; round < 5; round++) await measureRound([batched, single], roundMs);
-  return { workload: spec.name, batchedVsLoop: median(batched.rates) / loop, unbatchedVsLoop: median(single.rates) / loop };
+  return {
+    workload: spec.name,
+    batchedVsLoop: median(batched.rates) / loop,
+    unbatchedVsLoop: median(single.rates) / loop,
+  };
 }
 
 async function main(request: ChildRequest): Promise<ChildResult> {
   try {
     const first = request.workloads[0];
-    const clockCheck = request.checkClock && first ? { readsClock: await readsClock(request.subject, courseOf(first)) } : {};
+    const clockCheck =
+      request.checkClock && first ? { readsClock: await readsClock(request.subject, courseOf(first)) } : {};
     const workloads: WorkloadMeasurement[] = [];
     for (const spec of request.workloads) workloads.push(await measureWorkload(request, spec));
-    if (request.harness && first) return { ok: true, workloads, harness: await checkHarness(first, request.roundMs), ...clockCheck };
+    if (request.harness && first)
+      return { ok: true, workloads, harness: await checkHarness(first, request.roundMs), ...clockCheck };
     return { ok: true, workloads, ...clockCheck };
   } catch (error) {
     if (error instanceof RatelabError) return { ok: false, code: error.code, message: error.message };

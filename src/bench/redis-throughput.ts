@@ -67,7 +67,11 @@ const CLEAN_UP_WITHIN_MS = 10_000;
  * that is left clean), and it rejects with `REDIS_UNAVAILABLE`: one line naming the
  * contender and Redis's error, and the keys' prefix if they could not be deleted.
  */
-export async function runRedisBench(redis: Redis, plan: RedisBenchPlan, progress: (line: string) => void = () => undefined): Promise<RedisBenchResult> {
+export async function runRedisBench(
+  redis: Redis,
+  plan: RedisBenchPlan,
+  progress: (line: string) => void = () => undefined,
+): Promise<RedisBenchResult> {
   const prefix = `ratelab-bench:${randomUUID()}:`;
   let result: RedisBenchResult | undefined;
   let caught: unknown;
@@ -82,14 +86,25 @@ export async function runRedisBench(redis: Redis, plan: RedisBenchPlan, progress
   if (caught !== undefined && failure === undefined) throw caught instanceof ContenderFailure ? caught.error : caught;
   if (failure === undefined && cleaned) return result as RedisBenchResult;
   const left = cleaned ? '' : `${failure ? '; ' : ''}could not delete the bench's keys ${prefix}* from Redis`;
-  throw new RatelabError('REDIS_UNAVAILABLE', `${failure?.message ?? ''}${left}`, { field: 'redis', cause: failure?.cause });
+  throw new RatelabError('REDIS_UNAVAILABLE', `${failure?.message ?? ''}${left}`, {
+    field: 'redis',
+    cause: failure?.cause,
+  });
 }
 
-async function measurePlan(redis: Redis, plan: RedisBenchPlan, prefix: string, progress: (line: string) => void): Promise<RedisBenchResult> {
+async function measurePlan(
+  redis: Redis,
+  plan: RedisBenchPlan,
+  prefix: string,
+  progress: (line: string) => void,
+): Promise<RedisBenchResult> {
   const notes: string[] = [];
   const limit = Math.max(1000, 2 * Math.ceil((plan.calls * plan.rounds * plan.inFlight.length) / plan.keys));
   const contenders = await contendersOf(redis, prefix, limit, notes);
-  const levels: RedisBenchLevel[] = plan.inFlight.map((inFlight) => ({ inFlight, contenders: [...contenders.keys()].map(emptyFigures) }));
+  const levels: RedisBenchLevel[] = plan.inFlight.map((inFlight) => ({
+    inFlight,
+    contenders: [...contenders.keys()].map(emptyFigures),
+  }));
   for (const [name, call] of contenders) await during(name, call('warm-up')); // caches the scripts for EVALSHA
   for (let round = 0; round < plan.rounds; round++) {
     const names = rotate([...contenders.keys()], round);
@@ -141,8 +156,12 @@ async function benchFailure(redis: Redis, prefix: string, error: unknown): Promi
   const contender = error instanceof ContenderFailure ? error.contender : 'between measurements';
   const cause = error instanceof ContenderFailure ? error.error : error;
   if (!(cause instanceof FailModeDecision) && !isRedisError(cause)) return undefined;
-  const why = cause instanceof FailModeDecision ? await redisErrorNow(redis, prefix, cause.message) : (cause as Error).message;
-  return new RatelabError('REDIS_UNAVAILABLE', `Redis failed during bench --redis (${contender}): ${oneLine(why)}`, { field: 'redis', cause });
+  const why =
+    cause instanceof FailModeDecision ? await redisErrorNow(redis, prefix, cause.message) : (cause as Error).message;
+  return new RatelabError('REDIS_UNAVAILABLE', `Redis failed during bench --redis (${contender}): ${oneLine(why)}`, {
+    field: 'redis',
+    cause,
+  });
 }
 
 /** Redis's error on a write now, or `otherwise` when the write succeeds. */
@@ -158,7 +177,10 @@ async function redisErrorNow(redis: Redis, prefix: string, otherwise: string): P
 /** An error of the connection or a reply of Redis's (ioredis's), as opposed to a bug. */
 function isRedisError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
-  return error.name === 'ReplyError' || /timed out|Stream isn't writeable|Connection is closed|ECONNRESET|ECONNREFUSED|EPIPE/i.test(error.message);
+  return (
+    error.name === 'ReplyError' ||
+    /timed out|Stream isn't writeable|Connection is closed|ECONNRESET|ECONNREFUSED|EPIPE/i.test(error.message)
+  );
 }
 
 function oneLine(text: string): string {
@@ -194,7 +216,12 @@ async function rateLimiterFlexible(redis: Redis, prefix: string, limit: number):
   } catch {
     return undefined;
   }
-  const limiter = new module.RateLimiterRedis({ storeClient: redis, points: limit, duration: 60, keyPrefix: `${prefix}rlf` });
+  const limiter = new module.RateLimiterRedis({
+    storeClient: redis,
+    points: limit,
+    duration: 60,
+    keyPrefix: `${prefix}rlf`,
+  });
   return (key) =>
     limiter.consume(key).then(
       () => undefined,
@@ -293,9 +320,12 @@ function rotate<T>(items: readonly T[], by: number): T[] {
   return [...items.slice(shift), ...items.slice(0, shift)];
 }
 
-
 /** Median over rounds of the per-round ratio `figures / baseline` of `field`. */
-export function medianRatio(figures: RedisContenderFigures, baseline: RedisContenderFigures, field: (f: RedisContenderFigures) => number[]): number {
+export function medianRatio(
+  figures: RedisContenderFigures,
+  baseline: RedisContenderFigures,
+  field: (f: RedisContenderFigures) => number[],
+): number {
   const ours = field(figures);
   const theirs = field(baseline);
   return median(ours.map((value, i) => value / (theirs[i] as number)));

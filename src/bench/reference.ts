@@ -11,7 +11,10 @@ import type { Policy } from '../core/policy.js';
  * It follows the `--limiter` module contract (default export `(policy, { clock })`), so the
  * memory probe measures it like any other limiter.
  */
-export default function createReferenceBucket(policy: Policy, { clock }: { clock: Clock }): { consume(key: string, cost?: number): boolean } {
+export default function createReferenceBucket(
+  policy: Policy,
+  { clock }: { clock: Clock },
+): { consume(key: string, cost?: number): boolean } {
   const capacity = policy.burst ?? policy.limit;
   const perMs = policy.limit / policy.windowMs;
   const buckets = new Map<string, { tokens: number; last: number }>();

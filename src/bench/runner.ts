@@ -8,7 +8,17 @@ import type { ChildRequest, ChildResult, HarnessCheck, TaskMeasurement, Workload
 import { centre } from './statistics.js';
 import { measuredSources } from './source-fingerprint.js';
 import { packageRoot } from '../config/package-root.js';
-import { PEERS, followsVirtualClock, moduleOf, peerConfiguration, peerInstalled, referenceModule, subjectName, type PeerName, type SubjectSpec } from './subjects.js';
+import {
+  PEERS,
+  followsVirtualClock,
+  moduleOf,
+  peerConfiguration,
+  peerInstalled,
+  referenceModule,
+  subjectName,
+  type PeerName,
+  type SubjectSpec,
+} from './subjects.js';
 import { BATCH, admitsEveryCall, workloadSpecs, type WorkloadSpec } from './workloads.js';
 
 /** What to run. */
@@ -39,10 +49,12 @@ export interface BenchPlan {
 export const MEMORY_POLICY: Policy = { limit: 10, windowMs: 1000 };
 
 /** Why a subject that does not read the virtual clock reads as it does (bench and compare). */
-export const WALL_CLOCK_NOTE = 'reads wall time, not the virtual clock: it sees the real decision rate, so its admitted share differs';
+export const WALL_CLOCK_NOTE =
+  'reads wall time, not the virtual clock: it sees the real decision rate, so its admitted share differs';
 
 /** Why a peer's figures compare with the others' although it reads wall time. */
-export const PEER_NOTE = 'a peer: reads wall time, so it runs under a limit no call rate reaches (see "Peers") and only on the workloads where every call is admitted';
+export const PEER_NOTE =
+  'a peer: reads wall time, so it runs under a limit no call rate reaches (see "Peers") and only on the workloads where every call is admitted';
 
 /**
  * The names of the figures a run of `plan` makes whatever is installed: the reference and
@@ -51,7 +63,9 @@ export const PEER_NOTE = 'a peer: reads wall time, so it runs under a limit no c
  */
 export function plannedFigureNames(plan: BenchPlan): string[] {
   const subjects = ['reference', ...plan.algorithms];
-  const speed = workloadSpecs(plan.keyCounts, plan.quick).flatMap((workload) => subjects.map((subject) => `${subject}/${workload.name}`));
+  const speed = workloadSpecs(plan.keyCounts, plan.quick).flatMap((workload) =>
+    subjects.map((subject) => `${subject}/${workload.name}`),
+  );
   return plan.memoryKeys > 0 ? [...speed, ...subjects.map((subject) => `${subject}/memory`)] : speed;
 }
 
@@ -65,13 +79,23 @@ export async function runBench(plan: BenchPlan, progress: (line: string) => void
   const measurements = await measureAll(plan, subjects, workloads, progress, notes);
   for (const { subject, workloads: measured } of measurements) {
     for (const one of measured) {
-      figures.push(speedFigure(subjectName(subject), one.workload, one.subject, one.reference, followsVirtualClock(subject) ? undefined : PEER_NOTE));
+      figures.push(
+        speedFigure(
+          subjectName(subject),
+          one.workload,
+          one.subject,
+          one.reference,
+          followsVirtualClock(subject) ? undefined : PEER_NOTE,
+        ),
+      );
       references.set(one.workload, [...(references.get(one.workload) ?? []), one.reference]);
     }
   }
   const harness = measurements.find((m) => m.harness)?.harness;
   figures.unshift(...[...references].map(([workload, tasks]) => referenceFigure(workload, tasks)));
-  const peers = await Promise.all(subjects.flatMap((subject) => (subject.kind === 'peer' ? [peerEntry(subject.peer)] : [])));
+  const peers = await Promise.all(
+    subjects.flatMap((subject) => (subject.kind === 'peer' ? [peerEntry(subject.peer)] : [])),
+  );
   if (plan.memoryKeys > 0) figures.push(...(await memoryFigures(plan, subjects, progress, notes)));
   return {
     format: BENCH_FORMAT,
@@ -106,7 +130,13 @@ async function peerEntry(peer: PeerName): Promise<NonNullable<BenchRun['peers']>
  * after another, and pools their rounds: how a subject's speed differs from one process to
  * the next (JIT decisions, a busy neighbour) is then part of the samples the noise test sees.
  */
-async function measureAll(plan: BenchPlan, subjects: readonly SubjectSpec[], workloads: WorkloadSpec[], progress: (line: string) => void, notes: string[]): Promise<SubjectMeasurement[]> {
+async function measureAll(
+  plan: BenchPlan,
+  subjects: readonly SubjectSpec[],
+  workloads: WorkloadSpec[],
+  progress: (line: string) => void,
+  notes: string[],
+): Promise<SubjectMeasurement[]> {
   const rounds = Math.max(2, Math.ceil(plan.rounds / plan.processes));
   const passes: Array<Array<Extract<ChildResult, { ok: true }> | undefined>> = [];
   for (let pass = 0; pass < plan.processes; pass++) {
@@ -115,7 +145,12 @@ async function measureAll(plan: BenchPlan, subjects: readonly SubjectSpec[], wor
       progress(`speed ${pass * subjects.length + i + 1}/${plan.processes * subjects.length}: ${subjectName(subject)}`);
       const harness = plan.harness && pass === 0 && i === 0;
       const theirs = subject.kind === 'peer' ? workloads.filter(admitsEveryCall) : workloads;
-      results.push(await measureSubject({ subject, workloads: theirs, rounds, roundMs: plan.roundMs, harness }, pass === 0 ? notes : []));
+      results.push(
+        await measureSubject(
+          { subject, workloads: theirs, rounds, roundMs: plan.roundMs, harness },
+          pass === 0 ? notes : [],
+        ),
+      );
     }
     passes.push(results);
   }
@@ -123,7 +158,9 @@ async function measureAll(plan: BenchPlan, subjects: readonly SubjectSpec[], wor
     const results = passes.map((results) => results[i]);
     if (results.some((result) => result === undefined)) return [];
     const measured = results as Array<Extract<ChildResult, { ok: true }>>;
-    return [{ subject, workloads: poolWorkloads(measured.map((result) => result.workloads)), harness: measured[0]?.harness }];
+    return [
+      { subject, workloads: poolWorkloads(measured.map((result) => result.workloads)), harness: measured[0]?.harness },
+    ];
   });
 }
 
@@ -138,13 +175,23 @@ function poolWorkloads(byProcess: readonly (readonly WorkloadMeasurement[])[]): 
   const first = byProcess[0] ?? [];
   return first.map((one, w) => {
     const all = byProcess.map((measurements) => measurements[w] as WorkloadMeasurement);
-    return { workload: one.workload, reference: poolTask(all.map((m) => m.reference)), subject: poolTask(all.map((m) => m.subject)) };
+    return {
+      workload: one.workload,
+      reference: poolTask(all.map((m) => m.reference)),
+      subject: poolTask(all.map((m) => m.subject)),
+    };
   });
 }
 
 function poolTask(tasks: readonly TaskMeasurement[]): TaskMeasurement {
-  const mean = (pick: (task: TaskMeasurement) => number) => tasks.reduce((sum, task) => sum + pick(task), 0) / tasks.length;
-  return { rates: tasks.flatMap((task) => task.rates), p50Ns: mean((t) => t.p50Ns), p99Ns: mean((t) => t.p99Ns), admitted: mean((t) => t.admitted) };
+  const mean = (pick: (task: TaskMeasurement) => number) =>
+    tasks.reduce((sum, task) => sum + pick(task), 0) / tasks.length;
+  return {
+    rates: tasks.flatMap((task) => task.rates),
+    p50Ns: mean((t) => t.p50Ns),
+    p99Ns: mean((t) => t.p99Ns),
+    admitted: mean((t) => t.admitted),
+  };
 }
 
 async function chooseSubjects(plan: BenchPlan, notes: string[]): Promise<SubjectSpec[]> {
@@ -152,10 +199,18 @@ async function chooseSubjects(plan: BenchPlan, notes: string[]): Promise<Subject
   if (plan.peers) {
     for (const peer of Object.keys(PEERS) as PeerName[]) {
       if (await peerInstalled(peer)) subjects.push({ kind: 'peer', peer });
-      else notes.push(`${peer} is not installed: skipped (it is a dev dependency of ratelab; npm install -D ${peer} to compare)`);
+      else
+        notes.push(
+          `${peer} is not installed: skipped (it is a dev dependency of ratelab; npm install -D ${peer} to compare)`,
+        );
     }
   }
-  for (const path of plan.modules) subjects.push({ kind: 'module', path, ...(plan.limiterTimeoutMs === undefined ? {} : { timeoutMs: plan.limiterTimeoutMs }) });
+  for (const path of plan.modules)
+    subjects.push({
+      kind: 'module',
+      path,
+      ...(plan.limiterTimeoutMs === undefined ? {} : { timeoutMs: plan.limiterTimeoutMs }),
+    });
   return subjects;
 }
 
@@ -166,13 +221,20 @@ async function chooseSubjects(plan: BenchPlan, notes: string[]): Promise<Subject
  */
 export async function measureInChild(request: ChildRequest): Promise<Extract<ChildResult, { ok: true }>> {
   const timeoutMs = 120_000 + request.workloads.length * request.rounds * request.roundMs * 4;
-  const result = await runNodeChild<ChildResult>(siblingModule(import.meta.url, 'measure-child'), request, { timeoutMs, what: `benchmark of ${subjectName(request.subject)}`, stdin: true });
+  const result = await runNodeChild<ChildResult>(siblingModule(import.meta.url, 'measure-child'), request, {
+    timeoutMs,
+    what: `benchmark of ${subjectName(request.subject)}`,
+    stdin: true,
+  });
   if (result.ok) return result;
   throw new RatelabError(result.code as RatelabErrorCode, result.message);
 }
 
 /** Measures one subject in its own process. A peer that breaks is skipped with a note. */
-async function measureSubject(request: ChildRequest, notes: string[]): Promise<Extract<ChildResult, { ok: true }> | undefined> {
+async function measureSubject(
+  request: ChildRequest,
+  notes: string[],
+): Promise<Extract<ChildResult, { ok: true }> | undefined> {
   try {
     return await measureInChild(request);
   } catch (error) {
@@ -186,7 +248,13 @@ async function measureSubject(request: ChildRequest, notes: string[]): Promise<E
  * A subject's decisions/s on a workload, the reference's measured beside it (in the same
  * rounds of the same processes), and its ratio to it: the median of per-round ratios.
  */
-export function speedFigure(subject: string, workload: string, measured: TaskMeasurement, reference: TaskMeasurement, note?: string): Figure {
+export function speedFigure(
+  subject: string,
+  workload: string,
+  measured: TaskMeasurement,
+  reference: TaskMeasurement,
+  note?: string,
+): Figure {
   const ratios = measured.rates.map((rate, round) => rate / (reference.rates[round] as number));
   const { median: ratio, spread } = centre(ratios);
   return {
@@ -227,7 +295,12 @@ function referenceFigure(workload: string, tasks: readonly TaskMeasurement[]): F
   };
 }
 
-async function memoryFigures(plan: BenchPlan, subjects: readonly SubjectSpec[], progress: (line: string) => void, notes: string[]): Promise<Figure[]> {
+async function memoryFigures(
+  plan: BenchPlan,
+  subjects: readonly SubjectSpec[],
+  progress: (line: string) => void,
+  notes: string[],
+): Promise<Figure[]> {
   const targets: Array<[string, MemoryTarget]> = [['reference', { module: referenceModule(), policy: MEMORY_POLICY }]];
   for (const subject of subjects) {
     const name = subjectName(subject);
@@ -248,11 +321,17 @@ async function memoryFigures(plan: BenchPlan, subjects: readonly SubjectSpec[], 
     progress(`memory ${++done}/${targets.length}: ${name}`);
   });
   const reference = bytes.get('reference') as number;
-  return targets.filter(([name]) => bytes.has(name)).map(([name]) => memoryFigure(name, bytes.get(name) as number, reference));
+  return targets
+    .filter(([name]) => bytes.has(name))
+    .map(([name]) => memoryFigure(name, bytes.get(name) as number, reference));
 }
 
 /** Runs `work` on every item, at most `width` at a time. */
-export async function forEachConcurrently<T>(items: readonly T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
+export async function forEachConcurrently<T>(
+  items: readonly T[],
+  width: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < items.length) await work(items[next++] as T);

@@ -45,7 +45,9 @@ export interface SampleSpeeds {
 
 /** The benchmark subject of a limiter recipe (a compare contender's `probe`). */
 export function subjectOf(recipe: MemoryTarget): SubjectSpec {
-  return 'algorithm' in recipe ? { kind: 'algorithm', algorithm: recipe.algorithm } : { kind: 'module', path: recipe.module };
+  return 'algorithm' in recipe
+    ? { kind: 'algorithm', algorithm: recipe.algorithm }
+    : { kind: 'module', path: recipe.module };
 }
 
 /**
@@ -54,7 +56,11 @@ export function subjectOf(recipe: MemoryTarget): SubjectSpec {
  * rounds alternating which goes first, CPU time, the median of the per-round ratios. Throws
  * when the child fails.
  */
-export async function measureSampleSpeeds(subject: SubjectSpec, samples: readonly SampleSpec[], plan: SampleSpeedPlan = SAMPLE_SPEED_DEFAULTS): Promise<SampleSpeeds> {
+export async function measureSampleSpeeds(
+  subject: SubjectSpec,
+  samples: readonly SampleSpec[],
+  plan: SampleSpeedPlan = SAMPLE_SPEED_DEFAULTS,
+): Promise<SampleSpeeds> {
   const result = await measureInChild({
     subject,
     workloads: [...samples],

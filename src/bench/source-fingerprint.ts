@@ -8,7 +8,12 @@ import { join, posix, relative } from 'node:path';
  * the reference bucket measured beside it, the memory probe's child, and the runner that
  * turns rounds into figures. Paths from the package root.
  */
-export const MEASURED_ENTRIES = ['src/bench/measure-child.ts', 'src/bench/reference.ts', 'src/metrics/memory-child.ts', 'src/bench/runner.ts'] as const;
+export const MEASURED_ENTRIES = [
+  'src/bench/measure-child.ts',
+  'src/bench/reference.ts',
+  'src/metrics/memory-child.ts',
+  'src/bench/runner.ts',
+] as const;
 
 /**
  * Each source file the figures of a bench run depend on (the entries and every module they
@@ -21,12 +26,17 @@ export function measuredSources(root: string): Record<string, string> | undefine
   if (!MEASURED_ENTRIES.every((entry) => existsSync(join(root, entry)))) return undefined;
   const files = importClosure(root, MEASURED_ENTRIES);
   const sources: Record<string, string> = {};
-  for (const file of [...files].sort()) sources[file] = createHash('sha256').update(readFileSync(join(root, file))).digest('hex').slice(0, 16);
+  for (const file of [...files].sort())
+    sources[file] = createHash('sha256')
+      .update(readFileSync(join(root, file)))
+      .digest('hex')
+      .slice(0, 16);
   return sources;
 }
 
 /** Relative specifiers of value imports: `from './x.js'`, `import './x.js'`, `import('./x.js')`. */
-const IMPORT = /^\s*(?:import|export)\s+(?!type\s)(?:[^'";]*?\sfrom\s*)?['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/gm;
+const IMPORT =
+  /^\s*(?:import|export)\s+(?!type\s)(?:[^'";]*?\sfrom\s*)?['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/gm;
 
 /** `entries` and every source file reachable from them through relative imports (`.js` names the `.ts` beside it). */
 function importClosure(root: string, entries: readonly string[]): Set<string> {
@@ -47,6 +57,8 @@ function importClosure(root: string, entries: readonly string[]): Set<string> {
 /** The source file an import specifier names (`x.js` -> `x.ts`), or undefined when there is none (a data file). */
 function sourceOf(root: string, specifier: string): string | undefined {
   const candidates = [specifier.replace(/\.js$/, '.ts'), specifier.replace(/\.mjs$/, '.mts'), specifier];
-  const found = candidates.find((candidate) => /\.(ts|mts|js|mjs)$/.test(candidate) && existsSync(join(root, candidate)));
+  const found = candidates.find(
+    (candidate) => /\.(ts|mts|js|mjs)$/.test(candidate) && existsSync(join(root, candidate)),
+  );
   return found === undefined ? undefined : relative(root, join(root, found)).split('\\').join('/');
 }

@@ -113,7 +113,13 @@ export async function createDecide(subject: SubjectSpec, policy: Policy, clock: 
     }
     case 'peer':
     case 'module': {
-      const limiter = await loadLimiterModule(moduleOf(subject), subject.kind === 'peer' ? PEER_POLICY : policy, clock, '/', callTimeoutOf(subject));
+      const limiter = await loadLimiterModule(
+        moduleOf(subject),
+        subject.kind === 'peer' ? PEER_POLICY : policy,
+        clock,
+        '/',
+        callTimeoutOf(subject),
+      );
       return (key, cost) => limiter.consume(key, cost);
     }
   }

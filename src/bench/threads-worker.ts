@@ -17,7 +17,8 @@ export type ThreadMode = 'shared' | 'unshared' | 'compute';
  * What the bench thread is sent: attach (in `mode`, to decide on `keys` round-robin), then
  * answer 'ready'; or run, then answer a {@link ThreadCount}.
  */
-export type ThreadTask = { type: 'attach'; handle: SharedLimiterHandle; mode: ThreadMode; keys: string[] } | { type: 'run'; timeMs: number };
+export type ThreadTask =
+  { type: 'attach'; handle: SharedLimiterHandle; mode: ThreadMode; keys: string[] } | { type: 'run'; timeMs: number };
 
 /** Decisions (for `compute`, arithmetic steps) made and the ms they took. */
 export interface ThreadCount {
@@ -73,7 +74,12 @@ function run(timeMs: number): ThreadCount {
 
 parentPort?.on('message', (task: ThreadTask) => {
   if (task.type === 'attach') {
-    limiter = task.mode === 'compute' ? undefined : task.mode === 'unshared' ? createLimiter(task.handle.algorithm, task.handle.policy) : attachSharedLimiter(task.handle);
+    limiter =
+      task.mode === 'compute'
+        ? undefined
+        : task.mode === 'unshared'
+          ? createLimiter(task.handle.algorithm, task.handle.policy)
+          : attachSharedLimiter(task.handle);
     keys = task.keys;
     next = 0;
     parentPort?.postMessage('ready');

@@ -59,28 +59,61 @@ export async function runThreadBench(plan: ThreadBenchPlan): Promise<ThreadFigur
     // Rounds interleave the variants, so a burst of other work on the machine falls on all
     // of them alike rather than on whichever ran at the time.
     const compute = plan.threads.map((threads) => ({ keys: 0, locking: 'compute' as ThreadVariant, threads }));
-    const variants = [...compute, ...plan.keyCounts.flatMap((keys) => LOCKINGS.flatMap((locking) => plan.threads.map((threads) => ({ keys, locking, threads }))))];
+    const variants = [
+      ...compute,
+      ...plan.keyCounts.flatMap((keys) =>
+        LOCKINGS.flatMap((locking) => plan.threads.map((threads) => ({ keys, locking, threads }))),
+      ),
+    ];
     const samples = variants.map((): number[] => []);
     for (let round = 0; round < plan.rounds; round++) {
-      for (const [i, v] of variants.entries()) samples[i]?.push(await measure(pool.slice(0, v.threads), plan, v.keys, v.locking));
+      for (const [i, v] of variants.entries())
+        samples[i]?.push(await measure(pool.slice(0, v.threads), plan, v.keys, v.locking));
     }
     const raw = variants.map((v, i) => ({ ...v, decisionsPerSec: median(samples[i] as number[]) }));
     const fewest = smallest(plan.threads);
-    const find = (keys: number, locking: ThreadVariant, threads: number) => raw.find((f) => f.keys === keys && f.locking === locking && f.threads === threads)?.decisionsPerSec ?? NaN;
-    return raw.map((f) => ({ ...f, scaling: f.decisionsPerSec / find(f.keys, f.locking, fewest), vsGlobal: f.decisionsPerSec / find(f.keys, 'global', f.threads) }));
+    const find = (keys: number, locking: ThreadVariant, threads: number) =>
+      raw.find((f) => f.keys === keys && f.locking === locking && f.threads === threads)?.decisionsPerSec ?? NaN;
+    return raw.map((f) => ({
+      ...f,
+      scaling: f.decisionsPerSec / find(f.keys, f.locking, fewest),
+      vsGlobal: f.decisionsPerSec / find(f.keys, 'global', f.threads),
+    }));
   } finally {
     await Promise.all(pool.map((worker) => worker.terminate()));
   }
 }
 
 /** Decisions/s of `workers` deciding together on a fresh table. */
-async function measure(workers: Worker[], plan: ThreadBenchPlan, keys: number, variant: ThreadVariant): Promise<number> {
+async function measure(
+  workers: Worker[],
+  plan: ThreadBenchPlan,
+  keys: number,
+  variant: ThreadVariant,
+): Promise<number> {
   const locking = variant === 'global' ? 'global' : 'per-key';
-  const limiter = createSharedLimiter(plan.algorithm, { limit: 1_000_000, windowMs: 1000 }, { maxKeys: Math.max(keys, 16), locking });
-  await Promise.all(workers.map((worker, i) => ask(worker, { type: 'attach', handle: limiter.handle, mode: modeOf(variant), keys: sliceOf(keys, i, workers.length) })));
+  const limiter = createSharedLimiter(
+    plan.algorithm,
+    { limit: 1_000_000, windowMs: 1000 },
+    { maxKeys: Math.max(keys, 16), locking },
+  );
+  await Promise.all(
+    workers.map((worker, i) =>
+      ask(worker, {
+        type: 'attach',
+        handle: limiter.handle,
+        mode: modeOf(variant),
+        keys: sliceOf(keys, i, workers.length),
+      }),
+    ),
+  );
   // Untimed first: the JIT settles, and every thread has inserted its keys.
-  await Promise.all(workers.map((worker) => ask<ThreadCount>(worker, { type: 'run', timeMs: Math.min(200, plan.timeMs) })));
-  const counts = await Promise.all(workers.map((worker) => ask<ThreadCount>(worker, { type: 'run', timeMs: plan.timeMs })));
+  await Promise.all(
+    workers.map((worker) => ask<ThreadCount>(worker, { type: 'run', timeMs: Math.min(200, plan.timeMs) })),
+  );
+  const counts = await Promise.all(
+    workers.map((worker) => ask<ThreadCount>(worker, { type: 'run', timeMs: plan.timeMs })),
+  );
   return counts.reduce((sum, c) => sum + (c.decisions / c.ms) * 1000, 0);
 }
 
@@ -118,5 +151,7 @@ function startThread(): Worker {
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }

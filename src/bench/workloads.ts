@@ -61,7 +61,11 @@ export function workloadSpecs(keyCounts: readonly number[], quick: boolean): Wor
     policy: { limit: 2 * VISITS_PER_WINDOW, windowMs: 1000 },
     stepMs: 2,
   };
-  const denied = { ...roundRobinSpec(10_000, 4), name: 'denied-half', what: '1e4 keys in turn at twice the limit: about half denied' };
+  const denied = {
+    ...roundRobinSpec(10_000, 4),
+    name: 'denied-half',
+    what: '1e4 keys in turn at twice the limit: about half denied',
+  };
   return [hot, ...roundRobin, zipf, denied];
 }
 
@@ -108,7 +112,11 @@ export function workloadKeys(spec: WorkloadSpec): string[] {
  */
 export function workloadSequence(spec: WorkloadSpec): Uint32Array {
   const length = spec.pattern === 'zipf' ? ZIPF_SEQUENCE : Math.max(spec.keys, BATCH);
-  return keySequence({ count: spec.keys, prefix: KEY_PREFIX, pick: spec.pattern, exponent: ZIPF_EXPONENT }, length, SEED);
+  return keySequence(
+    { count: spec.keys, prefix: KEY_PREFIX, pick: spec.pattern, exponent: ZIPF_EXPONENT },
+    length,
+    SEED,
+  );
 }
 
 /** `length` picks of key numbers by `keys` (round robin, uniform or Zipf), from `seed`. */

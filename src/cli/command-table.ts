@@ -22,14 +22,19 @@ import { defineCommand, flagsCommand, type CommandSpec } from './flag-spec.js';
 // share are declared once (flag-groups.ts), the output formats in the registry (outputs.ts).
 
 const { limit, window, burst, seed } = POLICY_FLAGS;
-const { algorithm, algorithms, allowRemote, bucket, chart, limiterTimeout, maxArrivals, skipBadLines, trace } = SHARED_FLAGS;
+const { algorithm, algorithms, allowRemote, bucket, chart, limiterTimeout, maxArrivals, skipBadLines, trace } =
+  SHARED_FLAGS;
 
 /** `ratelab bench redis`: the Redis token bucket against rate-limiter-flexible on a real Redis. */
 const BENCH_REDIS = flagsCommand<RedisBenchOptions>({
   name: 'redis',
   description: 'the Redis token bucket, batched and per call, vs rate-limiter-flexible on a real Redis (docs/redis.md)',
   flags: {
-    redis: { ...REDIS_TARGET_FLAGS.redis, required: true, description: 'the Redis to measure on, e.g. redis://127.0.0.1:6380 (loopback only unless --allow-remote)' },
+    redis: {
+      ...REDIS_TARGET_FLAGS.redis,
+      required: true,
+      description: 'the Redis to measure on, e.g. redis://127.0.0.1:6380 (loopback only unless --allow-remote)',
+    },
     allowRemote: REDIS_TARGET_FLAGS.allowRemote,
     quick: { description: '3 rounds of 5 000 calls' },
     rounds: { value: '<n>', description: 'rounds, each contender in turn (default 7)' },
@@ -41,7 +46,8 @@ const BENCH_REDIS = flagsCommand<RedisBenchOptions>({
 /** `ratelab bench threads`: the shared limiter on worker threads. */
 const BENCH_THREADS = defineCommand<ThreadBenchOptions, 'counts'>()({
   name: 'threads',
-  description: 'the shared limiter on worker threads, per-key locks vs one global lock, hot key and 1e4 keys (docs/shared.md)',
+  description:
+    'the shared limiter on worker threads, per-key locks vs one global lock, hot key and 1e4 keys (docs/shared.md)',
   arguments: [{ syntax: '<counts>', description: 'thread counts, comma-separated, e.g. 1,2,4' }],
   flags: {
     time: { value: '<duration>', description: 'measuring time per round (default 1s)' },
@@ -71,17 +77,27 @@ export const COMMANDS: readonly CommandSpec[] = [
   }),
   defineCommand<ServeOptions, 'signal' | 'onListening' | 'clock'>()({
     name: 'serve',
-    description: 'run a demo API behind the 429 middleware (client id from an X-API-Key the tiers file lists, else the address); stop with Ctrl-C',
+    description:
+      'run a demo API behind the 429 middleware (client id from an X-API-Key the tiers file lists, else the address); stop with Ctrl-C',
     flags: {
-      tiers: { value: '<file>', description: 'a tiers file (YAML or JSON): X-API-Key picks the client, the file its tier' },
+      tiers: {
+        value: '<file>',
+        description: 'a tiers file (YAML or JSON): X-API-Key picks the client, the file its tier',
+      },
       port: { value: '<port>', description: 'TCP port (0: any free port)', default: String(SERVE_DEFAULTS.port) },
       host: { value: '<host>', description: 'address to listen on', default: SERVE_DEFAULTS.host },
       algorithm: { ...algorithm, description: `without --tiers: the algorithm (default ${SERVE_DEFAULTS.algorithm})` },
       limit: { ...limit, description: `without --tiers: requests per window (default ${SERVE_DEFAULTS.limit})` },
       window: { ...window, description: `without --tiers: the window, e.g. 1s, 1m (default ${SERVE_DEFAULTS.window})` },
       burst: { ...burst, description: 'without --tiers: bucket capacity (token-bucket, gcra)' },
-      trustProxy: { value: '<hops|addresses>', description: 'believe X-Forwarded-For: a number of proxy hops, or proxy addresses/CIDRs, comma-separated' },
-      trustApiKeys: { description: 'every X-API-Key is a client of its own, as `attack` sends scenario keys (a made-up key buys a fresh quota: for the lab only)' },
+      trustProxy: {
+        value: '<hops|addresses>',
+        description: 'believe X-Forwarded-For: a number of proxy hops, or proxy addresses/CIDRs, comma-separated',
+      },
+      trustApiKeys: {
+        description:
+          'every X-API-Key is a client of its own, as `attack` sends scenario keys (a made-up key buys a fresh quota: for the lab only)',
+      },
       log: { description: 'log every request even when stdout is not a terminal' },
       quiet: { description: 'no per-request log lines' },
     },
@@ -90,28 +106,72 @@ export const COMMANDS: readonly CommandSpec[] = [
   }),
   defineCommand<AttackOptions, 'url' | 'scenario' | 'signal'>()({
     name: 'attack',
-    description: 'replay a scenario (or a trace) against a live HTTP endpoint in real time and report what it really enforced; loopback only unless --allow-remote',
+    description:
+      'replay a scenario (or a trace) against a live HTTP endpoint in real time and report what it really enforced; loopback only unless --allow-remote',
     arguments: [
       { syntax: '<url>', description: 'the endpoint, e.g. http://127.0.0.1:8080/ (ratelab serve)' },
       { syntax: '[scenario]', description: 'a built-in scenario name or a scenario file' },
     ],
     flags: {
-      trace: { ...trace, description: "replay a recorded trace instead (judged by --limit/--window, else by the endpoint's RateLimit-Policy)" },
+      trace: {
+        ...trace,
+        description:
+          "replay a recorded trace instead (judged by --limit/--window, else by the endpoint's RateLimit-Policy)",
+      },
       skipBadLines,
-      speed: { value: '<x>', description: 'scenario time per wall time: 10 replays ten times faster', default: String(ATTACK_DEFAULTS.speed) },
+      speed: {
+        value: '<x>',
+        description: 'scenario time per wall time: 10 replays ten times faster',
+        default: String(ATTACK_DEFAULTS.speed),
+      },
       duration: { value: '<duration>', description: 'replay only the first part of the scenario (scenario time)' },
-      keyHeader: { value: '<name>', description: "the header carrying each request's key", default: ATTACK_DEFAULTS.keyHeader },
+      keyHeader: {
+        value: '<name>',
+        description: "the header carrying each request's key",
+        default: ATTACK_DEFAULTS.keyHeader,
+      },
       align: {
         value: '<duration>',
-        description: "keep the replay's phase against this period of epoch time: time t is sent when the clock is congruent to t / speed (lines up with the endpoint's fixed windows)",
+        description:
+          "keep the replay's phase against this period of epoch time: time t is sent when the clock is congruent to t / speed (lines up with the endpoint's fixed windows)",
       },
-      limit: { ...limit, description: "judge by this limit (with --window; default: the endpoint's RateLimit-Policy, else, for a scenario, its own)" },
-      window: { ...window, description: 'judge by this window, in wall time (alone: the limit is read from RateLimit-Policy, else X-RateLimit-Limit)' },
-      bucket: { ...bucket, description: "timeline bucket, wall time (default: the scenario's, time-scaled; for a trace, the judged window)" },
-      connections: { value: '<n>', description: 'most requests in flight (and connections open)', default: String(ATTACK_DEFAULTS.connections) },
-      maxRequests: { value: '<n>', description: 'send at most this many requests', default: String(ATTACK_DEFAULTS.maxRequests) },
-      maxTime: { value: '<duration>', description: 'stop after this much wall time: nothing more is sent, requests in flight are aborted, the report covers what was measured', default: ATTACK_DEFAULTS.maxTime },
-      timeout: { value: '<duration>', description: 'a request without its complete response (headers and body) after this long is cut off and counted as an error', default: ATTACK_DEFAULTS.timeout },
+      limit: {
+        ...limit,
+        description:
+          "judge by this limit (with --window; default: the endpoint's RateLimit-Policy, else, for a scenario, its own)",
+      },
+      window: {
+        ...window,
+        description:
+          'judge by this window, in wall time (alone: the limit is read from RateLimit-Policy, else X-RateLimit-Limit)',
+      },
+      bucket: {
+        ...bucket,
+        description:
+          "timeline bucket, wall time (default: the scenario's, time-scaled; for a trace, the judged window)",
+      },
+      connections: {
+        value: '<n>',
+        description: 'most requests in flight (and connections open)',
+        default: String(ATTACK_DEFAULTS.connections),
+      },
+      maxRequests: {
+        value: '<n>',
+        description: 'send at most this many requests',
+        default: String(ATTACK_DEFAULTS.maxRequests),
+      },
+      maxTime: {
+        value: '<duration>',
+        description:
+          'stop after this much wall time: nothing more is sent, requests in flight are aborted, the report covers what was measured',
+        default: ATTACK_DEFAULTS.maxTime,
+      },
+      timeout: {
+        value: '<duration>',
+        description:
+          'a request without its complete response (headers and body) after this long is cut off and counted as an error',
+        default: ATTACK_DEFAULTS.timeout,
+      },
       probe: { negate: true, description: 'do not retry at Retry-After to check it' },
       allowRemote,
       csv: { output: 'the row' },
@@ -126,14 +186,25 @@ export const COMMANDS: readonly CommandSpec[] = [
   }),
   defineCommand<CompareOptions, 'scenarios'>()({
     name: 'compare',
-    description: 'replay scenarios (all built-ins by default), scenario files or a trace through every algorithm, side by side',
+    description:
+      'replay scenarios (all built-ins by default), scenario files or a trace through every algorithm, side by side',
     arguments: [{ syntax: '[scenarios...]', description: 'built-in scenario names or scenario YAML files' }],
     flags: {
       algorithms: { ...algorithms, description: 'comma-separated algorithms to compare (default: all)' },
-      limiter: { value: '<module>', description: 'also run your own limiter: a module exporting (policy, { clock }) => { consume(key, cost) }' },
+      limiter: {
+        value: '<module>',
+        description: 'also run your own limiter: a module exporting (policy, { clock }) => { consume(key, cost) }',
+      },
       limiterTimeout,
-      trace: { ...trace, description: 'replay a recorded trace (CSV time_ms,key[,cost], JSON lines, or an access log) instead of scenarios' },
-      skipBadLines: { ...skipBadLines, description: 'skip malformed or out-of-order trace lines (and say how many) instead of failing' },
+      trace: {
+        ...trace,
+        description:
+          'replay a recorded trace (CSV time_ms,key[,cost], JSON lines, or an access log) instead of scenarios',
+      },
+      skipBadLines: {
+        ...skipBadLines,
+        description: 'skip malformed or out-of-order trace lines (and say how many) instead of failing',
+      },
       limit: { ...limit, description: 'policy limit (overrides the scenario; required with --trace)' },
       window: { ...window, description: 'policy window, e.g. 1s (overrides the scenario; required with --trace)' },
       burst,
@@ -145,11 +216,24 @@ export const COMMANDS: readonly CommandSpec[] = [
       chart,
       ...COLOR_FLAGS,
       measure: { negate: true, description: 'skip measuring memory and speed (every other column is deterministic)' },
-      strip: { description: 'after the charts, the request strip of one key: per algorithm, its requests over time admitted or denied' },
+      strip: {
+        description:
+          'after the charts, the request strip of one key: per algorithm, its requests over time admitted or denied',
+      },
       key: { value: '<name>', description: 'the key the charts and the strip follow (default: the worst key)' },
-      from: { value: '<duration>', description: "show the charts and the strip from this time since the run's start (a trace's first arrival), e.g. 900ms" },
-      to: { value: '<duration>', description: "show the charts and the strip up to this time since the run's start, e.g. 1100ms" },
-      detail: { description: "each scenario's table and charts, not just its sentence (implied when naming one or two scenarios, or with --trace)" },
+      from: {
+        value: '<duration>',
+        description:
+          "show the charts and the strip from this time since the run's start (a trace's first arrival), e.g. 900ms",
+      },
+      to: {
+        value: '<duration>',
+        description: "show the charts and the strip up to this time since the run's start, e.g. 1100ms",
+      },
+      detail: {
+        description:
+          "each scenario's table and charts, not just its sentence (implied when naming one or two scenarios, or with --trace)",
+      },
       ...GATE_FLAGS,
       maxArrivals,
     },
@@ -158,21 +242,48 @@ export const COMMANDS: readonly CommandSpec[] = [
   }),
   defineCommand<DistributedOptions, 'scenario'>()({
     name: 'distributed',
-    description: 'spread a scenario over N simulated nodes and compare distributed designs against the global limit (no Redis needed)',
-    arguments: [{ syntax: '[scenario]', description: `a built-in scenario name or a scenario YAML file (default: ${DEFAULT_DISTRIBUTED_SCENARIO})` }],
+    description:
+      'spread a scenario over N simulated nodes and compare distributed designs against the global limit (no Redis needed)',
+    arguments: [
+      {
+        syntax: '[scenario]',
+        description: `a built-in scenario name or a scenario YAML file (default: ${DEFAULT_DISTRIBUTED_SCENARIO})`,
+      },
+    ],
     flags: {
       nodes: { value: '<n>', description: `nodes behind the load balancer (default ${DISTRIBUTED_DEFAULTS.nodes})` },
-      strategy: { value: '<list>', description: 'central, local-split, sync, comma-separated (default: all, side by side)' },
-      sync: { value: '<duration>', description: `sync period of the sync design (default ${formatDuration(DISTRIBUTED_DEFAULTS.syncMs)})` },
+      strategy: {
+        value: '<list>',
+        description: 'central, local-split, sync, comma-separated (default: all, side by side)',
+      },
+      sync: {
+        value: '<duration>',
+        description: `sync period of the sync design (default ${formatDuration(DISTRIBUTED_DEFAULTS.syncMs)})`,
+      },
       rtt: {
         value: '<duration>',
         description: `round trip to the store: added to each central decision, delay of each sync (default ${formatDuration(DISTRIBUTED_DEFAULTS.rttMs)})`,
       },
-      timeout: { value: '<duration>', description: `how long a call to an unreachable store waits (default ${formatDuration(DISTRIBUTED_DEFAULTS.timeoutMs)})` },
-      outage: { value: '<start-end>', description: 'the store is unreachable in this span of the scenario, e.g. 10s-20s' },
-      failMode: { value: '<list>', description: 'open, closed, local, comma-separated (default: all three with --outage, else open)' },
-      balance: { value: '<kind>', description: `even (round robin) or skewed (Zipf over nodes) (default ${DISTRIBUTED_DEFAULTS.balance})` },
-      algorithm: { ...algorithm, description: `algorithm of the shared and the per-node limiters (default ${DISTRIBUTED_DEFAULTS.algorithm})` },
+      timeout: {
+        value: '<duration>',
+        description: `how long a call to an unreachable store waits (default ${formatDuration(DISTRIBUTED_DEFAULTS.timeoutMs)})`,
+      },
+      outage: {
+        value: '<start-end>',
+        description: 'the store is unreachable in this span of the scenario, e.g. 10s-20s',
+      },
+      failMode: {
+        value: '<list>',
+        description: 'open, closed, local, comma-separated (default: all three with --outage, else open)',
+      },
+      balance: {
+        value: '<kind>',
+        description: `even (round robin) or skewed (Zipf over nodes) (default ${DISTRIBUTED_DEFAULTS.balance})`,
+      },
+      algorithm: {
+        ...algorithm,
+        description: `algorithm of the shared and the per-node limiters (default ${DISTRIBUTED_DEFAULTS.algorithm})`,
+      },
       maxArrivals,
       limit: { ...limit, description: 'global policy limit (overrides the scenario)' },
       window,
@@ -189,11 +300,20 @@ export const COMMANDS: readonly CommandSpec[] = [
   }),
   defineCommand<FidelityOptions, 'checks'>()({
     name: 'fidelity',
-    description: 'check published claims about rate limiters (Figma, Cloudflare, sch_tbf.c, ITU-T I.371...) against seeded measurements; exit 1 when one is not reproduced',
+    description:
+      'check published claims about rate limiters (Figma, Cloudflare, sch_tbf.c, ITU-T I.371...) against seeded measurements; exit 1 when one is not reproduced',
     flags: {
-      redis: { ...REDIS_TARGET_FLAGS.redis, description: 'the Redis the redis check measures a Lua script on, per request (loopback only unless --allow-remote); skipped without it' },
+      redis: {
+        ...REDIS_TARGET_FLAGS.redis,
+        description:
+          'the Redis the redis check measures a Lua script on, per request (loopback only unless --allow-remote); skipped without it',
+      },
       allowRemote: REDIS_TARGET_FLAGS.allowRemote,
-      only: { value: '<names>', description: 'run only these checks, comma-separated (design, edge, token-bucket, gcra, nodes, cloudflare, redis)' },
+      only: {
+        value: '<names>',
+        description:
+          'run only these checks, comma-separated (design, edge, token-bucket, gcra, nodes, cloudflare, redis)',
+      },
       seed: { ...seed, description: 'random seed of the suite (the README shows the default)' },
       csv: { output: 'one row per case' },
       json: { output: 'the cases' },
@@ -212,9 +332,14 @@ export const COMMANDS: readonly CommandSpec[] = [
   }),
   flagsCommand<RaceOptions>({
     name: 'race',
-    description: 'race a naive GET-then-SET limiter against the Lua script on a real Redis, and count what each admits over the limit',
+    description:
+      'race a naive GET-then-SET limiter against the Lua script on a real Redis, and count what each admits over the limit',
     flags: {
-      redis: { ...REDIS_TARGET_FLAGS.redis, required: true, description: 'the Redis to race on, e.g. redis://127.0.0.1:6380 (loopback only unless --allow-remote)' },
+      redis: {
+        ...REDIS_TARGET_FLAGS.redis,
+        required: true,
+        description: 'the Redis to race on, e.g. redis://127.0.0.1:6380 (loopback only unless --allow-remote)',
+      },
       allowRemote: REDIS_TARGET_FLAGS.allowRemote,
       algorithm: { ...algorithm, description: 'the Lua limiter to race (default token-bucket)' },
       limit: { ...limit, description: 'the limit on the one key (default 1000)' },
@@ -226,11 +351,15 @@ export const COMMANDS: readonly CommandSpec[] = [
   }),
   flagsCommand<BenchOptions>({
     name: 'bench',
-    description: 'measure decisions/s and memory per key of every algorithm against a reference; compare with a baseline',
+    description:
+      'measure decisions/s and memory per key of every algorithm against a reference; compare with a baseline',
     flags: {
       quick: { description: 'the CI run: hot key and 1e4 keys, algorithms only (how long: docs/bench.md)' },
       time: { value: '<duration>', description: 'measuring time per task over all rounds (default 1s, quick 320ms)' },
-      rounds: { value: '<n>', description: 'repeated measurements per task, over two processes, for the noise test (default 10, quick 8)' },
+      rounds: {
+        value: '<n>',
+        description: 'repeated measurements per task, over two processes, for the noise test (default 10, quick 8)',
+      },
       keys: { value: '<counts>', description: 'key counts of the round-robin workloads (default 1e4,1e6)' },
       algorithms,
       limiter: { value: '<module>', description: 'also measure your limiter module (repeatable)', repeatable: true },
@@ -240,11 +369,15 @@ export const COMMANDS: readonly CommandSpec[] = [
       json: { output: 'every figure' },
       csv: { output: 'every figure' },
       baseline: { value: '<file>', description: 'compare with a saved --json run; exit 1 on a regression' },
-      maxRegression: { value: '<percent>', description: 'a drop of the ratio to the reference beyond this counts (default 10%)' },
+      maxRegression: {
+        value: '<percent>',
+        description: 'a drop of the ratio to the reference beyond this counts (default 10%)',
+      },
       updateBaseline: { description: 'write this run to the --baseline file (atomically)' },
       format: {
         value: '<format>',
-        description: 'what --json writes: ratelab (the run, with the comparison and verdict under --baseline), github-action-benchmark (speed ratios, customBiggerIsBetter) or github-action-benchmark-memory (B/key, customSmallerIsBetter); default ratelab',
+        description:
+          'what --json writes: ratelab (the run, with the comparison and verdict under --baseline), github-action-benchmark (speed ratios, customBiggerIsBetter) or github-action-benchmark-memory (B/key, customSmallerIsBetter); default ratelab',
       },
       quiet: { description: 'print only the regressions and the verdict' },
       goals: { description: "also check ratelab's own speed and memory goals" },

@@ -18,10 +18,16 @@ export const SHARED_FLAGS = {
     value: '<duration>',
     description: `how long one call into a --limiter module (loading, factory, each async consume) may take before the run stops, exit 2 (default ${formatDuration(DEFAULT_LIMITER_TIMEOUT_MS)})`,
   },
-  trace: { value: '<file>', description: 'replay a recorded trace (CSV time_ms,key[,cost], JSON lines, or an access log)' },
+  trace: {
+    value: '<file>',
+    description: 'replay a recorded trace (CSV time_ms,key[,cost], JSON lines, or an access log)',
+  },
   bucket: { value: '<duration>', description: 'timeline bucket width' },
   skipBadLines: { description: 'skip malformed or out-of-order trace lines instead of failing' },
-  maxArrivals: { value: '<n>', description: `refuse a scenario expected to make more arrivals than this (default ${DEFAULT_MAX_ARRIVALS.toLocaleString('en-US')})` },
+  maxArrivals: {
+    value: '<n>',
+    description: `refuse a scenario expected to make more arrivals than this (default ${DEFAULT_MAX_ARRIVALS.toLocaleString('en-US')})`,
+  },
   chart: { negate: true, description: 'no charts' },
   allowRemote: { description: 'allow a target that is not a loopback address' },
 } satisfies FlagSpecs<{
@@ -46,8 +52,14 @@ export const POLICY_FLAGS = {
 
 /** `--max-worst-window`, `--max-error`: the CI gates on a run's rows (exit 1 when one breaks). */
 export const GATE_FLAGS = {
-  maxWorstWindow: { value: '<ratio>', description: 'CI gate: exit 1 if any row admits more than ratio x the limit in one window, e.g. 1.0 or 2.0' },
-  maxError: { value: '<percent>', description: 'CI gate: exit 1 if any row decides more than percent % of requests unlike the exact sliding log' },
+  maxWorstWindow: {
+    value: '<ratio>',
+    description: 'CI gate: exit 1 if any row admits more than ratio x the limit in one window, e.g. 1.0 or 2.0',
+  },
+  maxError: {
+    value: '<percent>',
+    description: 'CI gate: exit 1 if any row decides more than percent % of requests unlike the exact sliding log',
+  },
 } satisfies FlagSpecs<GateFlags>;
 
 /** `--no-color` (false with it; colour also follows NO_COLOR, FORCE_COLOR and the terminal). */
@@ -68,6 +80,9 @@ export interface RedisTargetFlags {
 
 /** `--redis`, `--allow-remote`: one meaning everywhere, the Redis server the command talks to. */
 export const REDIS_TARGET_FLAGS = {
-  redis: { value: '<url>', description: 'the Redis server to use, e.g. redis://127.0.0.1:6380 (loopback only unless --allow-remote)' },
+  redis: {
+    value: '<url>',
+    description: 'the Redis server to use, e.g. redis://127.0.0.1:6380 (loopback only unless --allow-remote)',
+  },
   allowRemote: { ...SHARED_FLAGS.allowRemote, description: 'allow a non-loopback Redis host' },
 } satisfies FlagSpecs<RedisTargetFlags>;

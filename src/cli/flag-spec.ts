@@ -70,7 +70,13 @@ export type FlagSpec<V> =
  * A spec for every option of `Flags`, named as the option is (`maxWorstWindow` is
  * `--max-worst-window`); an option named as an output format (`csv`...) is that format's flag.
  */
-export type FlagSpecs<Flags> = { [K in keyof Flags]-?: K extends OutputFormat ? (OutputTarget extends Flags[K] ? OutputFlag : never) : FlagSpec<Flags[K]> };
+export type FlagSpecs<Flags> = {
+  [K in keyof Flags]-?: K extends OutputFormat
+    ? OutputTarget extends Flags[K]
+      ? OutputFlag
+      : never
+    : FlagSpec<Flags[K]>;
+};
 
 /** A positional argument, in commander's syntax: `<file>` (required), `[scenario]` (optional), `[scenarios...]` (a list). */
 export interface ArgumentSpec {
@@ -79,10 +85,16 @@ export interface ArgumentSpec {
 }
 
 /** What commander hands over for an argument of this syntax. */
-type ArgumentValue<Syntax> = Syntax extends `${string}...${string}` ? string[] : Syntax extends `<${string}>` ? string : string | undefined;
+type ArgumentValue<Syntax> = Syntax extends `${string}...${string}`
+  ? string[]
+  : Syntax extends `<${string}>`
+    ? string
+    : string | undefined;
 
 /** The values of a command's positional arguments, in order. */
-export type ArgumentValues<Args extends readonly ArgumentSpec[]> = { -readonly [I in keyof Args]: ArgumentValue<Args[I]['syntax']> };
+export type ArgumentValues<Args extends readonly ArgumentSpec[]> = {
+  -readonly [I in keyof Args]: ArgumentValue<Args[I]['syntax']>;
+};
 
 /** One flag as commander and `--help` take it. */
 export interface FlagLine {
@@ -130,15 +142,21 @@ export interface CommandDefinition<Options, Flags, Args extends readonly Argumen
  * `defineCommand<Options, NotFlags>()({...})`, so that the arguments' types are inferred.
  */
 export function defineCommand<Options extends object, NotFlags extends keyof Options = never>() {
-  return <const Args extends readonly ArgumentSpec[] = []>(definition: CommandDefinition<Options, Omit<Options, NotFlags>, Args>): CommandSpec => commandSpec(definition);
+  return <const Args extends readonly ArgumentSpec[] = []>(
+    definition: CommandDefinition<Options, Omit<Options, NotFlags>, Args>,
+  ): CommandSpec => commandSpec(definition);
 }
 
 /** A command without positional arguments whose options are its flags, each with a flag that fits it. */
-export function flagsCommand<Options extends object>(definition: Omit<CommandDefinition<Options, Options, []>, 'arguments' | 'options'>): CommandSpec {
+export function flagsCommand<Options extends object>(
+  definition: Omit<CommandDefinition<Options, Options, []>, 'arguments' | 'options'>,
+): CommandSpec {
   return commandSpec<Options, Options, []>({ ...definition, options: (flags) => flags });
 }
 
-function commandSpec<Options, Flags, Args extends readonly ArgumentSpec[]>(definition: CommandDefinition<Options, Flags, Args>): CommandSpec {
+function commandSpec<Options, Flags, Args extends readonly ArgumentSpec[]>(
+  definition: CommandDefinition<Options, Flags, Args>,
+): CommandSpec {
   return {
     name: definition.name,
     description: definition.description,
@@ -165,7 +183,8 @@ export function flagName(option: string, spec: AnyFlag): string {
 function flagLines(specs: object): FlagLine[] {
   const declared: [string, AnyFlag][] = Object.entries(specs);
   return declared.map(([option, spec]) => {
-    if ('output' in spec) return { flags: `--${outputFormat(option)} [file]`, description: outputHelp(outputFormat(option), spec.output) };
+    if ('output' in spec)
+      return { flags: `--${outputFormat(option)} [file]`, description: outputHelp(outputFormat(option), spec.output) };
     return {
       flags: 'value' in spec ? `${flagName(option, spec)} ${spec.value}` : flagName(option, spec),
       description: spec.description,
@@ -202,7 +221,10 @@ function targetFits(value: unknown): boolean {
 }
 
 /** Whether commander's positional values are those the specs declare (none when there are no specs). */
-function argumentsFit<Args extends readonly ArgumentSpec[]>(specs: Args | undefined, values: unknown): values is ArgumentValues<Args> {
+function argumentsFit<Args extends readonly ArgumentSpec[]>(
+  specs: Args | undefined,
+  values: unknown,
+): values is ArgumentValues<Args> {
   if (!Array.isArray(values) || values.length > (specs?.length ?? 0)) return false;
   return (specs ?? []).every((spec, i) => {
     const value: unknown = values[i];

@@ -16,11 +16,20 @@ import { DEFAULT_LIMITER_TIMEOUT_MS } from '../metrics/limiter-timeout.js';
  * such as `--keys 1e4,1e6` read best that way. Signs, fractions, hex and empty text are
  * refused; throws `INVALID_ARGUMENT` naming the flag. A number (a default) is checked alike.
  */
-export function wholeNumberFlag(value: string | number, flag: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+export function wholeNumberFlag(
+  value: string | number,
+  flag: string,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   const number = typeof value === 'number' ? value : /^\d+(e\d+)?$/i.test(value.trim()) ? Number(value) : NaN;
   if (!Number.isSafeInteger(number) || number < min || number > max) {
     const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`;
-    throw new RatelabError('INVALID_ARGUMENT', `${flag}: expected a whole number ${range}, got ${JSON.stringify(value)}`, { field: flag });
+    throw new RatelabError(
+      'INVALID_ARGUMENT',
+      `${flag}: expected a whole number ${range}, got ${JSON.stringify(value)}`,
+      { field: flag },
+    );
   }
   return number;
 }
@@ -33,7 +42,11 @@ export function numberFlag(value: string, flag: string, min: number, max = Numbe
   const text = value.trim().replace(/%$/, '');
   const number = /^(\d+(\.\d*)?|\.\d+)$/.test(text) ? Number(text) : NaN;
   if (!Number.isFinite(number) || number < min || number > max) {
-    throw new RatelabError('INVALID_ARGUMENT', `${flag}: expected a number ${max === Number.MAX_VALUE ? `of at least ${min}` : `from ${min} to ${max}`}, got ${JSON.stringify(value)}`, { field: flag });
+    throw new RatelabError(
+      'INVALID_ARGUMENT',
+      `${flag}: expected a number ${max === Number.MAX_VALUE ? `of at least ${min}` : `from ${min} to ${max}`}, got ${JSON.stringify(value)}`,
+      { field: flag },
+    );
   }
   return number;
 }
@@ -46,8 +59,12 @@ export function numberFlag(value: string, flag: string, min: number, max = Numbe
  */
 export function algorithmsFlag(list: string | undefined, flag = '--algorithms'): Algorithm[] {
   if (list === undefined) return [...ALGORITHMS];
-  const names = list.split(',').map((name) => name.trim()).filter((name) => name !== '');
-  if (names.length === 0) throw usage(flag, `expected a comma-separated list of ${ALGORITHMS.join(', ')}, got ${describeValue(list)}`);
+  const names = list
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  if (names.length === 0)
+    throw usage(flag, `expected a comma-separated list of ${ALGORITHMS.join(', ')}, got ${describeValue(list)}`);
   return [...new Set(names.map((name) => checkAlgorithm(name, flag)))];
 }
 
@@ -71,7 +88,10 @@ export function portFlag(value: string | number): number {
 export function trustProxyFlag(value: string | undefined): TrustProxy {
   if (value === undefined) return false;
   if (/^\d+$/.test(value.trim())) return Number(value);
-  return value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
 }
 
 /** The gate flags of compare and attack (values still text). */
@@ -85,7 +105,9 @@ export interface GateFlags {
 /** `--max-worst-window` (a ratio, at least 0) and `--max-error` (percent, 0 to 100) as gates; checked before anything runs. */
 export function gateFlags(flags: GateFlags): Gates {
   return {
-    ...(flags.maxWorstWindow === undefined ? {} : { maxWorstWindow: numberFlag(flags.maxWorstWindow, '--max-worst-window', 0) }),
+    ...(flags.maxWorstWindow === undefined
+      ? {}
+      : { maxWorstWindow: numberFlag(flags.maxWorstWindow, '--max-worst-window', 0) }),
     ...(flags.maxError === undefined ? {} : { maxErrorPercent: numberFlag(flags.maxError, '--max-error', 0, 100) }),
   };
 }

@@ -6,7 +6,9 @@ import type { CommandSpec } from './flag-spec.js';
 import { EXIT, exitCodeOf } from './exit-codes.js';
 import type { CommandIO } from '../report/io.js';
 
-const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const VERSION = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 /** Runs the CLI on `argv` (without node and the script) and returns the exit code. */
 export async function run(argv: readonly string[], io: CommandIO): Promise<number> {

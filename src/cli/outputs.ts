@@ -64,13 +64,16 @@ export function checkOutputs(targets: OutputTargets, cwd: string): boolean {
   }
   const toStdout = given.filter(([, target]) => target === '-');
   const [first] = toStdout;
-  if (first !== undefined && toStdout.length > 1) throw usage(first[0], `only one of ${toStdout.map(([flag]) => flag).join(' and ')} can go to stdout (-)`);
+  if (first !== undefined && toStdout.length > 1)
+    throw usage(first[0], `only one of ${toStdout.map(([flag]) => flag).join(' and ')} can go to stdout (-)`);
   for (const [flag, target] of given) {
     const problem = outputProblem(target, cwd);
     if (problem !== undefined) throw usage(flag, problem);
   }
   for (const [i, [flag, target]] of given.entries()) {
-    const same = given.slice(0, i).find(([, other]) => target !== '-' && other !== '-' && resolve(cwd, other) === resolve(cwd, target));
+    const same = given
+      .slice(0, i)
+      .find(([, other]) => target !== '-' && other !== '-' && resolve(cwd, other) === resolve(cwd, target));
     if (same) throw usage(flag, `${target} is the file ${same[0]} writes too`);
   }
   return toStdout.length > 0;
@@ -80,7 +83,11 @@ export function checkOutputs(targets: OutputTargets, cwd: string): boolean {
  * Writes the formats asked for, all or none (see writeOutputs): each content is built only
  * when its format has a target. `contents` has one entry per format the targets' type names.
  */
-export async function writeFormats<Targets extends OutputTargets>(targets: Targets, contents: OutputContents<Targets>, io: CommandIO): Promise<void> {
+export async function writeFormats<Targets extends OutputTargets>(
+  targets: Targets,
+  contents: OutputContents<Targets>,
+  io: CommandIO,
+): Promise<void> {
   const byFormat: Partial<Record<OutputFormat, () => string>> = contents;
   const outputs: Output[] = [];
   for (const format of OUTPUT_FORMATS) {

@@ -23,11 +23,18 @@ export interface ThreadBenchOptions extends OutputTargets<'json'> {
  * the measuring time per round (default 1s) and `--rounds` the rounds (default 3, median).
  * `countsField` names the counts in an error (the deprecated `bench --threads` passes its flag).
  */
-export async function threadBenchCommand(options: ThreadBenchOptions, io: CommandIO, countsField = 'COUNTS'): Promise<number> {
+export async function threadBenchCommand(
+  options: ThreadBenchOptions,
+  io: CommandIO,
+  countsField = 'COUNTS',
+): Promise<number> {
   const threads = options.counts.split(',').map((part) => wholeNumberFlag(part, countsField, 1, 64));
   const plan = {
     threads,
-    algorithm: options.algorithms === undefined ? ('token-bucket' as const) : (algorithmsFlag(options.algorithms)[0] ?? 'token-bucket'),
+    algorithm:
+      options.algorithms === undefined
+        ? ('token-bucket' as const)
+        : (algorithmsFlag(options.algorithms)[0] ?? 'token-bucket'),
     keyCounts: [1, 10_000],
     timeMs: options.time === undefined ? 1000 : parseDuration(options.time, '--time'),
     rounds: options.rounds === undefined ? 3 : wholeNumberFlag(options.rounds, '--rounds', 1, 100),

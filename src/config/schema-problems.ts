@@ -22,7 +22,11 @@ interface ZodIssueLike {
  * zod issue. `union` words what a union expects (`expected "unlimited" or { ... }`) for when
  * the input fits none of its branches.
  */
-export function validateWith<S extends z.ZodType>(schema: S, data: unknown, union?: string): { ok: true; value: z.output<S> } | { ok: false; problems: SchemaProblem[] } {
+export function validateWith<S extends z.ZodType>(
+  schema: S,
+  data: unknown,
+  union?: string,
+): { ok: true; value: z.output<S> } | { ok: false; problems: SchemaProblem[] } {
   const result = schema.safeParse(data, { reportInput: true, error: listFields });
   if (result.success) return { ok: true, value: result.data };
   return { ok: false, problems: result.error.issues.flatMap((issue) => explain(issue as ZodIssueLike, [], union)) };
@@ -56,7 +60,8 @@ function explain(issue: ZodIssueLike, prefix: (string | number)[], union: string
   if (issue.code === 'invalid_union' && issue.input === undefined) return [{ path, message: 'missing' }];
   if (issue.code === 'invalid_union' && issue.errors && issue.errors.length > 0) {
     const meant = issue.errors.find((branch) => branch.length > 0 && branch.every((inner) => !mismatchAtRoot(inner)));
-    if (meant && typeof issue.input === 'object' && issue.input !== null) return meant.flatMap((inner) => explain(inner, path, union));
+    if (meant && typeof issue.input === 'object' && issue.input !== null)
+      return meant.flatMap((inner) => explain(inner, path, union));
     return [{ path, message: union === undefined ? issue.message : `${union}, got ${describeValue(issue.input)}` }];
   }
   if (issue.code === 'invalid_type' && issue.input === undefined) return [{ path, message: 'missing' }];
@@ -65,7 +70,10 @@ function explain(issue: ZodIssueLike, prefix: (string | number)[], union: string
 
 /** The value itself has the wrong type or is not the literal: this branch was not the one meant. */
 function mismatchAtRoot(issue: ZodIssueLike): boolean {
-  return issue.path.length === 0 && (issue.code === 'invalid_type' || issue.code === 'invalid_value' || issue.code === 'invalid_union');
+  return (
+    issue.path.length === 0 &&
+    (issue.code === 'invalid_type' || issue.code === 'invalid_value' || issue.code === 'invalid_union')
+  );
 }
 
 /**

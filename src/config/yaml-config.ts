@@ -12,7 +12,10 @@ export function readText(path: string, label = path): string {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new RatelabError('FILE_NOT_FOUND', `${label}: no such file`, { field: label });
-    throw new RatelabError('FILE_UNREADABLE', `${label}: cannot be read (${code ?? String(error)})`, { field: label, cause: error });
+    throw new RatelabError('FILE_UNREADABLE', `${label}: cannot be read (${code ?? String(error)})`, {
+      field: label,
+      cause: error,
+    });
   }
 }
 
@@ -32,13 +35,23 @@ export function parseYamlConfig<T>(
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) {
-    throw problemsError(code, source, doc.errors.map((error) => `${source}:${error.linePos?.[0].line ?? 1}: ${yamlReason(error.message)}`));
+    throw problemsError(
+      code,
+      source,
+      doc.errors.map((error) => `${source}:${error.linePos?.[0].line ?? 1}: ${yamlReason(error.message)}`),
+    );
   }
   const checked = validate(toData(doc, source, code));
   if (!checked.ok) {
     // In file order, as an editor shows them (the schema finds them in its own order).
-    const located = checked.problems.map((problem) => locate(problem, doc, lines, source)).sort((a, b) => a.line - b.line);
-    throw problemsError(code, source, located.map((problem) => problem.text));
+    const located = checked.problems
+      .map((problem) => locate(problem, doc, lines, source))
+      .sort((a, b) => a.line - b.line);
+    throw problemsError(
+      code,
+      source,
+      located.map((problem) => problem.text),
+    );
   }
   return checked.value;
 }
@@ -55,12 +68,19 @@ function toData(doc: Document, source: string, code: RatelabErrorCode): unknown 
     return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (error) {
     if (!(error instanceof ReferenceError) || !/alias/i.test(error.message)) throw error;
-    throw problemsError(code, source, [`${source}: its aliases expand too far (the yaml limit is ${MAX_ALIAS_COUNT}, against "billion laughs" files): write the values out`]);
+    throw problemsError(code, source, [
+      `${source}: its aliases expand too far (the yaml limit is ${MAX_ALIAS_COUNT}, against "billion laughs" files): write the values out`,
+    ]);
   }
 }
 
 /** A problem as `source:line: a.b[0].c: message`, with its line (0 when it has none) for sorting. */
-function locate(problem: SchemaProblem, doc: Document, lines: LineCounter, source: string): { line: number; text: string } {
+function locate(
+  problem: SchemaProblem,
+  doc: Document,
+  lines: LineCounter,
+  source: string,
+): { line: number; text: string } {
   const where = problem.path.length > 0 ? `${fieldPath(problem.path)}: ` : '';
   for (let depth = problem.path.length; depth >= 0; depth--) {
     const node = doc.getIn(problem.path.slice(0, depth), true) as { range?: [number, number, number] } | undefined;

@@ -39,7 +39,8 @@ export const realScheduler: Scheduler = {
  * timers, would leave waits to poll forever: use a ManualClock for virtual time.
  */
 export function schedulerOf(source: ClockSource | undefined): Scheduler {
-  if (typeof source === 'object' && source !== null && typeof (source as Partial<Scheduler>).schedule === 'function') return source as Scheduler;
+  if (typeof source === 'object' && source !== null && typeof (source as Partial<Scheduler>).schedule === 'function')
+    return source as Scheduler;
   return realScheduler;
 }
 
@@ -67,7 +68,11 @@ export const systemClock = createSystemClock;
 export function readClock(clock: Clock): number {
   const now = clock();
   if (!Number.isFinite(now)) {
-    throw new RatelabError('INVALID_ARGUMENT', `clock: expected a finite time in milliseconds, got ${describeValue(now)}`, { field: 'clock' });
+    throw new RatelabError(
+      'INVALID_ARGUMENT',
+      `clock: expected a finite time in milliseconds, got ${describeValue(now)}`,
+      { field: 'clock' },
+    );
   }
   return now;
 }
@@ -102,7 +107,9 @@ export class ManualClock implements Scheduler {
   /** Moves the clock forward by `ms` (finite, >= 0), firing the timers due on the way. */
   advance(ms: number): void {
     if (!Number.isFinite(ms) || ms < 0) {
-      throw new RatelabError('INVALID_ARGUMENT', `advance(ms): expected a finite number >= 0, got ${ms}`, { field: 'ms' });
+      throw new RatelabError('INVALID_ARGUMENT', `advance(ms): expected a finite number >= 0, got ${ms}`, {
+        field: 'ms',
+      });
     }
     this.runTo(this.current + ms);
   }
@@ -119,7 +126,10 @@ export class ManualClock implements Scheduler {
    * the present fires on the next `advance`, even by 0). Returns a function that cancels it.
    */
   schedule(callback: () => void, delayMs: number): () => void {
-    return this.timers.push(this.current + Math.max(0, Number.isFinite(delayMs) ? delayMs : Number.MAX_VALUE), callback);
+    return this.timers.push(
+      this.current + Math.max(0, Number.isFinite(delayMs) ? delayMs : Number.MAX_VALUE),
+      callback,
+    );
   }
 
   /** Timers scheduled and neither fired nor cancelled. */
@@ -173,7 +183,9 @@ function before(a: Timer, b: Timer): boolean {
 
 function checkTime(ms: number, field: string): number {
   if (!Number.isFinite(ms)) {
-    throw new RatelabError('INVALID_ARGUMENT', `${field}: expected a finite time in milliseconds, got ${ms}`, { field });
+    throw new RatelabError('INVALID_ARGUMENT', `${field}: expected a finite time in milliseconds, got ${ms}`, {
+      field,
+    });
   }
   return ms;
 }

@@ -59,7 +59,12 @@ export class DenyCache {
       const oldest = this.entries.keys().next();
       if (!oldest.done) this.entries.delete(oldest.value);
     }
-    this.entries.set(key, { until: now + decision.retryAfterMs, cost, remaining: decision.remaining, resetAt: now + decision.resetMs });
+    this.entries.set(key, {
+      until: now + decision.retryAfterMs,
+      cost,
+      remaining: decision.remaining,
+      resetAt: now + decision.resetMs,
+    });
   }
 
   /** Forgets `key` (after a reset). */

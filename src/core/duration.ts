@@ -44,7 +44,8 @@ export function formatDuration(ms: number): string {
     const size = UNIT_MS[unit] as number;
     // Whole thousandths of the unit; compared with a tolerance since 16086 / 1000 * 1000 is 16085.999...
     const thousandths = (ms / size) * 1000;
-    if (ms >= size && Math.abs(thousandths - Math.round(thousandths)) < 1e-6) return `${+(ms / size).toFixed(3)}${unit}`;
+    if (ms >= size && Math.abs(thousandths - Math.round(thousandths)) < 1e-6)
+      return `${+(ms / size).toFixed(3)}${unit}`;
   }
   return `${+ms.toFixed(3)}ms`;
 }

@@ -44,7 +44,11 @@ export class RatelabError extends Error {
   /** Every problem found, for inputs that are validated as a whole (tiers files, scenarios). */
   readonly problems: readonly string[];
 
-  constructor(code: RatelabErrorCode, message: string, options: { field?: string; problems?: readonly string[]; cause?: unknown } = {}) {
+  constructor(
+    code: RatelabErrorCode,
+    message: string,
+    options: { field?: string; problems?: readonly string[]; cause?: unknown } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'RatelabError';
     this.code = code;
@@ -56,7 +60,8 @@ export class RatelabError extends Error {
 /** Renders a value for an error message: short, and unambiguous about its type. */
 export function describeValue(value: unknown): string {
   if (typeof value === 'string') return escapeControl(JSON.stringify(value));
-  if (typeof value === 'number' || typeof value === 'boolean' || value === null || value === undefined) return String(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null || value === undefined)
+    return String(value);
   if (Array.isArray(value)) return 'a list';
   return `a ${typeof value}`;
 }

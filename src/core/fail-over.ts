@@ -23,7 +23,11 @@ export type FailMode = (typeof FAIL_MODES)[number];
 /** `mode` if it is one of {@link FAIL_MODES}; else throws `INVALID_ARGUMENT` naming `field`. */
 export function checkFailMode(mode: unknown, field = 'failMode'): FailMode {
   if ((FAIL_MODES as readonly unknown[]).includes(mode)) return mode as FailMode;
-  throw new RatelabError('INVALID_ARGUMENT', `${field}: expected 'open', 'closed' or 'local', got ${describeValue(mode)}`, { field });
+  throw new RatelabError(
+    'INVALID_ARGUMENT',
+    `${field}: expected 'open', 'closed' or 'local', got ${describeValue(mode)}`,
+    { field },
+  );
 }
 
 /**
@@ -33,7 +37,8 @@ export function checkFailMode(mode: unknown, field = 'failMode'): FailMode {
  */
 export function failDecision(mode: 'open' | 'closed', capacity: number, cost: number, retryAfterMs: number): Decision {
   if (cost > capacity) return { allowed: false, limit: capacity, remaining: 0, retryAfterMs: Infinity, resetMs: 0 };
-  if (mode === 'open') return { allowed: true, limit: capacity, remaining: capacity - cost, retryAfterMs: 0, resetMs: 0 };
+  if (mode === 'open')
+    return { allowed: true, limit: capacity, remaining: capacity - cost, retryAfterMs: 0, resetMs: 0 };
   const wait = Math.ceil(retryAfterMs);
   return { allowed: false, limit: capacity, remaining: 0, retryAfterMs: wait, resetMs: wait };
 }
@@ -55,7 +60,9 @@ export function shareOf(units: number, nodes: number): number {
  */
 export function nodeShare(policy: Policy, nodes: number): Policy {
   const limit = shareOf(policy.limit, nodes);
-  return policy.burst === undefined ? { limit, windowMs: policy.windowMs } : { limit, windowMs: policy.windowMs, burst: shareOf(policy.burst, nodes) };
+  return policy.burst === undefined
+    ? { limit, windowMs: policy.windowMs }
+    : { limit, windowMs: policy.windowMs, burst: shareOf(policy.burst, nodes) };
 }
 
 /** The reasons the fail mode gives, one per mode: `fail-open`, `fail-closed`, `local-fallback`. */
@@ -125,7 +132,8 @@ export class FailOver {
   /** The fail mode's decision for `cost` units of `key`, with its reason. */
   decide(key: string, cost: number): ReasonedDecision<FailOverReason> {
     if (this.local !== undefined) return { ...this.local.consume(key, cost), reason: 'local-fallback' };
-    if (this.mode === 'open') return { ...failDecision('open', this.capacity, cost, this.retryAfterMs), reason: 'fail-open' };
+    if (this.mode === 'open')
+      return { ...failDecision('open', this.capacity, cost, this.retryAfterMs), reason: 'fail-open' };
     return { ...failDecision('closed', this.capacity, cost, this.retryAfterMs), reason: 'fail-closed' };
   }
 

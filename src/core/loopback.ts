@@ -27,9 +27,17 @@ export function isLoopbackHost(hostname: string): boolean {
  * `REMOTE_TARGET` (exit 2); `label` prefixes the message (a flag or argument name),
  * `address` is what the host resolved to when it is a name.
  */
-export function remoteHostError(label: string, host: string, options: { address?: string; field?: string } = {}): RatelabError {
+export function remoteHostError(
+  label: string,
+  host: string,
+  options: { address?: string; field?: string } = {},
+): RatelabError {
   const resolved = options.address === undefined ? '' : ` (resolves to ${options.address})`;
-  return new RatelabError('REMOTE_TARGET', `${label}: ${host}${resolved} is not a loopback address; pass --allow-remote to use a host that is not this machine on purpose`, {
-    field: options.field ?? label,
-  });
+  return new RatelabError(
+    'REMOTE_TARGET',
+    `${label}: ${host}${resolved} is not a loopback address; pass --allow-remote to use a host that is not this machine on purpose`,
+    {
+      field: options.field ?? label,
+    },
+  );
 }

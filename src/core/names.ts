@@ -4,7 +4,11 @@ import { ALGORITHMS, type Algorithm } from './policy.js';
 /** Throws `UNKNOWN_ALGORITHM` unless `name` is one of {@link ALGORITHMS}. */
 export function checkAlgorithm(name: unknown, field = 'algorithm'): Algorithm {
   if (typeof name === 'string' && (ALGORITHMS as readonly string[]).includes(name)) return name as Algorithm;
-  throw new RatelabError('UNKNOWN_ALGORITHM', `${field}: expected one of ${ALGORITHMS.join(', ')}, got ${describeValue(name)}`, { field });
+  throw new RatelabError(
+    'UNKNOWN_ALGORITHM',
+    `${field}: expected one of ${ALGORITHMS.join(', ')}, got ${describeValue(name)}`,
+    { field },
+  );
 }
 
 /**

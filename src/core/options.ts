@@ -7,9 +7,19 @@ import { RatelabError, describeValue, type RatelabErrorCode } from './errors.js'
  * `value` when it is a whole number from `min` to `max` (both inclusive), else a `code`
  * error (default `INVALID_ARGUMENT`) naming `field` and quoting what was given.
  */
-export function wholeNumber(value: unknown, field: string, min: number, max: number, code: RatelabErrorCode = 'INVALID_ARGUMENT'): number {
+export function wholeNumber(
+  value: unknown,
+  field: string,
+  min: number,
+  max: number,
+  code: RatelabErrorCode = 'INVALID_ARGUMENT',
+): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new RatelabError(code, `${field}: expected a whole number from ${min} to ${max}, got ${describeValue(value)}`, { field });
+    throw new RatelabError(
+      code,
+      `${field}: expected a whole number from ${min} to ${max}, got ${describeValue(value)}`,
+      { field },
+    );
   }
   return value;
 }
@@ -20,7 +30,8 @@ export function wholeNumber(value: unknown, field: string, min: number, max: num
  */
 export function positiveOption(value: number | undefined, field: string, fallback: number): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || Number.isNaN(value) || value <= 0) throw notPositive(field, 'a positive number', value);
+  if (typeof value !== 'number' || Number.isNaN(value) || value <= 0)
+    throw notPositive(field, 'a positive number', value);
   return value;
 }
 
@@ -30,7 +41,8 @@ export function positiveOption(value: number | undefined, field: string, fallbac
  */
 export function positiveMsOption(value: number | undefined, field: string, fallback: number): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw notPositive(field, 'a positive number of ms', value);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
+    throw notPositive(field, 'a positive number of ms', value);
   return value;
 }
 
@@ -46,7 +58,9 @@ function notPositive(field: string, what: string, value: unknown): RatelabError 
 /** Throws `INVALID_COST` unless `cost` (units a decision takes) is a whole number >= 0; every limiter, memory or Redis, checks it so. */
 export function checkCost(cost: number): void {
   if (!Number.isSafeInteger(cost) || cost < 0) {
-    throw new RatelabError('INVALID_COST', `cost: expected a whole number >= 0, got ${describeValue(cost)}`, { field: 'cost' });
+    throw new RatelabError('INVALID_COST', `cost: expected a whole number >= 0, got ${describeValue(cost)}`, {
+      field: 'cost',
+    });
   }
 }
 

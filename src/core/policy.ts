@@ -7,7 +7,13 @@ import { SLIDING_LOG_MAX_LIMIT, slidingLogBytes } from './sliding-log-size.js';
 export type Algorithm = 'token-bucket' | 'sliding-log' | 'sliding-counter' | 'fixed-window' | 'gcra';
 
 /** Every algorithm, in the order reports list them. */
-export const ALGORITHMS: readonly Algorithm[] = ['token-bucket', 'gcra', 'sliding-log', 'sliding-counter', 'fixed-window'];
+export const ALGORITHMS: readonly Algorithm[] = [
+  'token-bucket',
+  'gcra',
+  'sliding-log',
+  'sliding-counter',
+  'fixed-window',
+];
 
 /**
  * What a limiter enforces, the same for every algorithm so comparisons are fair:
@@ -53,16 +59,24 @@ export function limitTooLarge(algorithm: Algorithm, limit: number): string | und
  */
 export function checkPolicy(policy: Policy, algorithm: Algorithm, where = 'policy'): Limits {
   if (typeof policy !== 'object' || policy === null) {
-    throw new RatelabError('INVALID_POLICY', `${where}: expected an object { limit, windowMs, burst? }, got ${describeValue(policy)}`, { field: where });
+    throw new RatelabError(
+      'INVALID_POLICY',
+      `${where}: expected an object { limit, windowMs, burst? }, got ${describeValue(policy)}`,
+      { field: where },
+    );
   }
   const limit = wholeNumber(policy.limit, `${where}.limit`, 1, MAX_LIMIT, 'INVALID_POLICY');
   const tooLarge = limitTooLarge(algorithm, limit);
   if (tooLarge) throw new RatelabError('POLICY_TOO_LARGE', `${where}.limit: ${tooLarge}`, { field: `${where}.limit` });
   const windowMs = wholeNumber(policy.windowMs, `${where}.windowMs`, 1, Number.MAX_SAFE_INTEGER, 'INVALID_POLICY');
-  const burst = policy.burst === undefined ? undefined : wholeNumber(policy.burst, `${where}.burst`, 1, MAX_LIMIT, 'INVALID_POLICY');
+  const burst =
+    policy.burst === undefined
+      ? undefined
+      : wholeNumber(policy.burst, `${where}.burst`, 1, MAX_LIMIT, 'INVALID_POLICY');
   const limits = { limit, windowMs, capacity: capacityOf(algorithm, limit, burst) };
   const tooLong = windowTooLong(algorithm, limits);
-  if (tooLong) throw new RatelabError('POLICY_TOO_LARGE', `${where}.windowMs: ${tooLong}`, { field: `${where}.windowMs` });
+  if (tooLong)
+    throw new RatelabError('POLICY_TOO_LARGE', `${where}.windowMs: ${tooLong}`, { field: `${where}.windowMs` });
   return limits;
 }
 

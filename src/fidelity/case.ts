@@ -47,7 +47,10 @@ export function judged(fields: Omit<FidelityCase, 'verdict' | 'reproduced'>, ok:
 }
 
 /** A figure reported without a verdict, or a case skipped (then `details.reason` says why). */
-export function unjudged(fields: Omit<FidelityCase, 'verdict' | 'reproduced'>, verdict: 'reported' | 'skipped'): FidelityCase {
+export function unjudged(
+  fields: Omit<FidelityCase, 'verdict' | 'reproduced'>,
+  verdict: 'reported' | 'skipped',
+): FidelityCase {
   return { ...fields, verdict, reproduced: null };
 }
 

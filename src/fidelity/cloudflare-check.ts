@@ -6,9 +6,11 @@ const SOURCE = 'Cloudflare blog (2017), "How we built rate limiting capable of s
 /** The mix in one line, for the table's scenario column. */
 export function describeMix(mix: CloudflareMix): string {
   const near = Math.round(mix.sources * mix.nearShare);
-  return `${mix.sources.toLocaleString('en-US')} Poisson sources, ${mix.limit}/${mix.windowMs / 1000}s each, ${mix.durationMs / 60_000} min: ` +
+  return (
+    `${mix.sources.toLocaleString('en-US')} Poisson sources, ${mix.limit}/${mix.windowMs / 1000}s each, ${mix.durationMs / 60_000} min: ` +
     `quiet Pareto(${mix.quiet.alpha}) from ${mix.quiet.min}/window capped at ${mix.quiet.cap}x; ${near} near (${mix.near.low}-${mix.near.high}x); ` +
-    `${mix.attackers} attackers at ${mix.attack.times}x for ${mix.attack.floodMs / 1000}s`;
+    `${mix.attackers} attackers at ${mix.attack.times}x for ${mix.attack.floodMs / 1000}s`
+  );
 }
 
 /**
@@ -28,7 +30,8 @@ export function cloudflareCheck(mix: CloudflareMix = CLOUDFLARE_MIX): FidelityCh
         judged(
           {
             id: 'cloudflare/mix',
-            claim: "Cloudflare's sliding-window counter: 0.003% of requests wrongly allowed or limited; wrongly allowed sources under 15% above the threshold",
+            claim:
+              "Cloudflare's sliding-window counter: 0.003% of requests wrongly allowed or limited; wrongly allowed sources under 15% above the threshold",
             source: SOURCE,
             scenario: describeMix(mix),
             expected: 'error < 0.01% (0.003%); worst source <= 1.15x',
@@ -40,7 +43,8 @@ export function cloudflareCheck(mix: CloudflareMix = CLOUDFLARE_MIX): FidelityCh
         judged(
           {
             id: 'cloudflare/near-share',
-            claim: "The counter's error is a property of the mix: it grows with the share of sources near their threshold",
+            claim:
+              "The counter's error is a property of the mix: it grows with the share of sources near their threshold",
             source: `${SOURCE}; the lab's shipped mixes read 3-7%`,
             scenario: `the mix on ${Math.round(mix.sources / 10).toLocaleString('en-US')} sources, near share ${sweep.map((r) => `${r.nearShare * 100}%`).join(', ')}`,
             expected: 'error grows with the near share',

@@ -63,20 +63,26 @@ export function mixArrivals(mix: CloudflareMix, seed: number): { source: Traffic
     classOf[s] = kind;
     const { startMs, endMs, perWindow } = sourceRate(mix, kind, random);
     const meanGap = mix.windowMs / perWindow;
-    for (let t = startMs + random.exponential(meanGap); t < endMs; t += random.exponential(meanGap)) packed.push(Math.floor(t) * SOURCE_BITS + s);
+    for (let t = startMs + random.exponential(meanGap); t < endMs; t += random.exponential(meanGap))
+      packed.push(Math.floor(t) * SOURCE_BITS + s);
   }
   const sorted = Float64Array.from(packed).sort();
   return { source: new SortedSource(sorted, classOf), classOf };
 }
 
-function sourceRate(mix: CloudflareMix, kind: number, random: Random): { startMs: number; endMs: number; perWindow: number } {
+function sourceRate(
+  mix: CloudflareMix,
+  kind: number,
+  random: Random,
+): { startMs: number; endMs: number; perWindow: number } {
   if (kind === 2) {
     const startMs = random.uniform() * (mix.durationMs - mix.attack.floodMs);
     return { startMs, endMs: startMs + mix.attack.floodMs, perWindow: mix.attack.times * mix.limit };
   }
-  const perWindow = kind === 1
-    ? mix.limit * (mix.near.low + random.uniform() * (mix.near.high - mix.near.low))
-    : Math.min(random.pareto(mix.quiet.alpha, mix.quiet.min), mix.quiet.cap * mix.limit);
+  const perWindow =
+    kind === 1
+      ? mix.limit * (mix.near.low + random.uniform() * (mix.near.high - mix.near.low))
+      : Math.min(random.pareto(mix.quiet.alpha, mix.quiet.min), mix.quiet.cap * mix.limit);
   return { startMs: 0, endMs: mix.durationMs, perWindow };
 }
 
@@ -107,7 +113,12 @@ class SortedSource implements TrafficSource {
 export async function replayMix(mix: CloudflareMix, seed: number): Promise<ReplayMetrics> {
   const policy = { limit: mix.limit, windowMs: mix.windowMs };
   const { source } = mixArrivals(mix, seed);
-  const { metrics } = await replay(builtinContender('sliding-counter', policy), new TrafficStream([source]), { limit: mix.limit, windowMs: mix.windowMs, bucketMs: mix.windowMs, originMs: 0 });
+  const { metrics } = await replay(builtinContender('sliding-counter', policy), new TrafficStream([source]), {
+    limit: mix.limit,
+    windowMs: mix.windowMs,
+    bucketMs: mix.windowMs,
+    originMs: 0,
+  });
   return metrics;
 }
 

@@ -39,7 +39,11 @@ async function memoryRows(): Promise<Map<Algorithm, number[]>> {
   const bytes = new Map<Algorithm, number[]>(ALGORITHMS.map((a) => [a, []]));
   for (let i = 0; i < jobs.length; i += 2) {
     const pair = jobs.slice(i, i + 2);
-    const samples = await Promise.all(pair.map(({ algorithm, limit }) => measureMemory({ algorithm, policy: { limit, windowMs: 60_000 } }, MEMORY_KEYS, 60_000, limit)));
+    const samples = await Promise.all(
+      pair.map(({ algorithm, limit }) =>
+        measureMemory({ algorithm, policy: { limit, windowMs: 60_000 } }, MEMORY_KEYS, 60_000, limit),
+      ),
+    );
     pair.forEach(({ algorithm }, k) => bytes.get(algorithm)?.push((samples[k] as { bytesPerKey: number }).bytesPerKey));
   }
   return bytes;
@@ -70,11 +74,23 @@ export const designCheck: FidelityCheck = {
     const realistic = await replayScenario(shippedScenario('zipf-many-keys'), ALGORITHMS);
     const adversarial = await replayScenario(shippedScenario('sliding-counter-worst'), ALGORITHMS);
     const bytes = await memory;
-    return ALGORITHMS.map((algorithm, i) => designCase(algorithm, realistic[i]?.errorRate ?? NaN, adversarial[i]?.errorRate ?? NaN, bytes.get(algorithm) ?? []));
+    return ALGORITHMS.map((algorithm, i) =>
+      designCase(
+        algorithm,
+        realistic[i]?.errorRate ?? NaN,
+        adversarial[i]?.errorRate ?? NaN,
+        bytes.get(algorithm) ?? [],
+      ),
+    );
   },
 };
 
-function designCase(algorithm: Algorithm, realistic: number, adversarial: number, bytes: readonly number[]): FidelityCase {
+function designCase(
+  algorithm: Algorithm,
+  realistic: number,
+  adversarial: number,
+  bytes: readonly number[],
+): FidelityCase {
   const design = DESIGN[algorithm];
   const first = bytes[0] as number;
   const last = bytes.at(-1) as number;
@@ -82,7 +98,8 @@ function designCase(algorithm: Algorithm, realistic: number, adversarial: number
   const burst = burstInOneMs(algorithm);
   const expectedBurst = hasBucket(algorithm) ? BURST_POLICY.burst : BURST_POLICY.limit;
   const exactOk = design.exact ? realistic === 0 && adversarial === 0 : adversarial > 0;
-  const memoryOk = design.slope === 0 ? Math.abs(slope) < FLAT_SLOPE : slope > design.slope / 2 && slope < design.slope * 2;
+  const memoryOk =
+    design.slope === 0 ? Math.abs(slope) < FLAT_SLOPE : slope > design.slope / 2 && slope < design.slope * 2;
   return judged(
     {
       id: `design/${algorithm}`,
@@ -91,7 +108,12 @@ function designCase(algorithm: Algorithm, realistic: number, adversarial: number
       scenario: `error: zipf-many-keys / sliding-counter-worst; memory: ${MEMORY_KEYS.toLocaleString('en-US')} full keys at limits ${MEMORY_LIMITS.join(', ')}; burst: 100/s, b = 20`,
       expected: `${design.exact ? 'error 0%/0%' : 'error >= 0%/> 0%'}; ${design.slope === 0 ? 'flat' : `~${design.slope} B/unit`}; burst ${expectedBurst}`,
       measured: `error ${fixed(realistic)}%/${fixed(adversarial)}%; ${bytes.map((b) => Math.round(b)).join('/')} B (${fixed(slope)} B/unit); burst ${burst}`,
-      details: { errorPercent: { realistic, adversarial }, bytesPerKey: Object.fromEntries(MEMORY_LIMITS.map((l, k) => [l, bytes[k]])), slopeBytesPerUnit: slope, burstInOneMs: burst },
+      details: {
+        errorPercent: { realistic, adversarial },
+        bytesPerKey: Object.fromEntries(MEMORY_LIMITS.map((l, k) => [l, bytes[k]])),
+        slopeBytesPerUnit: slope,
+        burstInOneMs: burst,
+      },
     },
     exactOk && memoryOk && burst === expectedBurst,
   );

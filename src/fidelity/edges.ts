@@ -44,7 +44,8 @@ const EDGE_CLAIMS: readonly EdgeClaim[] = [
     algorithm: 'fixed-window',
     stated: {
       id: 'edge/fixed-window',
-      claim: 'A fixed window admits 2x its limit across a boundary (5 at 11:00:59 and 5 at 11:01:00 pass a 5/min limit)',
+      claim:
+        'A fixed window admits 2x its limit across a boundary (5 at 11:00:59 and 5 at 11:01:00 pass a 5/min limit)',
       source: 'Figma engineering blog, "An alternative approach to rate limiting"',
       scenario: 'edge-attack (100/s: 100 at 999 ms, 100 at 1000 ms)',
       expected: '2.00x in one window',
@@ -56,7 +57,8 @@ const EDGE_CLAIMS: readonly EdgeClaim[] = [
     algorithm: 'sliding-counter',
     stated: {
       id: 'edge/sliding-counter',
-      claim: "The sliding-window counter's worst case is not 1x: a full quota at the end of a window, then steady pressure, admits just under 2x",
+      claim:
+        "The sliding-window counter's worst case is not 1x: a full quota at the end of a window, then steady pressure, admits just under 2x",
       source: 'Cloudflare blog (2017) estimate prev*(W-elapsed)/W + current; derivation in docs/lab.md',
       scenario: 'sliding-counter-worst (100/s: 100 at 999 ms, then 400/s)',
       expected: 'just under 2x (1.5x to 2x)',

@@ -85,12 +85,18 @@ export function gcraCheck(candidate: DeciderFactory = labDecider('gcra')): Fidel
         judged(
           {
             id: 'gcra/token-bucket',
-            claim: 'GCRA with T = 1/r, tau = (b-1)*T decides exactly as the token bucket (rate r, capacity b, starting full)',
-            source: 'ITU-T I.371 (GCRA); the lab\'s token bucket as reference',
+            claim:
+              'GCRA with T = 1/r, tau = (b-1)*T decides exactly as the token bucket (rate r, capacity b, starting full)',
+            source: "ITU-T I.371 (GCRA); the lab's token bucket as reference",
             scenario: `${TRACES} random bursty traces x ${ARRIVALS.toLocaleString('en-US')} unit requests, random r and b`,
             expected: '0 mismatches',
             measured: `${lab.mismatches} mismatches in ${lab.decisions.toLocaleString('en-US')} (I.371 formula: ${standard.mismatches}; tau = b*T: ${wild.mismatches})`,
-            details: { decisions: lab.decisions, mismatches: lab.mismatches, standardFormulaMismatches: standard.mismatches, wildToleranceMismatches: wild.mismatches },
+            details: {
+              decisions: lab.decisions,
+              mismatches: lab.mismatches,
+              standardFormulaMismatches: standard.mismatches,
+              wildToleranceMismatches: wild.mismatches,
+            },
           },
           lab.mismatches === 0 && standard.mismatches === 0,
         ),

@@ -51,12 +51,31 @@ export const nodesCheck: FidelityCheck = {
   name: 'nodes',
   async run({ seed }) {
     const over = overloadScenario(seed);
-    const { metrics } = await replay(independentNodes(over), scenarioWorkload(over).open(), { limit: over.policy.limit, windowMs: over.policy.windowMs, bucketMs: over.bucketMs, originMs: 0 });
+    const { metrics } = await replay(independentNodes(over), scenarioWorkload(over).open(), {
+      limit: over.policy.limit,
+      windowMs: over.policy.windowMs,
+      bucketMs: over.bucketMs,
+      originMs: 0,
+    });
     const under = underScenario(seed);
-    const base = { nodes: NODES, strategy: 'local-split' as const, failMode: 'open' as const, algorithm: 'sliding-log' as const, syncMs: 100, rttMs: 0, timeoutMs: 50 };
-    const split = await simulateDistributed(under, [{ ...base, balance: 'skewed' }, { ...base, balance: 'even' }]);
+    const base = {
+      nodes: NODES,
+      strategy: 'local-split' as const,
+      failMode: 'open' as const,
+      algorithm: 'sliding-log' as const,
+      syncMs: 100,
+      rttMs: 0,
+      timeoutMs: 50,
+    };
+    const split = await simulateDistributed(under, [
+      { ...base, balance: 'skewed' },
+      { ...base, balance: 'even' },
+    ]);
     const [skewed, even] = split.rows;
-    return [fullLimitCase(metrics.worstWindowRatio), splitCase(skewed?.falseDenials ?? 0, skewed?.offered ?? 0, even?.falseDenials ?? 0)];
+    return [
+      fullLimitCase(metrics.worstWindowRatio),
+      splitCase(skewed?.falseDenials ?? 0, skewed?.offered ?? 0, even?.falseDenials ?? 0),
+    ];
   },
 };
 
@@ -81,7 +100,8 @@ function splitCase(falseDenials: number, offered: number, evenFalseDenials: numb
     {
       id: 'nodes/split-skewed',
       claim: 'limit/N per node falsely denies under skewed load balancing, though the key is under its global limit',
-      source: 'CDN per-PoP counting; the distributed simulator (ratelab distributed --strategy local-split --balance skewed)',
+      source:
+        'CDN per-PoP counting; the distributed simulator (ratelab distributed --strategy local-split --balance skewed)',
       scenario: `one key at 80% of its limit, ${NODES} nodes with limit/${NODES} each, Zipf-skewed balancer (round robin beside it)`,
       expected: 'false denials > 0 (more than round robin)',
       measured: `${fixed(percent)}% falsely denied (${falseDenials.toLocaleString('en-US')}; round robin: ${evenFalseDenials.toLocaleString('en-US')})`,

@@ -8,7 +8,7 @@ import { Random } from '../traffic/random.js';
 export function burstyTimes(random: Random, count: number, meanGapMs: number): Float64Array {
   const times = new Float64Array(count);
   let t = 0;
-  for (let i = 0; i < count; ) {
+  for (let i = 0; i < count;) {
     t += Math.floor(random.exponential(meanGapMs));
     const burst = random.uniform() < 0.05 ? 1 + random.below(40) : 1;
     for (let k = 0; k < burst && i < count; k++) times[i++] = t;

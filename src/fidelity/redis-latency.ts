@@ -32,7 +32,17 @@ export const redisCheck: FidelityCheck = {
   name: 'redis',
   async run({ redisUrl, allowRemote }): Promise<FidelityCase[]> {
     if (redisUrl === undefined) {
-      return [unjudged({ ...CLAIM, scenario: 'needs a Redis', measured: 'skipped: no --redis URL given', details: { reason: 'no --redis URL given' } }, 'skipped')];
+      return [
+        unjudged(
+          {
+            ...CLAIM,
+            scenario: 'needs a Redis',
+            measured: 'skipped: no --redis URL given',
+            details: { reason: 'no --redis URL given' },
+          },
+          'skipped',
+        ),
+      ];
     }
     const client = await openRedis(redisUrl, { allowRemote: allowRemote ?? false });
     try {

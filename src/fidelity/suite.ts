@@ -37,7 +37,12 @@ export interface FidelityOptions extends Partial<FidelityContext> {
  * which only reports). Throws `INVALID_ARGUMENT` for a name in `only` that no check has.
  */
 export async function runFidelity(options: FidelityOptions = {}): Promise<FidelityReport> {
-  const context: FidelityContext = { seed: options.seed ?? FIDELITY_SEED, ...(options.redisUrl === undefined ? {} : { redisUrl: options.redisUrl, allowRemote: options.allowRemote ?? false }) };
+  const context: FidelityContext = {
+    seed: options.seed ?? FIDELITY_SEED,
+    ...(options.redisUrl === undefined
+      ? {}
+      : { redisUrl: options.redisUrl, allowRemote: options.allowRemote ?? false }),
+  };
   const checks = selected(options.checks ?? fidelityChecks(), options.only);
   const cases: FidelityCase[] = [];
   for (const check of checks) cases.push(...(await check.run(context)));
@@ -48,6 +53,11 @@ function selected(checks: readonly FidelityCheck[], only: readonly string[] | un
   if (only === undefined) return checks;
   const names = checks.map((c) => c.name);
   const unknown = only.find((name) => !names.includes(name));
-  if (unknown !== undefined) throw new RatelabError('INVALID_ARGUMENT', `--only: expected names from ${names.join(', ')}, got ${JSON.stringify(unknown)}`, { field: '--only' });
+  if (unknown !== undefined)
+    throw new RatelabError(
+      'INVALID_ARGUMENT',
+      `--only: expected names from ${names.join(', ')}, got ${JSON.stringify(unknown)}`,
+      { field: '--only' },
+    );
   return checks.filter((c) => only.includes(c.name));
 }

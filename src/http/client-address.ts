@@ -25,12 +25,20 @@ export function proxyTrust(trust: TrustProxy | undefined): ProxyTrust {
   if (trust === undefined || trust === false) return { hops: 0 };
   if (typeof trust === 'number') {
     if (!Number.isSafeInteger(trust) || trust < 0) {
-      throw new RatelabError('INVALID_ARGUMENT', `trustProxy: expected a whole number of hops >= 0, got ${describeValue(trust)}`, { field: 'trustProxy' });
+      throw new RatelabError(
+        'INVALID_ARGUMENT',
+        `trustProxy: expected a whole number of hops >= 0, got ${describeValue(trust)}`,
+        { field: 'trustProxy' },
+      );
     }
     return { hops: trust };
   }
   if (!Array.isArray(trust)) {
-    throw new RatelabError('INVALID_ARGUMENT', `trustProxy: expected false, a number of hops or a list of proxy addresses, got ${describeValue(trust)}`, { field: 'trustProxy' });
+    throw new RatelabError(
+      'INVALID_ARGUMENT',
+      `trustProxy: expected false, a number of hops or a list of proxy addresses, got ${describeValue(trust)}`,
+      { field: 'trustProxy' },
+    );
   }
   const proxies = new BlockList();
   for (const entry of trust) addProxy(proxies, entry);
@@ -42,8 +50,17 @@ function addProxy(list: BlockList, entry: unknown): void {
   const family = isIP(address ?? '');
   const prefix = bits === undefined ? undefined : Number(bits);
   const maxBits = family === 6 ? 128 : 32;
-  if (family === 0 || extra !== undefined || (prefix !== undefined && !(Number.isInteger(prefix) && prefix >= 0 && prefix <= maxBits && /^\d+$/.test(bits ?? '')))) {
-    throw new RatelabError('INVALID_ARGUMENT', `trustProxy: expected an IP address or CIDR range, got ${describeValue(entry)}`, { field: 'trustProxy' });
+  if (
+    family === 0 ||
+    extra !== undefined ||
+    (prefix !== undefined &&
+      !(Number.isInteger(prefix) && prefix >= 0 && prefix <= maxBits && /^\d+$/.test(bits ?? '')))
+  ) {
+    throw new RatelabError(
+      'INVALID_ARGUMENT',
+      `trustProxy: expected an IP address or CIDR range, got ${describeValue(entry)}`,
+      { field: 'trustProxy' },
+    );
   }
   const type = family === 6 ? 'ipv6' : 'ipv4';
   if (prefix === undefined) list.addAddress(address as string, type);
@@ -67,7 +84,10 @@ export function clientAddress(req: IncomingMessage, trust: ProxyTrust): string |
 function forwardedFor(req: IncomingMessage): string[] {
   const header = req.headers['x-forwarded-for'];
   const text = Array.isArray(header) ? header.join(',') : (header ?? '');
-  return text.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  return text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
 }
 
 function byHops(chain: string[], peer: string, hops: number): string {
@@ -113,7 +133,11 @@ export function ipv6Subnet(value: number | false | undefined): number | false {
   if (value === undefined) return DEFAULT_IPV6_SUBNET;
   if (value === false) return false;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 128) {
-    throw new RatelabError('INVALID_ARGUMENT', `ipv6Subnet: expected a prefix length from 1 to 128, or false, got ${describeValue(value)}`, { field: 'ipv6Subnet' });
+    throw new RatelabError(
+      'INVALID_ARGUMENT',
+      `ipv6Subnet: expected a prefix length from 1 to 128, or false, got ${describeValue(value)}`,
+      { field: 'ipv6Subnet' },
+    );
   }
   return value;
 }

@@ -18,7 +18,9 @@ export interface FastifyReplyLike {
  * replies), a denied one is answered by the middleware and the reply is hijacked, so
  * Fastify runs neither the remaining hooks nor the handler. `key(req)` gets the raw request.
  */
-export function rateLimitHook(options: RateLimitOptions): (request: FastifyRequestLike, reply: FastifyReplyLike) => Promise<void> {
+export function rateLimitHook(
+  options: RateLimitOptions,
+): (request: FastifyRequestLike, reply: FastifyReplyLike) => Promise<void> {
   const limit = rateLimit(options);
   return async (request, reply) => {
     let admitted = false;

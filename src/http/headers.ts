@@ -98,7 +98,11 @@ function serviceLimitItem(name: string, remaining: number, decision: Decision, r
  */
 export function sfString(text: string): string {
   if (!isHeaderSafeName(text)) {
-    throw new RatelabError('INVALID_ARGUMENT', `policy name: expected printable ASCII for the RateLimit fields, got ${describeValue(text)}`, { field: 'policyName' });
+    throw new RatelabError(
+      'INVALID_ARGUMENT',
+      `policy name: expected printable ASCII for the RateLimit fields, got ${describeValue(text)}`,
+      { field: 'policyName' },
+    );
   }
   return `"${text.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 }

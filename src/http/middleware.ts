@@ -126,7 +126,9 @@ export function rateLimitResult(req: IncomingMessage): RateLimitResult | undefin
  * With plain `node:http`, pass the handler as `next`. The returned promise never rejects
  * for the middleware's own failures; it rejects only if `next` itself throws.
  */
-export function rateLimit<Req extends IncomingMessage = IncomingMessage>(options: RateLimitOptions<Req>): (req: Req, res: ServerResponse, next?: Next) => Promise<void> {
+export function rateLimit<Req extends IncomingMessage = IncomingMessage>(
+  options: RateLimitOptions<Req>,
+): (req: Req, res: ServerResponse, next?: Next) => Promise<void> {
   checkOptions(options);
   const source = decisionSource(options);
   const keyOf = options.key ?? defaultKey(options);
@@ -165,7 +167,11 @@ async function decideRequest<Req extends IncomingMessage>(
   req: Req,
   res: ServerResponse,
   options: RateLimitOptions<Req>,
-  context: { source: DecisionSource; keyOf: (req: Req) => string | undefined; at: { key: string | undefined; policy: string } },
+  context: {
+    source: DecisionSource;
+    keyOf: (req: Req) => string | undefined;
+    at: { key: string | undefined; policy: string };
+  },
 ): Promise<boolean> {
   const { source, at } = context;
   const key = usableKey(context.keyOf(req));
@@ -183,11 +189,19 @@ async function decideRequest<Req extends IncomingMessage>(
   if (reason === 'key-error') {
     // One key's state is unusable: the operator must hear of it (the limiter only says so
     // in the decision), and the request takes the fail mode like any limiter failure.
-    throw new RatelabError('REDIS_KEY_ERROR', `limiter: Redis cannot decide key ${JSON.stringify(key ?? SHARED_NO_KEY)}: ${String(decided.decision.error)}`, { field: 'limiter' });
+    throw new RatelabError(
+      'REDIS_KEY_ERROR',
+      `limiter: Redis cannot decide key ${JSON.stringify(key ?? SHARED_NO_KEY)}: ${String(decided.decision.error)}`,
+      { field: 'limiter' },
+    );
   }
   if (reason === 'fail-open' || reason === 'fail-closed') {
     // A Redis limiter decided by its own fail mode: no quota is known, so no rate-limit fields.
-    return failed(reason === 'fail-open' ? 'open' : 'closed', req, res, { key, policy: decided.policy.name, retryAfterMs: decided.decision.retryAfterMs });
+    return failed(reason === 'fail-open' ? 'open' : 'closed', req, res, {
+      key,
+      policy: decided.policy.name,
+      retryAfterMs: decided.decision.retryAfterMs,
+    });
   }
   return answer(req, res, { ...decided, key, cost }, options.headers ?? {}, options.onLimited);
 }
@@ -231,16 +245,31 @@ async function answer<Req extends IncomingMessage>(
 function checkDecision(decision: unknown): asserts decision is Decision {
   const fields = decision as Partial<Record<keyof Decision, unknown>> | null | undefined;
   const numbers = [fields?.limit, fields?.remaining, fields?.retryAfterMs, fields?.resetMs];
-  if (typeof fields?.allowed === 'boolean' && numbers.every((value) => typeof value === 'number' && !Number.isNaN(value))) return;
-  throw new RatelabError('INVALID_DECISION', `limiter: consume() returned ${describeValue(decision)}, not a Decision (allowed, limit, remaining, retryAfterMs, resetMs)`, { field: 'limiter' });
+  if (
+    typeof fields?.allowed === 'boolean' &&
+    numbers.every((value) => typeof value === 'number' && !Number.isNaN(value))
+  )
+    return;
+  throw new RatelabError(
+    'INVALID_DECISION',
+    `limiter: consume() returned ${describeValue(decision)}, not a Decision (allowed, limit, remaining, retryAfterMs, resetMs)`,
+    { field: 'limiter' },
+  );
 }
 
 /** Tells `onError` of `error`; an `onError` that throws is itself only warned about, never let out. */
-function tell<Req extends IncomingMessage>(onError: (error: unknown, req: Req) => void, error: unknown, req: Req): void {
+function tell<Req extends IncomingMessage>(
+  onError: (error: unknown, req: Req) => void,
+  error: unknown,
+  req: Req,
+): void {
   try {
     onError(error, req);
   } catch (failure) {
-    process.emitWarning(`rateLimit onError threw (${failure instanceof Error ? failure.message : String(failure)})`, 'RatelabWarning');
+    process.emitWarning(
+      `rateLimit onError threw (${failure instanceof Error ? failure.message : String(failure)})`,
+      'RatelabWarning',
+    );
   }
 }
 
@@ -249,13 +278,26 @@ function tell<Req extends IncomingMessage>(onError: (error: unknown, req: Req) =
  * answers 503 for `closed` (with Retry-After when the limiter said when to come back).
  * A failure after the answer was begun (an `onLimited` that threw midway) can only end it.
  */
-function failed(mode: FailMode, req: IncomingMessage, res: ServerResponse, at: { key: string | undefined; policy: string; retryAfterMs: number }): boolean {
+function failed(
+  mode: FailMode,
+  req: IncomingMessage,
+  res: ServerResponse,
+  at: { key: string | undefined; policy: string; retryAfterMs: number },
+): boolean {
   const open = LETS_THROUGH[mode] && !res.headersSent;
-  results.set(req, { outcome: LETS_THROUGH[mode] ? 'failed-open' : 'failed-closed', key: at.key, policy: at.policy, decision: undefined });
+  results.set(req, {
+    outcome: LETS_THROUGH[mode] ? 'failed-open' : 'failed-closed',
+    key: at.key,
+    policy: at.policy,
+    decision: undefined,
+  });
   if (open) return true;
   const retryAfter = retryAfterSeconds(at.retryAfterMs);
   if (retryAfter !== undefined && !res.headersSent) res.setHeader('Retry-After', String(retryAfter));
-  sendJson(res, 503, { error: 'rate_limiter_unavailable', message: 'The rate limiter could not decide; try again later.' });
+  sendJson(res, 503, {
+    error: 'rate_limiter_unavailable',
+    message: 'The rate limiter could not decide; try again later.',
+  });
   return false;
 }
 
@@ -270,18 +312,29 @@ const NO_KEY_CHOICES: readonly unknown[] = [undefined, 'share', 'reject'];
 function checkOptions(options: RateLimitOptions<never>): void {
   if (typeof options.cost !== 'function' && options.cost !== undefined) checkCost(options.cost);
   if (!NO_KEY_CHOICES.includes(options.noKey)) {
-    throw new RatelabError('INVALID_ARGUMENT', `noKey: expected 'share' or 'reject', got ${describeValue(options.noKey)}`, { field: 'noKey' });
+    throw new RatelabError(
+      'INVALID_ARGUMENT',
+      `noKey: expected 'share' or 'reject', got ${describeValue(options.noKey)}`,
+      { field: 'noKey' },
+    );
   }
   for (const field of ['key', 'onLimited', 'onError'] as const) {
     const value: unknown = options[field];
     if (value !== undefined && typeof value !== 'function') {
-      throw new RatelabError('INVALID_ARGUMENT', `${field}: expected a function, got ${describeValue(value)}`, { field });
+      throw new RatelabError('INVALID_ARGUMENT', `${field}: expected a function, got ${describeValue(value)}`, {
+        field,
+      });
     }
   }
   const ietf: unknown = options.headers?.ietf;
-  const policyName = typeof ietf === 'object' && ietf !== null ? (ietf as { policyName?: unknown }).policyName : undefined;
+  const policyName =
+    typeof ietf === 'object' && ietf !== null ? (ietf as { policyName?: unknown }).policyName : undefined;
   if (policyName !== undefined && typeof policyName !== 'string') {
-    throw new RatelabError('INVALID_ARGUMENT', `headers.ietf.policyName: expected a string, got ${describeValue(policyName)}`, { field: 'headers.ietf.policyName' });
+    throw new RatelabError(
+      'INVALID_ARGUMENT',
+      `headers.ietf.policyName: expected a string, got ${describeValue(policyName)}`,
+      { field: 'headers.ietf.policyName' },
+    );
   }
 }
 
@@ -297,13 +350,21 @@ interface DecisionSource {
 function decisionSource(options: RateLimitOptions<never>): DecisionSource {
   const { limiter, registry } = options;
   if ((limiter === undefined) === (registry === undefined)) {
-    throw new RatelabError('INVALID_ARGUMENT', 'rateLimit: expected exactly one of limiter and registry', { field: 'limiter' });
+    throw new RatelabError('INVALID_ARGUMENT', 'rateLimit: expected exactly one of limiter and registry', {
+      field: 'limiter',
+    });
   }
   if (limiter !== undefined && typeof (limiter as Partial<LimiterLike> | null)?.consume !== 'function') {
-    throw new RatelabError('INVALID_ARGUMENT', `limiter: expected an object with a consume(key, cost) method, got ${describeValue(limiter)}`, { field: 'limiter' });
+    throw new RatelabError(
+      'INVALID_ARGUMENT',
+      `limiter: expected an object with a consume(key, cost) method, got ${describeValue(limiter)}`,
+      { field: 'limiter' },
+    );
   }
   const ietf = options.headers?.ietf;
-  const source = registry ? registrySource(registry) : limiterSource(limiter as LimiterLike, (typeof ietf === 'object' ? ietf.policyName : undefined) ?? 'default');
+  const source = registry
+    ? registrySource(registry)
+    : limiterSource(limiter as LimiterLike, (typeof ietf === 'object' ? ietf.policyName : undefined) ?? 'default');
   // Names go into the IETF fields as Structured Field strings: refuse a bad one now, not per request.
   if (ietf) for (const name of source.policyNames) sfString(name);
   return source;
@@ -342,7 +403,11 @@ function usableKey(key: unknown): string | undefined {
 
 function limitedBody(decision: Decision, policy: string, retryAfter: number | undefined, cost: number): object {
   if (retryAfter === undefined) {
-    return { error: 'cost_exceeds_limit', message: `This request costs ${cost}; policy "${policy}" admits at most ${decision.limit} at once, so it can never be admitted.`, policy };
+    return {
+      error: 'cost_exceeds_limit',
+      message: `This request costs ${cost}; policy "${policy}" admits at most ${decision.limit} at once, so it can never be admitted.`,
+      policy,
+    };
   }
   return { error: 'too_many_requests', message: `Rate limit exceeded; retry in ${retryAfter} s.`, policy, retryAfter };
 }
@@ -366,6 +431,9 @@ function warnOnce(): (error: unknown) => void {
     if (warned) return;
     warned = true;
     const message = error instanceof Error ? error.message : String(error);
-    process.emitWarning(`rate limiter failed (${message}); further failures of this middleware are not reported. Pass onError to log them.`, 'RatelabWarning');
+    process.emitWarning(
+      `rate limiter failed (${message}); further failures of this middleware are not reported. Pass onError to log them.`,
+      'RatelabWarning',
+    );
   };
 }

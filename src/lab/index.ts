@@ -25,7 +25,16 @@ export { checkArrivalCap, DEFAULT_MAX_ARRIVALS } from '../scenario/arrival-estim
 /** One source's estimate: its field (`sources[0]`), arrivals, and how the figure comes about. */
 export type { SourceEstimate } from '../scenario/arrival-estimate.js';
 /** A validated scenario and its traffic sources. */
-export type { BurstSourceSpec, KeySpec, OnOffSourceSpec, ParetoSpec, RateSourceSpec, RetrySourceSpec, Scenario, SourceSpec } from '../scenario/scenario.js';
+export type {
+  BurstSourceSpec,
+  KeySpec,
+  OnOffSourceSpec,
+  ParetoSpec,
+  RateSourceSpec,
+  RetrySourceSpec,
+  Scenario,
+  SourceSpec,
+} from '../scenario/scenario.js';
 
 // Traffic: seeded arrivals, or a recorded trace.
 /** A fresh, deterministic stream of a scenario's arrivals (same seed, same arrivals). */
@@ -133,7 +142,14 @@ export type { RateLimitFields, Shot } from '../attack/shot.js';
 /** Measures an attack like `compare` does a replay: accuracy, worst window, header problems, Retry-After honesty. */
 export { analyzeAttack } from '../attack/analysis.js';
 /** An attack's analysis and its parts. */
-export type { AnalysisOptions, AttackAnalysis, JudgedPolicy, ResponseCounts, ResponseTimes, RetryAfterCheck } from '../attack/analysis.js';
+export type {
+  AnalysisOptions,
+  AttackAnalysis,
+  JudgedPolicy,
+  ResponseCounts,
+  ResponseTimes,
+  RetryAfterCheck,
+} from '../attack/analysis.js';
 /** The URL to attack, checked: http only, loopback unless `allowRemote`; throws `REMOTE_TARGET`, `ENDPOINT_UNAVAILABLE`. */
 export { checkTarget } from '../attack/target.js';
 /** A small API behind the rate-limit middleware (client id in the {@link API_KEY_HEADER} header). */

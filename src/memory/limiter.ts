@@ -86,11 +86,16 @@ class MemoryLimiter implements RateLimiter {
     this.limits = checkPolicy(policy, algorithm);
     this.meter = createMeter(algorithm, this.limits);
     this.clock = toClock(options.clock);
-    this.waitFor = lazyWait((k, c) => this.consume(k, c), { scheduler: schedulerOf(options.clock), capacity: this.limits.capacity });
+    this.waitFor = lazyWait((k, c) => this.consume(k, c), {
+      scheduler: schedulerOf(options.clock),
+      capacity: this.limits.capacity,
+    });
     const idleMs = Math.max(positiveOption(options.idleMs, 'idleMs', this.meter.fullAfterMs), this.meter.fullAfterMs);
     const maxKeys = positiveOption(options.maxKeys, 'maxKeys', Infinity);
     if (maxKeys !== Infinity && !Number.isInteger(maxKeys)) {
-      throw new RatelabError('INVALID_ARGUMENT', `maxKeys: expected a whole number >= 1, got ${maxKeys}`, { field: 'maxKeys' });
+      throw new RatelabError('INVALID_ARGUMENT', `maxKeys: expected a whole number >= 1, got ${maxKeys}`, {
+        field: 'maxKeys',
+      });
     }
     this.table = new SlotTable(this.meter, idleMs, maxKeys);
     this.stateBytesPerKey = this.meter.bytesPerSlot + 8 + (maxKeys === Infinity ? 0 : 8);
@@ -143,4 +148,3 @@ class MemoryLimiter implements RateLimiter {
     return slot;
   }
 }
-

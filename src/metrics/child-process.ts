@@ -18,14 +18,28 @@ export function siblingModule(metaUrl: string, name: string): string {
  * everything this process has loaded, compiled and allocated.
  * TypeScript scripts are loaded through tsx (a dev dependency), as under the tests.
  */
-export async function runNodeChild<T>(file: string, arg: unknown, options: { nodeFlags?: readonly string[]; timeoutMs: number; what: string; stdin?: boolean }): Promise<T> {
+export async function runNodeChild<T>(
+  file: string,
+  arg: unknown,
+  options: { nodeFlags?: readonly string[]; timeoutMs: number; what: string; stdin?: boolean },
+): Promise<T> {
   const json = JSON.stringify(arg);
-  const args = [...(options.nodeFlags ?? []), ...(file.endsWith('.ts') ? ['--import', 'tsx'] : []), file, ...(options.stdin ? [] : [json])];
+  const args = [
+    ...(options.nodeFlags ?? []),
+    ...(file.endsWith('.ts') ? ['--import', 'tsx'] : []),
+    file,
+    ...(options.stdin ? [] : [json]),
+  ];
   const stdout = await new Promise<string>((resolve, reject) => {
-    const child = execFile(process.execPath, args, { timeout: options.timeoutMs, maxBuffer: 64 << 20 }, (error, out, err) => {
-      if (error) reject(new Error(`${options.what} failed: ${(err || error.message).trim().split('\n').pop()}`));
-      else resolve(out);
-    });
+    const child = execFile(
+      process.execPath,
+      args,
+      { timeout: options.timeoutMs, maxBuffer: 64 << 20 },
+      (error, out, err) => {
+        if (error) reject(new Error(`${options.what} failed: ${(err || error.message).trim().split('\n').pop()}`));
+        else resolve(out);
+      },
+    );
     if (options.stdin) child.stdin?.end(json);
   });
   return JSON.parse(stdout.trim().split('\n').pop() as string) as T;

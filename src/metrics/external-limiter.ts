@@ -8,7 +8,8 @@ import { DEFAULT_LIMITER_TIMEOUT_MS, loadTimeoutMs, settleWithin } from './limit
 import type { Policy } from '../core/policy.js';
 
 /** What a user's limiter returns per call: a Decision, or at least `{ allowed }`, or a boolean. */
-export type ExternalResult = boolean | { allowed: boolean; remaining?: number; retryAfterMs?: number; resetMs?: number; limit?: number };
+export type ExternalResult =
+  boolean | { allowed: boolean; remaining?: number; retryAfterMs?: number; resetMs?: number; limit?: number };
 
 /** A user's limiter, as its module made it. `consume` may be sync or async. */
 export interface ExternalLimiter extends Consumer<ExternalResult> {
@@ -29,30 +30,58 @@ export interface ExternalLimiter extends Consumer<ExternalResult> {
  * being the bound of one call), else `LIMITER_TIMEOUT` naming the module and the step. Throws `FILE_NOT_FOUND`, or `INVALID_LIMITER_MODULE`
  * saying what does not fit.
  */
-export async function loadLimiterModule(path: string, policy: Policy, clock: ClockSource, cwd = process.cwd(), timeoutMs = DEFAULT_LIMITER_TIMEOUT_MS): Promise<ExternalLimiter> {
+export async function loadLimiterModule(
+  path: string,
+  policy: Policy,
+  clock: ClockSource,
+  cwd = process.cwd(),
+  timeoutMs = DEFAULT_LIMITER_TIMEOUT_MS,
+): Promise<ExternalLimiter> {
   const file = resolve(cwd, path);
-  if (!(await stat(file).then((s) => s.isFile(), () => false))) {
+  if (
+    !(await stat(file).then(
+      (s) => s.isFile(),
+      () => false,
+    ))
+  ) {
     throw new RatelabError('FILE_NOT_FOUND', `${path}: no such file`, { field: path });
   }
   let exports: Record<string, unknown>;
   try {
-    exports = (await settleWithin(import(pathToFileURL(file).href), loadTimeoutMs(timeoutMs), path, () => 'loading it (its top-level await)')) as Record<string, unknown>;
+    exports = (await settleWithin(
+      import(pathToFileURL(file).href),
+      loadTimeoutMs(timeoutMs),
+      path,
+      () => 'loading it (its top-level await)',
+    )) as Record<string, unknown>;
   } catch (error) {
     if (isTimeout(error)) throw error;
     throw invalid(path, `cannot be loaded: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
   }
   const factory = typeof exports.default === 'function' ? exports.default : exports.createLimiter;
   if (typeof factory !== 'function') {
-    throw invalid(path, 'must export a factory function (policy, { clock }) => limiter, as its default export or as createLimiter');
+    throw invalid(
+      path,
+      'must export a factory function (policy, { clock }) => limiter, as its default export or as createLimiter',
+    );
   }
   let limiter: unknown;
   try {
-    limiter = await settleWithin(Promise.resolve(factory({ ...policy }, { clock: toClock(clock) })), loadTimeoutMs(timeoutMs), path, () => "its factory's promise");
+    limiter = await settleWithin(
+      Promise.resolve(factory({ ...policy }, { clock: toClock(clock) })),
+      loadTimeoutMs(timeoutMs),
+      path,
+      () => "its factory's promise",
+    );
   } catch (error) {
     if (isTimeout(error)) throw error;
     throw invalid(path, `its factory threw: ${error instanceof Error ? error.message : String(error)}`);
   }
-  if (typeof limiter !== 'object' || limiter === null || typeof (limiter as { consume?: unknown }).consume !== 'function') {
+  if (
+    typeof limiter !== 'object' ||
+    limiter === null ||
+    typeof (limiter as { consume?: unknown }).consume !== 'function'
+  ) {
     throw invalid(path, 'its factory must return an object with a consume(key, cost) method');
   }
   const consume = (limiter as { consume: ExternalLimiter['consume'] }).consume.bind(limiter);

@@ -60,7 +60,13 @@ export class LabelCounts {
   result(lane: number): LabelMetrics[] {
     return this.labels.map((label, slot) => {
       const at = (slot * this.lanes + lane) * 3;
-      const metrics: LabelMetrics = { label, offered: this.offered[slot] as number, admitted: this.counts[at] as number, falseDenials: this.counts[at + 1] as number, falseAdmits: this.counts[at + 2] as number };
+      const metrics: LabelMetrics = {
+        label,
+        offered: this.offered[slot] as number,
+        admitted: this.counts[at] as number,
+        falseDenials: this.counts[at + 1] as number,
+        falseAdmits: this.counts[at + 2] as number,
+      };
       const waits = this.waits[slot * this.lanes + lane];
       if (waits !== undefined) {
         const [p50, p99] = percentilesOfCounts(waits, [0.5, 0.99]) as [number, number];

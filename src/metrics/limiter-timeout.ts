@@ -25,7 +25,12 @@ export function loadTimeoutMs(callTimeoutMs: number): number {
  * otherwise let the event loop empty and Node end the process with exit 13 and no word. It
  * is cleared as soon as the promise settles, so it never holds a finished process open.
  */
-export function settleWithin<T>(promise: PromiseLike<T>, timeoutMs: number, module: string, call: () => string): Promise<T> {
+export function settleWithin<T>(
+  promise: PromiseLike<T>,
+  timeoutMs: number,
+  module: string,
+  call: () => string,
+): Promise<T> {
   return timeBound(promise, timeoutMs, () => hangError(module, call(), timeoutMs));
 }
 

@@ -9,7 +9,11 @@ interface Consumer {
   stateBytesPerKey?: number;
 }
 
-const { target, keys: count, cost = 1 } = JSON.parse(process.argv[2] as string) as { target: MemoryTarget; keys: number; cost?: number };
+const {
+  target,
+  keys: count,
+  cost = 1,
+} = JSON.parse(process.argv[2] as string) as { target: MemoryTarget; keys: number; cost?: number };
 const collect = (globalThis as { gc?: () => void }).gc;
 if (!collect) throw new Error('run with --expose-gc');
 
@@ -34,7 +38,15 @@ const withKeys = heapBytes();
 for (const key of keys) {
   const result = limiter.consume(key, cost);
   // A module's promise that never settles is told (LIMITER_TIMEOUT), not an exit 13.
-  if (result instanceof Promise) await ('module' in target ? settleWithin(result, DEFAULT_LIMITER_TIMEOUT_MS, target.module, () => `consume(${JSON.stringify(key)}, ${cost})`) : result);
+  if (result instanceof Promise)
+    await ('module' in target
+      ? settleWithin(
+          result,
+          DEFAULT_LIMITER_TIMEOUT_MS,
+          target.module,
+          () => `consume(${JSON.stringify(key)}, ${cost})`,
+        )
+      : result);
 }
 const full = heapBytes();
 const sample: MemorySample = {

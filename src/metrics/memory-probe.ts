@@ -21,7 +21,16 @@ export interface MemorySample {
  * request of `cost` units per key into the limiter (default 1; the limit measures a full
  * key, which is what a sliding log's memory grows with), and measures again after a forced GC.
  */
-export async function measureMemory(target: MemoryTarget, keys: number, timeoutMs = 180_000, cost = 1): Promise<MemorySample> {
+export async function measureMemory(
+  target: MemoryTarget,
+  keys: number,
+  timeoutMs = 180_000,
+  cost = 1,
+): Promise<MemorySample> {
   const child = siblingModule(import.meta.url, 'memory-child');
-  return runNodeChild<MemorySample>(child, { target, keys, cost }, { nodeFlags: ['--expose-gc'], timeoutMs, what: 'memory probe' });
+  return runNodeChild<MemorySample>(
+    child,
+    { target, keys, cost },
+    { nodeFlags: ['--expose-gc'], timeoutMs, what: 'memory probe' },
+  );
 }

@@ -13,7 +13,11 @@ import { weightedQuantile } from 'simple-statistics';
  */
 export function percentiles(values: ArrayLike<number>, qs: readonly number[]): number[] {
   const list = Array.from(values);
-  return weightedQuantile(list, list.map(() => 1), qs);
+  return weightedQuantile(
+    list,
+    list.map(() => 1),
+    qs,
+  );
 }
 
 /**

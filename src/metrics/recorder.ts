@@ -86,7 +86,9 @@ export class MetricsRecorder {
     readonly lanes = 1,
   ) {
     this.ledger = new WindowLedger(lanes);
-    this.timelines = Array.from({ length: lanes }, () => (options.originMs === undefined ? undefined : new TimelineCounter(options.originMs, options.bucketMs)));
+    this.timelines = Array.from({ length: lanes }, () =>
+      options.originMs === undefined ? undefined : new TimelineCounter(options.originMs, options.bucketMs),
+    );
     this.admitted = new Float64Array(lanes);
     this.falseAdmits = new Float64Array(lanes);
     this.falseDenials = new Float64Array(lanes);
@@ -192,6 +194,7 @@ export class MetricsRecorder {
 
   private *shares(lane: number): Iterable<number> {
     const { offered, admitted, keys, lanes } = this.ledger;
-    for (let slot = 0; slot < keys.length; slot++) yield (admitted[slot * lanes + lane] as number) / (offered[slot] as number);
+    for (let slot = 0; slot < keys.length; slot++)
+      yield (admitted[slot * lanes + lane] as number) / (offered[slot] as number);
   }
 }

@@ -15,7 +15,10 @@ export interface GetSetClient {
  * it took the last unit, so the limit is exceeded. `ratelab race` and the atomicity test
  * set it against the Lua scripts, which read and write in one atomic step.
  */
-export function createNaiveRedisLimiter(policy: Policy, options: { redis: GetSetClient; prefix?: string }): { consume(key: string): Promise<boolean> } {
+export function createNaiveRedisLimiter(
+  policy: Policy,
+  options: { redis: GetSetClient; prefix?: string },
+): { consume(key: string): Promise<boolean> } {
   const prefix = options.prefix ?? 'ratelab:naive:';
   return {
     async consume(key: string): Promise<boolean> {

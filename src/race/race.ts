@@ -27,7 +27,18 @@ export function contenderName(contender: Contender): string {
  * stops sending and, once none has a call in flight (so nothing it sent lands after a
  * clean-up), rejects with `REDIS_UNAVAILABLE` naming the contender and the reason.
  */
-export async function race(redis: RaceClient, contender: Contender, options: { key: string; limit: number; requests: number; inFlight: number; prefix: string; stop?: { failed: boolean } }): Promise<number> {
+export async function race(
+  redis: RaceClient,
+  contender: Contender,
+  options: {
+    key: string;
+    limit: number;
+    requests: number;
+    inFlight: number;
+    prefix: string;
+    stop?: { failed: boolean };
+  },
+): Promise<number> {
   const consume = admitter(redis, contender, { limit: options.limit, windowMs: RACE_WINDOW_MS }, options.prefix);
   const stop = options.stop ?? { failed: false };
   let next = 0;
@@ -52,11 +63,18 @@ export async function race(redis: RaceClient, contender: Contender, options: { k
 
 function raceFailure(contender: Contender, error: unknown): RatelabError {
   const why = error instanceof Error ? error.message : String(error);
-  return new RatelabError('REDIS_UNAVAILABLE', `Redis failed during the race (${contenderName(contender)}): ${why}`, { field: 'redis', cause: error });
+  return new RatelabError('REDIS_UNAVAILABLE', `Redis failed during the race (${contenderName(contender)}): ${why}`, {
+    field: 'redis',
+    cause: error,
+  });
 }
 
-
-function admitter(redis: RaceClient, contender: Contender, policy: Policy, prefix: string): (key: string) => Promise<boolean> {
+function admitter(
+  redis: RaceClient,
+  contender: Contender,
+  policy: Policy,
+  prefix: string,
+): (key: string) => Promise<boolean> {
   if (contender === 'naive') {
     const naive = createNaiveRedisLimiter(policy, { redis, prefix });
     return (key) => naive.consume(key);

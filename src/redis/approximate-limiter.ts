@@ -110,12 +110,17 @@ class Approximate implements ApproximateLimiter {
     private readonly options: ApproximateLimiterOptions,
   ) {
     this.nodes = options.expectedNodes;
-    if (!Number.isInteger(this.nodes) || this.nodes < 1) throw invalidOption('expectedNodes', 'expected a whole number >= 1', this.nodes);
+    if (!Number.isInteger(this.nodes) || this.nodes < 1)
+      throw invalidOption('expectedNodes', 'expected a whole number >= 1', this.nodes);
     this.syncMs = options.syncMs ?? 100;
-    if (!Number.isInteger(this.syncMs) || this.syncMs < 1) throw invalidOption('syncMs', 'expected a whole number of ms >= 1', options.syncMs);
+    if (!Number.isInteger(this.syncMs) || this.syncMs < 1)
+      throw invalidOption('syncMs', 'expected a whole number of ms >= 1', options.syncMs);
     this.timeoutMs = options.timeoutMs ?? this.syncMs;
     this.clock = toClock(options.clock);
-    this.waitFor = lazyWait((k, c) => this.consume(k, c), { scheduler: schedulerOf(options.clock), capacity: limits.limit });
+    this.waitFor = lazyWait((k, c) => this.consume(k, c), {
+      scheduler: schedulerOf(options.clock),
+      capacity: limits.limit,
+    });
     this.keyPrefix = `${options.prefix ?? 'ratelab:'}approx:${limits.limit}:${limits.windowMs}:`;
     syncScript ??= luaScript('approximate-sync', readLua('approximate-sync'));
     if (options.autoSync ?? true) {
@@ -141,7 +146,13 @@ class Approximate implements ApproximateLimiter {
       allowed,
       limit,
       remaining: Math.max(0, state.budget - state.spent),
-      retryAfterMs: allowed ? 0 : cost > limit ? Infinity : used + cost <= limit ? Math.min(this.syncMs, endsIn) : endsIn,
+      retryAfterMs: allowed
+        ? 0
+        : cost > limit
+          ? Infinity
+          : used + cost <= limit
+            ? Math.min(this.syncMs, endsIn)
+            : endsIn,
       resetMs: used > 0 ? endsIn : 0,
     };
   }
@@ -157,7 +168,10 @@ class Approximate implements ApproximateLimiter {
   async reset(key: string): Promise<boolean> {
     checkKey(key);
     const held = this.states.delete(key);
-    const deleted = await withTimeout(scriptClient(this.options.redis).del(redisKeyOf(this.keyPrefix + key)), this.timeoutMs);
+    const deleted = await withTimeout(
+      scriptClient(this.options.redis).del(redisKeyOf(this.keyPrefix + key)),
+      this.timeoutMs,
+    );
     return held || Number(deleted) > 0;
   }
 
@@ -200,7 +214,15 @@ class Approximate implements ApproximateLimiter {
     const ttl = Math.ceil((state.window + 1) * this.limits.windowMs - this.clock());
     let total: number;
     try {
-      const reply = await withTimeout(runScript(this.options.redis, syncScript as LuaScript, [redisKeyOf(this.keyPrefix + key)], [state.window, delta, Math.max(ttl, 1)]), this.timeoutMs);
+      const reply = await withTimeout(
+        runScript(
+          this.options.redis,
+          syncScript as LuaScript,
+          [redisKeyOf(this.keyPrefix + key)],
+          [state.window, delta, Math.max(ttl, 1)],
+        ),
+        this.timeoutMs,
+      );
       total = Number(reply);
     } catch {
       state.unsent += delta; // sent again next time; the old budget stands

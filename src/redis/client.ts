@@ -110,11 +110,17 @@ export async function openRedis(target: RedisTarget, options: ConnectOptions = {
     // Reported through the commands that fail; without a listener ioredis logs to stderr.
   });
   try {
-    await withTimeout(client.connect().then(() => client.ping()), options.connectTimeoutMs ?? 2000);
+    await withTimeout(
+      client.connect().then(() => client.ping()),
+      options.connectTimeoutMs ?? 2000,
+    );
   } catch (error) {
     client.disconnect();
     const why = error instanceof Error ? error.message : String(error);
-    throw new RatelabError('REDIS_UNAVAILABLE', `cannot reach Redis at ${parsed.label}: ${why}`, { field: 'redis', cause: error });
+    throw new RatelabError('REDIS_UNAVAILABLE', `cannot reach Redis at ${parsed.label}: ${why}`, {
+      field: 'redis',
+      cause: error,
+    });
   }
   try {
     await checkConnected(client, parsed, allowRemote);
@@ -163,7 +169,11 @@ async function checkConnected(client: Redis, target: ParsedRedisTarget, allowRem
     await withTimeout(client.select(target.db), 2000);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    throw new RatelabError('INVALID_ARGUMENT', `--redis: database ${target.db} is not available on ${target.label}: ${why}`, { field: 'redis', cause: error });
+    throw new RatelabError(
+      'INVALID_ARGUMENT',
+      `--redis: database ${target.db} is not available on ${target.label}: ${why}`,
+      { field: 'redis', cause: error },
+    );
   }
   const master = client.stream?.remoteAddress;
   if (target.kind === 'sentinel' && !allowRemote && master !== undefined && !isLoopbackHost(master)) {
@@ -171,7 +181,8 @@ async function checkConnected(client: Redis, target: ParsedRedisTarget, allowRem
   }
 }
 
-const URL_EXAMPLE = 'redis://127.0.0.1:6380, redis://127.0.0.1:6380/2 or redis+sentinel://127.0.0.1:26379,127.0.0.1:26380/mymaster';
+const URL_EXAMPLE =
+  'redis://127.0.0.1:6380, redis://127.0.0.1:6380/2 or redis+sentinel://127.0.0.1:26379,127.0.0.1:26380/mymaster';
 
 /**
  * Checks a {@link RedisTarget}: the URL's form, its database (a whole number, default 0),
@@ -210,23 +221,37 @@ function parseSentinelUrl(text: string): ParsedRedisTarget {
     throw badUrl(`expected redis+sentinel://host:port[,host:port...]/mastername[/db], got ${JSON.stringify(text)}`);
   }
   const sentinels = hostList.split(',').map((address) => sentinelAddressOf(address, text));
-  return { kind: 'sentinel', sentinels, name: decodeURIComponent(name), db: db === undefined ? 0 : databaseOf(db, text), label: sentinelLabel(name, sentinels) };
+  return {
+    kind: 'sentinel',
+    sentinels,
+    name: decodeURIComponent(name),
+    db: db === undefined ? 0 : databaseOf(db, text),
+    label: sentinelLabel(name, sentinels),
+  };
 }
 
 function sentinelAddressOf(address: string, text: string): SentinelAddress {
   const match = /^(\[[^\]]+\]|[^:[\]]+):(\d{1,5})$/.exec(address);
   const port = Number(match?.[2]);
   if (match === null || port < 1 || port > 65_535) {
-    throw badUrl(`a Sentinel's address must be host:port (port 1-65535), got ${JSON.stringify(address)} in ${JSON.stringify(text)}`);
+    throw badUrl(
+      `a Sentinel's address must be host:port (port 1-65535), got ${JSON.stringify(address)} in ${JSON.stringify(text)}`,
+    );
   }
   return { host: (match[1] as string).replace(/^\[(.*)\]$/, '$1'), port };
 }
 
 function sentinelTargetOf(target: SentinelTarget): ParsedRedisTarget {
-  if (typeof target !== 'object' || target === null || !Array.isArray(target.sentinels) || target.sentinels.length === 0) {
+  if (
+    typeof target !== 'object' ||
+    target === null ||
+    !Array.isArray(target.sentinels) ||
+    target.sentinels.length === 0
+  ) {
     throw badUrl('expected a URL or { sentinels: [{ host, port }, ...], name }, with at least one Sentinel');
   }
-  if (typeof target.name !== 'string' || target.name === '') throw badUrl(`expected the master group's name in { sentinels, name }, got ${JSON.stringify(target.name)}`);
+  if (typeof target.name !== 'string' || target.name === '')
+    throw badUrl(`expected the master group's name in { sentinels, name }, got ${JSON.stringify(target.name)}`);
   const sentinels = target.sentinels.map((s) => {
     if (typeof s?.host !== 'string' || s.host === '' || !Number.isInteger(s.port) || s.port < 1 || s.port > 65_535) {
       throw badUrl(`a Sentinel must be { host, port } with port 1-65535, got ${JSON.stringify(s)}`);
@@ -234,7 +259,8 @@ function sentinelTargetOf(target: SentinelTarget): ParsedRedisTarget {
     return { host: s.host, port: s.port };
   });
   const db = target.db ?? 0;
-  if (!Number.isInteger(db) || db < 0) throw badUrl(`expected db to be a whole number >= 0, got ${JSON.stringify(target.db)}`);
+  if (!Number.isInteger(db) || db < 0)
+    throw badUrl(`expected db to be a whole number >= 0, got ${JSON.stringify(target.db)}`);
   return { kind: 'sentinel', sentinels, name: target.name, db, label: sentinelLabel(target.name, sentinels) };
 }
 
@@ -243,7 +269,10 @@ function sentinelLabel(name: string, sentinels: readonly SentinelAddress[]): str
 }
 
 function databaseOf(text: string, url: string): number {
-  if (!/^\d{1,9}$/.test(text)) throw badUrl(`the database (the URL's path) must be a whole number such as /0, got ${JSON.stringify(`/${text}`)} in ${JSON.stringify(url)}`);
+  if (!/^\d{1,9}$/.test(text))
+    throw badUrl(
+      `the database (the URL's path) must be a whole number such as /0, got ${JSON.stringify(`/${text}`)} in ${JSON.stringify(url)}`,
+    );
   return Number(text);
 }
 

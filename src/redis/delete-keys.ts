@@ -10,7 +10,11 @@ const STEP = 1000;
  * out of memory or restarting when a run fails, so it starts over every 100 ms for up to
  * `withinMs`; returns whether the keys are gone.
  */
-export async function deleteKeysUnder(redis: Pick<Redis, 'scan' | 'unlink'>, prefix: string, withinMs = 3000): Promise<boolean> {
+export async function deleteKeysUnder(
+  redis: Pick<Redis, 'scan' | 'unlink'>,
+  prefix: string,
+  withinMs = 3000,
+): Promise<boolean> {
   const deadline = performance.now() + withinMs;
   for (;;) {
     try {

@@ -6,7 +6,13 @@
 /** A limiter deciding in Redis, one atomic Lua script per decision; same decisions as `createLimiter`. */
 export { createRedisLimiter } from './redis-limiter.js';
 /** Its options (`timeoutMs` default 50 ms, `failMode`, `denyCache`...), the limiter, and a decision with its `reason`. */
-export type { DecisionReason, FailMode, RedisDecision, RedisLimiterOptions, RedisRateLimiter } from './redis-limiter.js';
+export type {
+  DecisionReason,
+  FailMode,
+  RedisDecision,
+  RedisLimiterOptions,
+  RedisRateLimiter,
+} from './redis-limiter.js';
 /** Local decisions with counts shared through Redis every `syncMs` (default 100 ms): approximate, no round trip per request. */
 export { createApproximateLimiter } from './approximate-limiter.js';
 /** The approximate limiter and its options (`expectedNodes` >= 1, `syncMs`, `timeoutMs` in ms). */
@@ -16,7 +22,14 @@ export { connectRedis } from './client.js';
 /** ioredis options bounding every command: no offline queue, no retries, `commandTimeout` ms (default 1000). */
 export { boundedRedisOptions } from './client.js';
 /** connectRedis's options and connection, the bounded options' type, and its targets: a URL (`redis://`, `redis+sentinel://`) or `{ sentinels, name, db? }`. */
-export type { BoundedRedisOptions, ConnectOptions, RedisConnection, RedisTarget, SentinelAddress, SentinelTarget } from './client.js';
+export type {
+  BoundedRedisOptions,
+  ConnectOptions,
+  RedisConnection,
+  RedisTarget,
+  SentinelAddress,
+  SentinelTarget,
+} from './client.js';
 /** The clients ratelab accepts, by the commands it sends (EVALSHA, EVAL, DEL): ioredis `Redis`/`Cluster`, node-redis v5 `createClient`/`createCluster`. */
 export type { IoredisClient, NodeRedisClient, NodeRedisScriptOptions, RedisClient } from './run-script.js';
 /** The hash slot (0..16383) of a Redis key: keys sharing a `{hash tag}` share a slot, and so a batch on a Cluster. */

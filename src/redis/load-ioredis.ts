@@ -12,7 +12,11 @@ export async function loadIoredis(): Promise<{ Redis: typeof Redis }> {
     return { Redis };
   } catch (error) {
     if (!isMissingPackage(error, 'ioredis')) throw error;
-    throw new RatelabError('MISSING_DEPENDENCY', 'ratelab needs the optional peer dependency ioredis to connect to Redis: npm install ioredis', { field: 'redis', cause: error });
+    throw new RatelabError(
+      'MISSING_DEPENDENCY',
+      'ratelab needs the optional peer dependency ioredis to connect to Redis: npm install ioredis',
+      { field: 'redis', cause: error },
+    );
   }
 }
 

@@ -1,5 +1,11 @@
 import { performance } from 'node:perf_hooks';
-import { StoreLimiter, type LimiterStore, type StoreContext, type StoreLimiterOptions, type StoreRateLimiter } from '../backend/store-limiter.js';
+import {
+  StoreLimiter,
+  type LimiterStore,
+  type StoreContext,
+  type StoreLimiterOptions,
+  type StoreRateLimiter,
+} from '../backend/store-limiter.js';
 import type { Clock, ClockSource } from '../core/clock.js';
 import type { DecisionReason, FailMode, ReasonedDecision } from '../core/fail-over.js';
 import { checkAlgorithm } from '../core/names.js';
@@ -8,7 +14,13 @@ import type { Algorithm, Policy } from '../core/policy.js';
 import { ScriptBatcher } from './batcher.js';
 import { NodeBreakers } from './node-breaker.js';
 import { redisKeyOf, type RedisKey } from './redis-key.js';
-import { acknowledgedScriptClient, isRedisClient, scriptClient, type RedisClient, type ScriptClient } from './run-script.js';
+import {
+  acknowledgedScriptClient,
+  isRedisClient,
+  scriptClient,
+  type RedisClient,
+  type ScriptClient,
+} from './run-script.js';
 import { limiterScript, type LuaScript } from './scripts.js';
 import { DeadlineQueue } from './timeout.js';
 
@@ -124,7 +136,11 @@ const KEY_TAG: Record<Algorithm, string> = {
  * decisions are the memory limiter's, number for number. Throws like `createLimiter`, and
  * `INVALID_ARGUMENT` for bad options.
  */
-export function createRedisLimiter(algorithm: Algorithm, policy: Policy, options: RedisLimiterOptions): RedisRateLimiter {
+export function createRedisLimiter(
+  algorithm: Algorithm,
+  policy: Policy,
+  options: RedisLimiterOptions,
+): RedisRateLimiter {
   const checked = checkAlgorithm(algorithm);
   if (typeof options !== 'object' || options === null || !isRedisClient(options.redis)) {
     throw invalidOption('redis', 'expected an ioredis or node-redis client (single or Cluster)', options?.redis);
@@ -167,10 +183,17 @@ class RedisStore implements LimiterStore<RedisDecision> {
     this.retryAfterMs = positiveMsOption(options.retryRedisAfterMs, 'retryRedisAfterMs', DEFAULT_RETRY_REDIS_AFTER_MS);
     this.clock = context.clock;
     const minTtlMs = options.minTtlMs ?? (this.clock ? VIRTUAL_CLOCK_MIN_TTL_MS : 0);
-    if (!Number.isInteger(minTtlMs) || minTtlMs < 0) throw invalidOption('minTtlMs', 'expected a whole number of ms >= 0', minTtlMs);
+    if (!Number.isInteger(minTtlMs) || minTtlMs < 0)
+      throw invalidOption('minTtlMs', 'expected a whole number of ms >= 0', minTtlMs);
     const repair = options.repairKeys === true;
     const { maxKeys, split } = batchOptionsOf(options.batch);
-    this.batcher = new ScriptBatcher(this.client, limiterScript(algorithm, limits, minTtlMs, repair), this.deadlines, maxKeys, split);
+    this.batcher = new ScriptBatcher(
+      this.client,
+      limiterScript(algorithm, limits, minTtlMs, repair),
+      this.deadlines,
+      maxKeys,
+      split,
+    );
     this.single = maxKeys === 1 ? limiterScript(algorithm, limits, minTtlMs, repair, 'single') : undefined;
     this.breakers = new NodeBreakers(this.retryAfterMs);
   }
@@ -206,7 +229,14 @@ class RedisStore implements LimiterStore<RedisDecision> {
    * One call, one script call: without the batcher's queue and arrays, the arguments only
    * the cost and a caller's time (measured: bench/redis-throughput.ts, docs/redis.md).
    */
-  private decideAlone(script: LuaScript, key: string, redisKey: RedisKey, cost: number, node: string, now: string): Promise<RedisDecision> {
+  private decideAlone(
+    script: LuaScript,
+    key: string,
+    redisKey: RedisKey,
+    cost: number,
+    node: string,
+    now: string,
+  ): Promise<RedisDecision> {
     const args = now === '' ? [String(cost)] : [String(cost), now];
     return this.deadlines.run(this.client.run(script, [redisKey], args)).then(
       (reply) => {
@@ -232,7 +262,12 @@ class RedisStore implements LimiterStore<RedisDecision> {
     const remaining = replies[at + 1];
     const retryAfterMs = replies[at + 2];
     const resetMs = replies[at + 3];
-    if (typeof allowed !== 'number' || typeof remaining !== 'number' || typeof retryAfterMs !== 'number' || typeof resetMs !== 'number') {
+    if (
+      typeof allowed !== 'number' ||
+      typeof remaining !== 'number' ||
+      typeof retryAfterMs !== 'number' ||
+      typeof resetMs !== 'number'
+    ) {
       return this.failed(key, cost, node);
     }
     const decision: RedisDecision = {
@@ -254,13 +289,24 @@ class RedisStore implements LimiterStore<RedisDecision> {
 /** The script client, acknowledged by replicas when `replicas` asks for it. */
 function clientOf(redis: RedisClient, replicas: RedisLimiterOptions['replicas'], timeoutMs: number): ScriptClient {
   if (replicas === undefined) return scriptClient(redis);
-  if (typeof replicas !== 'object' || replicas === null) throw invalidOption('replicas', 'expected { wait, timeoutMs }', replicas);
+  if (typeof replicas !== 'object' || replicas === null)
+    throw invalidOption('replicas', 'expected { wait, timeoutMs }', replicas);
   const { wait, timeoutMs: waitMs } = replicas;
-  if (!Number.isInteger(wait) || wait < 1) throw invalidOption('replicas.wait', 'expected a whole number of replicas >= 1', wait);
+  if (!Number.isInteger(wait) || wait < 1)
+    throw invalidOption('replicas.wait', 'expected a whole number of replicas >= 1', wait);
   if (!Number.isInteger(waitMs) || waitMs < 1 || waitMs >= timeoutMs) {
-    throw invalidOption('replicas.timeoutMs', `expected a whole number of ms from 1 to below timeoutMs (${timeoutMs}): WAIT 0 would block for ever`, waitMs);
+    throw invalidOption(
+      'replicas.timeoutMs',
+      `expected a whole number of ms from 1 to below timeoutMs (${timeoutMs}): WAIT 0 would block for ever`,
+      waitMs,
+    );
   }
-  if (scriptClient(redis).cluster) throw invalidOption('replicas', 'WAIT is for a single server or Sentinel client: on a Cluster it would not reach the key\'s master', replicas);
+  if (scriptClient(redis).cluster)
+    throw invalidOption(
+      'replicas',
+      "WAIT is for a single server or Sentinel client: on a Cluster it would not reach the key's master",
+      replicas,
+    );
   return acknowledgedScriptClient(redis, { replicas: wait, timeoutMs: waitMs });
 }
 
@@ -268,7 +314,8 @@ function batchOptionsOf(option: RedisLimiterOptions['batch']): { maxKeys: number
   if (option === undefined || option === true) return { maxKeys: DEFAULT_BATCH_KEYS, split: true };
   if (option === false) return { maxKeys: 1, split: false };
   const maxKeys = option.maxKeys ?? DEFAULT_BATCH_KEYS;
-  if (!Number.isInteger(maxKeys) || maxKeys < 1) throw invalidOption('batch.maxKeys', 'expected a whole number >= 1', maxKeys);
+  if (!Number.isInteger(maxKeys) || maxKeys < 1)
+    throw invalidOption('batch.maxKeys', 'expected a whole number >= 1', maxKeys);
   const split = option.split ?? true;
   if (typeof split !== 'boolean') throw invalidOption('batch.split', 'expected true or false', split);
   return { maxKeys, split };

@@ -90,19 +90,33 @@ function isNodeRedis(client: RedisClient): client is NodeRedisClient {
  */
 function ioredisAdapter(client: IoredisClient): ScriptClient {
   const send = ioredisSender(client);
-  return { ...router(client), run: (script, keys, args) => sendScript(send, script, keys, args), del: (key) => client.del(key) };
+  return {
+    ...router(client),
+    run: (script, keys, args) => sendScript(send, script, keys, args),
+    del: (key) => client.del(key),
+  };
 }
 
 function nodeRedisAdapter(client: NodeRedisClient): ScriptClient {
   const send = nodeRedisSender(client);
-  return { ...router(client), run: (script, keys, args) => sendScript(send, script, keys, args), del: (key) => client.del(key) };
+  return {
+    ...router(client),
+    run: (script, keys, args) => sendScript(send, script, keys, args),
+    del: (key) => client.del(key),
+  };
 }
 
 /**
  * Sends `script` by EVALSHA and, when the server does not hold it (NOSCRIPT), by EVAL.
  * `each` wraps every attempt's reply (the WAIT of {@link acknowledgedScriptClient}).
  */
-function sendScript(send: ScriptSender, script: LuaScript, keys: readonly RedisKey[], args: readonly string[], each?: (reply: Promise<unknown>) => Promise<unknown>): Promise<unknown> {
+function sendScript(
+  send: ScriptSender,
+  script: LuaScript,
+  keys: readonly RedisKey[],
+  args: readonly string[],
+  each?: (reply: Promise<unknown>) => Promise<unknown>,
+): Promise<unknown> {
   const first = send.evalsha(script, keys, args);
   return (each === undefined ? first : each(first)).catch((error: unknown) => {
     if (!isNoScript(error)) throw error;
@@ -118,7 +132,8 @@ function sendScript(send: ScriptSender, script: LuaScript, keys: readonly RedisK
  */
 function router(client: object): Pick<ScriptClient, 'cluster' | 'slotOf' | 'nodeOf' | 'nodeFailed'> {
   const table = (client as { slots?: unknown }).slots;
-  if (!Array.isArray(table)) return { cluster: false, slotOf: () => 0, nodeOf: () => 'server', nodeFailed: () => undefined };
+  if (!Array.isArray(table))
+    return { cluster: false, slotOf: () => 0, nodeOf: () => 'server', nodeFailed: () => undefined };
   return {
     cluster: true,
     slotOf: hashSlot,
@@ -209,14 +224,21 @@ export function acknowledgedScriptClient(client: RedisClient, wait: ReplicaWait)
   return { ...scriptClient(client), run: (script, keys, args) => runAcknowledged(send, script, keys, args, wait) };
 }
 
-function runAcknowledged(send: ScriptSender, script: LuaScript, keys: readonly RedisKey[], args: readonly string[], wait: ReplicaWait): Promise<unknown> {
+function runAcknowledged(
+  send: ScriptSender,
+  script: LuaScript,
+  keys: readonly RedisKey[],
+  args: readonly string[],
+  wait: ReplicaWait,
+): Promise<unknown> {
   const acknowledged = (reply: Promise<unknown>) => {
     const count = send.wait(wait.replicas, wait.timeoutMs);
     return reply.then(
-      (value) => count.then((replicas) => {
-        if (Number(replicas) < wait.replicas && admits(value)) throw new UnreplicatedError(replicas, wait);
-        return value;
-      }),
+      (value) =>
+        count.then((replicas) => {
+          if (Number(replicas) < wait.replicas && admits(value)) throw new UnreplicatedError(replicas, wait);
+          return value;
+        }),
       (error: unknown) => {
         count.catch(() => undefined);
         throw error;
@@ -234,7 +256,8 @@ function admits(reply: unknown): boolean {
 }
 
 function ioredisSender(client: IoredisClient): ScriptSender {
-  const words = (keys: readonly RedisKey[], args: readonly string[]) => (keys.length === 1 ? [keys[0] as RedisKey, ...args] : [...keys, ...args]);
+  const words = (keys: readonly RedisKey[], args: readonly string[]) =>
+    keys.length === 1 ? [keys[0] as RedisKey, ...args] : [...keys, ...args];
   return {
     evalsha: (script, keys, args) => client.evalsha(script.sha, keys.length, ...words(keys, args)),
     eval: (script, keys, args) => client.eval(script.source, keys.length, ...words(keys, args)),
@@ -243,7 +266,10 @@ function ioredisSender(client: IoredisClient): ScriptSender {
 }
 
 function nodeRedisSender(client: NodeRedisClient): ScriptSender {
-  const options = (keys: readonly RedisKey[], args: readonly string[]) => ({ keys: keys as RedisKey[], arguments: args as string[] });
+  const options = (keys: readonly RedisKey[], args: readonly string[]) => ({
+    keys: keys as RedisKey[],
+    arguments: args as string[],
+  });
   return {
     evalsha: (script, keys, args) => client.evalSha(script.sha, options(keys, args)),
     eval: (script, keys, args) => client.eval(script.source, options(keys, args)),
@@ -259,7 +285,12 @@ function waitOf(client: RedisClient): (replicas: number, timeoutMs: number) => P
 }
 
 /** Runs `script` once over `keys` (one hash slot on a Cluster) through either client. */
-export function runScript(client: RedisClient, script: LuaScript, keys: readonly RedisKey[], args: readonly (string | number)[]): Promise<unknown> {
+export function runScript(
+  client: RedisClient,
+  script: LuaScript,
+  keys: readonly RedisKey[],
+  args: readonly (string | number)[],
+): Promise<unknown> {
   return scriptClient(client).run(script, keys, args.map(String));
 }
 

@@ -36,7 +36,13 @@ export type ScriptTail = 'batch' | 'single';
  * handful of policies, so the server caches a handful of scripts. Built once per process.
  * Only the helpers the body uses go in: Redis creates each as a closure on every call.
  */
-export function limiterScript(algorithm: Algorithm, limits: Limits, minTtlMs: number, repair = false, tail: ScriptTail = 'batch'): LuaScript {
+export function limiterScript(
+  algorithm: Algorithm,
+  limits: Limits,
+  minTtlMs: number,
+  repair = false,
+  tail: ScriptTail = 'batch',
+): LuaScript {
   const constants = `local limit, window, capacity, min_ttl, repair = ${limits.limit}, ${limits.windowMs}, ${limits.capacity}, ${minTtlMs}, ${repair}`;
   const name = `${algorithm} ${tail} ${constants}`;
   let script = cache.get(name);
@@ -60,7 +66,7 @@ export function helpersUsedBy(common: string, code: string): string {
   const named = helpers.map((text) => ({ text, name: definedName(text) }));
   const kept = new Set<string>();
   let using = code;
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const { text, name } of named) {
       if (kept.has(name) || !new RegExp(`\\b${name}\\b`).test(using)) continue;

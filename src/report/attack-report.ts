@@ -39,14 +39,20 @@ export function attackComparison(report: AttackReport): WorkloadComparison {
 export function attackNotes(report: AttackReport): string[] {
   const { analysis, run } = report;
   const { policy, responses: r, latencyMs: lat, headerProblems } = analysis;
-  const errors = Object.entries(r.errorCodes).map(([code, n]) => `${code} x${n}`).join(', ');
+  const errors = Object.entries(r.errorCodes)
+    .map(([code, n]) => `${code} x${n}`)
+    .join(', ');
   const notes = [
     `policy: ${describePolicy(policy, report.speed)}; judged in wall-clock time`,
     `requests: ${r.sent} sent; ${r.admitted} 2xx, ${r.limited} 429, ${r.other} other, ${r.errors} without a response${errors ? ` (${errors})` : ''}${r.aborted > 0 ? `, ${r.aborted} aborted by the stop` : ''}`,
   ];
   if (lat) notes.push(`latency: p50 ${ms(lat.p50)}, p90 ${ms(lat.p90)}, p99 ${ms(lat.p99)}, max ${ms(lat.max)}`);
   notes.push(probeNote(analysis.probes));
-  notes.push(headerProblems.count === 0 ? 'headers: consistent on every decided response' : `headers: ${headerProblems.count} inconsistent responses, e.g. ${headerProblems.examples[0]}`);
+  notes.push(
+    headerProblems.count === 0
+      ? 'headers: consistent on every decided response'
+      : `headers: ${headerProblems.count} inconsistent responses, e.g. ${headerProblems.examples[0]}`,
+  );
   const stop = run.stoppedBy === 'done' ? 'ran to the end' : `stopped by ${run.stoppedBy}, ${run.unsent} events unsent`;
   notes.push(`timing: ${stop}; the latest request left ${ms(run.maxLagMs)} behind schedule`);
   return notes;

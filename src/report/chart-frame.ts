@@ -35,7 +35,8 @@ export function zoomSpan(span: Span, zoom: Partial<Span>, scenario: string): Spa
   const endMs = zoom.endMs === undefined ? span.endMs : origin + zoom.endMs;
   const at = (ms: number) => formatRunTime(ms, origin);
   const run = `${scenario} runs from ${at(span.startMs)} to ${at(span.endMs)}`;
-  if (startMs < span.startMs || startMs >= span.endMs) throw invalid('--from', `${at(startMs)} is outside the run (${run})`);
+  if (startMs < span.startMs || startMs >= span.endMs)
+    throw invalid('--from', `${at(startMs)} is outside the run (${run})`);
   if (endMs > span.endMs || endMs <= span.startMs) throw invalid('--to', `${at(endMs)} is outside the run (${run})`);
   if (startMs >= endMs) throw invalid('--from', `must be before --to (got ${at(startMs)} and ${at(endMs)})`);
   return { startMs, endMs };

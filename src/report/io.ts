@@ -29,7 +29,9 @@ export interface CommandIO {
 export type Command<Options> = (options: Options, io: CommandIO) => Promise<number>;
 
 /** An in-memory CommandIO for tests and embedding: read `out()` and `err()` afterwards. */
-export function bufferIO(options: { env?: Record<string, string | undefined>; cwd?: string; tty?: boolean } = {}): CommandIO & { out(): string; err(): string } {
+export function bufferIO(
+  options: { env?: Record<string, string | undefined>; cwd?: string; tty?: boolean } = {},
+): CommandIO & { out(): string; err(): string } {
   const out: string[] = [];
   const err: string[] = [];
   return {

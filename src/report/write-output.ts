@@ -41,7 +41,8 @@ function creationProblem(target: string, file: string): string | undefined {
     closeSync(openSync(temporary, 'wx'));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EACCES' || code === 'EPERM') return `${target}: the folder ${dirname(file)} cannot be written (permission denied)`;
+    if (code === 'EACCES' || code === 'EPERM')
+      return `${target}: the folder ${dirname(file)} cannot be written (permission denied)`;
     return `${target}: no file can be created in ${dirname(file)} (${code ?? String(error)})`;
   }
   rmSync(temporary, { force: true });
@@ -119,10 +120,17 @@ const WRITE_ERRORS: Record<string, string> = {
  */
 function writeFailed(target: string, error: unknown, written: readonly string[]): unknown {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (!(error instanceof Error) || typeof code !== 'string' || (error as NodeJS.ErrnoException).syscall === undefined) return error;
+  if (!(error instanceof Error) || typeof code !== 'string' || (error as NodeJS.ErrnoException).syscall === undefined)
+    return error;
   const cause = WRITE_ERRORS[code] === undefined ? code : `${code}: ${WRITE_ERRORS[code]}`;
-  const kept = written.length === 0 ? 'every existing file was left as it was' : `${written.join(' and ')} ${written.length === 1 ? 'was' : 'were'} written`;
-  return new RatelabError('OUTPUT_FAILED', `${target}: cannot be written (${cause}); ${kept}`, { field: target, cause: error });
+  const kept =
+    written.length === 0
+      ? 'every existing file was left as it was'
+      : `${written.join(' and ')} ${written.length === 1 ? 'was' : 'were'} written`;
+  return new RatelabError('OUTPUT_FAILED', `${target}: cannot be written (${cause}); ${kept}`, {
+    field: target,
+    cause: error,
+  });
 }
 
 /**
@@ -130,7 +138,10 @@ function writeFailed(target: string, error: unknown, written: readonly string[])
  * one) are written directly, since replacing them would break them; a regular file, through
  * any symlinks, is replaced by renaming onto the file they resolve to, keeping its mode.
  */
-function placeOf(target: string, cwd: string): { kind: 'direct' } | { kind: 'replace'; path: string; mode: number | undefined } {
+function placeOf(
+  target: string,
+  cwd: string,
+): { kind: 'direct' } | { kind: 'replace'; path: string; mode: number | undefined } {
   if (target === '-') return { kind: 'direct' };
   const path = resolve(cwd, target);
   const existing = statOrUndefined(path);

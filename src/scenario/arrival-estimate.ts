@@ -58,27 +58,43 @@ function sourceArrivals(spec: SourceSpec, durationMs: number): { arrivals: numbe
     case 'steady':
       return { arrivals: Math.ceil(spanMs * spec.ratePerMs), how: `steady, ${formatRate(spec.ratePerMs)} ${over}` };
     case 'poisson':
-      return { arrivals: Math.round(spanMs * spec.ratePerMs), how: `poisson, about ${formatRate(spec.ratePerMs)} ${over}` };
+      return {
+        arrivals: Math.round(spanMs * spec.ratePerMs),
+        how: `poisson, about ${formatRate(spec.ratePerMs)} ${over}`,
+      };
     case 'onoff': {
       const on = paretoMean(spec.on);
       const periods = spanMs / (on + paretoMean(spec.off));
       const share = on / (on + paretoMean(spec.off));
-      return { arrivals: Math.round(spanMs * spec.ratePerMs * share + periods), how: `onoff, ${formatRate(spec.ratePerMs)} while on (${(share * 100).toPrecision(2)}% of the time) ${over}, with ${formatCount(periods)} on/off periods` };
+      return {
+        arrivals: Math.round(spanMs * spec.ratePerMs * share + periods),
+        how: `onoff, ${formatRate(spec.ratePerMs)} while on (${(share * 100).toPrecision(2)}% of the time) ${over}, with ${formatCount(periods)} on/off periods`,
+      };
     }
     case 'burst': {
       const fits = Math.max(0, Math.floor((durationMs - 1 - spec.atMs) / spec.everyMs) + 1);
       const bursts = Math.min(spec.times, fits);
-      return { arrivals: spec.count * bursts, how: `burst, ${formatCount(spec.count)} x ${formatCount(bursts)} bursts` };
+      return {
+        arrivals: spec.count * bursts,
+        how: `burst, ${formatCount(spec.count)} x ${formatCount(bursts)} bursts`,
+      };
     }
     case 'retry': {
       const perClient = Math.min(spanMs, Math.ceil(spanMs / spec.thinkMs) * (spec.maxRetries + 1));
       const unthrottled = spec.clients * perClient;
-      if (spec.throttle === undefined) return { arrivals: unthrottled, how: `retry, up to ${formatCount(perClient)} per client x ${formatCount(spec.clients)} clients ${over}` };
+      if (spec.throttle === undefined)
+        return {
+          arrivals: unthrottled,
+          how: `retry, up to ${formatCount(perClient)} per client x ${formatCount(spec.clients)} clients ${over}`,
+        };
       // Self-throttled clients send only what their throttle admits: `limit` units per
       // window per key, retries included (they go through the throttle again).
       const perKey = Math.floor((spec.throttle.limit / spec.cost) * (Math.ceil(spanMs / spec.throttle.windowMs) + 1));
       const arrivals = Math.min(unthrottled, spec.keys.count * perKey);
-      return { arrivals, how: `retry through a throttle, up to ${formatCount(perKey)} per key x ${formatCount(spec.keys.count)} keys ${over}` };
+      return {
+        arrivals,
+        how: `retry through a throttle, up to ${formatCount(perKey)} per key x ${formatCount(spec.keys.count)} keys ${over}`,
+      };
     }
   }
 }

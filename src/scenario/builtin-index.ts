@@ -28,7 +28,13 @@ export function readBuiltinIndex(): BuiltinSummary[] {
 
 /** The index of `scenarios` (loaded from their files), as {@link readBuiltinIndex} returns it. */
 export function builtinIndexOf(scenarios: readonly Scenario[]): BuiltinSummary[] {
-  return scenarios.map((s) => ({ file: s.file.split('/').pop() as string, name: s.name, description: s.description, policy: s.policy, durationMs: s.durationMs }));
+  return scenarios.map((s) => ({
+    file: s.file.split('/').pop() as string,
+    name: s.name,
+    description: s.description,
+    policy: s.policy,
+    durationMs: s.durationMs,
+  }));
 }
 
 /** The index file's text for `scenarios`. */

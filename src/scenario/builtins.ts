@@ -23,7 +23,11 @@ export function builtinScenarios(): Scenario[] {
  * Throws `UNKNOWN_SCENARIO` suggesting the nearest built-in's name (or listing them all when
  * none is near), or the loader's errors for a file.
  */
-export function resolveScenario(arg: string, cwd: string, builtins: readonly Scenario[] = builtinScenarios()): Scenario {
+export function resolveScenario(
+  arg: string,
+  cwd: string,
+  builtins: readonly Scenario[] = builtinScenarios(),
+): Scenario {
   const path = isAbsolute(arg) ? arg : resolve(cwd, arg);
   if (/[\\/]/.test(arg) || /\.ya?ml$/i.test(arg) || existsSync(path)) {
     const shown = isAbsolute(arg) ? arg : relative(cwd, path) || arg;

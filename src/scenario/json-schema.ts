@@ -11,7 +11,11 @@ export const SCENARIO_SCHEMA_FILE = 'scenarios/scenario.schema.json';
  */
 export function scenarioJsonSchema(): Record<string, unknown> {
   const schema = z.toJSONSchema(scenarioFileSchema, { io: 'input', unrepresentable: 'any' });
-  return { ...schema, title: 'ratelab scenario', description: 'A traffic scenario for ratelab compare, distributed and attack (docs/lab.md, "Scenario files").' };
+  return {
+    ...schema,
+    title: 'ratelab scenario',
+    description: 'A traffic scenario for ratelab compare, distributed and attack (docs/lab.md, "Scenario files").',
+  };
 }
 
 /** {@link scenarioJsonSchema} as the text of the shipped file: 2-space JSON with a final newline. */

@@ -50,7 +50,9 @@ export function withOverrides(scenario: Scenario, overrides: ScenarioOverrides):
 }
 
 function toPolicy(policy: ScenarioFile['policy']): Policy {
-  return policy.burst === undefined ? { limit: policy.limit, windowMs: policy.window } : { limit: policy.limit, windowMs: policy.window, burst: policy.burst };
+  return policy.burst === undefined
+    ? { limit: policy.limit, windowMs: policy.window }
+    : { limit: policy.limit, windowMs: policy.window, burst: policy.burst };
 }
 
 function toKeys(keys: SourceFile['keys']): KeySpec {
@@ -60,7 +62,10 @@ function toKeys(keys: SourceFile['keys']): KeySpec {
 }
 
 function toSource(item: SourceFile, file: ScenarioFile): SourceSpec {
-  const base = item.label === undefined ? { keys: toKeys(item.keys), cost: item.cost } : { keys: toKeys(item.keys), cost: item.cost, label: item.label };
+  const base =
+    item.label === undefined
+      ? { keys: toKeys(item.keys), cost: item.cost }
+      : { keys: toKeys(item.keys), cost: item.cost, label: item.label };
   switch (item.kind) {
     case 'steady':
     case 'poisson':
@@ -72,10 +77,30 @@ function toSource(item: SourceFile, file: ScenarioFile): SourceSpec {
       return { ...base, kind: 'burst', atMs: item.at, count: item.count, spreadMs: item.spread, everyMs, times };
     }
     case 'onoff':
-      return { ...base, kind: 'onoff', startMs: item.start, endMs: item.end ?? file.duration, ratePerMs: item.rate, on: { alpha: item.on.alpha, minMs: item.on.min }, off: { alpha: item.off.alpha, minMs: item.off.min } };
+      return {
+        ...base,
+        kind: 'onoff',
+        startMs: item.start,
+        endMs: item.end ?? file.duration,
+        ratePerMs: item.rate,
+        on: { alpha: item.on.alpha, minMs: item.on.min },
+        off: { alpha: item.off.alpha, minMs: item.off.min },
+      };
     case 'retry': {
-      const retry: RetrySourceSpec = { ...base, kind: 'retry', startMs: item.start, endMs: item.end ?? file.duration, clients: item.clients, rampMs: item.ramp, thinkMs: item.think, jitter: item.jitter, maxRetries: item.maxRetries, honourRetryAfter: item.honourRetryAfter };
-      if (item.backoff !== undefined) retry.backoff = { baseMs: item.backoff.base, capMs: item.backoff.cap, jitter: item.backoff.jitter };
+      const retry: RetrySourceSpec = {
+        ...base,
+        kind: 'retry',
+        startMs: item.start,
+        endMs: item.end ?? file.duration,
+        clients: item.clients,
+        rampMs: item.ramp,
+        thinkMs: item.think,
+        jitter: item.jitter,
+        maxRetries: item.maxRetries,
+        honourRetryAfter: item.honourRetryAfter,
+      };
+      if (item.backoff !== undefined)
+        retry.backoff = { baseMs: item.backoff.base, capMs: item.backoff.cap, jitter: item.backoff.jitter };
       if (item.throttle !== undefined) retry.throttle = { limit: item.throttle.limit, windowMs: item.throttle.window };
       return retry;
     }

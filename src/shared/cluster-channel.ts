@@ -1,4 +1,13 @@
-import { MAX_BATCH, TAG, type RESET, hostNowMs, isBatchReply, type ClusterBatch, type ClusterBatchReply, type ClusterResult } from './cluster-protocol.js';
+import {
+  MAX_BATCH,
+  TAG,
+  type RESET,
+  hostNowMs,
+  isBatchReply,
+  type ClusterBatch,
+  type ClusterBatchReply,
+  type ClusterResult,
+} from './cluster-protocol.js';
 
 /** One call waiting for the primary. */
 export interface ChannelCall {
@@ -96,7 +105,14 @@ export class ClusterChannel {
     const cancel = whenPast(deadline, () => finish(undefined));
     this.sent += 1;
     inFlight.set(batch, finish);
-    const message: ClusterBatch = { tag: TAG, batch, name: this.name, deadline, keys: calls.map((c) => c.key), costs: calls.map((c) => c.cost) };
+    const message: ClusterBatch = {
+      tag: TAG,
+      batch,
+      name: this.name,
+      deadline,
+      keys: calls.map((c) => c.key),
+      costs: calls.map((c) => c.cost),
+    };
     // A closed channel (the primary is gone) fails over at once rather than at the timeout.
     process.send?.(message, undefined, undefined, (error: Error | null) => {
       if (error) finish(undefined, true);

@@ -5,7 +5,16 @@ import { checkKey } from '../core/options.js';
 import { type Algorithm, type Policy } from '../core/policy.js';
 import { checkKeyBytes } from './key-bytes.js';
 import { checkMaxKeyBytes } from './limiter.js';
-import { RESET, TAG, encodeDecision, hostNowMs, isBatch, type ClusterBatchReply, type ClusterError, type ClusterResult } from './cluster-protocol.js';
+import {
+  RESET,
+  TAG,
+  encodeDecision,
+  hostNowMs,
+  isBatch,
+  type ClusterBatchReply,
+  type ClusterError,
+  type ClusterResult,
+} from './cluster-protocol.js';
 
 /** Options of {@link serveClusterLimiter}: the memory limiter's, and the key bound. */
 export interface ServeOptions extends LimiterOptions {
@@ -37,9 +46,22 @@ export interface ServedLimiter {
  * share the limit exactly, in the order their requests arrive. Throws `INVALID_ARGUMENT` outside the
  * primary or for a name already served.
  */
-export function serveClusterLimiter(name: string, algorithm: Algorithm, policy: Policy, options: ServeOptions = {}): ServedLimiter {
-  if (!cluster.isPrimary) throw new RatelabError('INVALID_ARGUMENT', 'serveClusterLimiter: call it in the cluster primary (workers call createClusterLimiter)', { field: 'name' });
-  if (served.has(name)) throw new RatelabError('INVALID_ARGUMENT', `name: the primary already serves a limiter ${JSON.stringify(name)}`, { field: 'name' });
+export function serveClusterLimiter(
+  name: string,
+  algorithm: Algorithm,
+  policy: Policy,
+  options: ServeOptions = {},
+): ServedLimiter {
+  if (!cluster.isPrimary)
+    throw new RatelabError(
+      'INVALID_ARGUMENT',
+      'serveClusterLimiter: call it in the cluster primary (workers call createClusterLimiter)',
+      { field: 'name' },
+    );
+  if (served.has(name))
+    throw new RatelabError('INVALID_ARGUMENT', `name: the primary already serves a limiter ${JSON.stringify(name)}`, {
+      field: 'name',
+    });
   const { maxKeyBytes, ...limiterOptions } = options;
   const limiter = createLimiter(algorithm, policy, limiterOptions);
   const entry: Served = { limiter, maxKeyBytes: checkMaxKeyBytes(maxKeyBytes) };
@@ -61,7 +83,11 @@ function answer(worker: Worker, message: unknown): void {
   if (!isBatch(message)) return;
   const target = served.get(message.name);
   if (!target) {
-    const error = new RatelabError('INVALID_ARGUMENT', `name: the primary serves no limiter ${JSON.stringify(message.name)}`, { field: 'name' });
+    const error = new RatelabError(
+      'INVALID_ARGUMENT',
+      `name: the primary serves no limiter ${JSON.stringify(message.name)}`,
+      { field: 'name' },
+    );
     send(worker, { tag: TAG, batch: message.batch, results: [], error: refusal(error) } satisfies ClusterBatchReply);
     return;
   }

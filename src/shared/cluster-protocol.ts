@@ -69,7 +69,14 @@ function tagged(message: unknown): message is Record<string, unknown> {
 export function isBatch(message: unknown): message is ClusterBatch {
   if (!tagged(message)) return false;
   const { batch, name, deadline, keys, costs } = message;
-  return typeof batch === 'number' && typeof name === 'string' && typeof deadline === 'number' && Array.isArray(keys) && Array.isArray(costs) && keys.length === costs.length;
+  return (
+    typeof batch === 'number' &&
+    typeof name === 'string' &&
+    typeof deadline === 'number' &&
+    Array.isArray(keys) &&
+    Array.isArray(costs) &&
+    keys.length === costs.length
+  );
 }
 
 export function isBatchReply(message: unknown): message is ClusterBatchReply {
@@ -92,10 +99,22 @@ export function hostNowMs(): number {
  */
 export function encodeDecision(decision: Decision): EncodedDecision {
   const finite = (n: number) => (n === Infinity ? -1 : n);
-  return [decision.allowed ? 1 : 0, finite(decision.limit), finite(decision.remaining), finite(decision.retryAfterMs), finite(decision.resetMs)];
+  return [
+    decision.allowed ? 1 : 0,
+    finite(decision.limit),
+    finite(decision.remaining),
+    finite(decision.retryAfterMs),
+    finite(decision.resetMs),
+  ];
 }
 
 export function decodeDecision(encoded: EncodedDecision): Decision {
   const back = (n: number) => (n === -1 ? Infinity : n);
-  return { allowed: encoded[0] === 1, limit: back(encoded[1]), remaining: back(encoded[2]), retryAfterMs: back(encoded[3]), resetMs: back(encoded[4]) };
+  return {
+    allowed: encoded[0] === 1,
+    limit: back(encoded[1]),
+    remaining: back(encoded[2]),
+    retryAfterMs: back(encoded[3]),
+    resetMs: back(encoded[4]),
+  };
 }

@@ -56,15 +56,31 @@ export interface ClusterRateLimiter extends StoreRateLimiter<ClusterDecision> {
  * `algorithm` and `policy` must be the primary's: the worker uses them for the fail mode.
  * Throws `INVALID_ARGUMENT` outside a process with an IPC channel, or for a bad option.
  */
-export function createClusterLimiter(algorithm: Algorithm, policy: Policy, options: ClusterLimiterOptions & { name: string }): ClusterRateLimiter;
+export function createClusterLimiter(
+  algorithm: Algorithm,
+  policy: Policy,
+  options: ClusterLimiterOptions & { name: string },
+): ClusterRateLimiter;
 /**
  * The order before every factory took `(algorithm, policy, options)`: works for one more release.
  * @deprecated use `createClusterLimiter(algorithm, policy, { name, ...options })`
  */
-export function createClusterLimiter(name: string, algorithm: Algorithm, policy: Policy, options?: ClusterLimiterOptions): ClusterRateLimiter;
-export function createClusterLimiter(...args: [Algorithm, Policy, ClusterLimiterOptions & { name: string }] | [string, Algorithm, Policy, ClusterLimiterOptions?]): ClusterRateLimiter {
+export function createClusterLimiter(
+  name: string,
+  algorithm: Algorithm,
+  policy: Policy,
+  options?: ClusterLimiterOptions,
+): ClusterRateLimiter;
+export function createClusterLimiter(
+  ...args:
+    [Algorithm, Policy, ClusterLimiterOptions & { name: string }] | [string, Algorithm, Policy, ClusterLimiterOptions?]
+): ClusterRateLimiter {
   if (typeof process.send !== 'function') {
-    throw new RatelabError('INVALID_ARGUMENT', 'createClusterLimiter: this process has no IPC channel to a primary (call it in a cluster worker; the primary calls serveClusterLimiter)', { field: 'name' });
+    throw new RatelabError(
+      'INVALID_ARGUMENT',
+      'createClusterLimiter: this process has no IPC channel to a primary (call it in a cluster worker; the primary calls serveClusterLimiter)',
+      { field: 'name' },
+    );
   }
   // The deprecated order passes the algorithm second, where the current one passes the policy.
   if (typeof args[1] === 'string') return clusterLimiter(args[0], args[1], args[2] as Policy, args[3] ?? {});
@@ -72,13 +88,27 @@ export function createClusterLimiter(...args: [Algorithm, Policy, ClusterLimiter
 }
 
 /** The current order: the name is `options.name`, required. */
-function namedClusterLimiter(algorithm: Algorithm, policy: Policy, options: ClusterLimiterOptions | undefined): ClusterRateLimiter {
+function namedClusterLimiter(
+  algorithm: Algorithm,
+  policy: Policy,
+  options: ClusterLimiterOptions | undefined,
+): ClusterRateLimiter {
   const name: unknown = options?.name;
-  if (typeof name !== 'string') throw new RatelabError('INVALID_ARGUMENT', `name: expected the name the primary serves the limiter under, got ${describeValue(name)}`, { field: 'name' });
+  if (typeof name !== 'string')
+    throw new RatelabError(
+      'INVALID_ARGUMENT',
+      `name: expected the name the primary serves the limiter under, got ${describeValue(name)}`,
+      { field: 'name' },
+    );
   return clusterLimiter(name, algorithm, policy, options as ClusterLimiterOptions);
 }
 
-function clusterLimiter(name: string, algorithm: Algorithm, policy: Policy, options: ClusterLimiterOptions): ClusterRateLimiter {
+function clusterLimiter(
+  name: string,
+  algorithm: Algorithm,
+  policy: Policy,
+  options: ClusterLimiterOptions,
+): ClusterRateLimiter {
   return new ClusterLimiter(name, checkAlgorithm(algorithm), policy, options);
 }
 
@@ -91,7 +121,12 @@ class ClusterLimiter extends StoreLimiter<ClusterDecision, PrimaryStore> impleme
     options: ClusterLimiterOptions,
   ) {
     const { failMode, expectedNodes, clock } = options;
-    super(algorithm, policy, { failMode, expectedNodes, clock, members: 'workers' }, (context) => new PrimaryStore(context, name, options));
+    super(
+      algorithm,
+      policy,
+      { failMode, expectedNodes, clock, members: 'workers' },
+      (context) => new PrimaryStore(context, name, options),
+    );
   }
 }
 
@@ -115,14 +150,20 @@ class PrimaryStore implements LimiterStore<ClusterDecision> {
     const result = await this.ask(key, cost);
     if (result === undefined || result === null) return this.context.unavailable(key, cost);
     if ('error' in result) throw refusal(result.error);
-    if ('reset' in result) throw new RatelabError('INVALID_DECISION', 'createClusterLimiter: the primary answered a decision with a reset', { field: 'name' });
+    if ('reset' in result)
+      throw new RatelabError('INVALID_DECISION', 'createClusterLimiter: the primary answered a decision with a reset', {
+        field: 'name',
+      });
     return { ...decodeDecision(result), reason: 'primary' };
   }
 
   async reset(key: string): Promise<boolean> {
     checkKey(key);
     const result = await this.ask(key, RESET);
-    if (result === undefined || result === null) throw new Error(`createClusterLimiter: the primary did not answer the reset of ${JSON.stringify(key)} within ${this.retryAfterMs} ms`);
+    if (result === undefined || result === null)
+      throw new Error(
+        `createClusterLimiter: the primary did not answer the reset of ${JSON.stringify(key)} within ${this.retryAfterMs} ms`,
+      );
     if ('error' in result) throw refusal(result.error);
     return 'reset' in result && result.reset;
   }

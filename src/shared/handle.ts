@@ -1,7 +1,17 @@
 import { RatelabError, describeValue } from '../core/errors.js';
 import { ALGORITHMS, checkPolicy, type Algorithm, type Policy } from '../core/policy.js';
 import { checkAlgorithm } from '../core/names.js';
-import { HEADER, LAYOUT_VERSION, MAGIC, PREAMBLE_BYTES, layout, layoutBytes, preamble, type Layout, type LayoutSpec } from './layout.js';
+import {
+  HEADER,
+  LAYOUT_VERSION,
+  MAGIC,
+  PREAMBLE_BYTES,
+  layout,
+  layoutBytes,
+  preamble,
+  type Layout,
+  type LayoutSpec,
+} from './layout.js';
 import type { LockingMode } from './locking.js';
 
 const LOCKING_MODES: readonly LockingMode[] = ['per-key', 'global'];
@@ -49,33 +59,58 @@ export function initialise(view: Layout): void {
  * made it: every field is checked against the description its creator wrote in the buffer.
  */
 export function openHandle(handle: SharedLimiterHandle): Layout {
-  if (typeof handle !== 'object' || handle === null || handle.kind !== 'ratelab.shared-limiter' || !(handle.buffer instanceof SharedArrayBuffer)) {
-    throw new RatelabError('INVALID_ARGUMENT', `handle: expected the handle of a shared limiter (limiter.handle), got ${describeValue(handle)}`, { field: 'handle' });
+  if (
+    typeof handle !== 'object' ||
+    handle === null ||
+    handle.kind !== 'ratelab.shared-limiter' ||
+    !(handle.buffer instanceof SharedArrayBuffer)
+  ) {
+    throw new RatelabError(
+      'INVALID_ARGUMENT',
+      `handle: expected the handle of a shared limiter (limiter.handle), got ${describeValue(handle)}`,
+      { field: 'handle' },
+    );
   }
   checkDescription(handle);
   const spec = specOf(handle); // a handle that matches its description holds the creator's valid policy
-  if (layoutBytes(spec) !== handle.buffer.byteLength) throw refused('handle', 'its buffer is not laid out as its creator described it');
+  if (layoutBytes(spec) !== handle.buffer.byteLength)
+    throw refused('handle', 'its buffer is not laid out as its creator described it');
   return layout(spec, handle.buffer);
 }
 
 /** Throws unless the buffer is a shared limiter's of this version and describes exactly `handle`. */
 function checkDescription(handle: SharedLimiterHandle): void {
   const { byteLength } = handle.buffer;
-  const { header, description } = byteLength >= PREAMBLE_BYTES && byteLength % 8 === 0 ? preamble(handle.buffer) : { header: undefined, description: undefined };
-  if (!header || !description || Atomics.load(header, HEADER.magic) !== MAGIC || header[HEADER.version] !== LAYOUT_VERSION) {
+  const { header, description } =
+    byteLength >= PREAMBLE_BYTES && byteLength % 8 === 0
+      ? preamble(handle.buffer)
+      : { header: undefined, description: undefined };
+  if (
+    !header ||
+    !description ||
+    Atomics.load(header, HEADER.magic) !== MAGIC ||
+    header[HEADER.version] !== LAYOUT_VERSION
+  ) {
     throw refused('handle', 'its buffer is not a shared limiter of this ratelab version');
   }
   DESCRIBED.forEach((entry, at) => {
     const value = entry.read(handle);
     const stored = description[at] as number;
     if (!Object.is(encode(entry, value), stored)) {
-      throw refused(`handle.${entry.field}`, `${describeValue(value)}, but its buffer was created with ${describeValue(decode(entry, stored))}`);
+      throw refused(
+        `handle.${entry.field}`,
+        `${describeValue(value)}, but its buffer was created with ${describeValue(decode(entry, stored))}`,
+      );
     }
   });
 }
 
 function refused(field: string, why: string): RatelabError {
-  return new RatelabError('INVALID_ARGUMENT', `${field}: ${why}; pass the handle of a shared limiter (limiter.handle) unchanged`, { field });
+  return new RatelabError(
+    'INVALID_ARGUMENT',
+    `${field}: ${why}; pass the handle of a shared limiter (limiter.handle) unchanged`,
+    { field },
+  );
 }
 
 function policyOf(handle: SharedLimiterHandle): Partial<Policy> {

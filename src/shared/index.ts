@@ -23,4 +23,9 @@ export type { ServeOptions, ServedLimiter } from './cluster-primary.js';
 /** In a cluster worker: a limiter the primary decides, with a timeout and a fail mode. */
 export { createClusterLimiter } from './cluster-worker.js';
 /** Its options (`timeoutMs`, default 100 ms; `failMode`; `expectedNodes` for `local`), the limiter, and a decision with who made it (`reason`). */
-export type { ClusterDecision, ClusterDecisionReason, ClusterLimiterOptions, ClusterRateLimiter } from './cluster-worker.js';
+export type {
+  ClusterDecision,
+  ClusterDecisionReason,
+  ClusterLimiterOptions,
+  ClusterRateLimiter,
+} from './cluster-worker.js';

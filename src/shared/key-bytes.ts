@@ -15,5 +15,9 @@ export function checkKeyBytes(key: string, maxKeyBytes: number, limiter: string)
 
 /** The `INVALID_KEY` of a key `bytes` long in UTF-8, over the `limiter` kind's `maxKeyBytes`. */
 export function keyTooLong(bytes: number, maxKeyBytes: number, limiter: string): RatelabError {
-  return new RatelabError('INVALID_KEY', `key: ${bytes} bytes in UTF-8, over the ${limiter} limiter's maxKeyBytes (${maxKeyBytes})`, { field: 'key' });
+  return new RatelabError(
+    'INVALID_KEY',
+    `key: ${bytes} bytes in UTF-8, over the ${limiter} limiter's maxKeyBytes (${maxKeyBytes})`,
+    { field: 'key' },
+  );
 }

@@ -100,7 +100,10 @@ export interface Layout {
 
 interface Region {
   readonly name: 'slots' | 'freeRows' | 'alloc' | 'chunkFill' | 'rowLocks' | 'keyLengths' | 'touched' | 'keyBytes';
-  readonly type: { new (buffer: SharedArrayBuffer, offset: number, length: number): Int32Array | Float64Array | Uint8Array; BYTES_PER_ELEMENT: number };
+  readonly type: {
+    new (buffer: SharedArrayBuffer, offset: number, length: number): Int32Array | Float64Array | Uint8Array;
+    BYTES_PER_ELEMENT: number;
+  };
   readonly per: 'slot' | 'row' | 'keyByte' | 'chunk' | 'lanes';
 }
 
@@ -184,7 +187,10 @@ export const PREAMBLE_BYTES = HEADER_WORDS * 4 + DESCRIPTION_BYTES;
 
 /** The header words and the description of `buffer` (at least {@link PREAMBLE_BYTES} long, a multiple of 8), before its layout is known. */
 export function preamble(buffer: SharedArrayBuffer): { header: Int32Array; description: Float64Array } {
-  return { header: new Int32Array(buffer, 0, HEADER_WORDS), description: new Float64Array(buffer, buffer.byteLength - DESCRIPTION_BYTES, DESCRIPTION_NUMBERS) };
+  return {
+    header: new Int32Array(buffer, 0, HEADER_WORDS),
+    description: new Float64Array(buffer, buffer.byteLength - DESCRIPTION_BYTES, DESCRIPTION_NUMBERS),
+  };
 }
 
 /**
@@ -197,7 +203,10 @@ export const MAX_BUFFER_BYTES = 2 ** 30;
 function checkSize(spec: LayoutSpec, bytes: number): void {
   if (bytes <= MAX_BUFFER_BYTES) return;
   const perKey = Math.ceil(bytes / spec.maxKeys);
-  const log = spec.algorithm === 'sliding-log' ? `; the shared sliding log keeps room for limit (${spec.limits.limit}) timestamps of 8 B for every key (sliding-counter keeps 8 B whatever the limit)` : '';
+  const log =
+    spec.algorithm === 'sliding-log'
+      ? `; the shared sliding log keeps room for limit (${spec.limits.limit}) timestamps of 8 B for every key (sliding-counter keeps 8 B whatever the limit)`
+      : '';
   throw new RatelabError(
     'POLICY_TOO_LARGE',
     `shared limiter: ${spec.maxKeys} keys (maxKeys) of ${spec.algorithm} needs ${bytes} bytes (${gibibytes(bytes)} GiB, about ${perKey} bytes a key with maxKeyBytes ${spec.maxKeyBytes}) of shared memory up front; it takes at most ${MAX_BUFFER_BYTES} bytes (1 GiB): lower maxKeys or maxKeyBytes${log}`,

@@ -61,7 +61,11 @@ const DEFAULT_LEASE_MS = 1000;
  * `POLICY_TOO_LARGE` naming the bytes it would need when the buffer would be over
  * `MAX_BUFFER_BYTES`, 1 GiB (see docs/shared.md).
  */
-export function createSharedLimiter(algorithm: Algorithm, policy: Policy, options: SharedLimiterOptions): SharedRateLimiter {
+export function createSharedLimiter(
+  algorithm: Algorithm,
+  policy: Policy,
+  options: SharedLimiterOptions,
+): SharedRateLimiter {
   const name = checkAlgorithm(algorithm);
   const limits = checkPolicy(policy, name);
   const maxKeys = wholeNumber(options?.maxKeys, 'maxKeys', 1, 2 ** 24);
@@ -75,7 +79,10 @@ export function createSharedLimiter(algorithm: Algorithm, policy: Policy, option
     kind: 'ratelab.shared-limiter',
     buffer,
     algorithm: name,
-    policy: policy.burst === undefined ? { limit: limits.limit, windowMs: limits.windowMs } : { limit: limits.limit, windowMs: limits.windowMs, burst: policy.burst },
+    policy:
+      policy.burst === undefined
+        ? { limit: limits.limit, windowMs: limits.windowMs }
+        : { limit: limits.limit, windowMs: limits.windowMs, burst: policy.burst },
     maxKeys,
     slots,
     maxKeyBytes,
@@ -119,7 +126,10 @@ class SharedLimiter implements SharedRateLimiter {
     this.meter = view.meter;
     this.touched = view.touched;
     this.clock = toClock(clock);
-    this.waitFor = lazyWait((k, c) => this.consume(k, c), { scheduler: schedulerOf(clock), capacity: this.limits.capacity });
+    this.waitFor = lazyWait((k, c) => this.consume(k, c), {
+      scheduler: schedulerOf(clock),
+      capacity: this.limits.capacity,
+    });
     this.codec = new KeyCodec(spec.maxKeyBytes);
     const tokens = new LockTokens(Atomics.add(view.header, HEADER.members, 1) + 1);
     this.locks = createLocking(handle.locking, view, handle.lockLeaseMs, tokens);
@@ -127,7 +137,14 @@ class SharedLimiter implements SharedRateLimiter {
     this.table = new SharedKeyTable(view, this.locks, this.codec, spec.maxKeyBytes, probe, handle.idleMs, this.repair);
     // Per row: the meter's columns, time, key bytes and length, a stack entry, a lock, its
     // share of its chunk's fill word; per row two to four slots of SLOT_WORDS 32-bit words.
-    this.stateBytesPerKey = this.meter.bytesPerSlot + 8 + spec.maxKeyBytes + 8 + 4 + 4 / ROW_CHUNK + (spec.slots / spec.maxKeys) * SLOT_WORDS * 4;
+    this.stateBytesPerKey =
+      this.meter.bytesPerSlot +
+      8 +
+      spec.maxKeyBytes +
+      8 +
+      4 +
+      4 / ROW_CHUNK +
+      (spec.slots / spec.maxKeys) * SLOT_WORDS * 4;
   }
 
   get size(): number {
@@ -222,9 +239,9 @@ export function checkMaxKeyBytes(value: unknown): number {
   return value === undefined ? DEFAULT_KEY_BYTES : wholeNumber(value, 'maxKeyBytes', 1, 4096);
 }
 
-
-
 function lockingMode(mode: unknown): LockingMode {
   if (mode === undefined || mode === 'per-key' || mode === 'global') return mode ?? 'per-key';
-  throw new RatelabError('INVALID_ARGUMENT', `locking: expected 'per-key' or 'global', got ${describeValue(mode)}`, { field: 'locking' });
+  throw new RatelabError('INVALID_ARGUMENT', `locking: expected 'per-key' or 'global', got ${describeValue(mode)}`, {
+    field: 'locking',
+  });
 }

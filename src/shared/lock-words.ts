@@ -46,7 +46,8 @@ export class LockWords {
    */
   release(index: number, token: number): void {
     if (Atomics.compareExchange(this.words, index, token, 0) === token) return;
-    if (Atomics.compareExchange(this.words, index, token | CONTENDED, 0) === (token | CONTENDED)) Atomics.notify(this.words, index, 1);
+    if (Atomics.compareExchange(this.words, index, token | CONTENDED, 0) === (token | CONTENDED))
+      Atomics.notify(this.words, index, 1);
   }
 
   private contend(index: number, token: number): boolean {

@@ -113,7 +113,11 @@ class GlobalLocking implements Locking {
   private readonly words: LockWords;
   private token = 0;
 
-  constructor(view: Layout, leaseMs: number, private readonly tokens: LockTokens) {
+  constructor(
+    view: Layout,
+    leaseMs: number,
+    private readonly tokens: LockTokens,
+  ) {
     this.words = new LockWords(view.header, leaseMs);
   }
 

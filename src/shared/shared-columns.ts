@@ -32,7 +32,10 @@ export class SharedColumns implements ColumnStore {
   }
 
   grow<T extends Column>(column: T, length: number): T {
-    const type = column.constructor as { new (buffer: SharedArrayBuffer, offset: number, length: number): T; BYTES_PER_ELEMENT: number };
+    const type = column.constructor as {
+      new (buffer: SharedArrayBuffer, offset: number, length: number): T;
+      BYTES_PER_ELEMENT: number;
+    };
     const start = this.offset;
     this.offset = lineAligned(start + length * type.BYTES_PER_ELEMENT);
     return this.buffer === undefined ? column : new type(this.buffer, start, length);

@@ -43,7 +43,10 @@ export interface CompareOptions {
  * child process timing it on every workload's sample after the replays (see SpeedProbes).
  * A failed probe leaves its figure null with a note rather than failing the run.
  */
-export async function compareWorkloads(workloads: readonly Workload[], options: CompareOptions): Promise<WorkloadComparison[]> {
+export async function compareWorkloads(
+  workloads: readonly Workload[],
+  options: CompareOptions,
+): Promise<WorkloadComparison[]> {
   const measure = options.measure ?? true;
   const memory = new MemoryProbes(options.memoryKeys ?? 20_000);
   const speed = new SpeedProbes(options.speed);
@@ -55,7 +58,15 @@ export async function compareWorkloads(workloads: readonly Workload[], options: 
   }
   const results: WorkloadComparison[] = [];
   for (const [index, { workload, contenders }] of prepared.entries()) {
-    const result: WorkloadComparison = { name: workload.name, description: workload.description, policy: workload.policy, rows: [], timelines: [], worstWindows: [], notes: [] };
+    const result: WorkloadComparison = {
+      name: workload.name,
+      description: workload.description,
+      policy: workload.policy,
+      rows: [],
+      timelines: [],
+      worstWindows: [],
+      notes: [],
+    };
     const replayOptions = {
       limit: workload.policy.limit,
       windowMs: workload.policy.windowMs,
@@ -78,12 +89,25 @@ export async function compareWorkloads(workloads: readonly Workload[], options: 
     await addFocus(result, workload, contenders, options, progress);
     results.push(result);
   }
-  if (measure) await Promise.all([speed.fill(), memory.fill(results, prepared.map((p) => p.contenders))]);
+  if (measure)
+    await Promise.all([
+      speed.fill(),
+      memory.fill(
+        results,
+        prepared.map((p) => p.contenders),
+      ),
+    ]);
   return results;
 }
 
 /** The second pass following the keys the options plan, when they plan any (one pass for all of them). */
-async function addFocus(result: WorkloadComparison, workload: Workload, contenders: readonly Contender[], options: CompareOptions, progress: (label: string) => void): Promise<void> {
+async function addFocus(
+  result: WorkloadComparison,
+  workload: Workload,
+  contenders: readonly Contender[],
+  options: CompareOptions,
+  progress: (label: string) => void,
+): Promise<void> {
   const plan = options.focus?.(result);
   const more = options.follow?.(result) ?? [];
   const plans = plan ? [plan, ...more] : more;
@@ -99,7 +123,12 @@ async function addFocus(result: WorkloadComparison, workload: Workload, contende
  * replayed through all of them in lockstep; a closed-loop one (retry clients) gets a
  * stream per contender, since each limiter's denials cause its own retries.
  */
-async function replayAll(workload: Workload, contenders: readonly Contender[], options: ReplayOptions, onProgress?: (label: string) => void): Promise<ReplayResult[]> {
+async function replayAll(
+  workload: Workload,
+  contenders: readonly Contender[],
+  options: ReplayOptions,
+  onProgress?: (label: string) => void,
+): Promise<ReplayResult[]> {
   const first = workload.open();
   if (!first.closedLoop) {
     onProgress?.(`${workload.name} (${contenders.map((c) => c.name).join(', ')})`);
@@ -114,7 +143,12 @@ async function replayAll(workload: Workload, contenders: readonly Contender[], o
 }
 
 /** The comparison row of one replay's metrics (also used by `ratelab attack` for a live endpoint). */
-export function toRow(scenario: string, contender: Pick<Contender, 'name' | 'stateBytesPerKey'>, m: ReplayMetrics, opsPerSec: number | undefined): ComparisonRow {
+export function toRow(
+  scenario: string,
+  contender: Pick<Contender, 'name' | 'stateBytesPerKey'>,
+  m: ReplayMetrics,
+  opsPerSec: number | undefined,
+): ComparisonRow {
   return {
     scenario,
     algorithm: contender.name,
@@ -145,7 +179,11 @@ class MemoryProbes {
   start(contender: Contender): void {
     const id = JSON.stringify(contender.probe);
     if (this.samples.has(id)) return;
-    const sample = this.chain.then(() => measureMemory(contender.probe, this.keys).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))));
+    const sample = this.chain.then(() =>
+      measureMemory(contender.probe, this.keys).catch((error: unknown) =>
+        error instanceof Error ? error : new Error(String(error)),
+      ),
+    );
     this.chain = sample;
     this.samples.set(id, sample);
   }

@@ -65,7 +65,12 @@ function admitting(limiter: RateLimiter): Decider {
  * fit the contract fails before anything runs. Loading, its factory and each async
  * `consume` must settle within `timeoutMs` (`LIMITER_TIMEOUT` naming `path` otherwise).
  */
-export async function moduleContender(path: string, policy: Policy, cwd: string, timeoutMs = DEFAULT_LIMITER_TIMEOUT_MS): Promise<Contender> {
+export async function moduleContender(
+  path: string,
+  policy: Policy,
+  cwd: string,
+  timeoutMs = DEFAULT_LIMITER_TIMEOUT_MS,
+): Promise<Contender> {
   const first = await loadLimiterModule(path, policy, () => 0, cwd, timeoutMs);
   return {
     name: first.name,

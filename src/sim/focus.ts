@@ -29,15 +29,37 @@ export interface FocusView extends FocusPlan {
  * lockstep; a closed-loop one once per contender, each with its own oracle (its retries
  * differ). Each arrival goes to one recorder per plan, so five keys cost one pass, not five.
  */
-export async function followKeys(workload: Workload, contenders: readonly Contender[], plans: readonly FocusPlan[]): Promise<FocusView[]> {
-  const recorders = (lanes: number) => plans.map((plan) => new FocusRecorder({ key: plan.key, limit: workload.policy.limit, windowMs: workload.policy.windowMs, chart: plan.chart, strip: plan.strip }, lanes));
+export async function followKeys(
+  workload: Workload,
+  contenders: readonly Contender[],
+  plans: readonly FocusPlan[],
+): Promise<FocusView[]> {
+  const recorders = (lanes: number) =>
+    plans.map(
+      (plan) =>
+        new FocusRecorder(
+          {
+            key: plan.key,
+            limit: workload.policy.limit,
+            windowMs: workload.policy.windowMs,
+            chart: plan.chart,
+            strip: plan.strip,
+          },
+          lanes,
+        ),
+    );
   const first = workload.open();
   if (!first.closedLoop) {
     const each = recorders(contenders.length);
     await observeLockstep(contenders, first, fanOut(each), workload.policy.windowMs);
     return plans.map((plan, p) => {
       const record = (each[p] as FocusRecorder).result();
-      return { ...plan, arrivals: record.arrivals, oracle: record.oracle, lanes: contenders.map((c, i) => ({ algorithm: c.name, series: record.lanes[i] as FocusSeries })) };
+      return {
+        ...plan,
+        arrivals: record.arrivals,
+        oracle: record.oracle,
+        lanes: contenders.map((c, i) => ({ algorithm: c.name, series: record.lanes[i] as FocusSeries })),
+      };
     });
   }
   const records: FocusRecord[][] = [];
@@ -49,7 +71,11 @@ export async function followKeys(workload: Workload, contenders: readonly Conten
   return plans.map((plan, p) => ({
     ...plan,
     arrivals: records[0]?.[p]?.arrivals ?? 0,
-    lanes: contenders.map((c, i) => ({ algorithm: c.name, series: records[i]?.[p]?.lanes[0] as FocusSeries, oracle: records[i]?.[p]?.oracle as FocusSeries })),
+    lanes: contenders.map((c, i) => ({
+      algorithm: c.name,
+      series: records[i]?.[p]?.lanes[0] as FocusSeries,
+      oracle: records[i]?.[p]?.oracle as FocusSeries,
+    })),
   }));
 }
 
@@ -70,7 +96,9 @@ function fanOut(recorders: readonly FocusRecorder[]): ArrivalObserver {
 }
 
 /** The key of the highest worst window over the contenders (the first on a tie), and where that window ended. */
-export function worstKey(worstWindows: readonly ({ key: string; endMs: number; units: number } | null)[]): { key: string; endMs: number } | undefined {
+export function worstKey(
+  worstWindows: readonly ({ key: string; endMs: number; units: number } | null)[],
+): { key: string; endMs: number } | undefined {
   let best: { key: string; endMs: number; units: number } | undefined;
   for (const window of worstWindows) if (window && (!best || window.units > best.units)) best = window;
   return best && { key: best.key, endMs: best.endMs };
@@ -80,7 +108,10 @@ export function worstKey(worstWindows: readonly ({ key: string; endMs: number; u
  * The keys where the contenders had their worst windows, highest first (each key once, at
  * most `max`): the keys worth a look in a run of many.
  */
-export function worstKeys(worstWindows: readonly ({ key: string; endMs: number; units: number } | null)[], max: number): string[] {
+export function worstKeys(
+  worstWindows: readonly ({ key: string; endMs: number; units: number } | null)[],
+  max: number,
+): string[] {
   const windows = worstWindows.filter((w): w is { key: string; endMs: number; units: number } => w !== null);
   const sorted = windows.map((w, i) => ({ w, i })).sort((a, b) => b.w.units - a.w.units || a.i - b.i);
   return [...new Set(sorted.map(({ w }) => w.key))].slice(0, max);

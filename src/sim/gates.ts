@@ -31,15 +31,44 @@ export function checkGates(rows: readonly ComparisonRow[], gates: Gates): GateVi
   for (const row of rows) {
     const { maxWorstWindow, maxErrorPercent } = gates;
     if (maxWorstWindow !== undefined && row.worstWindowRatio > maxWorstWindow + 1e-9) {
-      violations.push(violation(row, 'max-worst-window', row.worstWindowRatio, maxWorstWindow, `worst window ${row.worstWindowRatio.toFixed(2)}x the limit, above --max-worst-window ${maxWorstWindow}`));
+      violations.push(
+        violation(
+          row,
+          'max-worst-window',
+          row.worstWindowRatio,
+          maxWorstWindow,
+          `worst window ${row.worstWindowRatio.toFixed(2)}x the limit, above --max-worst-window ${maxWorstWindow}`,
+        ),
+      );
     }
     if (maxErrorPercent !== undefined && row.errorRate > maxErrorPercent + 1e-9) {
-      violations.push(violation(row, 'max-error', row.errorRate, maxErrorPercent, `error ${row.errorRate.toFixed(2)}% of requests, above --max-error ${maxErrorPercent}%`));
+      violations.push(
+        violation(
+          row,
+          'max-error',
+          row.errorRate,
+          maxErrorPercent,
+          `error ${row.errorRate.toFixed(2)}% of requests, above --max-error ${maxErrorPercent}%`,
+        ),
+      );
     }
   }
   return violations;
 }
 
-function violation(row: ComparisonRow, gate: GateViolation['gate'], value: number, bound: number, why: string): GateViolation {
-  return { scenario: row.scenario, algorithm: row.algorithm, gate, value, bound, message: `${row.scenario} / ${row.algorithm}: ${why}` };
+function violation(
+  row: ComparisonRow,
+  gate: GateViolation['gate'],
+  value: number,
+  bound: number,
+  why: string,
+): GateViolation {
+  return {
+    scenario: row.scenario,
+    algorithm: row.algorithm,
+    gate,
+    value,
+    bound,
+    message: `${row.scenario} / ${row.algorithm}: ${why}`,
+  };
 }

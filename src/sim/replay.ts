@@ -30,7 +30,11 @@ export interface ReplayResult {
  * Throws `INVALID_LIMITER_MODULE` when a user's limiter throws or returns something
  * without `allowed`; rethrows the stream's errors (a malformed trace line).
  */
-export async function replay(contender: Contender, stream: TrafficStream, options: ReplayOptions): Promise<ReplayResult> {
+export async function replay(
+  contender: Contender,
+  stream: TrafficStream,
+  options: ReplayOptions,
+): Promise<ReplayResult> {
   return (await replayLockstep([contender], stream, options))[0] as ReplayResult;
 }
 
@@ -61,7 +65,11 @@ const BLOCK = 65_536;
  * and its arrivals go one at a time: the next one may be a retry of this one. So do the
  * arrivals of a single contender.
  */
-export async function replayLockstep(contenders: readonly Contender[], stream: TrafficStream, options: ReplayOptions): Promise<ReplayResult[]> {
+export async function replayLockstep(
+  contenders: readonly Contender[],
+  stream: TrafficStream,
+  options: ReplayOptions,
+): Promise<ReplayResult[]> {
   const recorder = new MetricsRecorder(options, contenders.length);
   const sample = await driveLockstep(contenders, stream, recorder, options.windowMs, options.sample ?? 0);
   return contenders.map((_, i) => ({ metrics: recorder.result(i), sample }));
@@ -81,15 +89,29 @@ export interface ArrivalObserver {
  * Replays `stream` through fresh limiters of `contenders` exactly as {@link replayLockstep}
  * does, reporting to `observer` instead of the metrics (lane i: contender i).
  */
-export async function observeLockstep(contenders: readonly Contender[], stream: TrafficStream, observer: ArrivalObserver, windowMs: number): Promise<void> {
+export async function observeLockstep(
+  contenders: readonly Contender[],
+  stream: TrafficStream,
+  observer: ArrivalObserver,
+  windowMs: number,
+): Promise<void> {
   await driveLockstep(contenders, stream, observer, windowMs, 0);
 }
 
 /** The replay itself; returns the first `sampleSize` arrivals. */
-async function driveLockstep(contenders: readonly Contender[], stream: TrafficStream, recorder: ArrivalObserver, windowMs: number, sampleSize: number): Promise<Arrival[]> {
+async function driveLockstep(
+  contenders: readonly Contender[],
+  stream: TrafficStream,
+  recorder: ArrivalObserver,
+  windowMs: number,
+  sampleSize: number,
+): Promise<Arrival[]> {
   const closedLoop = stream.closedLoop;
   if (closedLoop && contenders.length !== 1) {
-    throw new RatelabError('INVALID_ARGUMENT', `a closed-loop stream reacts to one limiter's decisions: replay it through one contender at a time, not ${contenders.length}`);
+    throw new RatelabError(
+      'INVALID_ARGUMENT',
+      `a closed-loop stream reacts to one limiter's decisions: replay it through one contender at a time, not ${contenders.length}`,
+    );
   }
   const lanes: Lane[] = [];
   for (const contender of contenders) {
@@ -224,7 +246,8 @@ function driveBlocks(run: Run): PromiseLike<unknown> | undefined {
 /** Takes the next block of arrivals from the stream (none at its end). */
 function fill(run: Run): void {
   let size = 0;
-  for (let arrival; size < run.blockSize && (arrival = run.stream.next()) !== undefined; size++) run.block[size] = arrival;
+  for (let arrival; size < run.blockSize && (arrival = run.stream.next()) !== undefined; size++)
+    run.block[size] = arrival;
   run.size = size;
 }
 
@@ -253,12 +276,18 @@ function recordArrival(run: Run, arrival: Arrival, k: number): void {
 }
 
 function isAllowed(result: unknown, name: string): boolean {
-  return result === true || (result as { allowed?: unknown }).allowed === true || (result !== false && allowedOf(result as ExternalResult, name));
+  return (
+    result === true ||
+    (result as { allowed?: unknown }).allowed === true ||
+    (result !== false && allowedOf(result as ExternalResult, name))
+  );
 }
 
 function callLimiter(lane: Lane, arrival: Arrival): unknown {
   try {
-    return lane.admits === undefined ? lane.limiter.consume(arrival.key, arrival.cost) : lane.admits(arrival.key, arrival.cost);
+    return lane.admits === undefined
+      ? lane.limiter.consume(arrival.key, arrival.cost)
+      : lane.admits(arrival.key, arrival.cost);
   } catch (error) {
     throw thrown(lane.name, error);
   }
@@ -271,7 +300,8 @@ function callLimiter(lane: Lane, arrival: Arrival): unknown {
  */
 async function settle(result: PromiseLike<unknown>, lane: Lane, arrival: Arrival): Promise<unknown> {
   const { timeoutMs, module } = lane.callTimeout;
-  const call = () => `consume(${JSON.stringify(arrival.key)}, ${arrival.cost}) at ${formatDuration(arrival.t)} (virtual time)`;
+  const call = () =>
+    `consume(${JSON.stringify(arrival.key)}, ${arrival.cost}) at ${formatDuration(arrival.t)} (virtual time)`;
   try {
     return await settleWithin(result, timeoutMs, module, call);
   } catch (error) {
@@ -287,6 +317,7 @@ function thrown(name: string, error: unknown): unknown {
 
 /** The limiter's Retry-After in ms, or undefined when it gives none (then taken to mean one window, unless the client backs off). */
 function retryAfterOf(result: unknown): number | undefined {
-  const retry = typeof result === 'object' && result !== null ? (result as { retryAfterMs?: unknown }).retryAfterMs : undefined;
+  const retry =
+    typeof result === 'object' && result !== null ? (result as { retryAfterMs?: unknown }).retryAfterMs : undefined;
   return typeof retry === 'number' && !Number.isNaN(retry) && retry >= 0 ? retry : undefined;
 }

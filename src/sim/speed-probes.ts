@@ -50,7 +50,8 @@ export class SpeedProbes {
           if (note) addNote(result, `${row.algorithm}: decisions/s ${note}`);
         }
       } catch (error) {
-        for (const { row, result } of job.targets) addNote(result, `${row.algorithm}: decisions/s not measured, ${(error as Error).message}`);
+        for (const { row, result } of job.targets)
+          addNote(result, `${row.algorithm}: decisions/s not measured, ${(error as Error).message}`);
       }
     });
   }

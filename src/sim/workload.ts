@@ -37,7 +37,11 @@ export function scenarioWorkload(scenario: Scenario): Workload {
 }
 
 /** A recorded trace file as a workload, read lazily (once per replay, as a stream). */
-export function traceWorkload(path: string, policy: Policy, options: TraceOptions & { bucketMs?: number } = {}): Workload {
+export function traceWorkload(
+  path: string,
+  policy: Policy,
+  options: TraceOptions & { bucketMs?: number } = {},
+): Workload {
   const label = options.label ?? path;
   let last: TraceSource | undefined;
   return {
@@ -52,7 +56,9 @@ export function traceWorkload(path: string, policy: Policy, options: TraceOption
     notes: () => {
       const stats = last?.stats;
       if (!stats || stats.skipped === 0) return [];
-      return [`skipped ${stats.skipped} bad line${stats.skipped === 1 ? '' : 's'} of ${label} (first: ${stats.firstSkipped})`];
+      return [
+        `skipped ${stats.skipped} bad line${stats.skipped === 1 ? '' : 's'} of ${label} (first: ${stats.firstSkipped})`,
+      ];
     },
   };
 }

@@ -18,11 +18,14 @@ export function parseTiers(text: string, source = 'tiers'): TiersConfig {
   const file = parseYamlConfig(text, source, 'INVALID_TIERS', validateTiers);
   const tiers: Record<string, TierSpec> = {};
   for (const [name, tier] of Object.entries(file.tiers)) {
-    tiers[name] = tier === 'unlimited' ? 'unlimited' : { algorithm: tier.algorithm as Algorithm, policy: toPolicy(tier) };
+    tiers[name] =
+      tier === 'unlimited' ? 'unlimited' : { algorithm: tier.algorithm as Algorithm, policy: toPolicy(tier) };
   }
   return { tiers, clients: file.clients, default: file.default };
 }
 
 function toPolicy(tier: { limit: number; window: number; burst?: number | undefined }): Policy {
-  return tier.burst === undefined ? { limit: tier.limit, windowMs: tier.window } : { limit: tier.limit, windowMs: tier.window, burst: tier.burst };
+  return tier.burst === undefined
+    ? { limit: tier.limit, windowMs: tier.window }
+    : { limit: tier.limit, windowMs: tier.window, burst: tier.burst };
 }

@@ -79,7 +79,11 @@ export class RateLimiterRegistry {
 
   private checkTier(name: string, who: string): string {
     if (this.limiters.has(name)) return name;
-    throw new RatelabError('UNKNOWN_TIER', `${who}: no tier named ${describeValue(name)} (tiers: ${this.tiers.join(', ')})`, { field: 'tier' });
+    throw new RatelabError(
+      'UNKNOWN_TIER',
+      `${who}: no tier named ${describeValue(name)} (tiers: ${this.tiers.join(', ')})`,
+      { field: 'tier' },
+    );
   }
 }
 

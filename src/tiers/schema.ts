@@ -2,12 +2,22 @@ import { z } from 'zod';
 import { describeValue } from '../core/errors.js';
 import { validateWith, type SchemaProblem } from '../config/schema-problems.js';
 import { duration, wholeNumber } from '../config/schema-fields.js';
-import { ALGORITHMS, MAX_LIMIT, capacityOf, hasBucket, limitTooLarge, windowTooLong, type Algorithm } from '../core/policy.js';
+import {
+  ALGORITHMS,
+  MAX_LIMIT,
+  capacityOf,
+  hasBucket,
+  limitTooLarge,
+  windowTooLong,
+  type Algorithm,
+} from '../core/policy.js';
 import { isHeaderSafeName } from '../core/names.js';
 
 const limitedTier = z
   .strictObject({
-    algorithm: z.enum(ALGORITHMS as [string, ...string[]], { error: (issue) => `expected one of ${ALGORITHMS.join(', ')}, got ${describeValue(issue.input)}` }),
+    algorithm: z.enum(ALGORITHMS as [string, ...string[]], {
+      error: (issue) => `expected one of ${ALGORITHMS.join(', ')}, got ${describeValue(issue.input)}`,
+    }),
     limit: wholeNumber(MAX_LIMIT),
     window: duration,
     burst: wholeNumber(MAX_LIMIT).optional(),
@@ -17,9 +27,17 @@ const limitedTier = z
     const tooLarge = limitTooLarge(algorithm, tier.limit);
     if (tooLarge) ctx.addIssue({ code: 'custom', path: ['limit'], message: tooLarge });
     if (tier.burst !== undefined && !hasBucket(algorithm)) {
-      ctx.addIssue({ code: 'custom', path: ['burst'], message: `${algorithm} ignores burst (only token-bucket and gcra have a bucket capacity); remove it or pick one of those` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['burst'],
+        message: `${algorithm} ignores burst (only token-bucket and gcra have a bucket capacity); remove it or pick one of those`,
+      });
     }
-    const tooLong = windowTooLong(algorithm, { limit: tier.limit, windowMs: tier.window, capacity: capacityOf(algorithm, tier.limit, tier.burst) });
+    const tooLong = windowTooLong(algorithm, {
+      limit: tier.limit,
+      windowMs: tier.window,
+      capacity: capacityOf(algorithm, tier.limit, tier.burst),
+    });
     if (tooLong) ctx.addIssue({ code: 'custom', path: ['window'], message: tooLong });
   });
 
@@ -28,11 +46,25 @@ const tier = z.union([z.literal('unlimited'), limitedTier]);
 const tierName = z.string({ error: (issue) => `expected a tier name, got ${describeValue(issue.input)}` });
 
 /** The tiers file: `tiers`, `clients` (client id -> tier) and `default` (a tier name). */
-const tiersFileSchema = z.strictObject({
-  tiers: z.record(z.string(), tier, { error: (issue) => `expected a map of tier name to tier, got ${describeValue(issue.input)}` }),
-  clients: z.record(z.string(), tierName, { error: (issue) => `expected a map of client id to tier name, got ${describeValue(issue.input)}` }).default({}),
-  default: tierName,
-}, { error: (issue) => (issue.code === 'unrecognized_keys' ? undefined : `expected a map with the keys tiers, clients and default, got ${issue.input === null || issue.input === undefined ? 'an empty file' : describeValue(issue.input)}`) });
+const tiersFileSchema = z.strictObject(
+  {
+    tiers: z.record(z.string(), tier, {
+      error: (issue) => `expected a map of tier name to tier, got ${describeValue(issue.input)}`,
+    }),
+    clients: z
+      .record(z.string(), tierName, {
+        error: (issue) => `expected a map of client id to tier name, got ${describeValue(issue.input)}`,
+      })
+      .default({}),
+    default: tierName,
+  },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? undefined
+        : `expected a map with the keys tiers, clients and default, got ${issue.input === null || issue.input === undefined ? 'an empty file' : describeValue(issue.input)}`,
+  },
+);
 
 /**
  * Tier names that cannot be sent in a header, and names that `default` and `clients` refer to but `tiers` lacks. Checked on the raw
@@ -47,7 +79,10 @@ function danglingReferences(data: unknown): SchemaProblem[] {
   if (names.length === 0) problems.push({ path: ['tiers'], message: 'expected at least one tier' });
   // serve sends tier names in the RateLimit headers: the same rule here, so check-tiers agrees.
   for (const name of names.filter((name) => !isHeaderSafeName(name))) {
-    problems.push({ path: ['tiers', name], message: `tier name ${describeValue(name)}: expected printable ASCII (serve sends it in the RateLimit headers)` });
+    problems.push({
+      path: ['tiers', name],
+      message: `tier name ${describeValue(name)}: expected printable ASCII (serve sends it in the RateLimit headers)`,
+    });
   }
   const check = (name: unknown, path: (string | number)[]) => {
     if (typeof name === 'string' && names.length > 0 && !names.includes(name)) {
@@ -66,7 +101,9 @@ export type TiersFile = z.output<typeof tiersFileSchema>;
 export type { SchemaProblem };
 
 /** Validates parsed data; returns the typed file or every problem found. */
-export function validateTiers(data: unknown): { ok: true; value: TiersFile } | { ok: false; problems: SchemaProblem[] } {
+export function validateTiers(
+  data: unknown,
+): { ok: true; value: TiersFile } | { ok: false; problems: SchemaProblem[] } {
   const checked = validateWith(tiersFileSchema, data, 'expected "unlimited" or { algorithm, limit, window, burst? }');
   const dangling = danglingReferences(data);
   if (checked.ok && dangling.length === 0) return checked;

@@ -110,7 +110,17 @@ export class KeyWaiters<D extends Decision> {
     return new Promise<D>((resolve, reject) => {
       const line = this.lineOf(key);
       const deadline = this.timing.scheduler.now() + maxWaitMs;
-      const waiter: Waiter<D> = { line, cost, deadline, resolve, reject, signal, prev: line.tail, next: undefined, heapIndex: -1 };
+      const waiter: Waiter<D> = {
+        line,
+        cost,
+        deadline,
+        resolve,
+        reject,
+        signal,
+        prev: line.tail,
+        next: undefined,
+        heapIndex: -1,
+      };
       if (line.cancelTimer && line.wakeAt > deadline) {
         // The first in line cannot be served before wakeAt, so neither can this one.
         reject(tooLong(key, line.wakeAt - deadline + maxWaitMs, maxWaitMs));
@@ -134,7 +144,15 @@ export class KeyWaiters<D extends Decision> {
   private lineOf(key: string): Line<D> {
     let line = this.lines.get(key);
     if (!line) {
-      line = { key, head: undefined, tail: undefined, cancelTimer: undefined, wakeAt: Infinity, asking: undefined, deadlines: undefined };
+      line = {
+        key,
+        head: undefined,
+        tail: undefined,
+        cancelTimer: undefined,
+        wakeAt: Infinity,
+        asking: undefined,
+        deadlines: undefined,
+      };
       this.lines.set(key, line);
     }
     return line;
@@ -304,14 +322,30 @@ export class KeyWaiters<D extends Decision> {
  */
 export function checkWaitOptions(options: WaitOptions): number {
   if (typeof options !== 'object' || options === null) {
-    throw new RatelabError('INVALID_ARGUMENT', `wait options: expected an object, got ${describeValue(options)}`, { field: 'options' });
+    throw new RatelabError('INVALID_ARGUMENT', `wait options: expected an object, got ${describeValue(options)}`, {
+      field: 'options',
+    });
   }
   const { maxWaitMs = Infinity, signal } = options;
   if (typeof maxWaitMs !== 'number' || Number.isNaN(maxWaitMs) || maxWaitMs < 0) {
-    throw new RatelabError('INVALID_ARGUMENT', `maxWaitMs: expected a number of ms >= 0, got ${describeValue(maxWaitMs)}`, { field: 'maxWaitMs' });
+    throw new RatelabError(
+      'INVALID_ARGUMENT',
+      `maxWaitMs: expected a number of ms >= 0, got ${describeValue(maxWaitMs)}`,
+      { field: 'maxWaitMs' },
+    );
   }
-  if (signal !== undefined && !(typeof signal === 'object' && signal !== null && typeof signal.addEventListener === 'function' && 'aborted' in signal)) {
-    throw new RatelabError('INVALID_ARGUMENT', `signal: expected an AbortSignal, got ${describeValue(signal)}`, { field: 'signal' });
+  if (
+    signal !== undefined &&
+    !(
+      typeof signal === 'object' &&
+      signal !== null &&
+      typeof signal.addEventListener === 'function' &&
+      'aborted' in signal
+    )
+  ) {
+    throw new RatelabError('INVALID_ARGUMENT', `signal: expected an AbortSignal, got ${describeValue(signal)}`, {
+      field: 'signal',
+    });
   }
   return maxWaitMs;
 }
@@ -329,7 +363,11 @@ function abortReason(signal: AbortSignal): unknown {
 }
 
 function overCapacity(key: string, cost: number): RatelabError {
-  return new RatelabError('COST_OVER_CAPACITY', `wait(${describeValue(key)}, ${cost}): the cost is more than the policy can ever admit at once`, { field: 'cost' });
+  return new RatelabError(
+    'COST_OVER_CAPACITY',
+    `wait(${describeValue(key)}, ${cost}): the cost is more than the policy can ever admit at once`,
+    { field: 'cost' },
+  );
 }
 
 function tooLong(key: string, needMs: number, maxWaitMs: number): RatelabError {

@@ -31,14 +31,24 @@ const DEFAULT_KEY = 'throttle';
  * `fn` takes is not limited: that is concurrency, not rate). A wait that fails (too long,
  * aborted, cost over capacity) rejects the call without calling `fn`.
  */
-export function throttle<A extends unknown[], R>(fn: (...args: A) => R, options: ThrottleOptions<A>): (...args: A) => Promise<Awaited<R>> {
+export function throttle<A extends unknown[], R>(
+  fn: (...args: A) => R,
+  options: ThrottleOptions<A>,
+): (...args: A) => Promise<Awaited<R>> {
   checkThrottleOptions(fn, options);
   const { limiter, key = DEFAULT_KEY, cost = 1, maxWaitMs, signal } = options;
-  const waitOptions: WaitOptions = { ...(maxWaitMs === undefined ? {} : { maxWaitMs }), ...(signal === undefined ? {} : { signal }) };
+  const waitOptions: WaitOptions = {
+    ...(maxWaitMs === undefined ? {} : { maxWaitMs }),
+    ...(signal === undefined ? {} : { signal }),
+  };
   return function throttled(this: unknown, ...args: A): Promise<Awaited<R>> {
     let slot: Promise<Decision>;
     try {
-      slot = limiter.wait(typeof key === 'function' ? key(...args) : key, typeof cost === 'function' ? cost(...args) : cost, waitOptions);
+      slot = limiter.wait(
+        typeof key === 'function' ? key(...args) : key,
+        typeof cost === 'function' ? cost(...args) : cost,
+        waitOptions,
+      );
     } catch (error) {
       return Promise.reject(error);
     }
@@ -48,16 +58,26 @@ export function throttle<A extends unknown[], R>(fn: (...args: A) => R, options:
 
 function checkThrottleOptions<A extends unknown[]>(fn: unknown, options: ThrottleOptions<A>): void {
   if (typeof fn !== 'function') {
-    throw new RatelabError('INVALID_ARGUMENT', `throttle(fn): expected a function, got ${describeValue(fn)}`, { field: 'fn' });
+    throw new RatelabError('INVALID_ARGUMENT', `throttle(fn): expected a function, got ${describeValue(fn)}`, {
+      field: 'fn',
+    });
   }
   if (typeof options !== 'object' || options === null || typeof options.limiter?.wait !== 'function') {
-    throw new RatelabError('INVALID_ARGUMENT', `limiter: expected a limiter with wait() (createLimiter, createRedisLimiter), got ${describeValue(options?.limiter)}`, { field: 'limiter' });
+    throw new RatelabError(
+      'INVALID_ARGUMENT',
+      `limiter: expected a limiter with wait() (createLimiter, createRedisLimiter), got ${describeValue(options?.limiter)}`,
+      { field: 'limiter' },
+    );
   }
   for (const field of ['key', 'cost'] as const) {
     const value = options[field];
     const expected = field === 'key' ? 'string' : 'number';
     if (value !== undefined && typeof value !== 'function' && typeof value !== expected) {
-      throw new RatelabError('INVALID_ARGUMENT', `${field}: expected a ${expected} or a function of the arguments, got ${describeValue(value)}`, { field });
+      throw new RatelabError(
+        'INVALID_ARGUMENT',
+        `${field}: expected a ${expected} or a function of the arguments, got ${describeValue(value)}`,
+        { field },
+      );
     }
   }
   // What every call would be refused for is refused now, by the checks wait() makes.

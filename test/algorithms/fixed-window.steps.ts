@@ -4,7 +4,8 @@ import { step, type StepTable } from '../support/steps.js';
 export const FIGMA_1100_59 = (11 * 3600 + 59) * 1000;
 export const FIGMA_1101_00 = (11 * 3600 + 60) * 1000;
 
-const five = (at: number, resetMs: number) => [4, 3, 2, 1, 0].map((remaining) => step(at, 1, true, remaining, 0, resetMs, `${5 - remaining} of 5`));
+const five = (at: number, resetMs: number) =>
+  [4, 3, 2, 1, 0].map((remaining) => step(at, 1, true, remaining, 0, resetMs, `${5 - remaining} of 5`));
 
 /**
  * Fixed window: at most `limit` per window `[k * windowMs, (k + 1) * windowMs)`, windows

@@ -13,7 +13,9 @@ describe('sliding counter', () => {
     for (let second = 0; second < 60; second++) {
       clock.set(60_000 + second * 1000);
       // remaining = floor(50 - 42 * (60 - s) / 60), in whole numbers: floor((3000 - 42 * (60 - s)) / 60).
-      expect(limiter.consume('k', 0).remaining, `${second} s into the window`).toBe(Math.floor((3000 - 42 * (60 - second)) / 60));
+      expect(limiter.consume('k', 0).remaining, `${second} s into the window`).toBe(
+        Math.floor((3000 - 42 * (60 - second)) / 60),
+      );
     }
   });
 

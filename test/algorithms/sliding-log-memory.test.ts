@@ -154,9 +154,17 @@ type Op = { gap: number; key: string; cost: number; reset: boolean };
 /** Mostly short gaps and small costs, so rings fill, wrap around, then grow or shrink. */
 const opArb = (limit: number): fc.Arbitrary<Op> =>
   fc.record({
-    gap: fc.oneof({ arbitrary: fc.constant(0), weight: 3 }, { arbitrary: fc.integer({ min: 1, max: 4 }), weight: 4 }, { arbitrary: fc.integer({ min: 0, max: 80 }), weight: 1 }),
+    gap: fc.oneof(
+      { arbitrary: fc.constant(0), weight: 3 },
+      { arbitrary: fc.integer({ min: 1, max: 4 }), weight: 4 },
+      { arbitrary: fc.integer({ min: 0, max: 80 }), weight: 1 },
+    ),
     key: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f'),
-    cost: fc.oneof({ arbitrary: fc.constant(1), weight: 3 }, { arbitrary: fc.integer({ min: 0, max: 3 }), weight: 2 }, { arbitrary: fc.integer({ min: 0, max: limit + 1 }), weight: 1 }),
+    cost: fc.oneof(
+      { arbitrary: fc.constant(1), weight: 3 },
+      { arbitrary: fc.integer({ min: 0, max: 3 }), weight: 2 },
+      { arbitrary: fc.integer({ min: 0, max: limit + 1 }), weight: 1 },
+    ),
     reset: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
   });
 
@@ -165,7 +173,12 @@ const caseArb = fc
   .chain((policy) => fc.tuple(fc.constant(policy), fc.array(opArb(policy.limit), { minLength: 1, maxLength: 120 })));
 
 /** Plays `steps` on `log` and on per-key oracles (kept in `oracles` between calls); every Decision must match. */
-function playAgainstOracle(log: LogHarness, policy: Policy, steps: readonly [at: number, key: string, cost: number | 'reset'][], oracles = new Map<string, Oracle>()): void {
+function playAgainstOracle(
+  log: LogHarness,
+  policy: Policy,
+  steps: readonly [at: number, key: string, cost: number | 'reset'][],
+  oracles = new Map<string, Oracle>(),
+): void {
   for (const [at, key, cost] of steps) {
     if (cost === 'reset') {
       log.reset(key);
@@ -187,25 +200,62 @@ describe('the growable log decides exactly as the oracle', () => {
   ];
 
   it('a ring wrapped around its block grows into a larger block oldest first', () => {
-    playAgainstOracle(new LogHarness(policy, 1), policy, [...wrapped, [10, 'w', 1], [11, 'w', 0], [11, 'w', 4], [20, 'w', 0], [21, 'w', 8]]);
+    playAgainstOracle(new LogHarness(policy, 1), policy, [
+      ...wrapped,
+      [10, 'w', 1],
+      [11, 'w', 0],
+      [11, 'w', 4],
+      [20, 'w', 0],
+      [21, 'w', 8],
+    ]);
   });
 
   it('a wrapped ring shrinks into a smaller block oldest first', () => {
     // Grown to 8 around its wrap, then expiry leaves 1 of 8: it moves to a block of 2.
-    playAgainstOracle(new LogHarness(policy, 1), policy, [...wrapped, [10, 'w', 1], [15, 'w', 2], [20, 'w', 0], [21, 'w', 0], [25, 'w', 0], [26, 'w', 8]]);
+    playAgainstOracle(new LogHarness(policy, 1), policy, [
+      ...wrapped,
+      [10, 'w', 1],
+      [15, 'w', 2],
+      [20, 'w', 0],
+      [21, 'w', 0],
+      [25, 'w', 0],
+      [26, 'w', 8],
+    ]);
   });
 
   it('a wrapped ring keeps its order when freed blocks are repacked around it', () => {
     const log = new LogHarness(policy, 1);
     const oracles = new Map<string, Oracle>();
     const others = Array.from({ length: 7 }, (_, i) => `f${i}`);
-    playAgainstOracle(log, policy, [...wrapped, ...others.map((key): [number, string, number] => [10, key, 8])], oracles);
+    playAgainstOracle(
+      log,
+      policy,
+      [...wrapped, ...others.map((key): [number, string, number] => [10, key, 8])],
+      oracles,
+    );
     const before = log.meter.allocatedSlots;
-    playAgainstOracle(log, policy, others.map((key): [number, string, 'reset'] => [10, key, 'reset']), oracles);
+    playAgainstOracle(
+      log,
+      policy,
+      others.map((key): [number, string, 'reset'] => [10, key, 'reset']),
+      oracles,
+    );
     // 56 entries freed against 4 in use: repacked (once), and smaller.
     expect(log.meter.allocatedSlots).toBeLessThan(before);
     expect(log.meter.heldSlots).toBe(4);
-    playAgainstOracle(log, policy, [[10, 'w', 0], [11, 'w', 0], [11, 'w', 6], [11, 'w', 1], [19, 'w', 0], [20, 'w', 0]], oracles);
+    playAgainstOracle(
+      log,
+      policy,
+      [
+        [10, 'w', 0],
+        [11, 'w', 0],
+        [11, 'w', 6],
+        [11, 'w', 1],
+        [19, 'w', 0],
+        [20, 'w', 0],
+      ],
+      oracles,
+    );
   });
 
   it('under random streams over a few keys: growth past every size class, cost > 1, expiry, resets, idle eviction and reuse, page ends and repacking', () => {

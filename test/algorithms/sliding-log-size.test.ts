@@ -18,12 +18,19 @@ describe('the sliding log’s size rule (src/core/sliding-log-size.ts)', () => {
     { limit: 10, bytes: 93 },
     { limit: 100, bytes: 813 },
     { limit: SLIDING_LOG_MAX_LIMIT, bytes: 8 * 2 ** 20 + 13 },
-  ])('a limit of $limit keeps at most $bytes B per key (a full ring and 13 B of columns), the meter’s bytes per slot', ({ limit, bytes }) => {
-    expect(slidingLogBytes(limit)).toBe(bytes);
-    expect(new SlidingLog({ limit, windowMs: 1000, capacity: limit }).bytesPerSlot).toBe(bytes);
-  });
+  ])(
+    'a limit of $limit keeps at most $bytes B per key (a full ring and 13 B of columns), the meter’s bytes per slot',
+    ({ limit, bytes }) => {
+      expect(slidingLogBytes(limit)).toBe(bytes);
+      expect(new SlidingLog({ limit, windowMs: 1000, capacity: limit }).bytesPerSlot).toBe(bytes);
+    },
+  );
 
-  it.each(ALGORITHMS.flatMap((algorithm) => [SLIDING_LOG_MAX_LIMIT, SLIDING_LOG_MAX_LIMIT + 1].map((limit) => ({ algorithm, limit }))))(
+  it.each(
+    ALGORITHMS.flatMap((algorithm) =>
+      [SLIDING_LOG_MAX_LIMIT, SLIDING_LOG_MAX_LIMIT + 1].map((limit) => ({ algorithm, limit })),
+    ),
+  )(
     '$algorithm with a limit of $limit: refused only when the sliding log would outgrow its maximum',
     ({ algorithm, limit }) => {
       const refused = algorithm === 'sliding-log' && limit > SLIDING_LOG_MAX_LIMIT;
@@ -32,7 +39,10 @@ describe('the sliding log’s size rule (src/core/sliding-log-size.ts)', () => {
   );
 
   /** Every place that takes a policy applies the one rule, with its message. */
-  const downRedis = { evalsha: () => Promise.reject(new Error('down')), eval: () => Promise.reject(new Error('down')) } as unknown as RedisClient;
+  const downRedis = {
+    evalsha: () => Promise.reject(new Error('down')),
+    eval: () => Promise.reject(new Error('down')),
+  } as unknown as RedisClient;
   const tooLarge = { limit: SLIDING_LOG_MAX_LIMIT + 1, windowMs: 1000 };
   it.each<[string, () => unknown]>([
     ['checkPolicy', () => checkPolicy(tooLarge, 'sliding-log')],
@@ -53,8 +63,13 @@ describe('the sliding log’s size rule (src/core/sliding-log-size.ts)', () => {
     { limit: 10, bytes: 144, met: true },
     { limit: 10, bytes: 145, met: false },
     { limit: 100, bytes: 864, met: true },
-  ])('bench’s memory goal at limit $limit (8 B per unit + 64 B): $bytes B per key is met: $met', ({ limit, bytes, met }) => {
-    const goal = checkGoals(run([memory('sliding-log', bytes)]), limit).find((check) => check.goal.startsWith('sliding-log memory'));
-    expect(goal).toMatchObject({ target: `<= ${8 * limit + 64} B`, met });
-  });
+  ])(
+    'bench’s memory goal at limit $limit (8 B per unit + 64 B): $bytes B per key is met: $met',
+    ({ limit, bytes, met }) => {
+      const goal = checkGoals(run([memory('sliding-log', bytes)]), limit).find((check) =>
+        check.goal.startsWith('sliding-log memory'),
+      );
+      expect(goal).toMatchObject({ target: `<= ${8 * limit + 64} B`, met });
+    },
+  );
 });

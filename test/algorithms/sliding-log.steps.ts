@@ -29,7 +29,9 @@ export const SLIDING_LOG_TABLES: StepTable[] = [
     policy: { limit: 5, windowMs: 60_000 },
     capacity: 5,
     steps: [
-      ...[4, 3, 2, 1, 0].map((remaining) => step(FIGMA_1100_59, 1, true, remaining, 0, 60_000, `${5 - remaining} of 5 at 11:00:59`)),
+      ...[4, 3, 2, 1, 0].map((remaining) =>
+        step(FIGMA_1100_59, 1, true, remaining, 0, 60_000, `${5 - remaining} of 5 at 11:00:59`),
+      ),
       step(FIGMA_1101_00, 1, false, 0, 59_000, 59_000, 'at 11:01:00 the five are 1 s old: wait for 11:01:59'),
       step(FIGMA_1100_59 + 60_000, 5, true, 0, 0, 60_000, 'a minute later all five left'),
     ],

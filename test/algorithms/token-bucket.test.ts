@@ -7,8 +7,16 @@ describe('token bucket', () => {
   itFollowsTables('token-bucket', TOKEN_BUCKET_TABLES);
 
   it('resolves its limits: capacity is burst ?? limit', () => {
-    expect(createLimiter('token-bucket', { limit: 10, windowMs: 1000 }).limits).toEqual({ limit: 10, windowMs: 1000, capacity: 10 });
-    expect(createLimiter('token-bucket', { limit: 10, windowMs: 1000, burst: 25 }).limits).toEqual({ limit: 10, windowMs: 1000, capacity: 25 });
+    expect(createLimiter('token-bucket', { limit: 10, windowMs: 1000 }).limits).toEqual({
+      limit: 10,
+      windowMs: 1000,
+      capacity: 10,
+    });
+    expect(createLimiter('token-bucket', { limit: 10, windowMs: 1000, burst: 25 }).limits).toEqual({
+      limit: 10,
+      windowMs: 1000,
+      capacity: 25,
+    });
   });
 
   it('allow(key) answers as consume(key, 1).allowed does', () => {
@@ -20,7 +28,22 @@ describe('token bucket', () => {
       answers.push([limiter.allow('a'), limiter.consume('b').allowed]);
     }
     // One token per 333.3 ms: 2.001 tokens at 667, 1.004 at 668, full again by 1668.
-    expect(answers.map(([a]) => a)).toEqual([true, true, true, false, false, false, true, true, false, true, true, true, false, false]);
+    expect(answers.map(([a]) => a)).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+      true,
+      true,
+      false,
+      true,
+      true,
+      true,
+      false,
+      false,
+    ]);
     expect(answers.map(([, b]) => b)).toEqual(answers.map(([a]) => a));
   });
 

@@ -9,7 +9,8 @@ import { MEASURED_ENTRIES, measuredSources } from '../../src/bench/source-finger
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BASELINE = 'bench/baseline.quick.json';
 /** The command of .ci/bench-gate's header and docs/bench.md. */
-const REGENERATE = 'npm run build && node bin/ratelab.js bench --quick --baseline bench/baseline.quick.json --update-baseline';
+const REGENERATE =
+  'npm run build && node bin/ratelab.js bench --quick --baseline bench/baseline.quick.json --update-baseline';
 
 /** Files whose hash differs between two source maps (added and removed ones too). */
 function changedFiles(before: Record<string, string>, now: Record<string, string>): string[] {
@@ -23,7 +24,10 @@ describe('the committed bench baseline (the gate of .ci/bench-gate)', () => {
     const now = measuredSources(ROOT) as Record<string, string>;
     expect(baseline.sources, `${BASELINE} records no sources: regenerate with ${REGENERATE}`).toBeDefined();
     const changed = changedFiles(baseline.sources ?? {}, now);
-    expect(changed, `${BASELINE} is stale: ${changed.join(', ')} changed since it was measured; regenerate with ${REGENERATE}`).toEqual([]);
+    expect(
+      changed,
+      `${BASELINE} is stale: ${changed.join(', ')} changed since it was measured; regenerate with ${REGENERATE}`,
+    ).toEqual([]);
   });
 
   it('the gate runs the same quick bench the regeneration command writes', () => {
@@ -41,15 +45,29 @@ describe('measuredSources', () => {
     writeFileSync(join(root, file), text);
   };
   // A tree with the entries, an algorithm two imports away, a type-only import and a dynamic one.
-  write('src/bench/measure-child.ts', "import { decide } from './subjects.js';\nimport type { Unused } from '../report/table.js';\n");
-  write('src/bench/subjects.ts', "export { decide } from '../algorithms/gcra.js';\nconst late = () => import('../external-limiter.js');\n");
+  write(
+    'src/bench/measure-child.ts',
+    "import { decide } from './subjects.js';\nimport type { Unused } from '../report/table.js';\n",
+  );
+  write(
+    'src/bench/subjects.ts',
+    "export { decide } from '../algorithms/gcra.js';\nconst late = () => import('../external-limiter.js');\n",
+  );
   write('src/algorithms/gcra.ts', 'export const decide = 1;\n');
   write('src/external-limiter.ts', 'export {};\n');
   write('src/report/table.ts', 'export type Unused = 1;\n');
   for (const entry of MEASURED_ENTRIES.slice(1)) write(entry, 'export {};\n');
 
   it('hashes every file the entries import, statically or with a literal import(), and no type-only import', () => {
-    expect(Object.keys(measuredSources(root) ?? {})).toEqual(['src/algorithms/gcra.ts', 'src/bench/measure-child.ts', 'src/bench/reference.ts', 'src/bench/runner.ts', 'src/bench/subjects.ts', 'src/external-limiter.ts', 'src/metrics/memory-child.ts']);
+    expect(Object.keys(measuredSources(root) ?? {})).toEqual([
+      'src/algorithms/gcra.ts',
+      'src/bench/measure-child.ts',
+      'src/bench/reference.ts',
+      'src/bench/runner.ts',
+      'src/bench/subjects.ts',
+      'src/external-limiter.ts',
+      'src/metrics/memory-child.ts',
+    ]);
   });
 
   it('tells which file changed: an edit two imports away from an entry', () => {

@@ -17,9 +17,21 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const baseline = run([speed('reference/hot-key', rounds(1, 0)), speed('token-bucket/hot-key', rounds(1, 0.02)), memory('token-bucket', 56)]);
-const same = run([speed('reference/hot-key', rounds(1, 0)), speed('token-bucket/hot-key', rounds(1.01, 0.02)), memory('token-bucket', 56)]);
-const slower = run([speed('reference/hot-key', rounds(1, 0)), speed('token-bucket/hot-key', rounds(0.6, 0.02)), memory('token-bucket', 56)]);
+const baseline = run([
+  speed('reference/hot-key', rounds(1, 0)),
+  speed('token-bucket/hot-key', rounds(1, 0.02)),
+  memory('token-bucket', 56),
+]);
+const same = run([
+  speed('reference/hot-key', rounds(1, 0)),
+  speed('token-bucket/hot-key', rounds(1.01, 0.02)),
+  memory('token-bucket', 56),
+]);
+const slower = run([
+  speed('reference/hot-key', rounds(1, 0)),
+  speed('token-bucket/hot-key', rounds(0.6, 0.02)),
+  memory('token-bucket', 56),
+]);
 
 describe('ratelab bench: baseline file', () => {
   it('round-trips a run through JSON', () => {
@@ -29,8 +41,14 @@ describe('ratelab bench: baseline file', () => {
   it.each([
     { text: '{ not json', error: /^base\.json: not JSON: / },
     { text: '[]', error: /^base\.json: format: expected "ratelab-bench\/1"/ },
-    { text: JSON.stringify({ ...baseline, format: 'other/2' }), error: /^base\.json: format: expected "ratelab-bench\/1" .*got "other\/2"$/ },
-    { text: JSON.stringify({ ...baseline, figures: [{ ...baseline.figures[1], ratio: 'fast' }] }), error: /^base\.json: figures\.0\.ratio: / },
+    {
+      text: JSON.stringify({ ...baseline, format: 'other/2' }),
+      error: /^base\.json: format: expected "ratelab-bench\/1" .*got "other\/2"$/,
+    },
+    {
+      text: JSON.stringify({ ...baseline, figures: [{ ...baseline.figures[1], ratio: 'fast' }] }),
+      error: /^base\.json: figures\.0\.ratio: /,
+    },
     { text: JSON.stringify({ ...baseline, machine: undefined }), error: /^base\.json: machine: / },
   ])('says what is wrong in one line: $error', ({ text, error }) => {
     expect(() => parseBenchRun(text, 'base.json')).toThrow(error);
@@ -43,7 +61,10 @@ describe('ratelab bench: baseline file', () => {
   });
 
   it('names a missing file', async () => {
-    await expect(readBenchRun('missing.json', dir)).rejects.toMatchObject({ code: 'FILE_NOT_FOUND', message: 'missing.json: no such baseline file (create one with --update-baseline)' });
+    await expect(readBenchRun('missing.json', dir)).rejects.toMatchObject({
+      code: 'FILE_NOT_FOUND',
+      message: 'missing.json: no such baseline file (create one with --update-baseline)',
+    });
   });
 });
 
@@ -80,18 +101,33 @@ describe('ratelab bench: exit codes', () => {
   });
 
   /** A bench run small enough for a test: one algorithm, 10 keys, two 5 ms rounds, no memory probe. */
-  const TINY_RUN = ['bench', '--quick', '--rounds', '2', '--time', '10ms', '--keys', '10', '--memory-keys', '0', '--algorithms', 'token-bucket'];
+  const TINY_RUN = [
+    'bench',
+    '--quick',
+    '--rounds',
+    '2',
+    '--time',
+    '10ms',
+    '--keys',
+    '10',
+    '--memory-keys',
+    '0',
+    '--algorithms',
+    'token-bucket',
+  ];
 
   it.each<{ what: string; figures: () => ReturnType<typeof speed>[]; message: RegExp }>([
     {
       what: '300,000 figures (larger than any run writes)',
       figures: () => Array.from({ length: 300_000 }, (_, i) => speed(`token-bucket/w${i}`, [1])),
-      message: /^ratelab: base\.json: \d+\.\d MiB, larger than a saved run can be \(16 MiB\): not a baseline written by bench --json\n$/,
+      message:
+        /^ratelab: base\.json: \d+\.\d MiB, larger than a saved run can be \(16 MiB\): not a baseline written by bench --json\n$/,
     },
     {
       what: '20,000 figures in under 16 MiB',
       figures: () => Array.from({ length: 20_000 }, (_, i) => speed(`token-bucket/w${i}`, [1])),
-      message: /^ratelab: base\.json: 20,000 figures, more than a run makes \(at most 10,000\): not a baseline written by bench --json\n$/,
+      message:
+        /^ratelab: base\.json: 20,000 figures, more than a run makes \(at most 10,000\): not a baseline written by bench --json\n$/,
     },
     {
       what: 'a figure twice',
@@ -101,7 +137,8 @@ describe('ratelab bench: exit codes', () => {
     {
       what: 'no figure this run makes (it would pass on nothing)',
       figures: () => [speed('reference/other-workload', [1]), speed('leaky-bucket/hot-key', [1])],
-      message: /^ratelab: base\.json: shares no figure with this run \(it has reference\/other-workload, leaky-bucket\/hot-key; this run makes reference\/hot-key, token-bucket\/hot-key, \.\.\.\): nothing would be compared; run with the baseline's flags, or rewrite it with --update-baseline\n$/,
+      message:
+        /^ratelab: base\.json: shares no figure with this run \(it has reference\/other-workload, leaky-bucket\/hot-key; this run makes reference\/hot-key, token-bucket\/hot-key, \.\.\.\): nothing would be compared; run with the baseline's flags, or rewrite it with --update-baseline\n$/,
     },
   ])('a baseline with $what: exit 2 naming the file, before measuring anything', async ({ figures, message }) => {
     await writeFile(join(dir, 'base.json'), JSON.stringify(run(figures())));
@@ -122,7 +159,10 @@ describe('ratelab bench: exit codes', () => {
   });
 
   it('a baseline sharing some figures with the run compares those, and lists the rest as gone', async () => {
-    await writeFile(join(dir, 'base.json'), JSON.stringify(run([speed('token-bucket/hot-key', rounds(1, 0.02)), speed('leaky-bucket/hot-key', [1])])));
+    await writeFile(
+      join(dir, 'base.json'),
+      JSON.stringify(run([speed('token-bucket/hot-key', rounds(1, 0.02)), speed('leaky-bucket/hot-key', [1])])),
+    );
     const io = bufferIO({ cwd: dir });
     expect(await runCli([...TINY_RUN, '--baseline', 'base.json', '--max-regression', '99%'], io)).toBe(0);
     expect(io.out()).toMatch(/leaky-bucket\/hot-key .*gone/);
@@ -130,12 +170,18 @@ describe('ratelab bench: exit codes', () => {
 
   it.each([
     [['--max-regression', 'ten'], /^ratelab: --max-regression: expected a percentage/],
-    [['--algorithms', 'token-bucket,leaky'], /^ratelab: --algorithms: expected one of token-bucket, gcra, sliding-log, sliding-counter, fixed-window, got "leaky"/],
+    [
+      ['--algorithms', 'token-bucket,leaky'],
+      /^ratelab: --algorithms: expected one of token-bucket, gcra, sliding-log, sliding-counter, fixed-window, got "leaky"/,
+    ],
     [['--keys', '1e4,-3'], /^ratelab: --keys: expected a whole number from 1 to 10000000, got "-3"/],
     [['--rounds', '1'], /^ratelab: --rounds: expected a whole number from 2 to 100/],
     [['--update-baseline'], /^ratelab: --update-baseline: say which file with --baseline <file>/],
     [['--time', '10ms'], /^ratelab: --time: 10ms over 8 rounds leaves under 5 ms per round/],
-    [['--format', 'junit'], /^ratelab: --format: expected one of ratelab, github-action-benchmark, github-action-benchmark-memory, got "junit"/],
+    [
+      ['--format', 'junit'],
+      /^ratelab: --format: expected one of ratelab, github-action-benchmark, github-action-benchmark-memory, got "junit"/,
+    ],
   ])('exits 2 on bad usage %j', async (args, message) => {
     const io = bufferIO({ cwd: dir });
     expect(await runCli(['bench', '--quick', ...args], io)).toBe(2);
@@ -170,14 +216,23 @@ describe('ratelab bench: outputs', () => {
 
   it('reports the goals: met, not met, and what the run did not measure', async () => {
     const io = bufferIO();
-    await finishBench(run([speed('token-bucket/hot-key', rounds(0.8, 0)), memory('token-bucket', 56)]), undefined, { goals: true }, io);
+    await finishBench(
+      run([speed('token-bucket/hot-key', rounds(0.8, 0)), memory('token-bucket', 56)]),
+      undefined,
+      { goals: true },
+      io,
+    );
     expect(io.out()).toMatch(/token-bucket on hot-key: x reference\s+>= 1\s+0\.80\s+NOT MET/);
     expect(io.out()).toMatch(/token-bucket memory per key\s+<= 60 B\s+56\.0 B\s+met/);
     expect(io.out()).toMatch(/\d+ goals not measured in this run/);
   });
 
   it('draws bars and the per-round chart only for a person at a terminal', async () => {
-    const twoAlgorithms = run([speed('reference/hot-key', rounds(1, 0)), speed('token-bucket/hot-key', rounds(0.9, 0.05)), speed('gcra/hot-key', rounds(1.1, 0.05))]);
+    const twoAlgorithms = run([
+      speed('reference/hot-key', rounds(1, 0)),
+      speed('token-bucket/hot-key', rounds(0.9, 0.05)),
+      speed('gcra/hot-key', rounds(1.1, 0.05)),
+    ]);
     const terminal = bufferIO({ tty: true, env: { NO_COLOR: '1' } });
     await finishBench(twoAlgorithms, undefined, {}, terminal);
     expect(terminal.out()).toMatch(/gcra\s+█{40} 1\.10x/);
@@ -201,10 +256,19 @@ describe('ratelab bench: outputs', () => {
     expect(io.out()).toContain('Decisions per second');
   });
 
-  it('marks a subject whose admitted share differs from the reference\'s', async () => {
+  it("marks a subject whose admitted share differs from the reference's", async () => {
     const fewer = { ...speed('gcra/hot-key', rounds(1, 0)), admitted: 0.66 };
     const io = bufferIO();
-    await finishBench(run([{ ...speed('reference/hot-key', rounds(1, 0)), admitted: 1 }, speed('token-bucket/hot-key', rounds(1, 0)), fewer]), undefined, {}, io);
+    await finishBench(
+      run([
+        { ...speed('reference/hot-key', rounds(1, 0)), admitted: 1 },
+        speed('token-bucket/hot-key', rounds(1, 0)),
+        fewer,
+      ]),
+      undefined,
+      {},
+      io,
+    );
     expect(io.out()).toMatch(/gcra .* 66%\s+!\n/);
     expect(io.out()).toMatch(/token-bucket .* 100%\n/);
     expect(io.out()).toContain('! admitted a different share than the reference');
@@ -212,8 +276,23 @@ describe('ratelab bench: outputs', () => {
 
   it('prints how each peer was configured', async () => {
     const io = bufferIO();
-    await finishBench({ ...same, peers: [{ name: 'limiter', configuration: 'new RateLimiter({"tokensPerInterval":1000000000000,"interval":3600000}) per key' }] }, undefined, {}, io);
-    expect(io.out()).toContain('limiter: new RateLimiter({"tokensPerInterval":1000000000000,"interval":3600000}) per key\n');
+    await finishBench(
+      {
+        ...same,
+        peers: [
+          {
+            name: 'limiter',
+            configuration: 'new RateLimiter({"tokensPerInterval":1000000000000,"interval":3600000}) per key',
+          },
+        ],
+      },
+      undefined,
+      {},
+      io,
+    );
+    expect(io.out()).toContain(
+      'limiter: new RateLimiter({"tokensPerInterval":1000000000000,"interval":3600000}) per key\n',
+    );
   });
 });
 
@@ -227,7 +306,9 @@ describe('ratelab bench --quiet', () => {
 
   it('prints the regressed figures and the verdict', async () => {
     const io = bufferIO();
-    expect(await finishBench(slower, baseline, { baseline: 'base.json', maxRegression: '10%', quiet: true }, io)).toBe(1);
+    expect(await finishBench(slower, baseline, { baseline: 'base.json', maxRegression: '10%', quiet: true }, io)).toBe(
+      1,
+    );
     const lines = io.out().trimEnd().split('\n');
     expect(lines).toHaveLength(4); // header, rule, the regressed row, the verdict
     expect(lines[2]).toMatch(/^token-bucket\/hot-key\s+1\.000x\s+0\.600x\s+-40\.0%\s+<0\.001\s+REGRESSED$/);
@@ -247,14 +328,22 @@ describe('ratelab bench --json with --baseline', () => {
     { now: slower, verdict: 'fail', code: 1 },
   ])('writes the comparison and the verdict ($verdict)', async ({ now, verdict, code }) => {
     const io = bufferIO({ cwd: dir });
-    expect(await finishBench(now, baseline, { baseline: 'base.json', maxRegression: '10%', json: 'out.json' }, io)).toBe(code);
+    expect(
+      await finishBench(now, baseline, { baseline: 'base.json', maxRegression: '10%', json: 'out.json' }, io),
+    ).toBe(code);
     const written = JSON.parse(await readFile(join(dir, 'out.json'), 'utf8')) as Record<string, unknown>;
     expect(written.verdict).toBe(verdict);
     expect(written.gate).toEqual({ baseline: 'base.json', maxRegression: 0.1, alpha: 0.05, regressions: code });
     const rows = written.comparison as Array<Record<string, unknown>>;
-    expect(rows.map((row) => Object.keys(row))).toEqual(rows.map(() => ['figure', 'unit', 'before', 'after', 'change', 'p', 'verdict']));
+    expect(rows.map((row) => Object.keys(row))).toEqual(
+      rows.map(() => ['figure', 'unit', 'before', 'after', 'change', 'p', 'verdict']),
+    );
     const bucket = rows.find((row) => row.figure === 'token-bucket/hot-key');
-    expect(bucket).toMatchObject({ before: 1, after: now === same ? 1.01 : 0.6, verdict: now === same ? 'unchanged' : 'regressed' });
+    expect(bucket).toMatchObject({
+      before: 1,
+      after: now === same ? 1.01 : 0.6,
+      verdict: now === same ? 'unchanged' : 'regressed',
+    });
     // A memory figure rests on one probe: no p-value, written as null.
     expect(rows.find((row) => row.figure === 'token-bucket/memory')).toMatchObject({ change: 0, p: null });
     // The file still serves as a baseline.
@@ -267,4 +356,3 @@ describe('ratelab bench --json with --baseline', () => {
     expect(JSON.parse(io.out())).not.toHaveProperty('comparison');
   });
 });
-

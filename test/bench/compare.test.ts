@@ -8,13 +8,25 @@ const verdictOf = (before: ReturnType<typeof speed>, after: ReturnType<typeof sp
 describe('compareRuns: a regression is a drop beyond the threshold AND beyond the noise', () => {
   it.each([
     { case: 'same ratios', before: rounds(1, 0.02), after: rounds(1, 0.02), verdict: 'unchanged' },
-    { case: 'a 5% drop, under a 10% threshold', before: rounds(1, 0.01), after: rounds(0.95, 0.01), verdict: 'within threshold' },
+    {
+      case: 'a 5% drop, under a 10% threshold',
+      before: rounds(1, 0.01),
+      after: rounds(0.95, 0.01),
+      verdict: 'within threshold',
+    },
     { case: 'a 5% drop inside the noise', before: rounds(1, 0.2), after: rounds(0.95, 0.2), verdict: 'unchanged' },
     { case: 'a 30% drop, tight rounds', before: rounds(1, 0.02), after: rounds(0.7, 0.02), verdict: 'regressed' },
-    { case: 'a 30% drop inside wide noise', before: [0.5, 1.5, 0.6, 1.4, 1, 0.55, 1.45], after: [0.7, 1.4, 0.45, 1.5, 0.7, 0.5, 1.3], verdict: 'within noise' },
+    {
+      case: 'a 30% drop inside wide noise',
+      before: [0.5, 1.5, 0.6, 1.4, 1, 0.55, 1.45],
+      after: [0.7, 1.4, 0.45, 1.5, 0.7, 0.5, 1.3],
+      verdict: 'within noise',
+    },
     { case: 'a 30% gain', before: rounds(1, 0.02), after: rounds(1.3, 0.02), verdict: 'improved' },
   ])('$case: $verdict', ({ before, after, verdict }) => {
-    expect(verdictOf(speed('token-bucket/hot-key', before), speed('token-bucket/hot-key', after))?.verdict).toBe(verdict);
+    expect(verdictOf(speed('token-bucket/hot-key', before), speed('token-bucket/hot-key', after))?.verdict).toBe(
+      verdict,
+    );
   });
 
   it('reports the change of the ratio and the p-value of the drop', () => {
@@ -37,7 +49,11 @@ describe('compareRuns: a regression is a drop beyond the threshold AND beyond th
   });
 
   it('lists figures only one side has, without counting them as regressions', () => {
-    const comparison = compareRuns(run([speed('gcra/hot-key', rounds(1, 0))]), run([speed('token-bucket/hot-key', rounds(1, 0))]), 0.1);
+    const comparison = compareRuns(
+      run([speed('gcra/hot-key', rounds(1, 0))]),
+      run([speed('token-bucket/hot-key', rounds(1, 0))]),
+      0.1,
+    );
     expect(comparison.rows.map((row) => [row.name, row.verdict])).toEqual([
       ['token-bucket/hot-key', 'new'],
       ['gcra/hot-key', 'gone'],
@@ -46,8 +62,16 @@ describe('compareRuns: a regression is a drop beyond the threshold AND beyond th
   });
 
   it('counts every regressed figure', () => {
-    const before = run([speed('a/hot-key', rounds(1, 0.01)), speed('b/hot-key', rounds(1, 0.01)), speed('c/hot-key', rounds(1, 0.01))]);
-    const after = run([speed('a/hot-key', rounds(0.5, 0.01)), speed('b/hot-key', rounds(1, 0.01)), speed('c/hot-key', rounds(0.6, 0.01))]);
+    const before = run([
+      speed('a/hot-key', rounds(1, 0.01)),
+      speed('b/hot-key', rounds(1, 0.01)),
+      speed('c/hot-key', rounds(1, 0.01)),
+    ]);
+    const after = run([
+      speed('a/hot-key', rounds(0.5, 0.01)),
+      speed('b/hot-key', rounds(1, 0.01)),
+      speed('c/hot-key', rounds(0.6, 0.01)),
+    ]);
     expect(compareRuns(before, after, 0.3).regressions).toBe(2);
   });
 });

@@ -19,7 +19,10 @@ const actionSchema = z
       name: z.string().min(1),
       value: z.number().finite(),
       unit: z.string(),
-      range: z.string().regex(/^(\+-|±)\s*\d/).optional(),
+      range: z
+        .string()
+        .regex(/^(\+-|±)\s*\d/)
+        .optional(),
       extra: z.string().optional(),
     }),
   )
@@ -40,12 +43,21 @@ const measured = run([
   memory('reference', 69.4, 69.4),
   memory('token-bucket', 56.6, 69.4),
 ]);
-const before = run([speed('reference/hot-key', rounds(1, 0)), speed('token-bucket/hot-key', rounds(0.5, 0.03)), memory('token-bucket', 56.6, 69.4)]);
+const before = run([
+  speed('reference/hot-key', rounds(1, 0)),
+  speed('token-bucket/hot-key', rounds(0.5, 0.03)),
+  memory('token-bucket', 56.6, 69.4),
+]);
 
 describe('--format github-action-benchmark', () => {
   it('writes the speed ratios as customBiggerIsBetter entries the action accepts', async () => {
     const io = bufferIO({ cwd: dir });
-    await finishBench(measured, before, { json: 'speed.json', format: 'github-action-benchmark', baseline: 'base.json' }, io);
+    await finishBench(
+      measured,
+      before,
+      { json: 'speed.json', format: 'github-action-benchmark', baseline: 'base.json' },
+      io,
+    );
     const entries = actionSchema.parse(JSON.parse(await readFile(join(dir, 'speed.json'), 'utf8')));
     expect(entries.map((e) => [e.name, e.unit, e.value])).toEqual([
       ['reference/hot-key', 'x reference', 1],
@@ -73,13 +85,40 @@ describe('--format github-action-benchmark', () => {
 
 describe('ratelab bench --quick --json out.json --baseline base.json, measured', () => {
   it('writes the comparison section and the verdict, and --quiet prints one line', async () => {
-    await writeFile(join(dir, 'base.json'), JSON.stringify(run([speed('reference/hot-key', rounds(1, 0)), speed('token-bucket/hot-key', rounds(0.05, 0))])));
+    await writeFile(
+      join(dir, 'base.json'),
+      JSON.stringify(run([speed('reference/hot-key', rounds(1, 0)), speed('token-bucket/hot-key', rounds(0.05, 0))])),
+    );
     const io = bufferIO({ cwd: dir });
-    const args = ['bench', '--quick', '--algorithms', 'token-bucket', '--rounds', '2', '--time', '10ms', '--memory-keys', '0', '--json', 'out.json', '--baseline', 'base.json', '--quiet'];
+    const args = [
+      'bench',
+      '--quick',
+      '--algorithms',
+      'token-bucket',
+      '--rounds',
+      '2',
+      '--time',
+      '10ms',
+      '--memory-keys',
+      '0',
+      '--json',
+      'out.json',
+      '--baseline',
+      'base.json',
+      '--quiet',
+    ];
     expect(await runCli(args, io)).toBe(0);
-    const written = JSON.parse(await readFile(join(dir, 'out.json'), 'utf8')) as { verdict: string; comparison: Array<{ figure: string; verdict: string }> };
+    const written = JSON.parse(await readFile(join(dir, 'out.json'), 'utf8')) as {
+      verdict: string;
+      comparison: Array<{ figure: string; verdict: string }>;
+    };
     expect(written.verdict).toBe('pass');
-    expect(written.comparison.map((row) => row.figure)).toEqual(['reference/hot-key', 'reference/keys-1e4', 'token-bucket/hot-key', 'token-bucket/keys-1e4']);
+    expect(written.comparison.map((row) => row.figure)).toEqual([
+      'reference/hot-key',
+      'reference/keys-1e4',
+      'token-bucket/hot-key',
+      'token-bucket/keys-1e4',
+    ]);
     expect(written.comparison.find((row) => row.figure === 'token-bucket/keys-1e4')?.verdict).toBe('new');
     expect(io.out()).toBe('no regression beyond 10% against base.json (4 figures)\n');
   }, 60_000);

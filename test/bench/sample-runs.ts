@@ -6,13 +6,38 @@ export function speed(name: string, ratios: number[]): Figure {
   const [subject = name, workload = 'hot-key'] = name.split('/');
   const sorted = [...ratios].sort((a, b) => a - b);
   const ratio = sorted[Math.floor(sorted.length / 2)] as number;
-  return { name, subject, workload, unit: 'decisions/s', better: 'higher', value: ratio * 1e8, ratio, spread: 0.02, samples: ratios.length, ratioSamples: ratios, p50Ns: 10, p99Ns: 20, admitted: 1 };
+  return {
+    name,
+    subject,
+    workload,
+    unit: 'decisions/s',
+    better: 'higher',
+    value: ratio * 1e8,
+    ratio,
+    spread: 0.02,
+    samples: ratios.length,
+    ratioSamples: ratios,
+    p50Ns: 10,
+    p99Ns: 20,
+    admitted: 1,
+  };
 }
 
 /** A memory figure (one probe). */
 export function memory(subject: string, bytes: number, referenceBytes = 100): Figure {
   const ratio = bytes / referenceBytes;
-  return { name: `${subject}/memory`, subject, workload: 'memory', unit: 'B/key', better: 'lower', value: bytes, ratio, spread: 0, samples: 1, ratioSamples: [ratio] };
+  return {
+    name: `${subject}/memory`,
+    subject,
+    workload: 'memory',
+    unit: 'B/key',
+    better: 'lower',
+    value: bytes,
+    ratio,
+    spread: 0,
+    samples: 1,
+    ratioSamples: [ratio],
+  };
 }
 
 export function run(figures: Figure[]): BenchRun {

@@ -23,19 +23,38 @@ describe('sampleSpec: a replay sample as a workload replayed in laps', () => {
     [{ limit: 10, windowMs: 1000, burst: 50 }, [0, 100], 6000],
     [{ limit: 5, windowMs: 60 }, [7, 8], 180],
   ])('under %j, arrivals at %j repeat every %i ms', (policy, times, periodMs) => {
-    const spec = sampleSpec('s', policy, times.map((t) => ({ t, key: 'k', cost: 1 })));
+    const spec = sampleSpec(
+      's',
+      policy,
+      times.map((t) => ({ t, key: 'k', cost: 1 })),
+    );
     expect(spec.periodMs).toBe(periodMs);
   });
 
   it('numbers keys by first arrival and keeps times and costs', () => {
-    const spec = sampleSpec('s', { limit: 10, windowMs: 1000 }, arrivals([[0, 'b', 1], [1, 'a', 3], [1, 'b', 2]]));
+    const spec = sampleSpec(
+      's',
+      { limit: 10, windowMs: 1000 },
+      arrivals([
+        [0, 'b', 1],
+        [1, 'a', 3],
+        [1, 'b', 2],
+      ]),
+    );
     expect(spec).toMatchObject({ keys: ['b', 'a'], sequence: [0, 1, 0], times: [0, 1, 1], costs: [1, 3, 2] });
   });
 });
 
 describe('the tape loop', () => {
   it('decides each arrival at its time and cost, each lap one period later', async () => {
-    const spec = sampleSpec('s', { limit: 10, windowMs: 100 }, arrivals([[0, 'a', 1], [40, 'b', 2]]));
+    const spec = sampleSpec(
+      's',
+      { limit: 10, windowMs: 100 },
+      arrivals([
+        [0, 'a', 1],
+        [40, 'b', 2],
+      ]),
+    );
     const { sequence, tape } = sampleTape(spec);
     const state: LoopState = { now: 0, position: 0, decided: 0, admitted: 0 };
     const seen: Array<[string, number, number]> = [];
@@ -43,27 +62,60 @@ describe('the tape loop', () => {
       seen.push([key, cost, state.now]);
       return true;
     };
-    await compileBatch({ decide, keys: spec.keys, sequence, state, stepMs: 0, isAsync: false, name: 't', size: 5, tape })();
-    expect(seen).toEqual([['a', 1, 0], ['b', 2, 40], ['a', 1, 300], ['b', 2, 340], ['a', 1, 600]]);
+    await compileBatch({
+      decide,
+      keys: spec.keys,
+      sequence,
+      state,
+      stepMs: 0,
+      isAsync: false,
+      name: 't',
+      size: 5,
+      tape,
+    })();
+    expect(seen).toEqual([
+      ['a', 1, 0],
+      ['b', 2, 40],
+      ['a', 1, 300],
+      ['b', 2, 340],
+      ['a', 1, 600],
+    ]);
     expect(state).toMatchObject({ decided: 5, admitted: 5, position: 1 });
   });
 
-  it.each(['token-bucket', 'gcra', 'sliding-log', 'sliding-counter', 'fixed-window'] as const)('%s decides every lap as it decided the first', async (algorithm) => {
-    // A full quota before a window edge and another after it: the algorithms differ here.
-    const times = [...Array.from({ length: 10 }, () => 990), ...Array.from({ length: 10 }, () => 1000)];
-    const spec = sampleSpec('edge', { limit: 10, windowMs: 1000 }, times.map((t) => ({ t, key: 'k', cost: 1 })));
-    const { sequence, tape } = sampleTape(spec);
-    const state: LoopState = { now: 0, position: 0, decided: 0, admitted: 0 };
-    const decide = await createDecide({ kind: 'algorithm', algorithm }, spec.policy, () => state.now);
-    const batch = compileBatch({ decide, keys: spec.keys, sequence, state, stepMs: 0, isAsync: false, name: algorithm, size: times.length, tape });
-    const perLap: number[] = [];
-    for (let lap = 0; lap < 4; lap++) {
-      const before = state.admitted;
-      await batch();
-      perLap.push(state.admitted - before);
-    }
-    expect(new Set(perLap).size).toBe(1);
-  });
+  it.each(['token-bucket', 'gcra', 'sliding-log', 'sliding-counter', 'fixed-window'] as const)(
+    '%s decides every lap as it decided the first',
+    async (algorithm) => {
+      // A full quota before a window edge and another after it: the algorithms differ here.
+      const times = [...Array.from({ length: 10 }, () => 990), ...Array.from({ length: 10 }, () => 1000)];
+      const spec = sampleSpec(
+        'edge',
+        { limit: 10, windowMs: 1000 },
+        times.map((t) => ({ t, key: 'k', cost: 1 })),
+      );
+      const { sequence, tape } = sampleTape(spec);
+      const state: LoopState = { now: 0, position: 0, decided: 0, admitted: 0 };
+      const decide = await createDecide({ kind: 'algorithm', algorithm }, spec.policy, () => state.now);
+      const batch = compileBatch({
+        decide,
+        keys: spec.keys,
+        sequence,
+        state,
+        stepMs: 0,
+        isAsync: false,
+        name: algorithm,
+        size: times.length,
+        tape,
+      });
+      const perLap: number[] = [];
+      for (let lap = 0; lap < 4; lap++) {
+        const before = state.admitted;
+        await batch();
+        perLap.push(state.admitted - before);
+      }
+      expect(new Set(perLap).size).toBe(1);
+    },
+  );
 });
 
 describe('speedsOf: the figures of a measuring child', () => {
@@ -71,7 +123,9 @@ describe('speedsOf: the figures of a measuring child', () => {
 
   it('gives the median of the per-round ratios to the reference timed in the same round', () => {
     // Medians of the rates alone would give 300 / 300 = 1; round by round it is 2, 0.5, 2.
-    const speeds = speedsOf({ workloads: [{ workload: '0', subject: task([200, 300, 400]), reference: task([100, 600, 200]) }] });
+    const speeds = speedsOf({
+      workloads: [{ workload: '0', subject: task([200, 300, 400]), reference: task([100, 600, 200]) }],
+    });
     expect(speeds.speeds).toEqual([{ workload: '0', opsPerSec: 300, speedRatio: 2 }]);
     expect(speeds.note).toBeUndefined();
   });
@@ -92,7 +146,10 @@ describe('compare fills decisions/s and the ratio to the reference from measurin
   const speed = { rounds: 2, roundMs: 1, warmUpBatches: 1, processes: 2 };
   const run = (path: string) =>
     compareWorkloads([edge], {
-      contenders: async (policy) => [builtinContender('token-bucket', policy), await moduleContender(path, policy, dir)],
+      contenders: async (policy) => [
+        builtinContender('token-bucket', policy),
+        await moduleContender(path, policy, dir),
+      ],
       memoryKeys: 100,
       speed,
     });
@@ -119,24 +176,35 @@ export default function (policy, { clock }) {
 
   it('leaves the figures null with a note when the measuring child fails', async () => {
     // Works in this process (the replay), throws in any other (the measuring child).
-    const path = module('breaks-elsewhere.mjs', `export default function (policy, { clock }) {\n  if (process.pid !== ${process.pid}) throw new Error('not here');\n  return { consume: () => true };\n}`);
+    const path = module(
+      'breaks-elsewhere.mjs',
+      `export default function (policy, { clock }) {\n  if (process.pid !== ${process.pid}) throw new Error('not here');\n  return { consume: () => true };\n}`,
+    );
     const [result] = await run(path);
     const [builtin, mine] = result?.rows ?? [];
     expect(builtin?.speedRatio).toBeGreaterThan(0);
     expect(mine).toMatchObject({ opsPerSec: null, speedRatio: null });
     // (the memory probe, in a child of its own, fails too and says so apart)
-    expect(result?.notes).toContainEqual(expect.stringMatching(/^breaks-elsewhere\.mjs: decisions\/s not measured, .*its factory threw: not here$/));
+    expect(result?.notes).toContainEqual(
+      expect.stringMatching(/^breaks-elsewhere\.mjs: decisions\/s not measured, .*its factory threw: not here$/),
+    );
   });
 
   it('says so when a module reads wall time instead of the clock it is given', async () => {
-    const path = module('wall-clock.mjs', 'export default function () {\n  return { consume: () => Date.now() % 2 === 0 };\n}');
+    const path = module(
+      'wall-clock.mjs',
+      'export default function () {\n  return { consume: () => Date.now() % 2 === 0 };\n}',
+    );
     const [result] = await run(path);
     expect(result?.rows[1]?.speedRatio).toBeGreaterThan(0);
     expect(result?.notes).toContain(`wall-clock.mjs: decisions/s ${WALL_CLOCK_NOTE}`);
   });
 
   it('measures nothing with measure: false', async () => {
-    const [result] = await compareWorkloads([edge], { contenders: (policy) => [builtinContender('gcra', policy)], measure: false });
+    const [result] = await compareWorkloads([edge], {
+      contenders: (policy) => [builtinContender('gcra', policy)],
+      measure: false,
+    });
     expect(result?.rows[0]).toMatchObject({ opsPerSec: null, speedRatio: null });
   });
 });

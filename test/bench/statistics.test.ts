@@ -5,7 +5,8 @@ import { centre, mannWhitneyLess } from '../../src/bench/statistics.js';
 /** Exact oracle: the share of all ways to split the pooled values whose U is <= the observed U. */
 function bruteForceLowerTail(after: number[], before: number[]): number {
   const pooled = [...after, ...before];
-  const u = (xs: number[], ys: number[]) => xs.reduce((sum, x) => sum + ys.filter((y) => x > y).length + ys.filter((y) => x === y).length / 2, 0);
+  const u = (xs: number[], ys: number[]) =>
+    xs.reduce((sum, x) => sum + ys.filter((y) => x > y).length + ys.filter((y) => x === y).length / 2, 0);
   const observed = u(after, before);
   let total = 0;
   let atMost = 0;
@@ -13,7 +14,14 @@ function bruteForceLowerTail(after: number[], before: number[]): number {
     if (chosen.length === after.length) {
       const rest = pooled.filter((_, i) => !chosen.includes(i));
       total += 1;
-      if (u(chosen.map((i) => pooled[i] as number), rest) <= observed + 1e-9) atMost += 1;
+      if (
+        u(
+          chosen.map((i) => pooled[i] as number),
+          rest,
+        ) <=
+        observed + 1e-9
+      )
+        atMost += 1;
       return;
     }
     for (let i = start; i < pooled.length; i++) pick(i + 1, [...chosen, i]);
@@ -26,8 +34,18 @@ describe('mannWhitneyLess (one-sided: is `after` lower than `before`?)', () => {
   it.each([
     { after: [1, 2, 3], before: [4, 5, 6], p: 1 / 20, why: 'completely below: the one most extreme split of C(6,3)' },
     { after: [4, 5, 6], before: [1, 2, 3], p: 1, why: 'completely above' },
-    { after: [1, 2, 3, 4, 5, 6, 7, 8, 9], before: [10, 11, 12, 13, 14, 15, 16, 17, 18], p: 1 / 48620, why: '9 rounds each, all below' },
-    { after: [1, 3, 5], before: [2, 4, 6], p: 7 / 20, why: 'interleaved: U = 3; U counts 1,1,2,3 for 0..3 of 20 splits' },
+    {
+      after: [1, 2, 3, 4, 5, 6, 7, 8, 9],
+      before: [10, 11, 12, 13, 14, 15, 16, 17, 18],
+      p: 1 / 48620,
+      why: '9 rounds each, all below',
+    },
+    {
+      after: [1, 3, 5],
+      before: [2, 4, 6],
+      p: 7 / 20,
+      why: 'interleaved: U = 3; U counts 1,1,2,3 for 0..3 of 20 splits',
+    },
   ])('$why', ({ after, before, p }) => {
     expect(mannWhitneyLess(after, before)).toBeCloseTo(p, 10);
   });

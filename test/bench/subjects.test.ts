@@ -5,7 +5,15 @@ import { describe, expect, it } from 'vitest';
 import { parseBenchRun } from '../../src/bench/bench-run.js';
 import { runBench } from '../../src/bench/runner.js';
 import { admittedDiffers } from '../../src/bench/admitted.js';
-import { PEERS, PEER_POLICY, createDecide, moduleOf, peerConfiguration, peerInstalled, type PeerName } from '../../src/bench/subjects.js';
+import {
+  PEERS,
+  PEER_POLICY,
+  createDecide,
+  moduleOf,
+  peerConfiguration,
+  peerInstalled,
+  type PeerName,
+} from '../../src/bench/subjects.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { allowedOf, loadLimiterModule } from '../../src/metrics/external-limiter.js';
 
@@ -20,25 +28,42 @@ describe('peers, adapted to the --limiter contract', () => {
     expect(answers).toEqual([true, true, true, false]);
   });
 
-  it.each(Object.keys(PEERS) as PeerName[])('%s runs in the bench under a policy it never denies, whatever the workload says', async (peer) => {
-    const decide = await createDecide({ kind: 'peer', peer }, { limit: 3, windowMs: 60_000 }, () => 0);
-    let admitted = 0;
-    for (let i = 0; i < 10_000; i++) if (allowedOf(await (decide(`k${i % 7}`, 1) as Promise<boolean> | boolean), peer)) admitted++;
-    expect(admitted).toBe(10_000);
-    expect(await peerConfiguration(peer)).toContain(String(PEER_POLICY.limit));
-  });
+  it.each(Object.keys(PEERS) as PeerName[])(
+    '%s runs in the bench under a policy it never denies, whatever the workload says',
+    async (peer) => {
+      const decide = await createDecide({ kind: 'peer', peer }, { limit: 3, windowMs: 60_000 }, () => 0);
+      let admitted = 0;
+      for (let i = 0; i < 10_000; i++)
+        if (allowedOf(await (decide(`k${i % 7}`, 1) as Promise<boolean> | boolean), peer)) admitted++;
+      expect(admitted).toBe(10_000);
+      expect(await peerConfiguration(peer)).toContain(String(PEER_POLICY.limit));
+    },
+  );
 });
 
 describe('peers in a bench run', () => {
   it("admit the reference's share (every call) on every workload they run, and say how they were configured", async () => {
     const run = await runBench(
-      { quick: false, algorithms: [], keyCounts: [10_000], rounds: 2, processes: 1, roundMs: 5, peers: true, modules: [], memoryKeys: 0, harness: false },
+      {
+        quick: false,
+        algorithms: [],
+        keyCounts: [10_000],
+        rounds: 2,
+        processes: 1,
+        roundMs: 5,
+        peers: true,
+        modules: [],
+        memoryKeys: 0,
+        harness: false,
+      },
       () => undefined,
     );
     const peers = Object.keys(PEERS);
     const figures = run.figures.filter((f) => peers.includes(f.subject));
     // Peers skip the workloads whose outcome depends on the clock (Zipf, denied-half).
-    expect(figures.map((f) => f.name).sort()).toEqual(peers.flatMap((peer) => [`${peer}/hot-key`, `${peer}/keys-1e4`]).sort());
+    expect(figures.map((f) => f.name).sort()).toEqual(
+      peers.flatMap((peer) => [`${peer}/hot-key`, `${peer}/keys-1e4`]).sort(),
+    );
     for (const figure of figures) {
       const reference = run.figures.find((f) => f.name === `reference/${figure.workload}`);
       expect(reference?.admitted).toBe(1);
@@ -70,7 +95,18 @@ describe('examples/my-limiter.mjs, as the benchmark loads it', () => {
 describe('runBench, end to end on a tiny plan', () => {
   it('writes a run that validates as a baseline, every figure with its ratio to the reference', async () => {
     const run = await runBench(
-      { quick: true, algorithms: ['token-bucket'], keyCounts: [1000], rounds: 4, processes: 2, roundMs: 5, peers: false, modules: [example], memoryKeys: 2000, harness: true },
+      {
+        quick: true,
+        algorithms: ['token-bucket'],
+        keyCounts: [1000],
+        rounds: 4,
+        processes: 2,
+        roundMs: 5,
+        peers: false,
+        modules: [example],
+        memoryKeys: 2000,
+        harness: true,
+      },
       () => undefined,
     );
     expect(parseBenchRun(JSON.stringify(run), 'run')).toEqual(run);
@@ -99,10 +135,27 @@ describe('a --limiter module that breaks while measured', () => {
   it('is bad input (INVALID_LIMITER_MODULE, naming it), not an internal error', async () => {
     const dir = await mkdtemp(resolve(tmpdir(), 'ratelab-module-'));
     const path = resolve(dir, 'throws.mjs');
-    await writeFile(path, "export default () => ({ consume(key) { if (key === 'key:0') return true; throw new Error('boom'); } });\n");
+    await writeFile(
+      path,
+      "export default () => ({ consume(key) { if (key === 'key:0') return true; throw new Error('boom'); } });\n",
+    );
     try {
-      const plan = { quick: true, algorithms: [], keyCounts: [1000], rounds: 2, processes: 1, roundMs: 5, peers: false, modules: [path], memoryKeys: 0, harness: false };
-      await expect(runBench(plan, () => undefined)).rejects.toMatchObject({ code: 'INVALID_LIMITER_MODULE', message: `${path}: consume() threw: boom` });
+      const plan = {
+        quick: true,
+        algorithms: [],
+        keyCounts: [1000],
+        rounds: 2,
+        processes: 1,
+        roundMs: 5,
+        peers: false,
+        modules: [path],
+        memoryKeys: 0,
+        harness: false,
+      };
+      await expect(runBench(plan, () => undefined)).rejects.toMatchObject({
+        code: 'INVALID_LIMITER_MODULE',
+        message: `${path}: consume() threw: boom`,
+      });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -110,19 +163,38 @@ describe('a --limiter module that breaks while measured', () => {
   // Issue 11 item 6: a promise that never settles used to end the child with exit 13 and no word.
   it.each([
     { source: 'export default () => ({ consume: () => new Promise(() => {}) });', call: 'its first consume()' },
-    { source: "export default () => ({ consume: async (key) => key === 'key:0' || new Promise(() => {}) });", call: 'a consume() of a batch of 1000' },
-  ])('one whose consume never settles: LIMITER_TIMEOUT naming it and the call ($call)', async ({ source, call }) => {
-    const dir = await mkdtemp(resolve(tmpdir(), 'ratelab-module-'));
-    const path = resolve(dir, 'hangs.mjs');
-    await writeFile(path, `${source}\n`);
-    try {
-      const plan = { quick: true, algorithms: [], keyCounts: [1000], rounds: 2, processes: 1, roundMs: 5, peers: false, modules: [path], limiterTimeoutMs: 100, memoryKeys: 0, harness: false };
-      await expect(runBench(plan, () => undefined)).rejects.toMatchObject({
-        code: 'LIMITER_TIMEOUT',
-        message: `${path}: ${call} did not settle within 100ms: the module hangs (bound: --limiter-timeout)`,
-      });
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  }, 30_000);
+    {
+      source: "export default () => ({ consume: async (key) => key === 'key:0' || new Promise(() => {}) });",
+      call: 'a consume() of a batch of 1000',
+    },
+  ])(
+    'one whose consume never settles: LIMITER_TIMEOUT naming it and the call ($call)',
+    async ({ source, call }) => {
+      const dir = await mkdtemp(resolve(tmpdir(), 'ratelab-module-'));
+      const path = resolve(dir, 'hangs.mjs');
+      await writeFile(path, `${source}\n`);
+      try {
+        const plan = {
+          quick: true,
+          algorithms: [],
+          keyCounts: [1000],
+          rounds: 2,
+          processes: 1,
+          roundMs: 5,
+          peers: false,
+          modules: [path],
+          limiterTimeoutMs: 100,
+          memoryKeys: 0,
+          harness: false,
+        };
+        await expect(runBench(plan, () => undefined)).rejects.toMatchObject({
+          code: 'LIMITER_TIMEOUT',
+          message: `${path}: ${call} did not settle within 100ms: the module hangs (bound: --limiter-timeout)`,
+        });
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+    30_000,
+  );
 });

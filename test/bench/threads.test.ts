@@ -8,7 +8,13 @@ import { renderThreadBench } from '../../src/report/text/threads-report.js';
 
 describe('the thread bench', () => {
   it("measures the machine's ceiling (pure compute) and every workload, locking and thread count, each against the fewest threads and the global lock", async () => {
-    const figures = await runThreadBench({ threads: [1, 2], algorithm: 'gcra', keyCounts: [1, 10_000], timeMs: 20, rounds: 1 });
+    const figures = await runThreadBench({
+      threads: [1, 2],
+      algorithm: 'gcra',
+      keyCounts: [1, 10_000],
+      timeMs: 20,
+      rounds: 1,
+    });
     expect(figures.map((f) => `${f.keys}/${f.locking}/${f.threads}`)).toEqual([
       '0/compute/1',
       '0/compute/2',
@@ -36,11 +42,24 @@ describe('the thread bench', () => {
   }, 60_000);
 
   it('says when the ceiling of the run is under the goal, so the run cannot judge it', () => {
-    const figure = (locking: ThreadFigure['locking'], threads: number, scaling: number): ThreadFigure => ({ keys: locking === 'compute' ? 0 : 10_000, locking, threads, decisionsPerSec: 1e6 * threads * scaling, scaling, vsGlobal: 1 });
+    const figure = (locking: ThreadFigure['locking'], threads: number, scaling: number): ThreadFigure => ({
+      keys: locking === 'compute' ? 0 : 10_000,
+      locking,
+      threads,
+      decisionsPerSec: 1e6 * threads * scaling,
+      scaling,
+      vsGlobal: 1,
+    });
     const machine = { cores: 2, load: 9, node: '20.0.0' };
-    const loaded = renderThreadBench([figure('compute', 1, 1), figure('compute', 2, 1.2), figure('per-key', 1, 1), figure('per-key', 2, 1.1)], machine);
+    const loaded = renderThreadBench(
+      [figure('compute', 1, 1), figure('compute', 2, 1.2), figure('per-key', 1, 1), figure('per-key', 2, 1.1)],
+      machine,
+    );
     expect(loaded).toContain('the ceiling is under the goal: this run cannot tell');
-    const quiet = renderThreadBench([figure('compute', 1, 1), figure('compute', 2, 1.95), figure('per-key', 1, 1), figure('per-key', 2, 1.7)], machine);
+    const quiet = renderThreadBench(
+      [figure('compute', 1, 1), figure('compute', 2, 1.95), figure('per-key', 1, 1), figure('per-key', 2, 1.7)],
+      machine,
+    );
     expect(quiet).not.toContain('the ceiling is under the goal');
     expect(quiet).toContain('1.70x the fewest threads (goal >= 1.6x)');
   });

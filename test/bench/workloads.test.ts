@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { BATCH, admitsEveryCall, keySequence, shortCount, workloadKeys, workloadSequence, workloadSpecs } from '../../src/bench/workloads.js';
+import {
+  BATCH,
+  admitsEveryCall,
+  keySequence,
+  shortCount,
+  workloadKeys,
+  workloadSequence,
+  workloadSpecs,
+} from '../../src/bench/workloads.js';
 
 /** Requests each key is offered per window, on average, by a round-robin workload. */
 function offeredPerWindow(spec: { keys: number; stepMs: number; policy: { windowMs: number } }): number {
@@ -12,19 +20,28 @@ describe('workloads', () => {
   });
 
   it('a full run adds 1e6 keys, a Zipf mix and a half-denied mix', () => {
-    expect(workloadSpecs([10_000, 1_000_000], false).map((w) => w.name)).toEqual(['hot-key', 'keys-1e4', 'keys-1e6', 'zipf-1e5', 'denied-half']);
+    expect(workloadSpecs([10_000, 1_000_000], false).map((w) => w.name)).toEqual([
+      'hot-key',
+      'keys-1e4',
+      'keys-1e6',
+      'zipf-1e5',
+      'denied-half',
+    ]);
   });
 
-  it.each([1_000, 10_000, 100_000, 1_000_000])('round robin over %i keys offers half the limit, in whole ms', (keys) => {
-    const spec = workloadSpecs([keys], true)[1];
-    expect(spec).toBeDefined();
-    expect(Number.isInteger(spec?.stepMs)).toBe(true);
-    expect(offeredPerWindow(spec as NonNullable<typeof spec>) / (spec?.policy.limit as number)).toBeCloseTo(0.5, 10);
-  });
+  it.each([1_000, 10_000, 100_000, 1_000_000])(
+    'round robin over %i keys offers half the limit, in whole ms',
+    (keys) => {
+      const spec = workloadSpecs([keys], true)[1];
+      expect(spec).toBeDefined();
+      expect(Number.isInteger(spec?.stepMs)).toBe(true);
+      expect(offeredPerWindow(spec as NonNullable<typeof spec>) / (spec?.policy.limit as number)).toBeCloseTo(0.5, 10);
+    },
+  );
 
   it('the hot key offers half its limit; denied-half offers twice', () => {
     const [hot, , , , denied] = workloadSpecs([10_000, 1_000_000], false);
-    expect(((BATCH * 1000) / (hot?.stepMs as number)) / (hot?.policy.limit as number)).toBe(0.5);
+    expect((BATCH * 1000) / (hot?.stepMs as number) / (hot?.policy.limit as number)).toBe(0.5);
     expect(offeredPerWindow(denied as NonNullable<typeof denied>) / (denied?.policy.limit as number)).toBe(2);
   });
 

@@ -60,16 +60,32 @@ describe('ratelab attack against an endpoint that drips its body', () => {
   it.concurrent.each([
     { dripMs: 500, timeout: '300ms', note: 'a byte every 500 ms, --timeout 300ms' },
     { dripMs: 100, timeout: '1s', note: 'a byte every 100 ms (never idle), --timeout 1s' },
-  ])('$note: --timeout covers the body, every request times out, the report is printed', async ({ dripMs, timeout }) => {
-    const { code, report, wallMs } = await withDripper(dripMs, (url) => attack({ url, trace: trace(`six-${dripMs}.csv`, 6, 100), timeout, maxTime: '2s' }));
-    expect(code).toBe(0);
-    expect(report.stoppedBy).toBe('done');
-    expect(report.responses).toEqual({ sent: 6, admitted: 0, limited: 0, other: 0, errors: 6, errorCodes: { timeout: 6 }, aborted: 0 });
-    expect(wallMs).toBeLessThan(10_000);
-  }, 30_000);
+  ])(
+    '$note: --timeout covers the body, every request times out, the report is printed',
+    async ({ dripMs, timeout }) => {
+      const { code, report, wallMs } = await withDripper(dripMs, (url) =>
+        attack({ url, trace: trace(`six-${dripMs}.csv`, 6, 100), timeout, maxTime: '2s' }),
+      );
+      expect(code).toBe(0);
+      expect(report.stoppedBy).toBe('done');
+      expect(report.responses).toEqual({
+        sent: 6,
+        admitted: 0,
+        limited: 0,
+        other: 0,
+        errors: 6,
+        errorCodes: { timeout: 6 },
+        aborted: 0,
+      });
+      expect(wallMs).toBeLessThan(10_000);
+    },
+    30_000,
+  );
 
   it('--max-time aborts the requests in flight and still reports what was measured', async () => {
-    const { code, report, err, wallMs } = await withDripper(100, (url) => attack({ url, trace: trace('three.csv', 3, 100), timeout: '1m', maxTime: '1s' }));
+    const { code, report, err, wallMs } = await withDripper(100, (url) =>
+      attack({ url, trace: trace('three.csv', 3, 100), timeout: '1m', maxTime: '1s' }),
+    );
     expect(code).toBe(0);
     expect(report.stoppedBy).toBe('max-time');
     // Aborted by the run's own stop: not the endpoint's errors.
@@ -80,7 +96,21 @@ describe('ratelab attack against an endpoint that drips its body', () => {
 
   it('--max-time stops a closed-loop run waiting on its one request', async () => {
     const io = bufferIO();
-    const code = await withDripper(100, (url) => attackCommand({ url, scenario: 'retry-storm', limit: '100', window: '1s', probe: false, json: '-', timeout: '1m', maxTime: '1s' }, io));
+    const code = await withDripper(100, (url) =>
+      attackCommand(
+        {
+          url,
+          scenario: 'retry-storm',
+          limit: '100',
+          window: '1s',
+          probe: false,
+          json: '-',
+          timeout: '1m',
+          maxTime: '1s',
+        },
+        io,
+      ),
+    );
     expect(code).toBe(0);
     const report = JSON.parse(io.out()).attack as Report;
     expect(report.stoppedBy).toBe('max-time');
@@ -92,25 +122,51 @@ describe('ratelab attack as a process, stopped by a signal', () => {
   it.each([
     ['SIGINT', 130],
     ['SIGTERM', 143],
-  ] as const)('%s ends it promptly with the partial report on stdout, exit %i', async (signal, exitCode) => {
-    await withDripper(100, async (url, requests) => {
-      const file = trace(`long-${signal}.csv`, 50, 200);
-      const child = spawn(process.execPath, [BIN, 'attack', url, '--trace', file, '--limit', '100', '--window', '1s', '--timeout', '1m', '--max-time', '1m', '--json', '-'], {
-        stdio: ['ignore', 'pipe', 'pipe'],
+  ] as const)(
+    '%s ends it promptly with the partial report on stdout, exit %i',
+    async (signal, exitCode) => {
+      await withDripper(100, async (url, requests) => {
+        const file = trace(`long-${signal}.csv`, 50, 200);
+        const child = spawn(
+          process.execPath,
+          [
+            BIN,
+            'attack',
+            url,
+            '--trace',
+            file,
+            '--limit',
+            '100',
+            '--window',
+            '1s',
+            '--timeout',
+            '1m',
+            '--max-time',
+            '1m',
+            '--json',
+            '-',
+          ],
+          {
+            stdio: ['ignore', 'pipe', 'pipe'],
+          },
+        );
+        const output = { stdout: '', stderr: '' };
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output.stdout += chunk));
+        child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output.stderr += chunk));
+        const exited = once(child, 'exit');
+        while (requests() < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+        child.kill(signal);
+        const [code, bySignal] = await exited;
+        expect([code, bySignal]).toEqual([exitCode, null]);
+        const report = JSON.parse(output.stdout).attack as Report;
+        expect(report.stoppedBy).toBe('interrupted');
+        expect(report.responses.sent).toBeGreaterThanOrEqual(2);
+        expect(report.responses.aborted).toBe(report.responses.sent);
+        expect(output.stderr).toMatch(
+          /ratelab attack: interrupted: the report covers the \d+ requests sent so far; \d+ in flight aborted\n/,
+        );
       });
-      const output = { stdout: '', stderr: '' };
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output.stdout += chunk));
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output.stderr += chunk));
-      const exited = once(child, 'exit');
-      while (requests() < 2) await new Promise((resolve) => setTimeout(resolve, 20));
-      child.kill(signal);
-      const [code, bySignal] = await exited;
-      expect([code, bySignal]).toEqual([exitCode, null]);
-      const report = JSON.parse(output.stdout).attack as Report;
-      expect(report.stoppedBy).toBe('interrupted');
-      expect(report.responses.sent).toBeGreaterThanOrEqual(2);
-      expect(report.responses.aborted).toBe(report.responses.sent);
-      expect(output.stderr).toMatch(/ratelab attack: interrupted: the report covers the \d+ requests sent so far; \d+ in flight aborted\n/);
-    });
-  }, 30_000);
+    },
+    30_000,
+  );
 });

@@ -27,13 +27,30 @@ async function withServe<T>(options: ServeOptions, body: (url: string) => Promis
   }
 }
 
-type AttackResult = { code: number; report: Omit<AttackAnalysis, 'metrics'> & { metrics: ComparisonRow; stoppedBy: string; unsent: number; maxLagMs: number }; err: string };
+type AttackResult = {
+  code: number;
+  report: Omit<AttackAnalysis, 'metrics'> & {
+    metrics: ComparisonRow;
+    stoppedBy: string;
+    unsent: number;
+    maxLagMs: number;
+  };
+  err: string;
+};
 
 /** Runs `ratelab attack --json -` and returns its exit code, report (when written) and messages. */
 async function attack(options: AttackOptions, io = bufferIO()): Promise<AttackResult> {
   const code = await attackCommand({ json: '-', ...options }, io);
   const json = io.out() === '' ? undefined : JSON.parse(io.out());
-  return { code, report: json && { ...json.attack, metrics: json.rows[0], policy: { ...json.scenarios[0].policy, source: json.attack.policySource } }, err: io.err() };
+  return {
+    code,
+    report: json && {
+      ...json.attack,
+      metrics: json.rows[0],
+      policy: { ...json.scenarios[0].policy, source: json.attack.policySource },
+    },
+    err: io.err(),
+  };
 }
 
 /** The edge fixture keeps 450 ms (wall) between its first burst and the window edge. */
@@ -47,7 +64,9 @@ const EDGE_MARGIN_MS = 450;
  */
 async function edgeAttack(algorithm: Algorithm): Promise<AttackResult> {
   for (let attempt = 1; ; attempt++) {
-    const result = await withServe({ algorithm, limit: 5, window: '1s' }, (url) => attack({ url, scenario: fixture('http-edge.yaml'), speed: 10, align: '1s' }));
+    const result = await withServe({ algorithm, limit: 5, window: '1s' }, (url) =>
+      attack({ url, scenario: fixture('http-edge.yaml'), speed: 10, align: '1s' }),
+    );
     const late = result.report === undefined ? 0 : result.report.maxLagMs + (result.report.latencyMs?.max ?? 0);
     if (late < EDGE_MARGIN_MS || attempt === 3) return result;
   }
@@ -64,7 +83,9 @@ const PHASE_MARGIN_MS = 40;
  */
 async function phaseAttack(): Promise<AttackResult> {
   for (let attempt = 1; ; attempt++) {
-    const result = await withServe({ algorithm: 'fixed-window', limit: 5, window: '1s' }, (url) => attack({ url, trace: fixture('traces/phase-bursts.csv'), align: '1s' }));
+    const result = await withServe({ algorithm: 'fixed-window', limit: 5, window: '1s' }, (url) =>
+      attack({ url, trace: fixture('traces/phase-bursts.csv'), align: '1s' }),
+    );
     const late = result.report === undefined ? 0 : result.report.maxLagMs + (result.report.latencyMs?.max ?? 0);
     if (late < PHASE_MARGIN_MS || attempt === 3) return result;
   }
@@ -76,7 +97,11 @@ describe('ratelab attack against ratelab serve', () => {
     const { code, report } = await edgeAttack(algorithm);
     expect(code).toBe(0);
     const { metrics, responses, probes, headerProblems, policy } = report;
-    expect(policy).toEqual({ limit: 5, windowMs: 1000, source: { limit: 'RateLimit-Policy', window: 'RateLimit-Policy' } });
+    expect(policy).toEqual({
+      limit: 5,
+      windowMs: 1000,
+      source: { limit: 'RateLimit-Policy', window: 'RateLimit-Policy' },
+    });
     expect(responses.errors + responses.other).toBe(0);
     // The scenario's 10 requests, whatever the probes: they are counted apart.
     expect([responses.sent, metrics.offered]).toEqual([10, 10]);
@@ -103,23 +128,43 @@ describe('ratelab attack against ratelab serve', () => {
   });
 
   it.concurrent.each([
-    { algorithm: 'fixed-window', flags: { maxWorstWindow: '1.5' }, code: 1, broken: /^ratelab: gate: http-edge \/ 127\.0\.0\.1:\d+: worst window \d\.\d\dx the limit, above --max-worst-window 1\.5$/m },
-    { algorithm: 'fixed-window', flags: { maxError: '10' }, code: 1, broken: /^ratelab: gate: http-edge \/ 127\.0\.0\.1:\d+: error \d+\.\d\d% of requests, above --max-error 10%$/m },
+    {
+      algorithm: 'fixed-window',
+      flags: { maxWorstWindow: '1.5' },
+      code: 1,
+      broken:
+        /^ratelab: gate: http-edge \/ 127\.0\.0\.1:\d+: worst window \d\.\d\dx the limit, above --max-worst-window 1\.5$/m,
+    },
+    {
+      algorithm: 'fixed-window',
+      flags: { maxError: '10' },
+      code: 1,
+      broken: /^ratelab: gate: http-edge \/ 127\.0\.0\.1:\d+: error \d+\.\d\d% of requests, above --max-error 10%$/m,
+    },
     { algorithm: 'fixed-window', flags: { maxWorstWindow: '2.0', maxError: '100' }, code: 0, broken: undefined },
     { algorithm: 'sliding-log', flags: { maxWorstWindow: '1.5', maxError: '10' }, code: 0, broken: undefined },
-  ] as const)('gates on what $algorithm really did: $flags -> exit $code', async ({ algorithm, flags, code, broken }) => {
-    const result = await withServe({ algorithm, limit: 5, window: '1s' }, (url) => attack({ url, scenario: fixture('http-edge.yaml'), speed: 10, align: '1s', probe: false, ...flags }));
-    expect(result.code).toBe(code);
-    // The report is written in full before the verdict.
-    expect(result.report.metrics.offered).toBe(10);
-    if (broken) expect(result.err).toMatch(broken);
-    else expect(result.err).not.toMatch(/above --max/);
-  });
+  ] as const)(
+    'gates on what $algorithm really did: $flags -> exit $code',
+    async ({ algorithm, flags, code, broken }) => {
+      const result = await withServe({ algorithm, limit: 5, window: '1s' }, (url) =>
+        attack({ url, scenario: fixture('http-edge.yaml'), speed: 10, align: '1s', probe: false, ...flags }),
+      );
+      expect(result.code).toBe(code);
+      // The report is written in full before the verdict.
+      expect(result.report.metrics.offered).toBe(10);
+      if (broken) expect(result.err).toMatch(broken);
+      else expect(result.err).not.toMatch(/above --max/);
+    },
+  );
 
-  it('--align keeps a trace\'s phase: bursts at 1,880-1,960 ms and 2,010-2,090 ms both pass a 1 s fixed window', async () => {
+  it("--align keeps a trace's phase: bursts at 1,880-1,960 ms and 2,010-2,090 ms both pass a 1 s fixed window", async () => {
     const { code, report } = await phaseAttack();
     expect(code).toBe(0);
-    expect(report.policy).toEqual({ limit: 5, windowMs: 1000, source: { limit: 'RateLimit-Policy', window: 'RateLimit-Policy' } });
+    expect(report.policy).toEqual({
+      limit: 5,
+      windowMs: 1000,
+      source: { limit: 'RateLimit-Policy', window: 'RateLimit-Policy' },
+    });
     // Every line of the trace offered once; both bursts admitted, 10 within 210 ms: twice the limit.
     expect([report.metrics.offered, report.metrics.admitted, report.metrics.denied]).toEqual([10, 10, 0]);
     expect(report.metrics.worstWindowRatio).toBe(2);
@@ -138,7 +183,13 @@ describe('ratelab attack against ratelab serve', () => {
       res.end();
     });
     try {
-      const { code, report } = await attack({ url: liar.url, scenario: fixture('http-liar.yaml'), align: '2s', limit: '1', window: '2s' });
+      const { code, report } = await attack({
+        url: liar.url,
+        scenario: fixture('http-liar.yaml'),
+        align: '2s',
+        limit: '1',
+        window: '2s',
+      });
       expect(code).toBe(0);
       expect(report.responses).toMatchObject({ sent: 2, admitted: 1, limited: 1 });
       expect(report.probes).toEqual({ sent: 1, honest: 0, dishonest: 1, contended: 0, undecided: 0 });
@@ -149,7 +200,10 @@ describe('ratelab attack against ratelab serve', () => {
 
   describe('the policy to judge by, read from the responses', () => {
     /** A server that admits everything, with these fields; counts the requests it got. */
-    async function withFields<T>(fields: Record<string, string>, body: (url: string, received: () => number) => Promise<T>): Promise<T> {
+    async function withFields<T>(
+      fields: Record<string, string>,
+      body: (url: string, received: () => number) => Promise<T>,
+    ): Promise<T> {
       let received = 0;
       const server = await listen((_req, res) => {
         received += 1;
@@ -169,13 +223,32 @@ describe('ratelab attack against ratelab serve', () => {
     writeFileSync(trace, `time_ms,key\n${Array.from({ length: 20 }, (_, i) => `${i * 100},k`).join('\n')}\n`);
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-    it.concurrent.each<{ fields: Record<string, string>; flags: Partial<AttackOptions>; policy: object; note: string }>([
-      { fields: { 'RateLimit-Policy': '"api";q=30;w=60' }, flags: {}, policy: { limit: 30, windowMs: 60_000, source: { limit: 'RateLimit-Policy', window: 'RateLimit-Policy' } }, note: 'policy: 30 per 1m, read from RateLimit-Policy' },
-      { fields: { 'X-RateLimit-Limit': '3' }, flags: { window: '1s' }, policy: { limit: 3, windowMs: 1000, source: { limit: 'X-RateLimit-Limit', window: '--window' } }, note: 'policy: 3 per 1s, limit read from X-RateLimit-Limit, window from --window' },
-      { fields: { 'X-RateLimit-Limit': '3' }, flags: { limit: '4', window: '2s' }, policy: { limit: 4, windowMs: 2000, source: { limit: '--limit', window: '--window' } }, note: 'policy: 4 per 2s, from --limit/--window' },
-    ])('$note', async ({ fields, flags, policy, note }) => {
+    it.concurrent.each<{ fields: Record<string, string>; flags: Partial<AttackOptions>; policy: object; note: string }>(
+      [
+        {
+          fields: { 'RateLimit-Policy': '"api";q=30;w=60' },
+          flags: {},
+          policy: { limit: 30, windowMs: 60_000, source: { limit: 'RateLimit-Policy', window: 'RateLimit-Policy' } },
+          note: 'policy: 30 per 1m, read from RateLimit-Policy',
+        },
+        {
+          fields: { 'X-RateLimit-Limit': '3' },
+          flags: { window: '1s' },
+          policy: { limit: 3, windowMs: 1000, source: { limit: 'X-RateLimit-Limit', window: '--window' } },
+          note: 'policy: 3 per 1s, limit read from X-RateLimit-Limit, window from --window',
+        },
+        {
+          fields: { 'X-RateLimit-Limit': '3' },
+          flags: { limit: '4', window: '2s' },
+          policy: { limit: 4, windowMs: 2000, source: { limit: '--limit', window: '--window' } },
+          note: 'policy: 4 per 2s, from --limit/--window',
+        },
+      ],
+    )('$note', async ({ fields, flags, policy, note }) => {
       const io = bufferIO();
-      const { code, report } = await withFields(fields, (url) => attack({ url, trace, duration: '250ms', ...flags }, io));
+      const { code, report } = await withFields(fields, (url) =>
+        attack({ url, trace, duration: '250ms', ...flags }, io),
+      );
       expect(code).toBe(0);
       expect(report.policy).toEqual(policy);
       expect(report.metrics.offered).toBe(3);
@@ -184,13 +257,39 @@ describe('ratelab attack against ratelab serve', () => {
     });
 
     it.concurrent.each<{ fields: Record<string, string>; flags: Record<string, string>; message: RegExp }>([
-      { fields: {}, flags: {}, message: /^ratelab: --limit: no policy to judge by: the endpoint sends neither RateLimit-Policy nor X-RateLimit-Limit: pass --limit N --window D$/ },
-      { fields: { 'X-RateLimit-Limit': '3' }, flags: {}, message: /^ratelab: --window: no policy to judge by: the endpoint's X-RateLimit-Limit 3 carries no window: pass --window D \(and --limit N to override the limit\)$/ },
-      { fields: { 'RateLimit-Policy': '"fast";q=3' }, flags: {}, message: /^ratelab: --window: no policy to judge by: the endpoint's RateLimit-Policy .* has no window \(w\): pass --window D/ },
-      { fields: {}, flags: { window: '1s' }, message: /^ratelab: --limit: no policy to judge by: the endpoint sends neither RateLimit-Policy nor X-RateLimit-Limit/ },
+      {
+        fields: {},
+        flags: {},
+        message:
+          /^ratelab: --limit: no policy to judge by: the endpoint sends neither RateLimit-Policy nor X-RateLimit-Limit: pass --limit N --window D$/,
+      },
+      {
+        fields: { 'X-RateLimit-Limit': '3' },
+        flags: {},
+        message:
+          /^ratelab: --window: no policy to judge by: the endpoint's X-RateLimit-Limit 3 carries no window: pass --window D \(and --limit N to override the limit\)$/,
+      },
+      {
+        fields: { 'RateLimit-Policy': '"fast";q=3' },
+        flags: {},
+        message:
+          /^ratelab: --window: no policy to judge by: the endpoint's RateLimit-Policy .* has no window \(w\): pass --window D/,
+      },
+      {
+        fields: {},
+        flags: { window: '1s' },
+        message:
+          /^ratelab: --limit: no policy to judge by: the endpoint sends neither RateLimit-Policy nor X-RateLimit-Limit/,
+      },
     ])('a trace and $fields with $flags: exit 2, stopped at the first response', async ({ fields, flags, message }) => {
       const io = bufferIO();
-      const [code, received] = await withFields(fields, async (url, received): Promise<[number, number]> => [await run(['attack', url, '--trace', trace, ...Object.entries(flags).flatMap(([flag, value]) => [`--${flag}`, value])], io), received()]);
+      const [code, received] = await withFields(fields, async (url, received): Promise<[number, number]> => [
+        await run(
+          ['attack', url, '--trace', trace, ...Object.entries(flags).flatMap(([flag, value]) => [`--${flag}`, value])],
+          io,
+        ),
+        received(),
+      ]);
       expect(code).toBe(2);
       expect(io.err().trim().split('\n').at(-1)).toMatch(message);
       expect(io.out()).toBe('');
@@ -199,7 +298,9 @@ describe('ratelab attack against ratelab serve', () => {
     });
 
     it("falls back on a scenario's own policy when the endpoint sends none", async () => {
-      const { code, report } = await withFields({}, (url) => attack({ url, scenario: fixture('http-liar.yaml'), speed: 2, probe: false }));
+      const { code, report } = await withFields({}, (url) =>
+        attack({ url, scenario: fixture('http-liar.yaml'), speed: 2, probe: false }),
+      );
       expect(code).toBe(0);
       expect(report.policy).toEqual({ limit: 1, windowMs: 1000, source: { limit: 'scenario', window: 'scenario' } });
     });
@@ -230,46 +331,82 @@ describe('ratelab attack against ratelab serve', () => {
       { key: 'a\u2028b', why: 'a line separator', shown: '"a\u2028b"' },
       { key: 'caf\u00e9', why: 'Latin-1, which Node would send as one byte, not UTF-8', shown: '"caf\u00e9"' },
       { key: 'a\tb', why: 'a tab', shown: '"a\\tb"' },
-    ])('a trace key with $why: exit 2 naming the line, the key and --key-header, nothing sent', async ({ key, shown }) => {
-      const trace = join(dir, `${Buffer.from(key).toString('hex')}.csv`);
-      // The bad key comes after good lines: still nothing is sent.
-      writeFileSync(trace, `time_ms,key\n0,ok\n10,ok\n20,${key}\n30,ok\n`);
-      const io = bufferIO();
-      const [code, received] = await withCounter(async (url, keys) => [await run(['attack', url, '--trace', trace, '--limit', '5', '--window', '1s'], io), keys.length]);
-      expect(code).toBe(2);
-      expect(received).toBe(0);
-      expect(io.out()).toBe('');
-      const lines = io.err().trim().split('\n');
-      expect(lines.at(-1)).toContain(`${trace}:4: key ${shown} cannot be sent unchanged in the --key-header X-API-Key`);
-      expect(io.err()).not.toMatch(/internal error|\n\s+at /);
-    });
+    ])(
+      'a trace key with $why: exit 2 naming the line, the key and --key-header, nothing sent',
+      async ({ key, shown }) => {
+        const trace = join(dir, `${Buffer.from(key).toString('hex')}.csv`);
+        // The bad key comes after good lines: still nothing is sent.
+        writeFileSync(trace, `time_ms,key\n0,ok\n10,ok\n20,${key}\n30,ok\n`);
+        const io = bufferIO();
+        const [code, received] = await withCounter(async (url, keys) => [
+          await run(['attack', url, '--trace', trace, '--limit', '5', '--window', '1s'], io),
+          keys.length,
+        ]);
+        expect(code).toBe(2);
+        expect(received).toBe(0);
+        expect(io.out()).toBe('');
+        const lines = io.err().trim().split('\n');
+        expect(lines.at(-1)).toContain(
+          `${trace}:4: key ${shown} cannot be sent unchanged in the --key-header X-API-Key`,
+        );
+        expect(io.err()).not.toMatch(/internal error|\n\s+at /);
+      },
+    );
 
     it('--skip-bad-lines skips such keys (counted) and sends the rest', async () => {
       const trace = join(dir, 'skip.csv');
       writeFileSync(trace, 'time_ms,key\n0,ok\n10,用户\n20,ok\n');
       const io = bufferIO();
-      const [code, keys] = await withCounter(async (url, keys) => [await attackCommand({ url, trace, limit: '5', window: '1s', skipBadLines: true, json: '-' }, io), keys]);
+      const [code, keys] = await withCounter(async (url, keys) => [
+        await attackCommand({ url, trace, limit: '5', window: '1s', skipBadLines: true, json: '-' }, io),
+        keys,
+      ]);
       expect(code).toBe(0);
       expect(keys).toEqual(['ok', 'ok']);
-      expect(JSON.parse(io.out()).scenarios[0].notes.join('\n')).toMatch(/skipped 1 bad line .*:3: key "用户" cannot be sent unchanged/);
+      expect(JSON.parse(io.out()).scenarios[0].notes.join('\n')).toMatch(
+        /skipped 1 bad line .*:3: key "用户" cannot be sent unchanged/,
+      );
     });
 
     it('a scenario whose key cannot be a header value: exit 2 naming the source, nothing sent', async () => {
       const scenario = join(dir, 'unicode.yaml');
-      writeFileSync(scenario, 'name: unicode\ndescription: a key in Chinese\npolicy: { limit: 1, window: 1s }\nduration: 200ms\nseed: 1\nsources:\n  - kind: burst\n    keys: 用户\n    at: 0\n    count: 2\n');
+      writeFileSync(
+        scenario,
+        'name: unicode\ndescription: a key in Chinese\npolicy: { limit: 1, window: 1s }\nduration: 200ms\nseed: 1\nsources:\n  - kind: burst\n    keys: 用户\n    at: 0\n    count: 2\n',
+      );
       const io = bufferIO();
-      const [code, received] = await withCounter(async (url, keys) => [await run(['attack', url, scenario], io), keys.length]);
+      const [code, received] = await withCounter(async (url, keys) => [
+        await run(['attack', url, scenario], io),
+        keys.length,
+      ]);
       expect(code).toBe(2);
       expect(received).toBe(0);
-      expect(io.err().trim().split('\n').at(-1)).toMatch(/sources\[0\]\.keys: key "用户" cannot be sent unchanged in the --key-header X-API-Key/);
+      expect(io.err().trim().split('\n').at(-1)).toMatch(
+        /sources\[0\]\.keys: key "用户" cannot be sent unchanged in the --key-header X-API-Key/,
+      );
     });
 
     it('a key with a header-unsafe character refused by runAttack itself, before its request', async () => {
       const { runAttack } = await import('../../src/attack/runner.js');
-      const events = [{ t: 0, key: 'ok' }, { t: 1, key: '用户' }];
+      const events = [
+        { t: 0, key: 'ok' },
+        { t: 1, key: '用户' },
+      ];
       await withCounter(async (url, keys) => {
         const stream = { next: () => events.shift() };
-        await expect(runAttack({ url: new URL(url), stream, speed: 1, durationMs: Infinity, keyHeader: 'X-API-Key', connections: 1, maxRequests: 10, maxTimeMs: 5000, timeoutMs: 1000 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+        await expect(
+          runAttack({
+            url: new URL(url),
+            stream,
+            speed: 1,
+            durationMs: Infinity,
+            keyHeader: 'X-API-Key',
+            connections: 1,
+            maxRequests: 10,
+            maxTimeMs: 5000,
+            timeoutMs: 1000,
+          }),
+        ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
         expect(keys.length).toBeLessThanOrEqual(1);
       });
     });
@@ -300,7 +437,10 @@ describe('ratelab attack against ratelab serve', () => {
   it("replays a trace from its first event's time, and writes compare's CSV", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ratelab-attack-'));
     // Epoch-stamped times: the replay starts at the first one, not at 0.
-    writeFileSync(join(dir, 'trace.csv'), 'time_ms,key\n1700000000000,a\n1700000000050,a\n1700000000100,a\n1700000000150,b\n');
+    writeFileSync(
+      join(dir, 'trace.csv'),
+      'time_ms,key\n1700000000000,a\n1700000000050,a\n1700000000100,a\n1700000000150,b\n',
+    );
     try {
       const io = bufferIO({ cwd: dir });
       // Two keys, one per client: serve must take every X-API-Key as a client of its own.
@@ -327,11 +467,15 @@ describe('ratelab attack against ratelab serve', () => {
     expect(lines.filter((line) => line.length > 80)).toEqual([]);
     expect(io.out()).toContain('worst win');
     // The title is sentences: the trace's description ends before the replay's begins.
-    expect(io.out().replace(/\n\s*/g, ' ')).toContain(`Recorded traffic from ${fixture('traces/phase-bursts.csv')}. Replayed against`);
+    expect(io.out().replace(/\n\s*/g, ' ')).toContain(
+      `Recorded traffic from ${fixture('traces/phase-bursts.csv')}. Replayed against`,
+    );
   });
 
   it('stops at --max-requests and reports what was sent', async () => {
-    const { code, report, err } = await withServe({ algorithm: 'gcra', limit: 100, window: '1s' }, (url) => attack({ url, scenario: 'steady-over', maxRequests: 5, probe: false }));
+    const { code, report, err } = await withServe({ algorithm: 'gcra', limit: 100, window: '1s' }, (url) =>
+      attack({ url, scenario: 'steady-over', maxRequests: 5, probe: false }),
+    );
     expect(code).toBe(0);
     expect([report.stoppedBy, report.responses.sent, report.metrics.offered]).toEqual(['max-requests', 5, 5]);
     expect(report.unsent).toBe(1500 - 5); // 150/s for 10 s
@@ -360,7 +504,9 @@ describe('ratelab attack against ratelab serve', () => {
     await new Promise<void>((resolve) => probe.close(() => resolve()));
     const io = bufferIO();
     expect(await run(['attack', `http://127.0.0.1:${port}/`, fixture('http-liar.yaml'), '--no-probe'], io)).toBe(3);
-    expect(io.err()).toMatch(new RegExp(`ratelab: no response from 127\\.0\\.0\\.1:${port}: ECONNREFUSED \\(2 of 2 requests failed\\)\\n$`));
+    expect(io.err()).toMatch(
+      new RegExp(`ratelab: no response from 127\\.0\\.0\\.1:${port}: ECONNREFUSED \\(2 of 2 requests failed\\)\\n$`),
+    );
     expect(io.out()).toBe('');
   });
 
@@ -372,12 +518,27 @@ describe('ratelab attack against ratelab serve', () => {
     [['attack', 'http://127.0.0.1:9/', 'no-such-scenario'], /unknown scenario "no-such-scenario"/],
     [['attack', 'http://127.0.0.1:9/', 'edge-attack', '--speed', '0'], /--speed: expected a number above 0/],
     [['attack', 'http://127.0.0.1:9/', 'edge-attack', '--limit', '5'], /--limit: give --window too/],
-    [['attack', 'http://127.0.0.1:9/', 'edge-attack', '--max-worst-window', 'lots'], /--max-worst-window: expected a number of at least 0, got "lots"/],
-    [['attack', 'http://127.0.0.1:9/', 'edge-attack', '--max-error', '150'], /--max-error: expected a number from 0 to 100, got "150"/],
-    [['attack', 'http://127.0.0.1:9/', 'edge-attack', '--connections', '0'], /--connections: expected a whole number from 1/],
-    [['attack', 'http://127.0.0.1:9/', 'edge-attack', '--key-header', 'X Key'], /--key-header: expected an HTTP header name/],
+    [
+      ['attack', 'http://127.0.0.1:9/', 'edge-attack', '--max-worst-window', 'lots'],
+      /--max-worst-window: expected a number of at least 0, got "lots"/,
+    ],
+    [
+      ['attack', 'http://127.0.0.1:9/', 'edge-attack', '--max-error', '150'],
+      /--max-error: expected a number from 0 to 100, got "150"/,
+    ],
+    [
+      ['attack', 'http://127.0.0.1:9/', 'edge-attack', '--connections', '0'],
+      /--connections: expected a whole number from 1/,
+    ],
+    [
+      ['attack', 'http://127.0.0.1:9/', 'edge-attack', '--key-header', 'X Key'],
+      /--key-header: expected an HTTP header name/,
+    ],
     [['attack', 'http://127.0.0.1:9/'], /SCENARIO: expected a built-in scenario name/],
-    [['attack', 'http://127.0.0.1:9/', 'edge-attack', '--json', 'no/such/folder/out.json'], /--json: no\/such\/folder\/out.json: the folder .* does not exist/],
+    [
+      ['attack', 'http://127.0.0.1:9/', 'edge-attack', '--json', 'no/such/folder/out.json'],
+      /--json: no\/such\/folder\/out.json: the folder .* does not exist/,
+    ],
   ])('refuses %j before sending anything (exit 2)', async (argv, message) => {
     const io = bufferIO();
     expect(await run(argv, io)).toBe(2);

@@ -28,7 +28,12 @@ function file(name: string, text: string): string {
  * the 139-day trace took 2.9 GB and the 3-year one aborted V8, so a regression crashes.
  */
 function smallHeapRun(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const child = spawnSync(process.execPath, ['--max-old-space-size=64', '--import', 'tsx', CHILD, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 64 * 1024 * 1024 });
+  const child = spawnSync(process.execPath, ['--max-old-space-size=64', '--import', 'tsx', CHILD, ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return { status: child.status, stdout: child.stdout, stderr: child.stderr };
 }
 
@@ -38,28 +43,47 @@ interface JsonReport {
 }
 
 function scenarioFile(name: string, lines: string[]): string {
-  return file(`${name}.yaml`, [`name: ${name}`, 'description: a test', 'policy: { limit: 10, window: 1s }', 'seed: 1', ...lines].join('\n') + '\n');
+  return file(
+    `${name}.yaml`,
+    [`name: ${name}`, 'description: a test', 'policy: { limit: 10, window: 1s }', 'seed: 1', ...lines].join('\n') +
+      '\n',
+  );
 }
 
 describe('a 3-line trace spanning months or years runs in small memory, with exact figures', () => {
   it.each([
     ['139 days', 139 * DAY],
     ['3 years', 3 * 365 * DAY],
-  ])('a trace spanning %s: exit 0, the timeline within MAX_TIMELINE_BUCKETS buckets', (name, spanMs) => {
-    const trace = file(`span-${spanMs}.csv`, `time_ms,key\n0,a\n${spanMs / 2},a\n${spanMs},b\n`);
-    const child = smallHeapRun(['compare', '--trace', trace, '--limit', '10', '--window', '1s', '--no-measure', '--json', '-']);
-    expect(child.stderr).toBe('');
-    expect(child.status).toBe(0);
-    const report = JSON.parse(child.stdout) as JsonReport;
-    expect(report.rows).toHaveLength(5);
-    for (const row of report.rows) expect(row).toMatchObject({ offered: 3, admitted: 3, worstWindowRatio: 0.1 });
-    expect(report.timelines).toHaveLength(5);
-    for (const timeline of report.timelines) {
-      expect(timeline.offered.length).toBeLessThanOrEqual(MAX_TIMELINE_BUCKETS);
-      expect(timeline.offered.length * timeline.bucketMs).toBeGreaterThan(spanMs);
-      expect(timeline.offered.reduce((a, b) => a + b, 0)).toBe(3);
-    }
-  }, 60_000);
+  ])(
+    'a trace spanning %s: exit 0, the timeline within MAX_TIMELINE_BUCKETS buckets',
+    (name, spanMs) => {
+      const trace = file(`span-${spanMs}.csv`, `time_ms,key\n0,a\n${spanMs / 2},a\n${spanMs},b\n`);
+      const child = smallHeapRun([
+        'compare',
+        '--trace',
+        trace,
+        '--limit',
+        '10',
+        '--window',
+        '1s',
+        '--no-measure',
+        '--json',
+        '-',
+      ]);
+      expect(child.stderr).toBe('');
+      expect(child.status).toBe(0);
+      const report = JSON.parse(child.stdout) as JsonReport;
+      expect(report.rows).toHaveLength(5);
+      for (const row of report.rows) expect(row).toMatchObject({ offered: 3, admitted: 3, worstWindowRatio: 0.1 });
+      expect(report.timelines).toHaveLength(5);
+      for (const timeline of report.timelines) {
+        expect(timeline.offered.length).toBeLessThanOrEqual(MAX_TIMELINE_BUCKETS);
+        expect(timeline.offered.length * timeline.bucketMs).toBeGreaterThan(spanMs);
+        expect(timeline.offered.reduce((a, b) => a + b, 0)).toBe(3);
+      }
+    },
+    60_000,
+  );
 });
 
 describe('a time beyond the largest supported one is refused up front', () => {
@@ -67,7 +91,9 @@ describe('a time beyond the largest supported one is refused up front', () => {
     file('far.csv', 'time_ms,key\n0,a\n1e300,a\n');
     const io = bufferIO({ cwd: scratch });
     expect(await run(['compare', '--trace', 'far.csv', '--limit', '10', '--window', '1s', '--no-measure'], io)).toBe(2);
-    expect(io.err()).toBe('ratelab: far.csv:3: time_ms: time 1e+300 is beyond the largest supported time, 8640000000000000 ms (100,000,000 days, the range of a JavaScript Date) (or pass --skip-bad-lines)\n');
+    expect(io.err()).toBe(
+      'ratelab: far.csv:3: time_ms: time 1e+300 is beyond the largest supported time, 8640000000000000 ms (100,000,000 days, the range of a JavaScript Date) (or pass --skip-bad-lines)\n',
+    );
     expect(io.out()).toBe('');
   });
 
@@ -75,7 +101,9 @@ describe('a time beyond the largest supported one is refused up front', () => {
     scenarioFile('forever', ['duration: 100000001d', 'sources:', '  - { kind: burst, at: 0, count: 1 }']);
     const io = bufferIO({ cwd: scratch });
     expect(await run(['compare', './forever.yaml', '--no-measure'], io)).toBe(2);
-    expect(io.err()).toMatch(/^ratelab: forever\.yaml:5: duration: expected at most 8640000000000000 ms \(100,000,000 days, the largest supported time\), got 8640000086400000 ms\n$/);
+    expect(io.err()).toMatch(
+      /^ratelab: forever\.yaml:5: duration: expected at most 8640000000000000 ms \(100,000,000 days, the largest supported time\), got 8640000086400000 ms\n$/,
+    );
   });
 });
 
@@ -96,7 +124,12 @@ describe('`duration: 1d` with `bucket: 1ms` is bounded', () => {
 
 describe('the arrival cap', () => {
   it('`rate: 1000000000/ms` is refused before it runs: exit 2 naming the file, the source and the figure', async () => {
-    scenarioFile('flood', ['duration: 10s', 'sources:', '  - { kind: burst, at: 0, count: 5 }', '  - { kind: steady, rate: 1000000000/ms }']);
+    scenarioFile('flood', [
+      'duration: 10s',
+      'sources:',
+      '  - { kind: burst, at: 0, count: 5 }',
+      '  - { kind: steady, rate: 1000000000/ms }',
+    ]);
     for (const command of ['compare', 'distributed']) {
       const io = bufferIO({ cwd: scratch });
       expect(await run([command, './flood.yaml', ...(command === 'compare' ? ['--no-measure'] : [])], io)).toBe(2);
@@ -109,10 +142,15 @@ describe('the arrival cap', () => {
 
   it('--max-arrivals sets the cap: a scenario of 1,000 arrivals is refused at 999 and runs at 1,000', async () => {
     scenarioFile('thousand', ['duration: 10s', 'sources:', '  - { kind: steady, rate: 100/s }']);
-    for (const [command, extra] of [['compare', ['--no-measure', '--json', '-']], ['distributed', ['--json', '-']]] as const) {
+    for (const [command, extra] of [
+      ['compare', ['--no-measure', '--json', '-']],
+      ['distributed', ['--json', '-']],
+    ] as const) {
       const refused = bufferIO({ cwd: scratch });
       expect(await run([command, './thousand.yaml', '--max-arrivals', '999', ...extra], refused)).toBe(2);
-      expect(refused.err()).toBe('ratelab: thousand.yaml: sources[0] (steady, 100/s for 10s) would make 1,000 arrivals: above the cap of 999 per scenario (--max-arrivals N raises it)\n');
+      expect(refused.err()).toBe(
+        'ratelab: thousand.yaml: sources[0] (steady, 100/s for 10s) would make 1,000 arrivals: above the cap of 999 per scenario (--max-arrivals N raises it)\n',
+      );
       const raised = bufferIO({ cwd: scratch });
       expect(await run([command, './thousand.yaml', '--max-arrivals', '1e3', ...extra], raised)).toBe(0);
       expect((JSON.parse(raised.out()) as JsonReport).rows[0]?.offered).toBe(1000);

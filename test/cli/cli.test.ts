@@ -52,7 +52,8 @@ describe('ratelab check-tiers', () => {
     const lines = io.err().trimEnd().split('\n');
     expect(lines).toHaveLength(9);
     expect(lines[0]).toBe(`ratelab: ${path}:4: tiers.free.limit: expected a positive integer up to 4294967295, got 0`);
-    for (const line of lines) expect(line).toMatch(new RegExp(`^ratelab: ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+: `));
+    for (const line of lines)
+      expect(line).toMatch(new RegExp(`^ratelab: ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+: `));
     expect(hasStack(io.err())).toBe(false);
     expect(io.out()).toBe('');
   });
@@ -60,7 +61,9 @@ describe('ratelab check-tiers', () => {
   it('names the file as it was given, not as an absolute path (the README shows its output)', async () => {
     const io = bufferIO({ cwd: dirname(fixture('many-problems.yaml')) });
     expect(await run(['check-tiers', 'many-problems.yaml'], io)).toBe(2);
-    expect(io.err().split('\n')[0]).toBe('ratelab: many-problems.yaml:4: tiers.free.limit: expected a positive integer up to 4294967295, got 0');
+    expect(io.err().split('\n')[0]).toBe(
+      'ratelab: many-problems.yaml:4: tiers.free.limit: expected a positive integer up to 4294967295, got 0',
+    );
     const missing = bufferIO({ cwd: dirname(fixture('many-problems.yaml')) });
     expect(await run(['check-tiers', 'no-such.yaml'], missing)).toBe(2);
     expect(missing.err()).toBe('ratelab: no-such.yaml: no such file\n');
@@ -75,7 +78,10 @@ describe('ratelab check-tiers', () => {
         [6, 'api', 'fixed-window'],
         [11, 'reports', 'sliding-log'],
         [16, 'search', 'sliding-counter'],
-      ].map(([line, tier, algorithm]) => `ratelab: ${path}:${line}: tiers.${tier}.burst: ${algorithm} ignores burst (only token-bucket and gcra have a bucket capacity); remove it or pick one of those`),
+      ].map(
+        ([line, tier, algorithm]) =>
+          `ratelab: ${path}:${line}: tiers.${tier}.burst: ${algorithm} ignores burst (only token-bucket and gcra have a bucket capacity); remove it or pick one of those`,
+      ),
     );
     expect(io.out()).toBe('');
   });
@@ -117,7 +123,9 @@ describe('ratelab itself', () => {
   it('prints its version and exits 0', async () => {
     const io = bufferIO();
     expect(await run(['--version'], io)).toBe(0);
-    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
     expect(io.out().trim()).toBe(version);
   });
 

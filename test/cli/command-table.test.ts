@@ -5,7 +5,13 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/command-table.js';
 import { POLICY_FLAGS } from '../../src/cli/flag-groups.js';
-import { defineCommand, flagName, type ArgumentValues, type FlagSpec, type FlagSpecs } from '../../src/cli/flag-spec.js';
+import {
+  defineCommand,
+  flagName,
+  type ArgumentValues,
+  type FlagSpec,
+  type FlagSpecs,
+} from '../../src/cli/flag-spec.js';
 import { run } from '../../src/cli/main.js';
 import { bufferIO, type Command } from '../../src/report/io.js';
 
@@ -42,7 +48,14 @@ describe('flag specs are typed against the options', () => {
       },
       load: async () => command,
     });
-    expect(spec.flags.map((line) => line.flags)).toEqual(['--limit <n>', '--quick', '--no-chart', '--redis <url>', '--limiter <module>', '--json [file]']);
+    expect(spec.flags.map((line) => line.flags)).toEqual([
+      '--limit <n>',
+      '--quick',
+      '--no-chart',
+      '--redis <url>',
+      '--limiter <module>',
+      '--json [file]',
+    ]);
   });
 
   it('each kind of mistake fails to compile', () => {
@@ -79,13 +92,17 @@ describe('flag specs are typed against the options', () => {
       options: (_flags, [url]) => ({ url }),
       load: async () => async () => 0,
     });
-    expectTypeOf<ArgumentValues<readonly [{ syntax: '<file>'; description: '' }, { syntax: '[scenarios...]'; description: '' }]>>().toEqualTypeOf<[string, string[]]>();
+    expectTypeOf<
+      ArgumentValues<readonly [{ syntax: '<file>'; description: '' }, { syntax: '[scenarios...]'; description: '' }]>
+    >().toEqualTypeOf<[string, string[]]>();
     expectTypeOf<FlagSpec<boolean | undefined>>().not.toHaveProperty('value');
   });
 });
 
 describe('the table', () => {
-  const lines = COMMANDS.flatMap((spec) => [spec, ...spec.subcommands]).flatMap((spec) => spec.flags.map((line) => ({ command: spec.name, ...line })));
+  const lines = COMMANDS.flatMap((spec) => [spec, ...spec.subcommands]).flatMap((spec) =>
+    spec.flags.map((line) => ({ command: spec.name, ...line })),
+  );
 
   it('gives each flag one spelling in every command that takes it', () => {
     const syntaxes = new Map<string, Set<string>>();
@@ -115,9 +132,12 @@ describe('the table', () => {
     { command: 'scenarios', args: [], flags: { schema: 'yes' }, why: 'a switch with text' },
     { command: 'check-tiers', args: [], flags: {}, why: 'a required argument missing' },
     { command: 'race', args: [], flags: {}, why: 'a required flag missing' },
-  ])('refuses values commander could not have parsed from the table: $command, $why', async ({ command: name, args, flags }) => {
-    const spec = COMMANDS.find((candidate) => candidate.name === name);
-    const runner = await spec?.load();
-    await expect(runner?.(args, flags, bufferIO())).rejects.toThrow(/do not fit the command table/);
-  });
+  ])(
+    'refuses values commander could not have parsed from the table: $command, $why',
+    async ({ command: name, args, flags }) => {
+      const spec = COMMANDS.find((candidate) => candidate.name === name);
+      const runner = await spec?.load();
+      await expect(runner?.(args, flags, bufferIO())).rejects.toThrow(/do not fit the command table/);
+    },
+  );
 });

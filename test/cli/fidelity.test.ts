@@ -27,7 +27,9 @@ describe('ratelab fidelity --redis with no Redis there', () => {
         return [];
       },
     };
-    await expect(fidelityCommand({ redis: `redis://127.0.0.1:${port}`, checks: [spy] }, bufferIO({ cwd: dir }))).rejects.toMatchObject({ code: 'REDIS_UNAVAILABLE' });
+    await expect(
+      fidelityCommand({ redis: `redis://127.0.0.1:${port}`, checks: [spy] }, bufferIO({ cwd: dir })),
+    ).rejects.toMatchObject({ code: 'REDIS_UNAVAILABLE' });
     expect(ran).toBe(0);
     const io = bufferIO({ cwd: dir });
     expect(await run(['fidelity', '--redis', `redis://127.0.0.1:${port}`, '--json', 'never.json'], io)).toBe(3);
@@ -45,10 +47,22 @@ describe('ratelab fidelity (CLI)', () => {
     expect(code).toBe(0);
     expect(io.out()).toContain('edge/fixed-window');
     expect(io.out()).toContain('3 of 3 claims reproduced (1 skipped), seed 17');
-    const json = JSON.parse(readFileSync(join(dir, 'f.json'), 'utf8')) as { command: string; seed: number; failed: number; cases: Record<string, unknown>[] };
+    const json = JSON.parse(readFileSync(join(dir, 'f.json'), 'utf8')) as {
+      command: string;
+      seed: number;
+      failed: number;
+      cases: Record<string, unknown>[];
+    };
     expect(json).toMatchObject({ command: 'fidelity', seed: 17, failed: 0 });
-    expect(json.cases.map((c) => c.id)).toEqual(['edge/fixed-window', 'edge/sliding-counter', 'gcra/token-bucket', 'redis/lua-latency']);
-    for (const c of json.cases) for (const field of ['claim', 'source', 'scenario', 'expected', 'measured', 'reproduced', 'verdict', 'details']) expect(c).toHaveProperty(field);
+    expect(json.cases.map((c) => c.id)).toEqual([
+      'edge/fixed-window',
+      'edge/sliding-counter',
+      'gcra/token-bucket',
+      'redis/lua-latency',
+    ]);
+    for (const c of json.cases)
+      for (const field of ['claim', 'source', 'scenario', 'expected', 'measured', 'reproduced', 'verdict', 'details'])
+        expect(c).toHaveProperty(field);
     const rows = parse(readFileSync(join(dir, 'f.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
     expect(Object.keys(rows[0] ?? {})).toEqual([...FIDELITY_CSV_COLUMNS]);
     expect(rows.map((r) => r.reproduced)).toEqual(['true', 'true', 'true', '']);

@@ -58,9 +58,21 @@ describe('algorithmsFlag: the one --algorithms list of compare and bench', () =>
   });
 
   it.each([
-    { list: '', code: 'INVALID_ARGUMENT', message: `--algorithms: expected a comma-separated list of ${ALGORITHMS.join(', ')}, got ""` },
-    { list: ' , ', code: 'INVALID_ARGUMENT', message: `--algorithms: expected a comma-separated list of ${ALGORITHMS.join(', ')}, got " , "` },
-    { list: 'gcra,leaky', code: 'UNKNOWN_ALGORITHM', message: `--algorithms: expected one of ${ALGORITHMS.join(', ')}, got "leaky"` },
+    {
+      list: '',
+      code: 'INVALID_ARGUMENT',
+      message: `--algorithms: expected a comma-separated list of ${ALGORITHMS.join(', ')}, got ""`,
+    },
+    {
+      list: ' , ',
+      code: 'INVALID_ARGUMENT',
+      message: `--algorithms: expected a comma-separated list of ${ALGORITHMS.join(', ')}, got " , "`,
+    },
+    {
+      list: 'gcra,leaky',
+      code: 'UNKNOWN_ALGORITHM',
+      message: `--algorithms: expected one of ${ALGORITHMS.join(', ')}, got "leaky"`,
+    },
   ])('refuses $list with $code', ({ list, code, message }) => {
     const error = errorOf(() => algorithmsFlag(list));
     expect(error?.code).toBe(code);

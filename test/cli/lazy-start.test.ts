@@ -18,7 +18,10 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 /** The packages under node_modules that `ratelab ...args` loads, and its exit code and stdout. */
 function packagesLoaded(args: string[]): { packages: Set<string>; status: number | null; stdout: string } {
   const log = join(work, `${args.join('_').replace(/\W/g, '') || 'none'}.log`);
-  const child = spawnSync(process.execPath, ['--import', RECORDER, BIN, ...args], { encoding: 'utf8', env: { ...process.env, RATELAB_LOAD_LOG: log, NO_COLOR: '1' } });
+  const child = spawnSync(process.execPath, ['--import', RECORDER, BIN, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, RATELAB_LOAD_LOG: log, NO_COLOR: '1' },
+  });
   const packages = new Set<string>();
   for (const path of readFileSync(log, 'utf8').split('\n')) {
     const match = /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(path);
@@ -28,16 +31,24 @@ function packagesLoaded(args: string[]): { packages: Set<string>; status: number
 }
 
 describe('the CLI loads a command only when it runs', () => {
-  it.each([[['--help']], [['scenarios']], [['compare', '--help']], [['race', '--help']]])('ratelab %j loads none of the lab packages', (args) => {
-    const run = packagesLoaded(args);
-    expect(run.status).toBe(0);
-    expect(run.packages.has('commander')).toBe(true);
-    expect(HEAVY.filter((name) => run.packages.has(name))).toEqual([]);
-  });
+  it.each([[['--help']], [['scenarios']], [['compare', '--help']], [['race', '--help']]])(
+    'ratelab %j loads none of the lab packages',
+    (args) => {
+      const run = packagesLoaded(args);
+      expect(run.status).toBe(0);
+      expect(run.packages.has('commander')).toBe(true);
+      expect(HEAVY.filter((name) => run.packages.has(name))).toEqual([]);
+    },
+  );
 
   it('`scenarios` still lists every built-in (from the shipped index)', () => {
     const run = packagesLoaded(['scenarios']);
-    expect(run.stdout.split('\n').filter(Boolean).map((line) => line.split(/\s+/)[0])).toContain('zipf-many-keys');
+    expect(
+      run.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.split(/\s+/)[0]),
+    ).toContain('zipf-many-keys');
   });
 
   it('a command that needs them loads them (the recorder sees what is loaded)', () => {

@@ -29,7 +29,9 @@ describe('the flags come from the formats a command declares', () => {
 
   it('says what the file holds, and that no file means stdout', () => {
     expect(outputHelp('csv', 'one row per design')).toBe('write one row per design as CSV (- or no file: stdout)');
-    expect(outputHelp('html', 'per-design lines')).toBe('write a self-contained HTML report to open in a browser: per-design lines (- or no file: stdout)');
+    expect(outputHelp('html', 'per-design lines')).toBe(
+      'write a self-contained HTML report to open in a browser: per-design lines (- or no file: stdout)',
+    );
   });
 
   it('a format flag without a file writes to stdout, as `-` does', async () => {
@@ -47,8 +49,16 @@ describe('checkOutputs checks every format of the registry', () => {
   it.each<[OutputTargets, RegExp, string]>([
     // targets, the error, why
     [{ csv: '-', html: true }, /^--csv: only one of --csv and --html can go to stdout/, 'true is stdout too'],
-    [{ json: 'same.out', html: './same.out' }, /^--html: \.\/same\.out is the file --json writes too$/, 'the same file twice'],
-    [{ html: 'missing/report.html' }, /^--html: missing\/report\.html: the folder .* does not exist$/, 'each target tried before the run'],
+    [
+      { json: 'same.out', html: './same.out' },
+      /^--html: \.\/same\.out is the file --json writes too$/,
+      'the same file twice',
+    ],
+    [
+      { html: 'missing/report.html' },
+      /^--html: missing\/report\.html: the folder .* does not exist$/,
+      'each target tried before the run',
+    ],
   ])('%j: refused (%s)', (targets, message) => {
     expect(() => checkOutputs(targets, scratch)).toThrow(message);
   });
@@ -68,7 +78,11 @@ describe('writeFormats', () => {
       return `${format}\n`;
     };
     const io = bufferIO({ cwd: dir });
-    await writeFormats({ csv: 'rows.csv', json: true, html: undefined }, { csv: content('csv'), json: content('json'), html: content('html') }, io);
+    await writeFormats(
+      { csv: 'rows.csv', json: true, html: undefined },
+      { csv: content('csv'), json: content('json'), html: content('html') },
+      io,
+    );
     expect(built).toEqual(['csv', 'json']);
     expect(readFileSync(join(dir, 'rows.csv'), 'utf8')).toBe('csv\n');
     expect(io.out()).toBe('json\n');
@@ -78,7 +92,11 @@ describe('writeFormats', () => {
     const dir = mkdtempSync(join(scratch, 'none-'));
     writeFileSync(join(dir, 'ok.csv'), 'before\n');
     const io = bufferIO({ cwd: dir });
-    const writing = writeFormats({ csv: 'ok.csv', json: 'missing/out.json' }, { csv: () => 'after\n', json: () => '{}' }, io);
+    const writing = writeFormats(
+      { csv: 'ok.csv', json: 'missing/out.json' },
+      { csv: () => 'after\n', json: () => '{}' },
+      io,
+    );
     await expect(writing).rejects.toThrow(/ENOENT/);
     expect(readFileSync(join(dir, 'ok.csv'), 'utf8')).toBe('before\n');
     expect(readdirSync(dir)).toEqual(['ok.csv']);

@@ -1,5 +1,20 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, closeSync, createReadStream, openSync, writeSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  createReadStream,
+  openSync,
+  writeSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -21,9 +36,23 @@ const COMMANDS: [string, string[]][] = [
 
 /** Bad targets, with what the message must say about them. */
 const BAD_TARGETS: [string, (dir: string) => string, RegExp][] = [
-  ['a folder', (dir) => { mkdirSync(join(dir, 'folder')); return 'folder'; }, /folder: is a folder/],
+  [
+    'a folder',
+    (dir) => {
+      mkdirSync(join(dir, 'folder'));
+      return 'folder';
+    },
+    /folder: is a folder/,
+  ],
   ['a file in a missing folder', () => 'missing/out.json', /does not exist/],
-  ['a file under a file', (dir) => { writeFileSync(join(dir, 'plain'), 'x'); return 'plain/out.json'; }, /is not a folder|does not exist/],
+  [
+    'a file under a file',
+    (dir) => {
+      writeFileSync(join(dir, 'plain'), 'x');
+      return 'plain/out.json';
+    },
+    /is not a folder|does not exist/,
+  ],
 ];
 
 describe('output targets are checked before anything is written or run', () => {
@@ -45,7 +74,9 @@ describe('output targets are checked before anything is written or run', () => {
 
   it('refuses --csv and --json naming the same file', async () => {
     const io = bufferIO({ cwd: scratch });
-    expect(await run(['compare', 'edge-attack', '--no-measure', '--csv', 'same.out', '--json', './same.out'], io)).toBe(2);
+    expect(await run(['compare', 'edge-attack', '--no-measure', '--csv', 'same.out', '--json', './same.out'], io)).toBe(
+      2,
+    );
     expect(io.err()).toMatch(/--json: .*same\.out.*--csv/);
   });
 });
@@ -55,7 +86,15 @@ describe('writeOutputs', () => {
     const dir = mkdtempSync(join(scratch, 'all-or-none-'));
     writeFileSync(join(dir, 'ok.csv'), 'before\n');
     const io = bufferIO({ cwd: dir });
-    await expect(writeOutputs([{ target: 'ok.csv', content: 'after\n' }, { target: 'missing/out.json', content: '{}' }], io)).rejects.toThrow(/ENOENT/);
+    await expect(
+      writeOutputs(
+        [
+          { target: 'ok.csv', content: 'after\n' },
+          { target: 'missing/out.json', content: '{}' },
+        ],
+        io,
+      ),
+    ).rejects.toThrow(/ENOENT/);
     expect(readFileSync(join(dir, 'ok.csv'), 'utf8')).toBe('before\n');
     expect(readdirSync(dir)).toEqual(['ok.csv']);
   });
@@ -64,7 +103,13 @@ describe('writeOutputs', () => {
     const dir = mkdtempSync(join(scratch, 'all-'));
     writeFileSync(join(dir, 'ok.csv'), 'before\n');
     const io = bufferIO({ cwd: dir });
-    await writeOutputs([{ target: 'ok.csv', content: 'after\n' }, { target: '-', content: 'data\n' }], io);
+    await writeOutputs(
+      [
+        { target: 'ok.csv', content: 'after\n' },
+        { target: '-', content: 'data\n' },
+      ],
+      io,
+    );
     expect(readFileSync(join(dir, 'ok.csv'), 'utf8')).toBe('after\n');
     expect(io.out()).toBe('data\n');
     expect(readdirSync(dir)).toEqual(['ok.csv']);
@@ -83,7 +128,7 @@ describe('writeOutputs writes through what the target is', () => {
     expect(readdirSync(join(dir, 'real'))).toEqual(['out.csv']);
   });
 
-  it("an existing file keeps its mode", async () => {
+  it('an existing file keeps its mode', async () => {
     const dir = mkdtempSync(join(scratch, 'mode-'));
     writeFileSync(join(dir, 'secret.json'), '{}', { mode: 0o600 });
     chmodSync(join(dir, 'secret.json'), 0o600);
@@ -98,7 +143,9 @@ describe('writeOutputs writes through what the target is', () => {
     execFileSync('mkfifo', [fifo]);
     const reader = new Promise<string>((done) => {
       const chunks: Buffer[] = [];
-      createReadStream(fifo).on('data', (chunk) => chunks.push(chunk as Buffer)).on('end', () => done(Buffer.concat(chunks).toString('utf8')));
+      createReadStream(fifo)
+        .on('data', (chunk) => chunks.push(chunk as Buffer))
+        .on('end', () => done(Buffer.concat(chunks).toString('utf8')));
     });
     await writeOutputs([{ target: 'pipe', content: 'through the pipe\n' }], bufferIO({ cwd: dir }));
     expect(await reader).toBe('through the pipe\n');
@@ -154,19 +201,39 @@ async function withFullDisk(body: (dir: string) => Promise<void>): Promise<void>
   }
 }
 
-const QUICK_BENCH = ['bench', '--quick', '--rounds', '2', '--time', '10ms', '--keys', '10', '--memory-keys', '0', '--algorithms', 'token-bucket'];
+const QUICK_BENCH = [
+  'bench',
+  '--quick',
+  '--rounds',
+  '2',
+  '--time',
+  '10ms',
+  '--keys',
+  '10',
+  '--memory-keys',
+  '0',
+  '--algorithms',
+  'token-bucket',
+];
 
 describe('a write that fails after the run: exit 74, one line naming the file, nothing already written lost', () => {
   it.runIf(canMountTmpfs()).each([
     ['compare --html', ['compare', 'edge-attack', '--no-measure', '--no-chart', '--html', 'ok.html']],
     ['bench --json', [...QUICK_BENCH, '--json', 'ok.html']],
-    ['compare --csv new.csv (a new file)', ['compare', 'edge-attack', '--no-measure', '--no-chart', '--csv', 'new.csv']],
+    [
+      'compare --csv new.csv (a new file)',
+      ['compare', 'edge-attack', '--no-measure', '--no-chart', '--csv', 'new.csv'],
+    ],
   ])('%s on a full disk', async (_name, argv) => {
     await withFullDisk(async (dir) => {
       const io = bufferIO({ cwd: dir });
       expect(await run(argv, io)).toBe(74);
       const target = argv.at(-1) as string;
-      expect(io.err()).toMatch(new RegExp(`^ratelab: ${target.replace('.', '\\.')}: cannot be written \\(ENOSPC: no space left on the device\\); every existing file was left as it was\\n$`));
+      expect(io.err()).toMatch(
+        new RegExp(
+          `^ratelab: ${target.replace('.', '\\.')}: cannot be written \\(ENOSPC: no space left on the device\\); every existing file was left as it was\\n$`,
+        ),
+      );
       expect(readFileSync(join(dir, 'ok.html'), 'utf8')).toBe('before\n');
       expect(readdirSync(dir).sort()).toEqual(['filler', 'ok.html']);
     });
@@ -181,7 +248,9 @@ describe('a write that fails after the run: exit 74, one line naming the file, n
     execFileSync('mknod', ['-m', '666', join(dir, 'full'), 'c', '1', '7']);
     const io = bufferIO({ cwd: dir });
     expect(await run(argv, io)).toBe(74);
-    expect(io.err()).toMatch(/^ratelab: full: cannot be written \(ENOSPC: no space left on the device\); ok\.csv was written\n$/);
+    expect(io.err()).toMatch(
+      /^ratelab: full: cannot be written \(ENOSPC: no space left on the device\); ok\.csv was written\n$/,
+    );
     // The CSV, written before the device, is whole.
     expect(readFileSync(join(dir, 'ok.csv'), 'utf8')).toMatch(/^scenario,|^subject,|^name,|^[a-z]/);
   });
@@ -190,10 +259,15 @@ describe('a write that fails after the run: exit 74, one line naming the file, n
   it.runIf(process.getuid?.() === 0).each([
     ['bench --json', [...QUICK_BENCH, '--json', '/proc/ratelab-out.json']],
     ['compare --html', ['compare', 'edge-attack', '--no-measure', '--no-chart', '--html', '/proc/ratelab-out.html']],
-  ])('%s /proc/x: refused before the run (exit 2), the pre-check having tried to create a file there', async (_name, argv) => {
-    const io = bufferIO({ cwd: scratch });
-    expect(await run(argv, io)).toBe(2);
-    const target = argv.at(-1) as string;
-    expect(io.err()).toMatch(new RegExp(`^ratelab: --(json|html): ${target}: no file can be created in /proc \\(ENOENT\\)\\n$`));
-  });
+  ])(
+    '%s /proc/x: refused before the run (exit 2), the pre-check having tried to create a file there',
+    async (_name, argv) => {
+      const io = bufferIO({ cwd: scratch });
+      expect(await run(argv, io)).toBe(2);
+      const target = argv.at(-1) as string;
+      expect(io.err()).toMatch(
+        new RegExp(`^ratelab: --(json|html): ${target}: no file can be created in /proc \\(ENOENT\\)\\n$`),
+      );
+    },
+  );
 });

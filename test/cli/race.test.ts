@@ -19,7 +19,9 @@ describeRedis('ratelab race --redis URL', () => {
     expect(await run(['race', '--redis', server.url, '--limit', '300', '--algorithm', 'sliding-log'], io)).toBe(0);
     const lines = io.out().trim().split('\n');
     expect(lines).toHaveLength(2);
-    const [naive, lua] = lines.map((line) => /admitted (\d+), (\d+) over the limit/.exec(line)!.slice(1).map(Number)) as [number[], number[]];
+    const [naive, lua] = lines.map((line) =>
+      /admitted (\d+), (\d+) over the limit/.exec(line)!.slice(1).map(Number),
+    ) as [number[], number[]];
     expect(lines[0]).toMatch(/^naive GET-then-SET/);
     expect(naive[1]).toBeGreaterThan(0);
     expect(naive[1]).toBe(naive[0]! - 300);
@@ -57,13 +59,18 @@ describeRedis('ratelab race --redis URL', () => {
 describeRedis('ratelab race when Redis fails mid-race', () => {
   // Each case begins once the naive contender's key exists, so the race is under way.
   it.each([
-    ['hangs for longer than a command may take', 'CLIENT PAUSE 2500 ALL', /^ratelab: Redis failed during the race \(naive GET-then-SET\): .*timed out.*\n$/i],
+    [
+      'hangs for longer than a command may take',
+      'CLIENT PAUSE 2500 ALL',
+      /^ratelab: Redis failed during the race \(naive GET-then-SET\): .*timed out.*\n$/i,
+    ],
     ['shuts down', 'SHUTDOWN NOSAVE', /^ratelab: Redis failed during the race \(naive GET-then-SET\): .+\n$/],
   ])('Redis %s: exit 3 with the reason in one line, and nothing left behind', async (_what, command, message) => {
     await withFailingRedis(async (server, admin) => {
       const io = bufferIO();
       const exit = run(['race', '--redis', server.url, '--limit', '1000', '--requests', '10000000'], io);
-      while ((await admin.keys('ratelab:race:*naive*')).length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      while ((await admin.keys('ratelab:race:*naive*')).length === 0)
+        await new Promise((resolve) => setTimeout(resolve, 10));
       await admin.call(...(command.split(' ') as [string, ...string[]])).catch(() => undefined);
       expect(await exit).toBe(3);
       expect(io.err()).toMatch(/^racing /);

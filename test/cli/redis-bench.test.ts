@@ -21,9 +21,15 @@ describeRedis('ratelab bench --redis URL', () => {
     for (const level of ['50 in flight', '500 in flight']) expect(report).toContain(level);
     expect(report.match(/^(ratelab batched|ratelab per call|RLF) +[\d,]+ +\d+\.\d\d/gm)).toHaveLength(6);
     for (const line of report.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
-    const json = JSON.parse(io.out()) as { levels: { inFlight: number; contenders: { name: string; callsPerSec: number[] }[] }[] };
+    const json = JSON.parse(io.out()) as {
+      levels: { inFlight: number; contenders: { name: string; callsPerSec: number[] }[] }[];
+    };
     expect(json.levels.map((l) => l.inFlight)).toEqual([50, 500]);
-    expect(json.levels[0]!.contenders.map((c) => c.name)).toEqual(['ratelab token bucket, batched', 'ratelab token bucket, per call', 'rate-limiter-flexible RateLimiterRedis']);
+    expect(json.levels[0]!.contenders.map((c) => c.name)).toEqual([
+      'ratelab token bucket, batched',
+      'ratelab token bucket, per call',
+      'rate-limiter-flexible RateLimiterRedis',
+    ]);
     expect(json.levels[0]!.contenders.every((c) => c.callsPerSec.length === 1 && c.callsPerSec[0]! > 0)).toBe(true);
     const { Redis } = await import('ioredis');
     const redis = new Redis(server.url);
@@ -53,9 +59,24 @@ describeRedis('ratelab bench --redis when Redis fails mid-run', () => {
   // Each failure begins once the bench's keys exist, so the run is under way; --rounds 100
   // would take minutes if the failure were not noticed.
   it.each<Failure>([
-    { what: 'CLIENT PAUSE 3000 (hangs past the command timeout)', fail: (admin) => admin.call('CLIENT', 'PAUSE', '3000'), message: /timed out/i, comesBack: true },
-    { what: 'CLIENT PAUSE 3000 WRITE', fail: (admin) => admin.call('CLIENT', 'PAUSE', '3000', 'WRITE'), message: /timed out/i, comesBack: true },
-    { what: 'SHUTDOWN', fail: (admin) => admin.call('SHUTDOWN', 'NOSAVE'), message: /.+; could not delete the bench's keys ratelab-bench:[0-9a-f-]+:\* from Redis/, comesBack: false },
+    {
+      what: 'CLIENT PAUSE 3000 (hangs past the command timeout)',
+      fail: (admin) => admin.call('CLIENT', 'PAUSE', '3000'),
+      message: /timed out/i,
+      comesBack: true,
+    },
+    {
+      what: 'CLIENT PAUSE 3000 WRITE',
+      fail: (admin) => admin.call('CLIENT', 'PAUSE', '3000', 'WRITE'),
+      message: /timed out/i,
+      comesBack: true,
+    },
+    {
+      what: 'SHUTDOWN',
+      fail: (admin) => admin.call('SHUTDOWN', 'NOSAVE'),
+      message: /.+; could not delete the bench's keys ratelab-bench:[0-9a-f-]+:\* from Redis/,
+      comesBack: false,
+    },
     {
       what: 'maxmemory reached',
       fail: async (admin) => {
@@ -66,23 +87,27 @@ describeRedis('ratelab bench --redis when Redis fails mid-run', () => {
       message: /OOM command not allowed/,
       comesBack: true,
     },
-  ])('$what: exit 3, one line with the Redis error, no internal error, the keys deleted when Redis is back', async ({ fail, message, comesBack }) => {
-    await withFailingRedis(async (server, admin) => {
-      const io = bufferIO();
-      const exit = run(['bench', '--redis', server.url, '--quick', '--rounds', '100'], io);
-      while ((await admin.dbsize()) < 100) await new Promise((resolve) => setTimeout(resolve, 10));
-      await fail(admin).catch(() => undefined);
-      expect(await exit).toBe(3);
-      const lines = io.err().trim().split('\n');
-      expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/^ratelab: Redis failed during bench --redis \(.+\): /);
-      expect(lines[0]).toMatch(message);
-      expect(io.err()).not.toMatch(/internal error|unexpected decision|\n\s+at /);
-      expect(io.out()).toBe('');
-      if (comesBack) {
-        await admin.config('SET', 'maxmemory', '0');
-        expect(await admin.dbsize()).toBe(0);
-      }
-    });
-  }, 60_000);
+  ])(
+    '$what: exit 3, one line with the Redis error, no internal error, the keys deleted when Redis is back',
+    async ({ fail, message, comesBack }) => {
+      await withFailingRedis(async (server, admin) => {
+        const io = bufferIO();
+        const exit = run(['bench', '--redis', server.url, '--quick', '--rounds', '100'], io);
+        while ((await admin.dbsize()) < 100) await new Promise((resolve) => setTimeout(resolve, 10));
+        await fail(admin).catch(() => undefined);
+        expect(await exit).toBe(3);
+        const lines = io.err().trim().split('\n');
+        expect(lines).toHaveLength(1);
+        expect(lines[0]).toMatch(/^ratelab: Redis failed during bench --redis \(.+\): /);
+        expect(lines[0]).toMatch(message);
+        expect(io.err()).not.toMatch(/internal error|unexpected decision|\n\s+at /);
+        expect(io.out()).toBe('');
+        if (comesBack) {
+          await admin.config('SET', 'maxmemory', '0');
+          expect(await admin.dbsize()).toBe(0);
+        }
+      });
+    },
+    60_000,
+  );
 });

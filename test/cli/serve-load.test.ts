@@ -10,14 +10,19 @@ function checkResponse(status: number, raw: Record<string, unknown>): string | u
   const h = Object.fromEntries(Object.entries(raw).map(([name, value]) => [name.toLowerCase(), String(value)]));
   const remaining = Number(h['x-ratelimit-remaining']);
   if (h['x-ratelimit-limit'] !== String(LIMIT)) return `limit ${h['x-ratelimit-limit']}`;
-  if (!Number.isInteger(remaining) || remaining < 0 || remaining >= LIMIT) return `remaining ${h['x-ratelimit-remaining']}`;
-  if (h.ratelimit !== `"default";r=${remaining};t=${h['x-ratelimit-reset']}` && status === 200) return `RateLimit ${h.ratelimit} vs remaining ${remaining}`;
+  if (!Number.isInteger(remaining) || remaining < 0 || remaining >= LIMIT)
+    return `remaining ${h['x-ratelimit-remaining']}`;
+  if (h.ratelimit !== `"default";r=${remaining};t=${h['x-ratelimit-reset']}` && status === 200)
+    return `RateLimit ${h.ratelimit} vs remaining ${remaining}`;
   if (status === 200) return h['retry-after'] === undefined ? undefined : 'Retry-After on a 200';
   if (status !== 429) return `status ${status}`;
   const retryAfter = Number(h['retry-after']);
-  if (!/^\d+$/.test(h['retry-after'] ?? '') || retryAfter < 1 || retryAfter > 60) return `Retry-After ${h['retry-after']}`;
+  if (!/^\d+$/.test(h['retry-after'] ?? '') || retryAfter < 1 || retryAfter > 60)
+    return `Retry-After ${h['retry-after']}`;
   if (remaining !== 0) return `429 with remaining ${remaining}`;
-  return h.ratelimit === `"default";r=0;t=${retryAfter}` ? undefined : `RateLimit ${h.ratelimit} vs Retry-After ${retryAfter}`;
+  return h.ratelimit === `"default";r=0;t=${retryAfter}`
+    ? undefined
+    : `RateLimit ${h.ratelimit} vs Retry-After ${retryAfter}`;
 }
 
 // A bounded load test (2000 requests, 10 connections), not a speed measurement: nothing lost,
@@ -42,7 +47,8 @@ it('under load, ratelab serve loses no request and keeps its headers consistent'
             statuses[status] = (statuses[status] ?? 0) + 1;
             const problem = checkResponse(status, headers as Record<string, unknown>);
             if (problem) problems.push(problem);
-            if (status === 200) admittedRemaining.push(Number((headers as Record<string, string>)['X-RateLimit-Remaining']));
+            if (status === 200)
+              admittedRemaining.push(Number((headers as Record<string, string>)['X-RateLimit-Remaining']));
           },
         },
       ],

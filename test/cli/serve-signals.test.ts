@@ -11,7 +11,9 @@ const BIN = fileURLToPath(new URL('../../bin/ratelab.js', import.meta.url));
 
 /** `ratelab serve --port 0` in a child process, once it listens. */
 async function startServeProcess() {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--quiet'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const output = { stderr: '' };
   child.stderr.setEncoding('utf8');
   const url = await new Promise<string>((resolve, reject) => {

@@ -23,12 +23,20 @@ describe('ratelab serve', () => {
       expect(anonymous[5]!.headers['retry-after']).toBe('9');
 
       const alice = await get(serve.url, { headers: { 'X-API-Key': 'alice' } });
-      expect([alice.status, alice.headers['ratelimit-policy'], JSON.parse(alice.body).tier]).toEqual([200, '"pro";q=20;w=10;ratelab-burst=30', 'pro']);
+      expect([alice.status, alice.headers['ratelimit-policy'], JSON.parse(alice.body).tier]).toEqual([
+        200,
+        '"pro";q=20;w=10;ratelab-burst=30',
+        'pro',
+      ]);
       // An unknown key names nobody: the request is limited by its address, whose quota is spent.
       const stranger = await get(serve.url, { headers: { 'X-API-Key': 'stranger' } });
       expect([stranger.status, stranger.headers['x-ratelimit-remaining']]).toEqual([429, '0']);
       const ops = await get(serve.url, { headers: { 'X-API-Key': 'ops' } });
-      expect([ops.status, ops.headers['x-ratelimit-limit'], JSON.parse(ops.body)]).toEqual([200, undefined, { ok: true, tier: 'internal', remaining: null }]);
+      expect([ops.status, ops.headers['x-ratelimit-limit'], JSON.parse(ops.body)]).toEqual([
+        200,
+        undefined,
+        { ok: true, tier: 'internal', remaining: null },
+      ]);
     } finally {
       expect(await serve.stop()).toBe(0);
     }
@@ -75,7 +83,8 @@ describe('ratelab serve', () => {
     const serve = await startServe({ tiers: exampleTiers, clock: new ManualClock(1_000) });
     try {
       const statuses: number[] = [];
-      for (let i = 0; i < 12; i++) statuses.push((await get(serve.url, { headers: { 'X-API-Key': `random-${i}` } })).status);
+      for (let i = 0; i < 12; i++)
+        statuses.push((await get(serve.url, { headers: { 'X-API-Key': `random-${i}` } })).status);
       expect(statuses.filter((status) => status === 200)).toHaveLength(5);
       // A key the tiers file knows is an identity with a quota of its own.
       expect((await get(serve.url, { headers: { 'X-API-Key': 'acme-corp' } })).status).toBe(200);
@@ -85,10 +94,19 @@ describe('ratelab serve', () => {
   });
 
   it('--trust-api-keys: every key is a client of its own, still apart from addresses', async () => {
-    const serve = await startServe({ algorithm: 'fixed-window', limit: '1', window: '10s', trustApiKeys: true, clock: new ManualClock(1_000) });
+    const serve = await startServe({
+      algorithm: 'fixed-window',
+      limit: '1',
+      window: '10s',
+      trustApiKeys: true,
+      clock: new ManualClock(1_000),
+    });
     try {
-      const as = (from: string, apiKey?: string) => get(serve.url, { from, ...(apiKey ? { headers: { 'X-API-Key': apiKey } } : {}) }).then((r) => r.status);
-      expect([await as('127.0.0.2', 'a'), await as('127.0.0.2', 'b'), await as('127.0.0.2', 'a')]).toEqual([200, 200, 429]);
+      const as = (from: string, apiKey?: string) =>
+        get(serve.url, { from, ...(apiKey ? { headers: { 'X-API-Key': apiKey } } : {}) }).then((r) => r.status);
+      expect([await as('127.0.0.2', 'a'), await as('127.0.0.2', 'b'), await as('127.0.0.2', 'a')]).toEqual([
+        200, 200, 429,
+      ]);
       // A key spelling an address is a key: the address keeps its quota.
       expect([await as('127.0.0.2', '127.0.0.3'), await as('127.0.0.3')]).toEqual([200, 200]);
     } finally {
@@ -97,7 +115,13 @@ describe('ratelab serve', () => {
   });
 
   it('keys by X-Forwarded-For only with --trust-proxy', async () => {
-    const serve = await startServe({ algorithm: 'fixed-window', limit: '1', window: '1m', trustProxy: '1', clock: new ManualClock(1_000) });
+    const serve = await startServe({
+      algorithm: 'fixed-window',
+      limit: '1',
+      window: '1m',
+      trustProxy: '1',
+      clock: new ManualClock(1_000),
+    });
     try {
       const as = (xff: string) => get(serve.url, { headers: { 'X-Forwarded-For': xff } }).then((r) => r.status);
       expect([await as('198.51.100.1'), await as('198.51.100.2'), await as('198.51.100.1')]).toEqual([200, 200, 429]);
@@ -128,7 +152,9 @@ describe('ratelab serve', () => {
     try {
       const io = bufferIO();
       expect(await run(['serve', '--port', String(port)], io)).toBe(2);
-      expect(io.err()).toBe(`ratelab: cannot listen on 127.0.0.1:${port}: the port is in use (pick another with --port)\n`);
+      expect(io.err()).toBe(
+        `ratelab: cannot listen on 127.0.0.1:${port}: the port is in use (pick another with --port)\n`,
+      );
     } finally {
       blocker.close();
     }

@@ -47,7 +47,12 @@ export function describeLimiterContract(label: string, make: MakeSubject): void 
         const policy = { limit: 5, windowMs: 1000 };
         const subject = await make(algorithm, policy, new ManualClock(EPOCH));
         for (let remaining = 4; remaining >= 0; remaining--) {
-          expect(await subject.consume(`${prefix}k`)).toMatchObject({ allowed: true, limit: 5, remaining, retryAfterMs: 0 });
+          expect(await subject.consume(`${prefix}k`)).toMatchObject({
+            allowed: true,
+            limit: 5,
+            remaining,
+            retryAfterMs: 0,
+          });
         }
         expect(await subject.consume(`${prefix}k`)).toMatchObject({ allowed: false, remaining: 0 });
       });
@@ -60,7 +65,13 @@ export function describeLimiterContract(label: string, make: MakeSubject): void 
         expect(await subject.consume(`${prefix}a`, 3)).toMatchObject({ allowed: true, remaining: 0 });
         const denied = await subject.consume(`${prefix}a`);
         expect(denied.allowed).toBe(false);
-        expect(await subject.consume(`${prefix}b`, 0)).toEqual({ allowed: true, limit: 3, remaining: 3, retryAfterMs: 0, resetMs: 0 });
+        expect(await subject.consume(`${prefix}b`, 0)).toEqual({
+          allowed: true,
+          limit: 3,
+          remaining: 3,
+          retryAfterMs: 0,
+          resetMs: 0,
+        });
         expect(await subject.consume(`${prefix}b`, 3)).toMatchObject({ allowed: true, remaining: 0 });
         expect(await subject.consume(`${prefix}a`)).toEqual(denied);
         expect(await subject.consume(`${prefix}c`, 2)).toMatchObject({ allowed: true, remaining: 1 });
@@ -72,8 +83,22 @@ export function describeLimiterContract(label: string, make: MakeSubject): void 
       it('keeps apart keys that differ only in lone surrogates, U+FFFD and pairs', async () => {
         const prefix = keyPrefix();
         const subject = await make(algorithm, { limit: 1, windowMs: 60_000 }, new ManualClock(EPOCH));
-        const keys = ['\uD800', '\uDBFF', '\uDC00', '\uDFFF', '\uFFFD', '\uD83D\uDE00', '\uDE00\uD83D', '\uD83D', '\uDE00', '\uD83D\uD83D', '?', ''].map((tail) => `${prefix}user${tail}`);
-        for (const key of keys) expect(await subject.consume(key), JSON.stringify(key)).toMatchObject({ allowed: true, remaining: 0 });
+        const keys = [
+          '\uD800',
+          '\uDBFF',
+          '\uDC00',
+          '\uDFFF',
+          '\uFFFD',
+          '\uD83D\uDE00',
+          '\uDE00\uD83D',
+          '\uD83D',
+          '\uDE00',
+          '\uD83D\uD83D',
+          '?',
+          '',
+        ].map((tail) => `${prefix}user${tail}`);
+        for (const key of keys)
+          expect(await subject.consume(key), JSON.stringify(key)).toMatchObject({ allowed: true, remaining: 0 });
         for (const key of keys) expect((await subject.consume(key)).allowed, JSON.stringify(key)).toBe(false);
       });
 
@@ -81,14 +106,32 @@ export function describeLimiterContract(label: string, make: MakeSubject): void 
         const prefix = keyPrefix();
         const subject = await make(algorithm, { limit: 4, windowMs: 1000, burst: 6 }, new ManualClock(EPOCH + 250));
         const capacity = algorithm === 'token-bucket' || algorithm === 'gcra' ? 6 : 4;
-        expect(await subject.consume(`${prefix}fresh`, capacity + 1)).toEqual({ allowed: false, limit: capacity, remaining: capacity, retryAfterMs: Infinity, resetMs: 0 });
+        expect(await subject.consume(`${prefix}fresh`, capacity + 1)).toEqual({
+          allowed: false,
+          limit: capacity,
+          remaining: capacity,
+          retryAfterMs: Infinity,
+          resetMs: 0,
+        });
         expect(await subject.consume(`${prefix}fresh`, capacity)).toMatchObject({ allowed: true, remaining: 0 });
         expect(await subject.consume(`${prefix}used`, 1)).toMatchObject({ allowed: true, remaining: capacity - 1 });
-        expect(await subject.consume(`${prefix}used`, 1_000_000)).toMatchObject({ allowed: false, remaining: capacity - 1, retryAfterMs: Infinity });
+        expect(await subject.consume(`${prefix}used`, 1_000_000)).toMatchObject({
+          allowed: false,
+          remaining: capacity - 1,
+          retryAfterMs: Infinity,
+        });
         expect(await subject.consume(`${prefix}used`, capacity - 1)).toMatchObject({ allowed: true, remaining: 0 });
       });
 
-      describe.each(SCRIPT_POLICIES.map((policy) => [`${policy.limit} per ${policy.windowMs} ms${policy.burst ? `, burst ${policy.burst}` : ''}`, policy] as const))('scripted traffic, %s', (_name, policy) => {
+      describe.each(
+        SCRIPT_POLICIES.map(
+          (policy) =>
+            [
+              `${policy.limit} per ${policy.windowMs} ms${policy.burst ? `, burst ${policy.burst}` : ''}`,
+              policy,
+            ] as const,
+        ),
+      )('scripted traffic, %s', (_name, policy) => {
         it('a denied request or a query (cost 0) changes nothing', async () => {
           const prefix = keyPrefix();
           const clock = new ManualClock(EPOCH);
@@ -111,7 +154,8 @@ export function describeLimiterContract(label: string, make: MakeSubject): void 
           const prefix = keyPrefix();
           const clock = new ManualClock(EPOCH);
           const subject = await make(algorithm, policy, clock);
-          const capacity = algorithm === 'token-bucket' || algorithm === 'gcra' ? (policy.burst ?? policy.limit) : policy.limit;
+          const capacity =
+            algorithm === 'token-bucket' || algorithm === 'gcra' ? (policy.burst ?? policy.limit) : policy.limit;
           let checked = 0;
           for (let seed = 1; seed <= 12; seed++) {
             const twins = [`${prefix}${seed}:a`, `${prefix}${seed}:b`] as const;
@@ -155,7 +199,13 @@ export function describeLimiterContract(label: string, make: MakeSubject): void 
             clock.set(t + now.resetMs - 1);
             expect((await subject.consume(twins[1], 0)).remaining).toBeLessThan(now.limit);
             clock.set(t + now.resetMs);
-            expect(await subject.consume(twins[0], 0)).toEqual({ allowed: true, limit: now.limit, remaining: now.limit, retryAfterMs: 0, resetMs: 0 });
+            expect(await subject.consume(twins[0], 0)).toEqual({
+              allowed: true,
+              limit: now.limit,
+              remaining: now.limit,
+              retryAfterMs: 0,
+              resetMs: 0,
+            });
           }
         });
       });

@@ -5,7 +5,13 @@
 // limiter contract holds for it.
 import { describe, expect, it } from 'vitest';
 import { createMeter, type Meter } from '../../src/algorithms/index.js';
-import { createStoreLimiter, type LimiterStore, type StoreContext, type StoreLimiterOptions, type StoreRateLimiter } from '../../src/backend/store-limiter.js';
+import {
+  createStoreLimiter,
+  type LimiterStore,
+  type StoreContext,
+  type StoreLimiterOptions,
+  type StoreRateLimiter,
+} from '../../src/backend/store-limiter.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { meterDecision } from '../../src/core/decision.js';
 import type { FailOverReason, ReasonedDecision } from '../../src/core/fail-over.js';
@@ -45,7 +51,10 @@ class MapStore implements LimiterStore<MapDecision> {
     if (this.broken.has(key)) return this.context.keyError(key, cost, 'WRONGTYPE');
     const now = this.now();
     const row = this.rowOf(key, now);
-    const decision: MapDecision = { ...meterDecision(this.meter, this.context.limits, row.slot, row.at, cost), reason: 'store' };
+    const decision: MapDecision = {
+      ...meterDecision(this.meter, this.context.limits, row.slot, row.at, cost),
+      reason: 'store',
+    };
     return this.context.decided(key, cost, decision);
   }
 
@@ -82,7 +91,11 @@ class MapStore implements LimiterStore<MapDecision> {
 }
 
 /** A limiter on the seam over a fresh MapStore; `store` is that store, to reach into. */
-function mapLimiter(algorithm: Algorithm, policy: Policy, options: StoreLimiterOptions): { limiter: StoreRateLimiter<MapDecision>; store: MapStore } {
+function mapLimiter(
+  algorithm: Algorithm,
+  policy: Policy,
+  options: StoreLimiterOptions,
+): { limiter: StoreRateLimiter<MapDecision>; store: MapStore } {
   let store: MapStore | undefined;
   const limiter = createStoreLimiter(algorithm, policy, options, (context) => (store = new MapStore(context)));
   return { limiter, store: store as MapStore };
@@ -105,11 +118,30 @@ describe('what the seam gives a backend', () => {
   const POLICY = { limit: 2, windowMs: 1000 };
 
   it.each<{ failMode: 'open' | 'closed' | 'local'; reasons: string[]; allowed: boolean[]; why: string }>([
-    { failMode: 'open', reasons: ['fail-open', 'fail-open', 'fail-open'], allowed: [true, true, true], why: 'admits while the store is away' },
-    { failMode: 'closed', reasons: ['fail-closed', 'fail-closed', 'fail-closed'], allowed: [false, false, false], why: 'denies, to retry after retryAfterMs' },
-    { failMode: 'local', reasons: ['local-fallback', 'local-fallback', 'local-fallback'], allowed: [true, false, false], why: 'this node’s share, limit 2 over 2 nodes' },
+    {
+      failMode: 'open',
+      reasons: ['fail-open', 'fail-open', 'fail-open'],
+      allowed: [true, true, true],
+      why: 'admits while the store is away',
+    },
+    {
+      failMode: 'closed',
+      reasons: ['fail-closed', 'fail-closed', 'fail-closed'],
+      allowed: [false, false, false],
+      why: 'denies, to retry after retryAfterMs',
+    },
+    {
+      failMode: 'local',
+      reasons: ['local-fallback', 'local-fallback', 'local-fallback'],
+      allowed: [true, false, false],
+      why: 'this node’s share, limit 2 over 2 nodes',
+    },
   ])('failMode $failMode: $why', async ({ failMode, reasons, allowed }) => {
-    const { limiter, store } = mapLimiter('fixed-window', POLICY, { clock: new ManualClock(0), failMode, expectedNodes: 2 });
+    const { limiter, store } = mapLimiter('fixed-window', POLICY, {
+      clock: new ManualClock(0),
+      failMode,
+      expectedNodes: 2,
+    });
     store.down = true;
     const decisions = [await limiter.consume('k'), await limiter.consume('k'), await limiter.consume('k')];
     expect(decisions.map((d) => d.reason)).toEqual(reasons);
@@ -120,7 +152,12 @@ describe('what the seam gives a backend', () => {
   it('a key the store cannot use is decided by the fail mode, with reason key-error and the store’s error', async () => {
     const { limiter, store } = mapLimiter('gcra', POLICY, { clock: new ManualClock(0), failMode: 'closed' });
     store.broken.add('k');
-    expect(await limiter.consume('k')).toMatchObject({ allowed: false, reason: 'key-error', error: 'WRONGTYPE', retryAfterMs: 100 });
+    expect(await limiter.consume('k')).toMatchObject({
+      allowed: false,
+      reason: 'key-error',
+      error: 'WRONGTYPE',
+      retryAfterMs: 100,
+    });
   });
 
   it('the deny cache answers a denial again without asking the store, until its wait has passed', async () => {
@@ -152,10 +189,26 @@ describe('what the seam gives a backend', () => {
     const open = () => {
       throw new Error('opened');
     };
-    expectRatelabError(() => createStoreLimiter('gcra', POLICY, { failMode: 'local' }, open), 'INVALID_ARGUMENT', 'expectedNodes');
-    expectRatelabError(() => createStoreLimiter('gcra', POLICY, { failMode: 'sometimes' as never }, open), 'INVALID_ARGUMENT', 'failMode');
-    expectRatelabError(() => createStoreLimiter('gcra', POLICY, { denyCache: { maxKeys: 0 } }, open), 'INVALID_ARGUMENT', 'denyCache.maxKeys');
-    expectRatelabError(() => createStoreLimiter('gcra', { limit: 0, windowMs: 1000 }, {}, open), 'INVALID_POLICY', 'policy.limit');
+    expectRatelabError(
+      () => createStoreLimiter('gcra', POLICY, { failMode: 'local' }, open),
+      'INVALID_ARGUMENT',
+      'expectedNodes',
+    );
+    expectRatelabError(
+      () => createStoreLimiter('gcra', POLICY, { failMode: 'sometimes' as never }, open),
+      'INVALID_ARGUMENT',
+      'failMode',
+    );
+    expectRatelabError(
+      () => createStoreLimiter('gcra', POLICY, { denyCache: { maxKeys: 0 } }, open),
+      'INVALID_ARGUMENT',
+      'denyCache.maxKeys',
+    );
+    expectRatelabError(
+      () => createStoreLimiter('gcra', { limit: 0, windowMs: 1000 }, {}, open),
+      'INVALID_POLICY',
+      'policy.limit',
+    );
     expectRatelabError(() => createStoreLimiter('leaky' as never, POLICY, {}, open), 'UNKNOWN_ALGORITHM');
   });
 

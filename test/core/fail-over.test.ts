@@ -11,10 +11,30 @@ describe('FailOver: the decision of each fail mode', () => {
   const CAPACITY = 5;
   const RETRY_MS = 249.2;
   it.each<{ mode: 'open' | 'closed'; cost: number; decision: object; why: string }>([
-    { mode: 'open', cost: 2, decision: { allowed: true, limit: 5, remaining: 3, retryAfterMs: 0, resetMs: 0, reason: 'fail-open' }, why: 'admits what the policy could admit' },
-    { mode: 'open', cost: 6, decision: { allowed: false, limit: 5, remaining: 0, retryAfterMs: Infinity, resetMs: 0, reason: 'fail-open' }, why: 'never admits a cost over capacity' },
-    { mode: 'closed', cost: 1, decision: { allowed: false, limit: 5, remaining: 0, retryAfterMs: 250, resetMs: 250, reason: 'fail-closed' }, why: 'denies until the store is worth asking again (whole ms, up)' },
-    { mode: 'closed', cost: 6, decision: { allowed: false, limit: 5, remaining: 0, retryAfterMs: Infinity, resetMs: 0, reason: 'fail-closed' }, why: 'a cost over capacity can never be admitted' },
+    {
+      mode: 'open',
+      cost: 2,
+      decision: { allowed: true, limit: 5, remaining: 3, retryAfterMs: 0, resetMs: 0, reason: 'fail-open' },
+      why: 'admits what the policy could admit',
+    },
+    {
+      mode: 'open',
+      cost: 6,
+      decision: { allowed: false, limit: 5, remaining: 0, retryAfterMs: Infinity, resetMs: 0, reason: 'fail-open' },
+      why: 'never admits a cost over capacity',
+    },
+    {
+      mode: 'closed',
+      cost: 1,
+      decision: { allowed: false, limit: 5, remaining: 0, retryAfterMs: 250, resetMs: 250, reason: 'fail-closed' },
+      why: 'denies until the store is worth asking again (whole ms, up)',
+    },
+    {
+      mode: 'closed',
+      cost: 6,
+      decision: { allowed: false, limit: 5, remaining: 0, retryAfterMs: Infinity, resetMs: 0, reason: 'fail-closed' },
+      why: 'a cost over capacity can never be admitted',
+    },
   ])('$mode, cost $cost: $why', ({ mode, cost, decision }) => {
     expect(new FailOver(mode, CAPACITY, RETRY_MS, undefined).decide('k', cost)).toEqual(decision);
   });
@@ -42,7 +62,11 @@ describe('checkExpectedNodes', () => {
   });
 
   it.each([undefined, 0, 1.5, '2', Number.NaN])('refuses %s under local, naming who shares the limit', (nodes) => {
-    const error = expectRatelabError(() => checkExpectedNodes('local', nodes, 'workers'), 'INVALID_ARGUMENT', 'expectedNodes');
+    const error = expectRatelabError(
+      () => checkExpectedNodes('local', nodes, 'workers'),
+      'INVALID_ARGUMENT',
+      'expectedNodes',
+    );
     expect(error.message).toContain('number of workers sharing the limit');
   });
 });
@@ -56,7 +80,9 @@ describe('localSharePolicy: the local share, built from the checked limits', () 
     { limit: 10, windowMs: 60_000, burst: 400 },
     { limit: 3, windowMs: 700 },
   ];
-  const cases = ALGORITHMS.flatMap((algorithm) => POLICIES.flatMap((policy) => [1, 3, 8, 1000].map((nodes) => [algorithm, policy, nodes] as const)));
+  const cases = ALGORITHMS.flatMap((algorithm) =>
+    POLICIES.flatMap((policy) => [1, 3, 8, 1000].map((nodes) => [algorithm, policy, nodes] as const)),
+  );
   it.each(cases)('%s %o over %i nodes: the limits of the raw policy’s share', (algorithm: Algorithm, policy, nodes) => {
     const share = localSharePolicy(checkPolicy(policy, algorithm), nodes);
     expect(checkPolicy(share, algorithm)).toEqual(checkPolicy(nodeShare(policy, nodes), algorithm));

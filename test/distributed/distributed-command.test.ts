@@ -20,32 +20,52 @@ describe('ratelab distributed', () => {
     expect(out).toMatch(/^fleet \(100 per 1s, global\)/);
     expect(out).toContain('fleet: 4 nodes, even balance, sliding-log, rtt 1ms, sync every 100ms');
     expect(out).toMatch(/fleet: sync let the most through in one 1s window, \d\.\d\dx the limit/);
-    for (const design of ['central', 'local-split', 'sync']) expect(out).toMatch(new RegExp(`^${design} +[\\d,]+ +[\\d,]+`, 'm'));
+    for (const design of ['central', 'local-split', 'sync'])
+      expect(out).toMatch(new RegExp(`^${design} +[\\d,]+ +[\\d,]+`, 'm'));
     expect(out).toContain('sync: admitted (flat line: the limit)');
     expect(io.err()).toBe('');
   });
 
-  it.each([['80', 80], ['100', 100]])('fits the terminal: every line within COLUMNS=%s (at 80 the latency columns go in a table below)', async (columns, width) => {
-    const io = bufferIO({ env: { NO_COLOR: '1', COLUMNS: columns } });
-    expect(await distributedCommand({ outage: '10s-20s', chart: false }, io)).toBe(EXIT.OK);
-    const lines = io.out().split('\n');
-    expect(lines.filter((line) => line.length > width)).toEqual([]);
-    if (width === 80) expect(lines.filter((line) => /^design /.test(line))).toHaveLength(2);
-    expect(io.out()).toMatch(/^sync\/closed .* 0\/[\d,]+$/m);
-  });
+  it.each([
+    ['80', 80],
+    ['100', 100],
+  ])(
+    'fits the terminal: every line within COLUMNS=%s (at 80 the latency columns go in a table below)',
+    async (columns, width) => {
+      const io = bufferIO({ env: { NO_COLOR: '1', COLUMNS: columns } });
+      expect(await distributedCommand({ outage: '10s-20s', chart: false }, io)).toBe(EXIT.OK);
+      const lines = io.out().split('\n');
+      expect(lines.filter((line) => line.length > width)).toEqual([]);
+      if (width === 80) expect(lines.filter((line) => /^design /.test(line))).toHaveLength(2);
+      expect(io.out()).toMatch(/^sync\/closed .* 0\/[\d,]+$/m);
+    },
+  );
 
   it('with an outage, runs central and sync under each fail mode, and shows what was admitted while the store was down', async () => {
     const io = bufferIO();
     expect(await distributedCommand({ outage: '10s-20s', chart: false }, io)).toBe(EXIT.OK);
     const designs = [...io.out().matchAll(/^(\S+) +[\d,]+ +[\d,]+/gm)].map((m) => m[1]);
-    expect(designs).toEqual(['central/open', 'central/closed', 'central/local', 'local-split', 'sync/open', 'sync/closed', 'sync/local']);
+    expect(designs).toEqual([
+      'central/open',
+      'central/closed',
+      'central/local',
+      'local-split',
+      'sync/open',
+      'sync/closed',
+      'sync/local',
+    ]);
     expect(io.out()).toMatch(/^central\/closed .* 0\/[\d,]+$/m);
     expect(io.out()).not.toContain('admitted (flat line');
   });
 
   it('writes CSV rows with the strategy, fail mode, counts, worst window and added latency', async () => {
     const io = bufferIO();
-    expect(await distributedCommand({ strategy: 'central,sync', outage: '10s-20s', failMode: 'closed', nodes: '3', csv: '-' }, io)).toBe(EXIT.OK);
+    expect(
+      await distributedCommand(
+        { strategy: 'central,sync', outage: '10s-20s', failMode: 'closed', nodes: '3', csv: '-' },
+        io,
+      ),
+    ).toBe(EXIT.OK);
     const rows = parse(io.out(), { columns: true }) as Record<string, string>[];
     expect(Object.keys(rows[0]!)).toEqual([...DISTRIBUTED_CSV_COLUMNS]);
     expect(rows.map((row) => [row.strategy, row.fail_mode, row.nodes, row.outage_admitted])).toEqual([
@@ -58,12 +78,24 @@ describe('ratelab distributed', () => {
 
   it('writes JSON rows and timelines to a file, and the table still goes to stdout', async () => {
     const io = bufferIO({ cwd: dir });
-    expect(await distributedCommand({ scenario: 'steady-over', balance: 'skewed', json: 'out.json', chart: false }, io)).toBe(EXIT.OK);
+    expect(
+      await distributedCommand({ scenario: 'steady-over', balance: 'skewed', json: 'out.json', chart: false }, io),
+    ).toBe(EXIT.OK);
     const report = JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8'));
     expect(report.scenario.name).toBe('steady-over');
     expect(report.rows.map((row: { strategy: string }) => row.strategy)).toEqual(['central', 'local-split', 'sync']);
     for (const row of report.rows) {
-      for (const field of ['strategy', 'failMode', 'offered', 'admitted', 'falseDenials', 'errorPercent', 'worstWindowRatio', 'addedLatencyMs']) expect(row).toHaveProperty(field);
+      for (const field of [
+        'strategy',
+        'failMode',
+        'offered',
+        'admitted',
+        'falseDenials',
+        'errorPercent',
+        'worstWindowRatio',
+        'addedLatencyMs',
+      ])
+        expect(row).toHaveProperty(field);
       expect(row).not.toHaveProperty('errorRate');
     }
     expect(report.version).toBe(2);
@@ -94,7 +126,10 @@ describe('ratelab distributed', () => {
     [['--csv', '-', '--json', '-'], /^ratelab: --csv: only one of --csv and --json can go to stdout/],
     [['no-such-scenario'], /^ratelab: unknown scenario "no-such-scenario"/],
     [['flet'], /^ratelab: unknown scenario "flet"; did you mean fleet\?\n$/],
-    [['--json', 'missing-folder/out.json'], /^ratelab: --json: missing-folder\/out.json: the folder .* does not exist\n$/],
+    [
+      ['--json', 'missing-folder/out.json'],
+      /^ratelab: --json: missing-folder\/out.json: the folder .* does not exist\n$/,
+    ],
   ])('exits 2 with one line for %j, writing nothing', async (args, message) => {
     const io = bufferIO({ cwd: dir });
     expect(await run(['distributed', ...args], io)).toBe(EXIT.BAD_INPUT);
@@ -112,7 +147,15 @@ describe('ratelab distributed', () => {
 describe('fleetDesigns', () => {
   it('runs local-split once, whatever the fail modes, since it has no store', () => {
     const designs = fleetDesigns({ outage: '1s-2s' });
-    expect(designs.map((d) => `${d.strategy}/${d.failMode}`)).toEqual(['central/open', 'central/closed', 'central/local', 'local-split/open', 'sync/open', 'sync/closed', 'sync/local']);
+    expect(designs.map((d) => `${d.strategy}/${d.failMode}`)).toEqual([
+      'central/open',
+      'central/closed',
+      'central/local',
+      'local-split/open',
+      'sync/open',
+      'sync/closed',
+      'sync/local',
+    ]);
   });
 
   it('without an outage runs each strategy once (the fail mode never acts)', () => {

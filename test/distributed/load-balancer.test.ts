@@ -14,14 +14,17 @@ describe('LoadBalancer', () => {
     expect(Array.from({ length: 7 }, () => balancer.next())).toEqual([0, 1, 2, 0, 1, 2, 0]);
   });
 
-  it.each([2, 4, 8])('skewed over %i nodes: node i gets weight 1 / (i + 1), within four standard deviations', (nodes) => {
-    const picks = 40_000;
-    const tally = counts(new LoadBalancer('skewed', nodes, new Random(3)), nodes, picks);
-    tally.forEach((count, i) => {
-      const p = nodeWeight('skewed', nodes, i);
-      expect(Math.abs(count - p * picks)).toBeLessThan(4 * Math.sqrt(picks * p * (1 - p)));
-    });
-  });
+  it.each([2, 4, 8])(
+    'skewed over %i nodes: node i gets weight 1 / (i + 1), within four standard deviations',
+    (nodes) => {
+      const picks = 40_000;
+      const tally = counts(new LoadBalancer('skewed', nodes, new Random(3)), nodes, picks);
+      tally.forEach((count, i) => {
+        const p = nodeWeight('skewed', nodes, i);
+        expect(Math.abs(count - p * picks)).toBeLessThan(4 * Math.sqrt(picks * p * (1 - p)));
+      });
+    },
+  );
 
   it('nodeWeight: shares add up to 1; 4 skewed nodes get 48%, 24%, 16%, 12%', () => {
     expect([0, 1, 2, 3].map((i) => Math.round(nodeWeight('skewed', 4, i) * 100))).toEqual([48, 24, 16, 12]);

@@ -31,7 +31,10 @@ describe('nodeShare: the policy each node enforces alone', () => {
 });
 
 /** A Redis client that always fails: every decision is the fail mode's. */
-const downRedis = { evalsha: () => Promise.reject(new Error('connection refused')), eval: () => Promise.reject(new Error('connection refused')) } as unknown as RedisClient;
+const downRedis = {
+  evalsha: () => Promise.reject(new Error('connection refused')),
+  eval: () => Promise.reject(new Error('connection refused')),
+} as unknown as RedisClient;
 
 /** How many of `requests` one key gets admitted at one instant. */
 async function admittedAtOnce(consume: (key: string) => boolean | Promise<boolean>, requests: number): Promise<number> {
@@ -48,7 +51,13 @@ describe('the simulator’s local nodes and the Redis limiter’s local fallback
   ])('$algorithm $policy.limit over $nodes nodes', async ({ algorithm, policy, nodes }) => {
     const now = () => 0; // one instant: no refill, no window turns
     const [node] = nodeLimiters(algorithm, policy, nodes, now);
-    const redis = createRedisLimiter(algorithm, policy, { redis: downRedis, failMode: 'local', expectedNodes: nodes, clock: now, timeoutMs: 5 });
+    const redis = createRedisLimiter(algorithm, policy, {
+      redis: downRedis,
+      failMode: 'local',
+      expectedNodes: nodes,
+      clock: now,
+      timeoutMs: 5,
+    });
     const share = nodeShare(policy, nodes);
     const capacity = share.burst ?? share.limit;
     const requests = capacity + 5;

@@ -14,7 +14,10 @@ import { limiterScript } from '../../src/redis/scripts.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string; devDependencies: Record<string, string> };
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  version: string;
+  devDependencies: Record<string, string>;
+};
 
 /** Every public entry point and a value it must export. */
 const ENTRIES = [
@@ -55,7 +58,11 @@ beforeAll(() => {
   // One install shared by the projects below (Node looks up node_modules from each).
   writeProject(work, { 'package.json': JSON.stringify({ name: 'ratelab-external', private: true }) });
   const types = `@types/node@${manifest.devDependencies['@types/node']}`;
-  run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', join(work, tarball), types], work);
+  run(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', join(work, tarball), types],
+    work,
+  );
 });
 
 afterAll(() => {
@@ -66,13 +73,27 @@ const DECIDE = "createLimiter('token-bucket', { limit: 1, windowMs: 1000 })";
 
 describe('the packed package', () => {
   it('installs ratelab from the tarball without its optional peer ioredis', () => {
-    const installed = JSON.parse(readFileSync(join(work, 'node_modules/ratelab/package.json'), 'utf8')) as { version: string };
+    const installed = JSON.parse(readFileSync(join(work, 'node_modules/ratelab/package.json'), 'utf8')) as {
+      version: string;
+    };
     expect(installed.version).toBe(manifest.version);
     expect(() => createRequire(join(work, 'x.js')).resolve('ioredis')).toThrow(/Cannot find module/);
   });
 
   it('writes an HTML report from its CLI, finding uPlot and the page script in the installed package', () => {
-    run(process.execPath, [join(work, 'node_modules/ratelab/bin/ratelab.js'), 'compare', 'edge-attack', '--no-measure', '--no-chart', '--html', 'r.html'], work);
+    run(
+      process.execPath,
+      [
+        join(work, 'node_modules/ratelab/bin/ratelab.js'),
+        'compare',
+        'edge-attack',
+        '--no-measure',
+        '--no-chart',
+        '--html',
+        'r.html',
+      ],
+      work,
+    );
     const page = readFileSync(join(work, 'r.html'), 'utf8');
     expect(page).toContain('var uPlot=');
     expect(page).toContain('window.ratelabCharts');
@@ -82,7 +103,10 @@ describe('the packed package', () => {
 
   it('require()s every entry point from CommonJS and decides', () => {
     const script = [
-      ...ENTRIES.map((e) => `if (typeof require('${e.specifier}').${e.value} !== 'function') throw new Error('${e.specifier}: no ${e.value}');`),
+      ...ENTRIES.map(
+        (e) =>
+          `if (typeof require('${e.specifier}').${e.value} !== 'function') throw new Error('${e.specifier}: no ${e.value}');`,
+      ),
       `const limiter = require('ratelab').${DECIDE};`,
       "console.log(JSON.stringify([limiter.allow('k'), limiter.allow('k')]));",
     ].join('\n');
@@ -92,7 +116,10 @@ describe('the packed package', () => {
 
   it('import()s every entry point from ESM and decides', () => {
     const script = [
-      ...ENTRIES.map((e, i) => `import { ${e.value} as v${i} } from '${e.specifier}';\nif (typeof v${i} !== 'function') throw new Error('${e.specifier}');`),
+      ...ENTRIES.map(
+        (e, i) =>
+          `import { ${e.value} as v${i} } from '${e.specifier}';\nif (typeof v${i} !== 'function') throw new Error('${e.specifier}');`,
+      ),
       `const limiter = v0('token-bucket', { limit: 1, windowMs: 1000 });`,
       "console.log(JSON.stringify([limiter.allow('k'), limiter.allow('k')]));",
     ].join('\n');
@@ -101,9 +128,15 @@ describe('the packed package', () => {
   });
 
   it.each(['cjs', 'esm'])('connectRedis without ioredis says what to install (%s)', (kind) => {
-    const load = kind === 'cjs' ? "const { connectRedis } = require('ratelab/redis');" : "import { connectRedis } from 'ratelab/redis';";
+    const load =
+      kind === 'cjs'
+        ? "const { connectRedis } = require('ratelab/redis');"
+        : "import { connectRedis } from 'ratelab/redis';";
     const script = `${load}\nconnectRedis('redis://127.0.0.1:1').then(() => console.log('connected'), (e) => console.log(JSON.stringify([e.name, e.code, e.message])));`;
-    writeProject(join(work, `peer-${kind}`), { 'package.json': JSON.stringify({ type: kind === 'cjs' ? 'commonjs' : 'module' }), 'main.js': script });
+    writeProject(join(work, `peer-${kind}`), {
+      'package.json': JSON.stringify({ type: kind === 'cjs' ? 'commonjs' : 'module' }),
+      'main.js': script,
+    });
     const [name, code, message] = JSON.parse(run('node', ['main.js'], join(work, `peer-${kind}`))) as string[];
     expect([name, code]).toEqual(['RatelabError', 'MISSING_DEPENDENCY']);
     expect(message).toContain('npm install ioredis');
@@ -111,13 +144,19 @@ describe('the packed package', () => {
 
   it.each(['cjs', 'esm'])('sends the Lua script the source folder holds, inlined in the bundle (%s)', (kind) => {
     // A stand-in client: EVALSHA answers NOSCRIPT, so the limiter sends the script's source by EVAL.
-    const load = kind === 'cjs' ? "const { createRedisLimiter } = require('ratelab/redis');" : "import { createRedisLimiter } from 'ratelab/redis';";
+    const load =
+      kind === 'cjs'
+        ? "const { createRedisLimiter } = require('ratelab/redis');"
+        : "import { createRedisLimiter } from 'ratelab/redis';";
     const script = `${load}
 let sent;
 const redis = { evalsha: async () => { throw new Error('NOSCRIPT'); }, eval: async (source) => { sent = source; return [1, 0, 0, 0]; } };
 const limiter = createRedisLimiter('gcra', { limit: 5, windowMs: 1000 }, { redis });
 Promise.resolve().then(() => limiter.consume('k')).catch(() => {}).then(() => console.log(JSON.stringify(sent)));`;
-    writeProject(join(work, `lua-${kind}`), { 'package.json': JSON.stringify({ type: kind === 'cjs' ? 'commonjs' : 'module' }), 'main.js': script });
+    writeProject(join(work, `lua-${kind}`), {
+      'package.json': JSON.stringify({ type: kind === 'cjs' ? 'commonjs' : 'module' }),
+      'main.js': script,
+    });
     const sent = JSON.parse(run('node', ['main.js'], join(work, `lua-${kind}`))) as string;
     const lua = (name: string) => readFileSync(join(root, 'src/redis', `${name}.lua`), 'utf8');
     expect(sent).toContain(lua('gcra'));
@@ -147,15 +186,33 @@ export { allowed, options, redisLimiter, registry, scenario, RatelabError, rateL
 `;
 
   it.each([
-    { name: 'node16, CommonJS project', type: 'commonjs', module: 'node16', moduleResolution: 'node16', types: 'index.d.cts' },
+    {
+      name: 'node16, CommonJS project',
+      type: 'commonjs',
+      module: 'node16',
+      moduleResolution: 'node16',
+      types: 'index.d.cts',
+    },
     { name: 'node16, ESM project', type: 'module', module: 'node16', moduleResolution: 'node16', types: 'index.d.ts' },
     { name: 'bundler', type: 'module', module: 'esnext', moduleResolution: 'bundler', types: 'index.d.ts' },
   ])('type checks every entry point with moduleResolution $name', ({ name, type, module, moduleResolution, types }) => {
     const dir = join(work, `ts-${name.replace(/\W+/g, '-')}`);
     // No skipLibCheck: ratelab's declarations must check on their own, in a project
     // without the optional peer ioredis (RedisClient is structural).
-    const compilerOptions = { module, moduleResolution, target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: ['node'] };
-    writeProject(dir, { 'package.json': JSON.stringify({ type }), 'tsconfig.json': JSON.stringify({ compilerOptions, files: ['main.ts'] }), 'main.ts': TYPED });
+    const compilerOptions = {
+      module,
+      moduleResolution,
+      target: 'es2022',
+      strict: true,
+      noEmit: true,
+      skipLibCheck: false,
+      types: ['node'],
+    };
+    writeProject(dir, {
+      'package.json': JSON.stringify({ type }),
+      'tsconfig.json': JSON.stringify({ compilerOptions, files: ['main.ts'] }),
+      'main.ts': TYPED,
+    });
     const files = run('node', [tsc, '-p', dir, '--listFiles'], dir).split('\n');
     // No diagnostics, and the types came from the declarations for this module kind.
     expect(files.filter((line) => line.includes('error TS'))).toEqual([]);

@@ -8,11 +8,24 @@ import { attackJson } from '../../src/report/data/attack-json.js';
 import { scenarioWorkload } from '../../src/sim/workload.js';
 import { resolveScenario } from '../../src/scenario/builtins.js';
 
-const POLICY: JudgedPolicy = { limit: 2, windowMs: 1000, source: { limit: 'RateLimit-Policy', window: 'RateLimit-Policy' } };
+const POLICY: JudgedPolicy = {
+  limit: 2,
+  windowMs: 1000,
+  source: { limit: 'RateLimit-Policy', window: 'RateLimit-Policy' },
+};
 
 /** A shot as the runner records it: `status` 200/429/503, or undefined (no response). */
 function shot(sentMs: number, status: number | undefined, probeOf?: number, retryAfter?: string): Shot {
-  return { sentMs, key: 'k', probeOf, status, error: status === undefined ? 'ECONNRESET' : undefined, latencyMs: 1, headersMs: status === undefined ? undefined : 1, headers: retryAfter === undefined ? {} : { retryAfter } };
+  return {
+    sentMs,
+    key: 'k',
+    probeOf,
+    status,
+    error: status === undefined ? 'ECONNRESET' : undefined,
+    latencyMs: 1,
+    headersMs: status === undefined ? undefined : 1,
+    headers: retryAfter === undefined ? {} : { retryAfter },
+  };
 }
 
 function runOf(shots: Shot[]): AttackRun {
@@ -32,20 +45,42 @@ describe('Retry-After probes are counted apart from the workload', () => {
     expect(analysis.probes).toEqual(counted);
     // The row and the responses hold the workload's three requests only, whatever the probes got.
     expect([analysis.metrics.offered, analysis.metrics.admitted, analysis.metrics.denied]).toEqual([3, 2, 1]);
-    expect([analysis.responses.sent, analysis.responses.admitted, analysis.responses.limited, analysis.responses.other]).toEqual([3, 2, 1, 0]);
+    expect([
+      analysis.responses.sent,
+      analysis.responses.admitted,
+      analysis.responses.limited,
+      analysis.responses.other,
+    ]).toEqual([3, 2, 1, 0]);
     expect(analysis.metrics.worstWindowRatio).toBe(1);
   });
 
   it('calls a limited probe contended when the key was admitted in between', () => {
-    const shots = [shot(0, 200), shot(10, 200), shot(20, 429, undefined, '1'), shot(1010, 200), shot(1020, 429, 2, '1')];
+    const shots = [
+      shot(0, 200),
+      shot(10, 200),
+      shot(20, 429, undefined, '1'),
+      shot(1010, 200),
+      shot(1020, 429, 2, '1'),
+    ];
     const analysis = analyzeAttack(runOf(shots), { policy: POLICY, bucketMs: 1000 });
     expect(analysis.probes).toEqual({ sent: 1, honest: 0, dishonest: 0, contended: 1, undecided: 0 });
     expect(analysis.metrics.offered).toBe(4);
   });
 
   it('counts requests without a response apart from the decided ones', () => {
-    const analysis = analyzeAttack(runOf([shot(0, 200), shot(5, undefined), shot(10, 503)]), { policy: POLICY, bucketMs: 1000 });
-    expect(analysis.responses).toEqual({ sent: 3, admitted: 1, limited: 0, other: 1, errors: 1, errorCodes: { ECONNRESET: 1 }, aborted: 0 });
+    const analysis = analyzeAttack(runOf([shot(0, 200), shot(5, undefined), shot(10, 503)]), {
+      policy: POLICY,
+      bucketMs: 1000,
+    });
+    expect(analysis.responses).toEqual({
+      sent: 3,
+      admitted: 1,
+      limited: 0,
+      other: 1,
+      errors: 1,
+      errorCodes: { ECONNRESET: 1 },
+      aborted: 0,
+    });
     expect(analysis.metrics.offered).toBe(1);
   });
 
@@ -54,19 +89,43 @@ describe('Retry-After probes are counted apart from the workload', () => {
     const timedOut = { ...shot(8, undefined), error: 'timeout', headersMs: 1 };
     const run = runOf([shot(0, 200), aborted, timedOut]);
     const analysis = analyzeAttack(run, { policy: POLICY, bucketMs: 1000 });
-    expect(analysis.responses).toEqual({ sent: 3, admitted: 1, limited: 0, other: 0, errors: 1, errorCodes: { timeout: 1 }, aborted: 1 });
-    const report = { url: new URL('http://127.0.0.1:8080/'), workload: scenarioWorkload(resolveScenario('edge-attack', process.cwd())), speed: 1, run, analysis };
-    expect(attackNotes(report)).toContain('requests: 3 sent; 1 2xx, 0 429, 0 other, 1 without a response (timeout x1), 1 aborted by the stop');
+    expect(analysis.responses).toEqual({
+      sent: 3,
+      admitted: 1,
+      limited: 0,
+      other: 0,
+      errors: 1,
+      errorCodes: { timeout: 1 },
+      aborted: 1,
+    });
+    const report = {
+      url: new URL('http://127.0.0.1:8080/'),
+      workload: scenarioWorkload(resolveScenario('edge-attack', process.cwd())),
+      speed: 1,
+      run,
+      analysis,
+    };
+    expect(attackNotes(report)).toContain(
+      'requests: 3 sent; 1 2xx, 0 429, 0 other, 1 without a response (timeout x1), 1 aborted by the stop',
+    );
   });
 
   it('reports the probes on their own line and in their own JSON section', () => {
     const run = runOf([...own, shot(1020, 429, 2, '1')]);
     const analysis = analyzeAttack(run, { policy: POLICY, bucketMs: 1000 });
-    const report = { url: new URL('http://127.0.0.1:8080/'), workload: scenarioWorkload(resolveScenario('edge-attack', process.cwd())), speed: 1, run, analysis };
+    const report = {
+      url: new URL('http://127.0.0.1:8080/'),
+      workload: scenarioWorkload(resolveScenario('edge-attack', process.cwd())),
+      speed: 1,
+      run,
+      analysis,
+    };
     const notes = attackNotes(report);
     expect(notes).toContain('policy: 2 per 1s, read from RateLimit-Policy; judged in wall-clock time');
     expect(notes).toContain('requests: 3 sent; 2 2xx, 1 429, 0 other, 0 without a response');
-    expect(notes).toContain('Retry-After probes: 1 sent (not in the figures above): 0 honest, 1 dishonest, 0 contended, 0 undecided');
+    expect(notes).toContain(
+      'Retry-After probes: 1 sent (not in the figures above): 0 honest, 1 dishonest, 0 contended, 0 undecided',
+    );
     const json = attackJson(report).attack as Record<string, unknown>;
     expect(json.probes).toEqual({ sent: 1, honest: 0, dishonest: 1, contended: 0, undecided: 0 });
     expect(json.responses).toMatchObject({ sent: 3 });

@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { addressKey, clientAddress, ipv6Subnet, proxyTrust, type TrustProxy } from '../../src/http/client-address.js';
 
 function fakeRequest(peer: string | undefined, forwardedFor?: string | string[]): IncomingMessage {
-  return { socket: { remoteAddress: peer }, headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor } } as unknown as IncomingMessage;
+  return {
+    socket: { remoteAddress: peer },
+    headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor },
+  } as unknown as IncomingMessage;
 }
 
 describe('clientAddress', () => {
@@ -17,12 +20,30 @@ describe('clientAddress', () => {
     ['hops beyond the chain: the left-most', 3, '10.0.0.1', '203.0.113.7', '203.0.113.7'],
     ['1 hop, no header: the peer', 1, '10.0.0.1', undefined, '10.0.0.1'],
     ['repeated headers are one list', 1, '10.0.0.1', ['6.6.6.6', '203.0.113.7'], '203.0.113.7'],
-    ['a garbage entry ends the walk at the address nearer the server', 2, '10.0.0.1', '6.6.6.6, not-an-ip, 203.0.113.7', '203.0.113.7'],
-    ['trusted list: first untrusted from the right', ['10.0.0.0/8'], '10.0.0.1', '6.6.6.6, 203.0.113.7, 10.1.2.3', '203.0.113.7'],
+    [
+      'a garbage entry ends the walk at the address nearer the server',
+      2,
+      '10.0.0.1',
+      '6.6.6.6, not-an-ip, 203.0.113.7',
+      '203.0.113.7',
+    ],
+    [
+      'trusted list: first untrusted from the right',
+      ['10.0.0.0/8'],
+      '10.0.0.1',
+      '6.6.6.6, 203.0.113.7, 10.1.2.3',
+      '203.0.113.7',
+    ],
     ['trusted list: untrusted peer means the header is ignored', ['10.0.0.0/8'], '192.0.2.9', '6.6.6.6', '192.0.2.9'],
     ['trusted list: all trusted -> the left-most', ['10.0.0.0/8'], '10.0.0.1', '10.9.9.9', '10.9.9.9'],
     ['trusted list: IPv6 proxies', ['::1'], '::1', '2001:db8::5', '2001:db8::5'],
-    ['trusted list: mapped IPv4 peer matches an IPv4 entry', ['127.0.0.1'], '::ffff:127.0.0.1', '198.51.100.4', '198.51.100.4'],
+    [
+      'trusted list: mapped IPv4 peer matches an IPv4 entry',
+      ['127.0.0.1'],
+      '::ffff:127.0.0.1',
+      '198.51.100.4',
+      '198.51.100.4',
+    ],
   ])('%s', (_, trust, peer, header, expected) => {
     expect(clientAddress(fakeRequest(peer, header), proxyTrust(trust))).toBe(expected);
   });
@@ -43,7 +64,12 @@ describe('clientAddress', () => {
 describe('addressKey', () => {
   it.each<[string, string, number | false, string]>([
     ['IPv4: the address itself', '203.0.113.7', 64, '203.0.113.7'],
-    ['IPv4-mapped IPv6 is IPv4, never masked into ::/64 with every other IPv4 client', '::ffff:203.0.113.7', 64, '203.0.113.7'],
+    [
+      'IPv4-mapped IPv6 is IPv4, never masked into ::/64 with every other IPv4 client',
+      '::ffff:203.0.113.7',
+      64,
+      '203.0.113.7',
+    ],
     ['IPv4-mapped IPv6, upper case', '::FFFF:198.51.100.4', 56, '198.51.100.4'],
     ['IPv6: its /64', '2001:db8:1:2:aaaa:bbbb:cccc:dddd', 64, '2001:db8:1:2::/64'],
     ['IPv6, another address of the same /64: the same key', '2001:db8:1:2::1', 64, '2001:db8:1:2::/64'],

@@ -13,7 +13,13 @@ it('rateLimitHook on Fastify: headers kept on admitted replies, 429 answered wit
   app = Fastify();
   let handled = 0;
   const clock = new ManualClock(0);
-  app.addHook('onRequest', rateLimitHook({ limiter: createLimiter('sliding-log', { limit: 2, windowMs: 1000 }, { clock }), headers: { ietf: { policyName: 'free' } } }));
+  app.addHook(
+    'onRequest',
+    rateLimitHook({
+      limiter: createLimiter('sliding-log', { limit: 2, windowMs: 1000 }, { clock }),
+      headers: { ietf: { policyName: 'free' } },
+    }),
+  );
   app.get('/', async () => {
     handled += 1;
     return { hello: 'world' };
@@ -34,7 +40,14 @@ it('rateLimitHook: a consume answering no Decision is a limiter failure (503 whe
   let handled = 0;
   const errors: string[] = [];
   const consume = () => undefined as unknown as Decision;
-  app.addHook('onRequest', rateLimitHook({ limiter: { consume }, failMode: 'closed', onError: (error) => errors.push((error as RatelabError).code) }));
+  app.addHook(
+    'onRequest',
+    rateLimitHook({
+      limiter: { consume },
+      failMode: 'closed',
+      onError: (error) => errors.push((error as RatelabError).code),
+    }),
+  );
   app.get('/', async () => {
     handled += 1;
     return 'ok';

@@ -4,7 +4,14 @@ import { ALGORITHMS, ManualClock, createLimiter, type Decision } from '../../src
 import { rateLimitHeaders, retryAfterSeconds, sfString } from '../../src/http/headers.js';
 
 const limits = { limit: 10, windowMs: 1000, capacity: 10 };
-const decision = (d: Partial<Decision>): Decision => ({ allowed: true, limit: 10, remaining: 9, retryAfterMs: 0, resetMs: 100, ...d });
+const decision = (d: Partial<Decision>): Decision => ({
+  allowed: true,
+  limit: 10,
+  remaining: 9,
+  retryAfterMs: 0,
+  resetMs: 100,
+  ...d,
+});
 const asMap = (fields: readonly (readonly [string, string])[]) => Object.fromEntries(fields);
 
 describe('Retry-After (RFC 9110 10.2.3: whole seconds)', () => {
@@ -21,23 +28,30 @@ describe('Retry-After (RFC 9110 10.2.3: whole seconds)', () => {
     expect(retryAfterSeconds(ms)).toBe(seconds);
   });
 
-  it.each(ALGORITHMS)('%s: waiting Retry-After seconds admits the same request (never earlier than the quota returns)', (algorithm) => {
-    fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 700 }), { minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 3 }), (gaps, cost) => {
-        const clock = new ManualClock(1_000_000);
-        const limiter = createLimiter(algorithm, { limit: 4, windowMs: 1500, burst: 5 }, { clock });
-        for (const gap of gaps) {
-          clock.advance(gap);
-          const d = limiter.consume('k', cost);
-          if (d.allowed) continue;
-          const wait = Number(asMap(rateLimitHeaders(d, { name: 'p', limits: limiter.limits }))['Retry-After']);
-          clock.advance(wait * 1000);
-          expect(limiter.consume('k', cost).allowed).toBe(true);
-        }
-      }),
-      { numRuns: 200 },
-    );
-  });
+  it.each(ALGORITHMS)(
+    '%s: waiting Retry-After seconds admits the same request (never earlier than the quota returns)',
+    (algorithm) => {
+      fc.assert(
+        fc.property(
+          fc.array(fc.integer({ min: 0, max: 700 }), { minLength: 1, maxLength: 40 }),
+          fc.integer({ min: 1, max: 3 }),
+          (gaps, cost) => {
+            const clock = new ManualClock(1_000_000);
+            const limiter = createLimiter(algorithm, { limit: 4, windowMs: 1500, burst: 5 }, { clock });
+            for (const gap of gaps) {
+              clock.advance(gap);
+              const d = limiter.consume('k', cost);
+              if (d.allowed) continue;
+              const wait = Number(asMap(rateLimitHeaders(d, { name: 'p', limits: limiter.limits }))['Retry-After']);
+              clock.advance(wait * 1000);
+              expect(limiter.consume('k', cost).allowed).toBe(true);
+            }
+          },
+        ),
+        { numRuns: 200 },
+      );
+    },
+  );
 });
 
 describe('rateLimitHeaders', () => {
@@ -50,7 +64,13 @@ describe('rateLimitHeaders', () => {
   });
 
   it('adds Retry-After to a denial and t equals it', () => {
-    const fields = asMap(rateLimitHeaders(decision({ allowed: false, remaining: 0, retryAfterMs: 1200, resetMs: 9000 }), { name: 'free', limits }, { ietf: true }));
+    const fields = asMap(
+      rateLimitHeaders(
+        decision({ allowed: false, remaining: 0, retryAfterMs: 1200, resetMs: 9000 }),
+        { name: 'free', limits },
+        { ietf: true },
+      ),
+    );
     expect(fields).toEqual({
       'X-RateLimit-Limit': '10',
       'X-RateLimit-Remaining': '0',
@@ -62,12 +82,22 @@ describe('rateLimitHeaders', () => {
   });
 
   it.each([
-    ['an admitted request: t is the time until the full quota', decision({ remaining: 3, resetMs: 700 }), '"free";r=3;t=1'],
+    [
+      'an admitted request: t is the time until the full quota',
+      decision({ remaining: 3, resetMs: 700 }),
+      '"free";r=3;t=1',
+    ],
     ['a full quota: nothing to restore, no t', decision({ remaining: 10, resetMs: 0 }), '"free";r=10'],
-    ['a cost that can never pass: no t', decision({ allowed: false, remaining: 10, retryAfterMs: Infinity, resetMs: 0 }), '"free";r=10'],
+    [
+      'a cost that can never pass: no t',
+      decision({ allowed: false, remaining: 10, retryAfterMs: Infinity, resetMs: 0 }),
+      '"free";r=10',
+    ],
     ['a fractional remaining (never sent): floored', decision({ remaining: 2.9 }), '"free";r=2;t=1'],
   ])('RateLimit for %s', (_, d, expected) => {
-    expect(asMap(rateLimitHeaders(d, { name: 'free', limits }, { ietf: true, legacy: false }))).toMatchObject({ RateLimit: expected });
+    expect(asMap(rateLimitHeaders(d, { name: 'free', limits }, { ietf: true, legacy: false }))).toMatchObject({
+      RateLimit: expected,
+    });
   });
 
   it.each([
@@ -75,15 +105,25 @@ describe('rateLimitHeaders', () => {
     ['a sub-second window: no w (the draft has no fractions)', { limit: 5, windowMs: 250, capacity: 5 }, '"p";q=5'],
     ['a bucket with a burst', { limit: 10, windowMs: 1000, capacity: 25 }, '"p";q=10;w=1;ratelab-burst=25'],
   ])('RateLimit-Policy for %s', (_, policyLimits, expected) => {
-    expect(asMap(rateLimitHeaders(decision({}), { name: 'p', limits: policyLimits }, { ietf: true }))['RateLimit-Policy']).toBe(expected);
+    expect(
+      asMap(rateLimitHeaders(decision({}), { name: 'p', limits: policyLimits }, { ietf: true }))['RateLimit-Policy'],
+    ).toBe(expected);
   });
 
   it('leaves out RateLimit-Policy when the limiter does not tell its limits, and legacy fields when asked', () => {
-    expect(rateLimitHeaders(decision({ remaining: 4 }), { name: 'p', limits: undefined }, { ietf: true, legacy: false })).toEqual([['RateLimit', '"p";r=4;t=1']]);
+    expect(
+      rateLimitHeaders(decision({ remaining: 4 }), { name: 'p', limits: undefined }, { ietf: true, legacy: false }),
+    ).toEqual([['RateLimit', '"p";r=4;t=1']]);
   });
 
   it('sends nothing for an unlimited decision', () => {
-    expect(rateLimitHeaders(decision({ limit: Infinity, remaining: Infinity, resetMs: 0 }), { name: 'p', limits: undefined }, { ietf: true })).toEqual([]);
+    expect(
+      rateLimitHeaders(
+        decision({ limit: Infinity, remaining: Infinity, resetMs: 0 }),
+        { name: 'p', limits: undefined },
+        { ietf: true },
+      ),
+    ).toEqual([]);
   });
 
   it('writes policy names as Structured Field strings, refusing what cannot be one', () => {

@@ -60,7 +60,12 @@ describe.each(stacks)('rateLimit on %s', (_, start) => {
     const denied = replies[3]!;
     expect(denied.headers['retry-after']).toBe('2');
     expect(denied.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(JSON.parse(denied.body)).toEqual({ error: 'too_many_requests', message: 'Rate limit exceeded; retry in 2 s.', policy: 'default', retryAfter: 2 });
+    expect(JSON.parse(denied.body)).toEqual({
+      error: 'too_many_requests',
+      message: 'Rate limit exceeded; retry in 2 s.',
+      policy: 'default',
+      retryAfter: 2,
+    });
   });
 
   it('rounds Retry-After and Reset up to whole seconds', async () => {
@@ -69,7 +74,11 @@ describe.each(stacks)('rateLimit on %s', (_, start) => {
     expect((await get(url)).status).toBe(200);
     clock.set(100); // the quota returns at 60 000 ms: 59.9 s from now
     const denied = await get(url);
-    expect([denied.status, denied.headers['retry-after'], denied.headers['x-ratelimit-reset']]).toEqual([429, '60', '60']);
+    expect([denied.status, denied.headers['retry-after'], denied.headers['x-ratelimit-reset']]).toEqual([
+      429,
+      '60',
+      '60',
+    ]);
     clock.set(59_999); // 1 ms left: still a whole second, never 0
     const last = await get(url);
     expect([last.status, last.headers['retry-after'], last.headers['x-ratelimit-reset']]).toEqual([429, '1', '1']);
@@ -79,7 +88,10 @@ describe.each(stacks)('rateLimit on %s', (_, start) => {
 
   it('sends the IETF draft-10 fields when asked, agreeing with the decision', async () => {
     const clock = new ManualClock(0);
-    const url = await start({ limiter: createLimiter('token-bucket', { limit: 2, windowMs: 1000 }, { clock }), headers: { ietf: { policyName: 'free' } } });
+    const url = await start({
+      limiter: createLimiter('token-bucket', { limit: 2, windowMs: 1000 }, { clock }),
+      headers: { ietf: { policyName: 'free' } },
+    });
     const [first, second, third] = await getMany(url, 3);
     expect(first!.headers['ratelimit-policy']).toBe('"free";q=2;w=1');
     expect([first!.headers.ratelimit, second!.headers.ratelimit]).toEqual(['"free";r=1;t=1', '"free";r=0;t=1']);
@@ -106,7 +118,10 @@ describe.each(stacks)('rateLimit on %s', (_, start) => {
 
   it('with a trusted proxy, keys by the right-most untrusted X-Forwarded-For address', async () => {
     const clock = new ManualClock(0);
-    const url = await start({ limiter: createLimiter('sliding-log', { limit: 1, windowMs: 1000 }, { clock }), trustProxy: ['127.0.0.1'] });
+    const url = await start({
+      limiter: createLimiter('sliding-log', { limit: 1, windowMs: 1000 }, { clock }),
+      trustProxy: ['127.0.0.1'],
+    });
     const as = (xff: string) => get(url, { headers: { 'X-Forwarded-For': xff } }).then((r) => r.status);
     expect(await as('198.51.100.1')).toBe(200);
     expect(await as('198.51.100.2')).toBe(200);
@@ -119,7 +134,10 @@ describe.each(stacks)('rateLimit on %s', (_, start) => {
 
   it('groups IPv6 clients by their /64 by default, IPv4 clients by address', async () => {
     const clock = new ManualClock(0);
-    const url = await start({ limiter: createLimiter('sliding-log', { limit: 5, windowMs: 1000 }, { clock }), trustProxy: 1 });
+    const url = await start({
+      limiter: createLimiter('sliding-log', { limit: 5, windowMs: 1000 }, { clock }),
+      trustProxy: 1,
+    });
     const as = (xff: string) => get(url, { headers: { 'X-Forwarded-For': xff } }).then((r) => r.status);
     const oneSlash64: number[] = [];
     for (let i = 1; i <= 50; i++) oneSlash64.push(await as(`2001:db8:1:2::${i.toString(16)}`));
@@ -152,7 +170,11 @@ describe.each(stacks)('rateLimit on %s', (_, start) => {
     expect((await get(shared, { headers: { 'X-API-Key': 'b' } })).status).toBe(200);
     expect((await get(shared)).status).toBe(200);
     expect((await get(shared, { from: '127.0.0.4' })).status).toBe(429);
-    const strict = await start({ limiter: createLimiter('sliding-log', { limit: 1, windowMs: 1000 }, { clock }), key, noKey: 'reject' });
+    const strict = await start({
+      limiter: createLimiter('sliding-log', { limit: 1, windowMs: 1000 }, { clock }),
+      key,
+      noKey: 'reject',
+    });
     const refused = await get(strict);
     expect(refused.status).toBe(400);
     expect(JSON.parse(refused.body).error).toBe('no_client_key');
@@ -160,7 +182,10 @@ describe.each(stacks)('rateLimit on %s', (_, start) => {
 
   it('charges a cost per request; a cost above the capacity is refused for good, without Retry-After', async () => {
     const clock = new ManualClock(0);
-    const url = await start({ limiter: createLimiter('gcra', { limit: 5, windowMs: 1000 }, { clock }), cost: (req) => Number(req.headers['x-cost'] ?? 1) });
+    const url = await start({
+      limiter: createLimiter('gcra', { limit: 5, windowMs: 1000 }, { clock }),
+      cost: (req) => Number(req.headers['x-cost'] ?? 1),
+    });
     const big = await get(url, { headers: { 'X-Cost': '4' } });
     expect([big.status, big.headers['x-ratelimit-remaining']]).toEqual([200, '1']);
     const never = await get(url, { headers: { 'X-Cost': '6' } });
@@ -171,8 +196,12 @@ describe.each(stacks)('rateLimit on %s', (_, start) => {
 
   it('runs onLimited with status and headers already set', async () => {
     const clock = new ManualClock(0);
-    const onLimited = (_req: IncomingMessage, res: ServerResponse, info: { retryAfter: number | undefined }) => res.end(`slow down for ${info.retryAfter}s`);
-    const url = await start({ limiter: createLimiter('fixed-window', { limit: 1, windowMs: 1000 }, { clock }), onLimited });
+    const onLimited = (_req: IncomingMessage, res: ServerResponse, info: { retryAfter: number | undefined }) =>
+      res.end(`slow down for ${info.retryAfter}s`);
+    const url = await start({
+      limiter: createLimiter('fixed-window', { limit: 1, windowMs: 1000 }, { clock }),
+      onLimited,
+    });
     await get(url);
     const denied = await get(url);
     expect([denied.status, denied.headers['retry-after'], denied.body]).toEqual([429, '1', 'slow down for 1s']);
@@ -183,21 +212,29 @@ describe.each(stacks)('rateLimit on %s', (_, start) => {
     const memory = createLimiter('sliding-counter', { limit: 2, windowMs: 1000 }, { clock });
     const limiter: LimiterLike = {
       limits: memory.limits,
-      consume: (key, cost) => new Promise<Decision>((resolve) => setImmediate(() => resolve(memory.consume(key, cost)))),
+      consume: (key, cost) =>
+        new Promise<Decision>((resolve) => setImmediate(() => resolve(memory.consume(key, cost)))),
     };
     const url = await start({ limiter, headers: { ietf: true } });
     const replies = await getMany(url, 3);
     expect(replies.map((r) => r.status)).toEqual([200, 200, 429]);
     // The sliding counter weighs the previous window in: 2 in window [0, 1 s) fade out only at 1.5 s.
-    expect(replies.map((r) => r.headers.ratelimit)).toEqual(['"default";r=1;t=2', '"default";r=0;t=2', '"default";r=0;t=2']);
+    expect(replies.map((r) => r.headers.ratelimit)).toEqual([
+      '"default";r=1;t=2',
+      '"default";r=0;t=2',
+      '"default";r=0;t=2',
+    ]);
     expect(replies[2]!.headers['retry-after']).toBe('2');
   });
 
   it.each([
     ['rejects', () => Promise.reject(new Error('redis down'))],
-    ['throws', () => {
-      throw new Error('redis down');
-    }],
+    [
+      'throws',
+      () => {
+        throw new Error('redis down');
+      },
+    ],
   ])('a limiter that %s fails closed by default: 503, no crash, onError told', async (_, consume) => {
     const onError = vi.fn();
     const url = await start({ limiter: { consume } as LimiterLike, onError });
@@ -210,7 +247,10 @@ describe.each(stacks)('rateLimit on %s', (_, start) => {
 
   it("follows the limiter's own fail-open mode: the request passes, without rate-limit headers", async () => {
     const onError = vi.fn();
-    const url = await start({ limiter: { failMode: 'open', consume: () => Promise.reject(new Error('redis down')) }, onError });
+    const url = await start({
+      limiter: { failMode: 'open', consume: () => Promise.reject(new Error('redis down')) },
+      onError,
+    });
     const reply = await get(url);
     expect([reply.status, reply.body, reply.headers['x-ratelimit-limit']]).toEqual([200, 'ok', undefined]);
     expect(onError).toHaveBeenCalledOnce();
@@ -229,9 +269,16 @@ describe.each(stacks)('rateLimit on %s', (_, start) => {
       [429, '"free";q=1;w=1', '"free";r=0;t=1'],
     ]);
     const pro = await get(url, { headers: { 'X-API-Key': 'pro-key' } });
-    expect([pro.status, pro.headers['x-ratelimit-limit'], pro.headers['ratelimit-policy'], pro.headers.ratelimit]).toEqual([200, '5', '"pro";q=3;w=1;ratelab-burst=5', '"pro";r=4;t=1']);
+    expect([
+      pro.status,
+      pro.headers['x-ratelimit-limit'],
+      pro.headers['ratelimit-policy'],
+      pro.headers.ratelimit,
+    ]).toEqual([200, '5', '"pro";q=3;w=1;ratelab-burst=5', '"pro";r=4;t=1']);
     const ops = await getMany(url, 3, { headers: { 'X-API-Key': 'ops-key' } });
-    expect(ops.map((r) => [r.status, r.headers['x-ratelimit-limit'], r.headers.ratelimit])).toEqual(Array(3).fill([200, undefined, undefined]));
+    expect(ops.map((r) => [r.status, r.headers['x-ratelimit-limit'], r.headers.ratelimit])).toEqual(
+      Array(3).fill([200, undefined, undefined]),
+    );
   });
 });
 
@@ -248,7 +295,9 @@ describe('rateLimit setup', () => {
   // Tier names are held to the header rule by the tiers schema itself (what serve and
   // check-tiers both load); a single limiter's policy name only when it is sent.
   it('refuses a tier name that cannot be sent in a header, and checks a policy name only when it is sent in the IETF fields', () => {
-    expect(() => parseTiers('tiers:\n  grüne: { algorithm: gcra, limit: 1, window: 1s }\ndefault: grüne\n')).toThrow(/tiers\.grüne: tier name "grüne": expected printable ASCII/);
+    expect(() => parseTiers('tiers:\n  grüne: { algorithm: gcra, limit: 1, window: 1s }\ndefault: grüne\n')).toThrow(
+      /tiers\.grüne: tier name "grüne": expected printable ASCII/,
+    );
     const limiter = createLimiter('gcra', { limit: 1, windowMs: 1000 });
     expect(() => rateLimit({ limiter, headers: { ietf: { policyName: 'grüne' } } })).toThrow(/printable ASCII/);
     expect(() => rateLimit({ limiter, headers: { legacy: true } })).not.toThrow();
@@ -258,8 +307,8 @@ describe('rateLimit setup', () => {
     const clock = new ManualClock(0);
     const limit = rateLimit({ limiter: createLimiter('gcra', { limit: 1, windowMs: 1000 }, { clock }) });
     const seen: unknown[] = [];
-    const server = await listen((req, res) =>
-      void limit(req, res, () => ok(req, res)).then(() => seen.push(rateLimitResult(req))),
+    const server = await listen(
+      (req, res) => void limit(req, res, () => ok(req, res)).then(() => seen.push(rateLimitResult(req))),
     );
     servers.push(server);
     await getMany(server.url, 2);
@@ -278,17 +327,30 @@ describe('rateLimit refuses bad options when it is made, naming the option', () 
     ['a cost that is a string', { cost: '2' }, 'INVALID_COST', 'cost'],
     ['a misspelt failMode', { failMode: 'opne' }, 'INVALID_ARGUMENT', 'failMode'],
     ['an unknown noKey', { noKey: 'bogus' }, 'INVALID_ARGUMENT', 'noKey'],
-    ['a policyName that is a number', { headers: { ietf: { policyName: 5 } } }, 'INVALID_ARGUMENT', 'headers.ietf.policyName'],
+    [
+      'a policyName that is a number',
+      { headers: { ietf: { policyName: 5 } } },
+      'INVALID_ARGUMENT',
+      'headers.ietf.policyName',
+    ],
     ['a key that is not a function', { key: 'x-api-key' }, 'INVALID_ARGUMENT', 'key'],
     ['an onLimited that is not a function', { onLimited: true }, 'INVALID_ARGUMENT', 'onLimited'],
     ['an onError that is not a function', { onError: 'log' }, 'INVALID_ARGUMENT', 'onError'],
     ['a limiter without consume', { limiter: {} }, 'INVALID_ARGUMENT', 'limiter'],
   ])('%s', (_what, bad, code, field) => {
-    expectRatelabError(() => rateLimit({ limiter: limiter(), ...bad } as RateLimitOptions), code as RatelabError['code'], field);
+    expectRatelabError(
+      () => rateLimit({ limiter: limiter(), ...bad } as RateLimitOptions),
+      code as RatelabError['code'],
+      field,
+    );
   });
 
-  it("refuses a limiter that declares an unknown failMode", () => {
-    expectRatelabError(() => rateLimit({ limiter: { consume: () => limiter().consume('k'), failMode: 'sometimes' as FailMode } }), 'INVALID_ARGUMENT', 'limiter.failMode');
+  it('refuses a limiter that declares an unknown failMode', () => {
+    expectRatelabError(
+      () => rateLimit({ limiter: { consume: () => limiter().consume('k'), failMode: 'sometimes' as FailMode } }),
+      'INVALID_ARGUMENT',
+      'limiter.failMode',
+    );
   });
 
   it.each<[string, Partial<RateLimitOptions>]>([
@@ -317,8 +379,14 @@ describe("when consume throws: the limiter's declared failMode, or the middlewar
   ])('limiter $declared, option $option: $status', async ({ declared, option, status }) => {
     const limiter: LimiterLike = declared === undefined ? { consume: down } : { consume: down, failMode: declared };
     const seen: (string | undefined)[] = [];
-    const limit = rateLimit({ limiter, onError: () => undefined, ...(option === undefined ? {} : { failMode: option }) });
-    const server = await listen((req, res) => void limit(req, res, () => ok(req, res)).then(() => seen.push(rateLimitResult(req)?.outcome)));
+    const limit = rateLimit({
+      limiter,
+      onError: () => undefined,
+      ...(option === undefined ? {} : { failMode: option }),
+    });
+    const server = await listen(
+      (req, res) => void limit(req, res, () => ok(req, res)).then(() => seen.push(rateLimitResult(req)?.outcome)),
+    );
     servers.push(server);
     expect((await get(server.url)).status).toBe(status);
     expect(seen).toEqual([status === 200 ? 'failed-open' : 'failed-closed']);
@@ -326,7 +394,11 @@ describe("when consume throws: the limiter's declared failMode, or the middlewar
 
   it('reads the failMode a Redis limiter declares; a bad cost under local answers 503', async () => {
     const redis = { evalsha: down, eval: down } as unknown as RedisClient;
-    const limiter = createRedisLimiter('gcra', { limit: 5, windowMs: 1000 }, { redis, failMode: 'local', expectedNodes: 2 });
+    const limiter = createRedisLimiter(
+      'gcra',
+      { limit: 5, windowMs: 1000 },
+      { redis, failMode: 'local', expectedNodes: 2 },
+    );
     expect(limiter.failMode).toBe('local');
     const onError = vi.fn();
     const url = await nodeServer({ limiter, cost: () => -1, onError });
@@ -335,14 +407,20 @@ describe("when consume throws: the limiter's declared failMode, or the middlewar
   });
 
   it('refuses an unknown failMode when the middleware is made', () => {
-    const error = expectRatelabError(() => rateLimit({ limiter: { consume: down }, failMode: 'sometimes' as FailMode }), 'INVALID_ARGUMENT', 'failMode');
+    const error = expectRatelabError(
+      () => rateLimit({ limiter: { consume: down }, failMode: 'sometimes' as FailMode }),
+      'INVALID_ARGUMENT',
+      'failMode',
+    );
     expect(error.message).toBe(`failMode: expected 'open', 'closed' or 'local', got "sometimes"`);
   });
 });
 
 describe('a misbehaving limiter or handler is a limiter failure: the fail mode applies and the promise never rejects', () => {
   /** A node:http server recording how each middleware promise settled and each outcome. */
-  async function watched(options: RateLimitOptions): Promise<{ url: string; settled: string[]; outcomes: (string | undefined)[] }> {
+  async function watched(
+    options: RateLimitOptions,
+  ): Promise<{ url: string; settled: string[]; outcomes: (string | undefined)[] }> {
     const limit = rateLimit(options);
     const settled: string[] = [];
     const outcomes: (string | undefined)[] = [];
@@ -369,26 +447,35 @@ describe('a misbehaving limiter or handler is a limiter failure: the fail mode a
     ['null', () => null as unknown as Decision],
     ['a promise of undefined', () => Promise.resolve(undefined as unknown as Decision)],
     ['an empty object', () => ({}) as Decision],
-    ['allowed that is not a boolean', () => ({ allowed: 'yes', limit: 5, remaining: 4, retryAfterMs: 0, resetMs: 0 }) as unknown as Decision],
+    [
+      'allowed that is not a boolean',
+      () => ({ allowed: 'yes', limit: 5, remaining: 4, retryAfterMs: 0, resetMs: 0 }) as unknown as Decision,
+    ],
     ['a NaN remaining', () => ({ allowed: true, limit: 5, remaining: Number.NaN, retryAfterMs: 0, resetMs: 0 })],
-  ])('consume returning %s: INVALID_DECISION to onError, 503 when closed, through when open', async (_what, consume) => {
-    for (const [failMode, status, outcome] of FAIL_MODE_ANSWERS) {
-      const onError = vi.fn();
-      const { url, settled, outcomes } = await watched({ limiter: { consume }, failMode, onError });
-      const reply = await get(url);
-      expect(reply.status).toBe(status);
-      expect(reply.headers['x-ratelimit-limit']).toBeUndefined();
-      expect(settled).toEqual(['resolved']);
-      expect(outcomes).toEqual([outcome]);
-      expect(onError).toHaveBeenCalledTimes(1);
-      expect((onError.mock.calls[0]![0] as RatelabError).code).toBe('INVALID_DECISION');
-    }
-  });
+  ])(
+    'consume returning %s: INVALID_DECISION to onError, 503 when closed, through when open',
+    async (_what, consume) => {
+      for (const [failMode, status, outcome] of FAIL_MODE_ANSWERS) {
+        const onError = vi.fn();
+        const { url, settled, outcomes } = await watched({ limiter: { consume }, failMode, onError });
+        const reply = await get(url);
+        expect(reply.status).toBe(status);
+        expect(reply.headers['x-ratelimit-limit']).toBeUndefined();
+        expect(settled).toEqual(['resolved']);
+        expect(outcomes).toEqual([outcome]);
+        expect(onError).toHaveBeenCalledTimes(1);
+        expect((onError.mock.calls[0]![0] as RatelabError).code).toBe('INVALID_DECISION');
+      }
+    },
+  );
 
   it.each<[string, RateLimitOptions['onLimited']]>([
-    ['throws', () => {
-      throw new Error('handler bug');
-    }],
+    [
+      'throws',
+      () => {
+        throw new Error('handler bug');
+      },
+    ],
     ['rejects', () => Promise.reject(new Error('handler bug')) as unknown as void],
   ])('onLimited that %s: onError is told, 503 when closed, through when open', async (_what, onLimited) => {
     for (const [failMode, status, outcome] of FAIL_MODE_ANSWERS) {
@@ -397,7 +484,12 @@ describe('a misbehaving limiter or handler is a limiter failure: the fail mode a
       const replies = await getMany(url, 2);
       expect(replies.map((r) => r.status)).toEqual([200, status]);
       // Fail open goes on as if unlimited: the denial's fields are taken back.
-      if (failMode === 'open') expect([replies[1]!.body, replies[1]!.headers['x-ratelimit-limit'], replies[1]!.headers['retry-after']]).toEqual(['ok', undefined, undefined]);
+      if (failMode === 'open')
+        expect([
+          replies[1]!.body,
+          replies[1]!.headers['x-ratelimit-limit'],
+          replies[1]!.headers['retry-after'],
+        ]).toEqual(['ok', undefined, undefined]);
       expect(settled).toEqual(['resolved', 'resolved']);
       expect(outcomes).toEqual(['allowed', outcome]);
       expect((onError.mock.calls[0]![0] as Error).message).toBe('handler bug');
@@ -408,7 +500,10 @@ describe('a misbehaving limiter or handler is a limiter failure: the fail mode a
     const onError = () => {
       throw new Error('logger down');
     };
-    const { url, settled } = await watched({ limiter: { consume: () => Promise.reject(new Error('store down')) }, onError });
+    const { url, settled } = await watched({
+      limiter: { consume: () => Promise.reject(new Error('store down')) },
+      onError,
+    });
     expect((await get(url)).status).toBe(503);
     expect(settled).toEqual(['resolved']);
   });

@@ -24,27 +24,43 @@ function actualArrivals(scenario: Scenario, i: number): number {
 }
 
 function scenario(sources: string[], duration = '10s'): Scenario {
-  return parseScenario(['name: s', 'description: d', 'policy: { limit: 10, window: 1s }', `duration: ${duration}`, 'seed: 7', 'sources:', ...sources.map((s) => `  - ${s}`)].join('\n'), 's.yaml');
+  return parseScenario(
+    [
+      'name: s',
+      'description: d',
+      'policy: { limit: 10, window: 1s }',
+      `duration: ${duration}`,
+      'seed: 7',
+      'sources:',
+      ...sources.map((s) => `  - ${s}`),
+    ].join('\n'),
+    's.yaml',
+  );
 }
 
 describe('the arrival estimate follows the traffic model', () => {
   const builtins = builtinScenarios();
 
-  it.each(builtins.map((s) => [s.name, s]))('%s: exact for steady and burst sources, close for Poisson, at most for retry clients', (_, s) => {
-    for (const [i, estimate] of estimateArrivals(s).entries()) {
-      const spec = s.sources[i] as Scenario['sources'][number];
-      const actual = actualArrivals(s, i);
-      if (spec.kind === 'steady' || spec.kind === 'burst') expect(estimate.arrivals).toBe(actual);
-      if (spec.kind === 'poisson') expect(Math.abs(actual - estimate.arrivals)).toBeLessThanOrEqual(5 * Math.sqrt(estimate.arrivals));
-      if (spec.kind === 'retry') expect(actual).toBeLessThanOrEqual(estimate.arrivals);
-      if (spec.kind === 'onoff') expect(estimate.arrivals).toBeGreaterThan(0);
-    }
-  });
+  it.each(builtins.map((s) => [s.name, s]))(
+    '%s: exact for steady and burst sources, close for Poisson, at most for retry clients',
+    (_, s) => {
+      for (const [i, estimate] of estimateArrivals(s).entries()) {
+        const spec = s.sources[i] as Scenario['sources'][number];
+        const actual = actualArrivals(s, i);
+        if (spec.kind === 'steady' || spec.kind === 'burst') expect(estimate.arrivals).toBe(actual);
+        if (spec.kind === 'poisson')
+          expect(Math.abs(actual - estimate.arrivals)).toBeLessThanOrEqual(5 * Math.sqrt(estimate.arrivals));
+        if (spec.kind === 'retry') expect(actual).toBeLessThanOrEqual(estimate.arrivals);
+        if (spec.kind === 'onoff') expect(estimate.arrivals).toBeGreaterThan(0);
+      }
+    },
+  );
 
   // A retry source's figure is a bound (one arrival per client per ms at most), not what it
   // makes: throttled-clients' retry-on-429 tenant is bounded by 4,000,000 and makes ~54,000.
   it('every built-in fits the default cap', () => {
-    for (const s of builtins) expect(estimateArrivals(s).reduce((sum, e) => sum + e.arrivals, 0)).toBeLessThan(DEFAULT_MAX_ARRIVALS / 4);
+    for (const s of builtins)
+      expect(estimateArrivals(s).reduce((sum, e) => sum + e.arrivals, 0)).toBeLessThan(DEFAULT_MAX_ARRIVALS / 4);
   });
 
   it('a self-throttled retry source is bounded by its throttle, not its clients', () => {
@@ -68,7 +84,10 @@ describe('the arrival estimate follows the traffic model', () => {
 
   it('an onoff source counts its share of time on and its on/off periods', () => {
     // Pareto means: on 2 x 100 ms = 200 ms, off 2 x 300 ms = 600 ms: on a quarter of the time, 100 periods in 80 s.
-    const s = scenario(['{ kind: onoff, rate: 10/s, on: { alpha: 2, min: 100ms }, off: { alpha: 2, min: 300ms } }'], '80s');
+    const s = scenario(
+      ['{ kind: onoff, rate: 10/s, on: { alpha: 2, min: 100ms }, off: { alpha: 2, min: 300ms } }'],
+      '80s',
+    );
     expect(estimateArrivals(s)[0]?.arrivals).toBe(200 + 100);
   });
 });
@@ -88,7 +107,8 @@ describe('checkArrivalCap', () => {
     expect(error).toMatchObject({
       code: 'TOO_MANY_ARRIVALS',
       field: 's.yaml: sources[1]',
-      message: 's.yaml: sources[1] (poisson, about 2/ms for 10s) would make 20,000 arrivals, 20,003 for the whole scenario: above the cap of 20,002 per scenario (--max-arrivals N raises it)',
+      message:
+        's.yaml: sources[1] (poisson, about 2/ms for 10s) would make 20,000 arrivals, 20,003 for the whole scenario: above the cap of 20,002 per scenario (--max-arrivals N raises it)',
     });
   });
 });

@@ -15,11 +15,22 @@ describe('the scenario JSON Schema', () => {
   });
 
   it('is draft 2020-12 and describes what a scenario file takes', () => {
-    const schema = scenarioJsonSchema() as { $schema: string; required: string[]; additionalProperties: boolean; properties: { sources: { items: { oneOf: { properties: { kind: { const: string } } }[] } } } };
+    const schema = scenarioJsonSchema() as {
+      $schema: string;
+      required: string[];
+      additionalProperties: boolean;
+      properties: { sources: { items: { oneOf: { properties: { kind: { const: string } } }[] } } };
+    };
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(schema.required).toEqual(['name', 'description', 'policy', 'duration', 'seed', 'sources']);
     expect(schema.additionalProperties).toBe(false);
-    expect(schema.properties.sources.items.oneOf.map((source) => source.properties.kind.const)).toEqual(['steady', 'poisson', 'burst', 'onoff', 'retry']);
+    expect(schema.properties.sources.items.oneOf.map((source) => source.properties.kind.const)).toEqual([
+      'steady',
+      'poisson',
+      'burst',
+      'onoff',
+      'retry',
+    ]);
   });
 
   it('is what `ratelab scenarios --schema` prints', async () => {
@@ -30,7 +41,9 @@ describe('the scenario JSON Schema', () => {
 
   it('sits beside the built-ins, which point their language-server line at it', () => {
     expect(new URL(`../../${SCENARIO_SCHEMA_FILE}`, import.meta.url).pathname.startsWith(BUILTIN_DIR)).toBe(true);
-    expect(readFileSync(new URL('../../scenarios/13-retry-backoff.yaml', import.meta.url), 'utf8').split('\n')[0]).toBe('# yaml-language-server: $schema=./scenario.schema.json');
+    expect(readFileSync(new URL('../../scenarios/13-retry-backoff.yaml', import.meta.url), 'utf8').split('\n')[0]).toBe(
+      '# yaml-language-server: $schema=./scenario.schema.json',
+    );
   });
 });
 
@@ -38,12 +51,23 @@ describe('the scenario template', () => {
   it('loads and validates as printed, with every kind of source, labels and a backoff', () => {
     const scenario = parseScenario(SCENARIO_TEMPLATE, 'template.yaml');
     expect(scenario.sources.map((source) => source.kind)).toEqual(['steady', 'burst', 'onoff', 'retry', 'retry']);
-    expect(scenario.sources.map((source) => source.label)).toEqual(['user', 'attacker', undefined, undefined, undefined]);
-    expect(scenario.sources[4]).toMatchObject({ honourRetryAfter: false, backoff: { baseMs: 100, capMs: 10_000, jitter: 'full' } });
+    expect(scenario.sources.map((source) => source.label)).toEqual([
+      'user',
+      'attacker',
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(scenario.sources[4]).toMatchObject({
+      honourRetryAfter: false,
+      backoff: { baseMs: 100, capMs: 10_000, jitter: 'full' },
+    });
   });
 
   it('starts with the yaml-language-server line pointing at the installed package schema', () => {
-    expect(SCENARIO_TEMPLATE.split('\n')[0]).toBe('# yaml-language-server: $schema=./node_modules/ratelab/scenarios/scenario.schema.json');
+    expect(SCENARIO_TEMPLATE.split('\n')[0]).toBe(
+      '# yaml-language-server: $schema=./node_modules/ratelab/scenarios/scenario.schema.json',
+    );
   });
 
   it('is what `ratelab scenarios --template` prints', async () => {

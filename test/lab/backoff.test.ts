@@ -50,10 +50,13 @@ describe('backoffWait: the four variants of Brooker (2015), base 100 ms, cap 1 s
     }
   });
 
-  it.each(['full', 'equal', 'decorrelated'] as const)('%s: the same seed gives the same waits, another seed others', (jitter) => {
-    expect(waits(spec(jitter), 8, 5)).toEqual(waits(spec(jitter), 8, 5));
-    expect(waits(spec(jitter), 8, 6)).not.toEqual(waits(spec(jitter), 8, 5));
-  });
+  it.each(['full', 'equal', 'decorrelated'] as const)(
+    '%s: the same seed gives the same waits, another seed others',
+    (jitter) => {
+      expect(waits(spec(jitter), 8, 5)).toEqual(waits(spec(jitter), 8, 5));
+      expect(waits(spec(jitter), 8, 6)).not.toEqual(waits(spec(jitter), 8, 5));
+    },
+  );
 
   it('never waits less than 1 ms and never overflows past the cap', () => {
     expect(backoffWait({ baseMs: 1, capMs: 1, jitter: 'full' }, 0, 1, new Random(1))).toBe(1);
@@ -91,7 +94,12 @@ describe('retry clients with backoff', () => {
   it.each([
     ['honours a given Retry-After', true, true, [0, 250, 500, 750, 1000, 1250]],
     ['backs off when the limiter gives no Retry-After', true, false, [0, 100, 300, 700, 1500, 2500]],
-    ['backs off, ignoring a given Retry-After, with honourRetryAfter: false', false, true, [0, 100, 300, 700, 1500, 2500]],
+    [
+      'backs off, ignoring a given Retry-After, with honourRetryAfter: false',
+      false,
+      true,
+      [0, 100, 300, 700, 1500, 2500],
+    ],
   ])('%s', (_what, honour, given, expected) => {
     expect(sendTimes(client({ baseMs: 100, capMs: 1000, jitter: 'none' }, honour), 250, given)).toEqual(expected);
   });

@@ -5,7 +5,9 @@ import { builtinScenarios } from '../../src/scenario/builtins.js';
 
 describe('the index of the built-in scenarios (what `ratelab scenarios` lists without loading them)', () => {
   it('the shipped file is what the YAML files say now (run `npm run scenario-index` after changing a built-in)', () => {
-    expect(readFileSync(new URL(`../../${BUILTIN_INDEX_FILE}`, import.meta.url), 'utf8')).toBe(builtinIndexText(builtinScenarios()));
+    expect(readFileSync(new URL(`../../${BUILTIN_INDEX_FILE}`, import.meta.url), 'utf8')).toBe(
+      builtinIndexText(builtinScenarios()),
+    );
   });
 
   it('lists every built-in, in file order, with its policy and duration', () => {

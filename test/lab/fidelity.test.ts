@@ -48,20 +48,26 @@ describe('ratelab fidelity', () => {
 
   it('gives every case its claim, source, scenario, expected, measured and verdict', () => {
     for (const c of report.cases) {
-      for (const field of ['claim', 'source', 'scenario', 'expected', 'measured'] as const) expect(c[field], `${c.id}.${field}`).toMatch(/\S/);
+      for (const field of ['claim', 'source', 'scenario', 'expected', 'measured'] as const)
+        expect(c[field], `${c.id}.${field}`).toMatch(/\S/);
       expect(c.reproduced === null ? ['reported', 'skipped'] : ['reproduced', 'not reproduced']).toContain(c.verdict);
     }
   });
 
   it('reproduces the figures the issue names: Cloudflare under 0.01%, the log O(limit), the others flat', () => {
     const byId = new Map(report.cases.map((c) => [c.id, c]));
-    const mix = byId.get('cloudflare/mix')?.details as { errorPercent: number; worstWindowRatio: number; sources: number };
+    const mix = byId.get('cloudflare/mix')?.details as {
+      errorPercent: number;
+      worstWindowRatio: number;
+      sources: number;
+    };
     expect(mix.sources).toBe(270_000);
     expect(mix.errorPercent).toBeLessThan(0.01);
     expect(mix.worstWindowRatio).toBeLessThanOrEqual(1.15);
     const slope = (id: string) => (byId.get(id)?.details as { slopeBytesPerUnit: number }).slopeBytesPerUnit;
     expect(slope('design/sliding-log')).toBeGreaterThan(4);
-    for (const id of ['design/token-bucket', 'design/gcra', 'design/sliding-counter', 'design/fixed-window']) expect(Math.abs(slope(id))).toBeLessThan(0.5);
+    for (const id of ['design/token-bucket', 'design/gcra', 'design/sliding-counter', 'design/fixed-window'])
+      expect(Math.abs(slope(id))).toBeLessThan(0.5);
     expect((byId.get('edge/fixed-window')?.details as { worstWindowRatio: number }).worstWindowRatio).toBe(2);
   });
 
@@ -70,9 +76,13 @@ describe('ratelab fidelity', () => {
     // processes) are left out of the second run to keep npm test short.
     const again = await runFidelity({ only: ['edge', 'token-bucket', 'gcra', 'nodes', 'cloudflare', 'redis'] });
     expect(again.cases).toEqual(report.cases.filter((c) => !c.id.startsWith('design/')));
-    const design = await Promise.all(['zipf-many-keys', 'sliding-counter-worst'].map((name) => replayScenario(shippedScenario(name), ALGORITHMS)));
+    const design = await Promise.all(
+      ['zipf-many-keys', 'sliding-counter-worst'].map((name) => replayScenario(shippedScenario(name), ALGORITHMS)),
+    );
     const errors = report.cases.filter((c) => c.id.startsWith('design/')).map((c) => c.details.errorPercent);
-    expect(errors).toEqual(ALGORITHMS.map((_, i) => ({ realistic: design[0]?.[i]?.errorRate, adversarial: design[1]?.[i]?.errorRate })));
+    expect(errors).toEqual(
+      ALGORITHMS.map((_, i) => ({ realistic: design[0]?.[i]?.errorRate, adversarial: design[1]?.[i]?.errorRate })),
+    );
   }, 120_000);
 
   it("lists in the README's table exactly the cases it runs", () => {
@@ -106,37 +116,63 @@ describe('ratelab fidelity fails when a claim is not reproduced', () => {
   });
 
   it('exits 1 on an injected wrong expectation', async () => {
-    const wrong = { name: 'wrong', run: async () => [{ ...report0(), verdict: 'not reproduced' as const, reproduced: false }] };
+    const wrong = {
+      name: 'wrong',
+      run: async () => [{ ...report0(), verdict: 'not reproduced' as const, reproduced: false }],
+    };
     const io = bufferIO({ cwd: ROOT });
     expect(await fidelityCommand({ checks: [wrong] }, io)).toBe(1);
   });
 
   it('ships the checks the --only help lists', () => {
-    expect(fidelityChecks().map((c) => c.name)).toEqual(['design', 'edge', 'token-bucket', 'gcra', 'nodes', 'cloudflare', 'redis']);
+    expect(fidelityChecks().map((c) => c.name)).toEqual([
+      'design',
+      'edge',
+      'token-bucket',
+      'gcra',
+      'nodes',
+      'cloudflare',
+      'redis',
+    ]);
   });
 });
 
 function report0(): FidelityCase {
-  return { id: 'x/y', claim: 'c', source: 's', scenario: 'sc', expected: '1', measured: '2', verdict: 'reproduced', reproduced: true, details: {} };
+  return {
+    id: 'x/y',
+    claim: 'c',
+    source: 's',
+    scenario: 'sc',
+    expected: '1',
+    measured: '2',
+    verdict: 'reproduced',
+    reproduced: true,
+    details: {},
+  };
 }
 
 describe('largestExcess (the O(n) check of the token bucket bound)', () => {
   it('equals the largest excess over every interval, computed pair by pair', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 50 }), { maxLength: 60 }), fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: 100 }), (gaps, limit, windowMs) => {
-        const times: number[] = [];
-        let t = 0;
-        for (const gap of gaps) times.push((t += gap % 7 === 0 ? 0 : gap));
-        let brute = -Infinity;
-        for (let i = 0; i < times.length; i++) {
-          for (let j = i; j < times.length; j++) {
-            // Every admitted time at t_i..t_j counts, ties included.
-            const count = times.filter((x) => x >= (times[i] as number) && x <= (times[j] as number)).length;
-            brute = Math.max(brute, count * windowMs - limit * ((times[j] as number) - (times[i] as number)));
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 50 }), { maxLength: 60 }),
+        fc.integer({ min: 1, max: 20 }),
+        fc.integer({ min: 1, max: 100 }),
+        (gaps, limit, windowMs) => {
+          const times: number[] = [];
+          let t = 0;
+          for (const gap of gaps) times.push((t += gap % 7 === 0 ? 0 : gap));
+          let brute = -Infinity;
+          for (let i = 0; i < times.length; i++) {
+            for (let j = i; j < times.length; j++) {
+              // Every admitted time at t_i..t_j counts, ties included.
+              const count = times.filter((x) => x >= (times[i] as number) && x <= (times[j] as number)).length;
+              brute = Math.max(brute, count * windowMs - limit * ((times[j] as number) - (times[i] as number)));
+            }
           }
-        }
-        expect(largestExcess(times, limit, windowMs)).toBe(brute);
-      }),
+          expect(largestExcess(times, limit, windowMs)).toBe(brute);
+        },
+      ),
     );
   });
 });

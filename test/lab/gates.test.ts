@@ -4,7 +4,23 @@ import type { ComparisonRow } from '../../src/sim/comparison.js';
 import { checkGates } from '../../src/sim/gates.js';
 
 function row(algorithm: string, worstWindowRatio: number, errorRate: number): ComparisonRow {
-  return { scenario: 'edge-attack', algorithm, offered: 100, admitted: 100, denied: 0, falseAdmits: 0, falseDenials: 0, errorRate, worstWindowRatio, fairness: null, bytesPerKey: null, stateBytesPerKey: null, opsPerSec: null, speedRatio: null, keys: 1 };
+  return {
+    scenario: 'edge-attack',
+    algorithm,
+    offered: 100,
+    admitted: 100,
+    denied: 0,
+    falseAdmits: 0,
+    falseDenials: 0,
+    errorRate,
+    worstWindowRatio,
+    fairness: null,
+    bytesPerKey: null,
+    stateBytesPerKey: null,
+    opsPerSec: null,
+    speedRatio: null,
+    keys: 1,
+  };
 }
 
 describe('checkGates', () => {
@@ -17,14 +33,19 @@ describe('checkGates', () => {
     { gates: { maxWorstWindow: 1 }, broken: ['fixed-window', 'sliding-counter'] },
     { gates: { maxErrorPercent: 5 }, broken: ['sliding-counter'] },
     { gates: { maxErrorPercent: 6.5 }, broken: [] },
-    { gates: { maxWorstWindow: 1.5, maxErrorPercent: 0 }, broken: ['fixed-window', 'sliding-counter', 'sliding-counter'] },
+    {
+      gates: { maxWorstWindow: 1.5, maxErrorPercent: 0 },
+      broken: ['fixed-window', 'sliding-counter', 'sliding-counter'],
+    },
   ])('$gates breaks $broken', ({ gates, broken }) => {
     expect(checkGates(rows, gates).map((v) => v.algorithm)).toEqual(broken);
   });
 
   it('names the scenario, the algorithm, the figure and the bound', () => {
     const [first] = checkGates(rows, { maxWorstWindow: 1.5 });
-    expect(first?.message).toBe('edge-attack / fixed-window: worst window 2.00x the limit, above --max-worst-window 1.5');
+    expect(first?.message).toBe(
+      'edge-attack / fixed-window: worst window 2.00x the limit, above --max-worst-window 1.5',
+    );
   });
 });
 

@@ -15,7 +15,15 @@ const SCENARIOS = new Map(builtinScenarios().map((s) => [s.name, s]));
 async function run(scenario: Scenario, algorithm: Algorithm): Promise<ReplayMetrics> {
   const workload = scenarioWorkload(scenario);
   const { limit, windowMs } = scenario.policy;
-  return (await replay(builtinContender(algorithm, scenario.policy), workload.open(), { limit, windowMs, bucketMs: workload.bucketMs, originMs: 0, minBuckets: workload.minBuckets })).metrics;
+  return (
+    await replay(builtinContender(algorithm, scenario.policy), workload.open(), {
+      limit,
+      windowMs,
+      bucketMs: workload.bucketMs,
+      originMs: 0,
+      minBuckets: workload.minBuckets,
+    })
+  ).metrics;
 }
 
 function scenario(name: string): Scenario {
@@ -40,14 +48,17 @@ describe('golden results of the built-in scenarios', () => {
     expect(counter.worstWindowRatio).toBeGreaterThan(1.8);
   });
 
-  it.each([...SCENARIOS.keys()])('%s: token bucket and GCRA agree; the sliding log matches the oracle', async (name) => {
-    const s = scenario(name);
-    const bucket = await run(s, 'token-bucket');
-    const gcra = await run(s, 'gcra');
-    expect(gcra).toEqual(bucket);
-    const log = await run(s, 'sliding-log');
-    expect([log.falseAdmits, log.falseDenials, log.worstWindowRatio <= 1]).toEqual([0, 0, true]);
-  });
+  it.each([...SCENARIOS.keys()])(
+    '%s: token bucket and GCRA agree; the sliding log matches the oracle',
+    async (name) => {
+      const s = scenario(name);
+      const bucket = await run(s, 'token-bucket');
+      const gcra = await run(s, 'gcra');
+      expect(gcra).toEqual(bucket);
+      const log = await run(s, 'sliding-log');
+      expect([log.falseAdmits, log.falseDenials, log.worstWindowRatio <= 1]).toEqual([0, 0, true]);
+    },
+  );
 
   it('the same seed gives identical decision columns twice; another seed changes them', async () => {
     const poisson = scenario('poisson');
@@ -72,16 +83,28 @@ function listSource(arrivals: Arrival[]): TrafficSource {
 }
 
 const arrivalsArb = fc
-  .array(fc.record({ gap: fc.nat(40), key: fc.constantFrom('a', 'b', 'c'), cost: fc.integer({ min: 1, max: 3 }) }), { maxLength: 300 })
+  .array(fc.record({ gap: fc.nat(40), key: fc.constantFrom('a', 'b', 'c'), cost: fc.integer({ min: 1, max: 3 }) }), {
+    maxLength: 300,
+  })
   .map((steps) => {
     let t = 0;
     return steps.map(({ gap, key, cost }) => ({ t: (t += gap), key, cost }));
   });
-const policyArb = fc.record({ limit: fc.integer({ min: 1, max: 8 }), windowMs: fc.integer({ min: 1, max: 200 }), burst: fc.integer({ min: 1, max: 8 }) });
+const policyArb = fc.record({
+  limit: fc.integer({ min: 1, max: 8 }),
+  windowMs: fc.integer({ min: 1, max: 200 }),
+  burst: fc.integer({ min: 1, max: 8 }),
+});
 
 async function replayList(algorithm: Algorithm, policy: Policy, arrivals: Arrival[]): Promise<ReplayMetrics> {
   const stream = new TrafficStream([listSource(arrivals)]);
-  return (await replay(builtinContender(algorithm, policy), stream, { limit: policy.limit, windowMs: policy.windowMs, bucketMs: 10 })).metrics;
+  return (
+    await replay(builtinContender(algorithm, policy), stream, {
+      limit: policy.limit,
+      windowMs: policy.windowMs,
+      bucketMs: 10,
+    })
+  ).metrics;
 }
 
 describe('properties against the exact oracle', () => {

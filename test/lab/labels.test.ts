@@ -65,7 +65,10 @@ sources:
 
 async function compareShared(algorithms: Algorithm[]) {
   const workload = scenarioWorkload(parseScenario(SHARED_KEY, 'shared.yaml'));
-  return compareWorkloads([workload], { contenders: (policy) => algorithms.map((a) => builtinContender(a, policy)), measure: false });
+  return compareWorkloads([workload], {
+    contenders: (policy) => algorithms.map((a) => builtinContender(a, policy)),
+    measure: false,
+  });
 }
 
 describe('labels through a comparison', () => {
@@ -92,7 +95,9 @@ describe('labels through a comparison', () => {
     const json = JSON.parse(comparisonJson(results, ['s'])) as { rows: { labels: unknown }[] };
     expect(json.rows[0]!.labels).toEqual(row.labels);
     const [record] = parse(comparisonCsv(results), { columns: true }) as Record<string, string>[];
-    expect(record!.labels).toBe(row.labels!.map((l) => `${l.label}=${l.offered}/${l.admitted}/${l.falseDenials}/${l.falseAdmits}`).join(';'));
+    expect(record!.labels).toBe(
+      row.labels!.map((l) => `${l.label}=${l.offered}/${l.admitted}/${l.falseDenials}/${l.falseAdmits}`).join(';'),
+    );
     expect(record!.labels).toMatch(/^user=\d+\/\d+\/\d+\/\d+;attacker=\d+\/\d+\/\d+\/\d+$/);
   });
 
@@ -101,8 +106,20 @@ describe('labels through a comparison', () => {
     const text = renderLabelBreakdown(result!.rows, plain);
     const lines = text.trimEnd().split('\n');
     expect(lines[1]).toMatch(/^label\s+algorithm\s+offered\s+admitted\s+false-\s+false\+$/);
-    expect(lines.slice(3).map((line) => line.split(/\s{2,}/).slice(0, 2).join('|'))).toEqual(['user|sliding-log', '|fixed-window', 'attacker|sliding-log', '|fixed-window']);
+    expect(
+      lines.slice(3).map((line) =>
+        line
+          .split(/\s{2,}/)
+          .slice(0, 2)
+          .join('|'),
+      ),
+    ).toEqual(['user|sliding-log', '|fixed-window', 'attacker|sliding-log', '|fixed-window']);
     expect(renderComparison(result!, plain)).toContain(text.trimEnd());
-    expect(renderLabelBreakdown(result!.rows.map((row) => ({ ...row, labels: [] })), plain)).toBe('');
+    expect(
+      renderLabelBreakdown(
+        result!.rows.map((row) => ({ ...row, labels: [] })),
+        plain,
+      ),
+    ).toBe('');
   });
 });

@@ -45,22 +45,33 @@ function mixedContender(policy: Policy, promiseEvery: number): Contender {
 }
 
 const arrivalsArb = fc
-  .array(fc.record({ gap: fc.nat(40), key: fc.constantFrom('a', 'b', 'c', 'd'), cost: fc.integer({ min: 1, max: 3 }) }), { maxLength: 300 })
+  .array(
+    fc.record({ gap: fc.nat(40), key: fc.constantFrom('a', 'b', 'c', 'd'), cost: fc.integer({ min: 1, max: 3 }) }),
+    { maxLength: 300 },
+  )
   .map((steps) => {
     let t = 0;
     return steps.map(({ gap, key, cost }) => ({ t: (t += gap), key, cost }));
   });
-const policyArb = fc.record({ limit: fc.integer({ min: 1, max: 8 }), windowMs: fc.integer({ min: 1, max: 200 }), burst: fc.integer({ min: 1, max: 8 }) });
+const policyArb = fc.record({
+  limit: fc.integer({ min: 1, max: 8 }),
+  windowMs: fc.integer({ min: 1, max: 200 }),
+  burst: fc.integer({ min: 1, max: 8 }),
+});
 
 describe('replayLockstep: every contender on one open-loop stream', () => {
   it('gives each contender exactly what a replay on a stream of its own gives (sync, async and mixed limiters)', async () => {
     await fc.assert(
       fc.asyncProperty(arrivalsArb, policyArb, fc.integer({ min: 1, max: 4 }), async (arrivals, policy, every) => {
-        const contenders = [...ALGORITHMS.map((algorithm) => builtinContender(algorithm, policy)), mixedContender(policy, every)];
+        const contenders = [
+          ...ALGORITHMS.map((algorithm) => builtinContender(algorithm, policy)),
+          mixedContender(policy, every),
+        ];
         const options: ReplayOptions = { limit: policy.limit, windowMs: policy.windowMs, bucketMs: 10, sample: 7 };
         const together = await replayLockstep(contenders, new TrafficStream([listSource(arrivals)]), options);
         const apart = [];
-        for (const contender of contenders) apart.push(await replay(contender, new TrafficStream([listSource(arrivals)]), options));
+        for (const contender of contenders)
+          apart.push(await replay(contender, new TrafficStream([listSource(arrivals)]), options));
         expect(together).toEqual(apart);
       }),
       { numRuns: 150 },
@@ -69,20 +80,39 @@ describe('replayLockstep: every contender on one open-loop stream', () => {
 
   it('crosses block boundaries (a block is 65,536 arrivals) with a limiter that sometimes answers later', async () => {
     const policy = { limit: 3, windowMs: 50 };
-    const arrivals = Array.from({ length: 140_000 }, (_, i) => ({ t: Math.floor(i / 4), key: `k${(i * 7) % 13}`, cost: 1 + (i % 2) }));
-    const contenders = [builtinContender('sliding-log', policy), mixedContender(policy, 5), builtinContender('fixed-window', policy)];
+    const arrivals = Array.from({ length: 140_000 }, (_, i) => ({
+      t: Math.floor(i / 4),
+      key: `k${(i * 7) % 13}`,
+      cost: 1 + (i % 2),
+    }));
+    const contenders = [
+      builtinContender('sliding-log', policy),
+      mixedContender(policy, 5),
+      builtinContender('fixed-window', policy),
+    ];
     const options: ReplayOptions = { limit: policy.limit, windowMs: policy.windowMs, bucketMs: 1000, sample: 3 };
     const together = await replayLockstep(contenders, new TrafficStream([listSource(arrivals)]), options);
     const apart = [];
-    for (const contender of contenders) apart.push(await replay(contender, new TrafficStream([listSource(arrivals)]), options));
+    for (const contender of contenders)
+      apart.push(await replay(contender, new TrafficStream([listSource(arrivals)]), options));
     expect(together).toEqual(apart);
     expect(together[0]?.metrics.offered).toBe(140_000);
     expect(together[0]?.metrics).toMatchObject({ falseAdmits: 0, falseDenials: 0 });
   });
 
-  it.each(builtinScenarios().filter((s) => !scenarioWorkload(s).open().closedLoop).map((s) => [s.name, s] as const))('%s: the lockstep metrics equal five separate replays', async (_name, scenario) => {
+  it.each(
+    builtinScenarios()
+      .filter((s) => !scenarioWorkload(s).open().closedLoop)
+      .map((s) => [s.name, s] as const),
+  )('%s: the lockstep metrics equal five separate replays', async (_name, scenario) => {
     const workload = scenarioWorkload(scenario);
-    const options: ReplayOptions = { limit: scenario.policy.limit, windowMs: scenario.policy.windowMs, bucketMs: workload.bucketMs, originMs: 0, minBuckets: workload.minBuckets };
+    const options: ReplayOptions = {
+      limit: scenario.policy.limit,
+      windowMs: scenario.policy.windowMs,
+      bucketMs: workload.bucketMs,
+      originMs: 0,
+      minBuckets: workload.minBuckets,
+    };
     const contenders = ALGORITHMS.map((algorithm) => builtinContender(algorithm, scenario.policy));
     const together = await replayLockstep(contenders, workload.open(), options);
     const apart = [];
@@ -99,20 +129,36 @@ describe('replayLockstep: every contender on one open-loop stream', () => {
     await expect(refused).rejects.toBeInstanceOf(RatelabError);
     await expect(refused).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     const alone = await replayLockstep(contenders.slice(0, 1), scenarioWorkload(retry).open(), options);
-    expect(alone[0]?.metrics).toEqual((await replay(contenders[0] as Contender, scenarioWorkload(retry).open(), options)).metrics);
+    expect(alone[0]?.metrics).toEqual(
+      (await replay(contenders[0] as Contender, scenarioWorkload(retry).open(), options)).metrics,
+    );
   });
 
-  it("names the contender whose limiter throws, whichever lane it is in", async () => {
+  it('names the contender whose limiter throws, whichever lane it is in', async () => {
     const policy = { limit: 2, windowMs: 100 };
     const broken: Contender = {
       name: 'broken.mjs',
       probe: { module: 'broken.mjs', policy },
       stateBytesPerKey: undefined,
-      create: () => ({ consume: (key: string) => { if (key === 'b') throw new Error('no b\nstack'); return true; } }),
+      create: () => ({
+        consume: (key: string) => {
+          if (key === 'b') throw new Error('no b\nstack');
+          return true;
+        },
+      }),
     };
-    const arrivals = [{ t: 0, key: 'a', cost: 1 }, { t: 1, key: 'b', cost: 1 }];
-    const run = replayLockstep([builtinContender('gcra', policy), broken], new TrafficStream([listSource(arrivals)]), { ...policy, bucketMs: 10 });
-    await expect(run).rejects.toMatchObject({ code: 'INVALID_LIMITER_MODULE', message: 'broken.mjs: consume() threw: no b' });
+    const arrivals = [
+      { t: 0, key: 'a', cost: 1 },
+      { t: 1, key: 'b', cost: 1 },
+    ];
+    const run = replayLockstep([builtinContender('gcra', policy), broken], new TrafficStream([listSource(arrivals)]), {
+      ...policy,
+      bucketMs: 10,
+    });
+    await expect(run).rejects.toMatchObject({
+      code: 'INVALID_LIMITER_MODULE',
+      message: 'broken.mjs: consume() threw: no b',
+    });
   });
 });
 
@@ -146,7 +192,12 @@ describe("the built-ins' admits() shortcut (open loops ask only whether a call i
       ...real,
       create: async (clock: Clock) => {
         const decider = await real.create(clock);
-        return { consume: (key: string, cost: number) => decider.consume(key, cost), admits: () => { throw new Error('admits() called in a closed loop'); } };
+        return {
+          consume: (key: string, cost: number) => decider.consume(key, cost),
+          admits: () => {
+            throw new Error('admits() called in a closed loop');
+          },
+        };
       },
     };
     const options: ReplayOptions = { limit: retry.policy.limit, windowMs: retry.policy.windowMs, bucketMs: 100 };

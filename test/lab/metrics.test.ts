@@ -69,7 +69,15 @@ describe('MetricsRecorder', () => {
     ];
     for (const [t, key, allowed] of events) recorder.record(t, key, 1, allowed);
     const m = recorder.result();
-    expect(m).toMatchObject({ offered: 5, admitted: 4, denied: 1, falseAdmits: 1, falseDenials: 1, errorRate: 40, keys: 2 });
+    expect(m).toMatchObject({
+      offered: 5,
+      admitted: 4,
+      denied: 1,
+      falseAdmits: 1,
+      falseDenials: 1,
+      errorRate: 40,
+      keys: 2,
+    });
     expect(m.worstWindowRatio).toBe(1.5);
     expect(m.worstWindow).toEqual({ key: 'a', endMs: 2, units: 3 });
     expect(m.fairness).toBeCloseTo(0.5, 10); // shares a 4/4, b 0/1: (1 + 0)^2 / (2 * (1 + 0))
@@ -79,6 +87,11 @@ describe('MetricsRecorder', () => {
     const recorder = new MetricsRecorder({ limit: 5, windowMs: 10, bucketMs: 5, originMs: 0, minBuckets: 4 });
     recorder.record(1, 'a', 2, true);
     recorder.record(6, 'a', 3, false);
-    expect(recorder.result().timeline).toEqual({ originMs: 0, bucketMs: 5, offered: [2, 3, 0, 0], admitted: [2, 0, 0, 0] });
+    expect(recorder.result().timeline).toEqual({
+      originMs: 0,
+      bucketMs: 5,
+      offered: [2, 3, 0, 0],
+      admitted: [2, 0, 0, 0],
+    });
   });
 });

@@ -24,19 +24,52 @@ describe('percentiles: nearest rank, the lab’s one definition', () => {
     expect(percentiles(Float64Array.from(values), qs)).toEqual(expected);
   });
 
-  it.each([1, 2, 3, 7, 10, 99, 100, 101, 250])('over %i values every q in steps of 0.01 is the ceil(q n)-th smallest', (n) => {
-    const values = Array.from({ length: n }, (_, i) => (i * 37) % n);
-    const qs = Array.from({ length: 101 }, (_, i) => i / 100);
-    expect(percentiles(values, qs)).toEqual(qs.map((q) => nearestRank(values, q)));
-  });
+  it.each([1, 2, 3, 7, 10, 99, 100, 101, 250])(
+    'over %i values every q in steps of 0.01 is the ceil(q n)-th smallest',
+    (n) => {
+      const values = Array.from({ length: n }, (_, i) => (i * 37) % n);
+      const qs = Array.from({ length: 101 }, (_, i) => i / 100);
+      expect(percentiles(values, qs)).toEqual(qs.map((q) => nearestRank(values, q)));
+    },
+  );
 });
 
 describe('percentilesOfCounts: the same percentiles read from counts per value', () => {
   it.each([
-    { counts: [[0, 990], [80, 10]], qs: [0.99, 0.991, 1], expected: [0, 80, 80] },
-    { counts: [[80, 10], [0, 990]], qs: [0.5, 0.99], expected: [0, 0] },
-    { counts: [[0, 989], [80, 10], [2000, 1]], qs: [0.989, 0.99, 0.999, 1], expected: [0, 80, 80, 2000] },
-    { counts: [[3, 1], [7, 0], [9, 2]], qs: [0, 0.34, 1], expected: [3, 9, 9] },
+    {
+      counts: [
+        [0, 990],
+        [80, 10],
+      ],
+      qs: [0.99, 0.991, 1],
+      expected: [0, 80, 80],
+    },
+    {
+      counts: [
+        [80, 10],
+        [0, 990],
+      ],
+      qs: [0.5, 0.99],
+      expected: [0, 0],
+    },
+    {
+      counts: [
+        [0, 989],
+        [80, 10],
+        [2000, 1],
+      ],
+      qs: [0.989, 0.99, 0.999, 1],
+      expected: [0, 80, 80, 2000],
+    },
+    {
+      counts: [
+        [3, 1],
+        [7, 0],
+        [9, 2],
+      ],
+      qs: [0, 0.34, 1],
+      expected: [3, 9, 9],
+    },
   ])('$counts: $qs -> $expected, as the expanded values give', ({ counts, qs, expected }) => {
     const map = new Map(counts as Array<[number, number]>);
     const expanded = (counts as Array<[number, number]>).flatMap(([value, count]) => Array<number>(count).fill(value));

@@ -27,40 +27,109 @@ function problemsOf(text: string): readonly string[] {
 describe('parseScenario', () => {
   it('normalises a valid file: ms durations, rates per ms, default key, cost and bucket', () => {
     const scenario = parseScenario(VALID, 's.yaml');
-    expect(scenario).toMatchObject({ name: 'tiny', policy: { limit: 10, windowMs: 1000 }, durationMs: 2000, seed: 3, bucketMs: 34 });
-    expect(scenario.sources[0]).toEqual({ kind: 'steady', keys: { count: 1, prefix: 'client', pick: 'round-robin', exponent: 1 }, cost: 1, startMs: 0, endMs: 2000, ratePerMs: 0.005 });
+    expect(scenario).toMatchObject({
+      name: 'tiny',
+      policy: { limit: 10, windowMs: 1000 },
+      durationMs: 2000,
+      seed: 3,
+      bucketMs: 34,
+    });
+    expect(scenario.sources[0]).toEqual({
+      kind: 'steady',
+      keys: { count: 1, prefix: 'client', pick: 'round-robin', exponent: 1 },
+      cost: 1,
+      startMs: 0,
+      endMs: 2000,
+      ratePerMs: 0.005,
+    });
   });
 
   it('repeats a burst until the end of the scenario when only `every` is given', () => {
-    const scenario = parseScenario(VALID.replace(/sources:[\s\S]*/, 'sources:\n  - { kind: burst, at: 100ms, count: 3, every: 500ms }\n'));
+    const scenario = parseScenario(
+      VALID.replace(/sources:[\s\S]*/, 'sources:\n  - { kind: burst, at: 100ms, count: 3, every: 500ms }\n'),
+    );
     expect(scenario.sources[0]).toMatchObject({ atMs: 100, everyMs: 500, times: 4 });
   });
 
   it.each([
-    ['a negative limit', VALID.replace('limit: 10', 'limit: -3'), 's.yaml:3: policy.limit: expected a positive integer up to 4294967295, got -3'],
-    ['a bad rate', VALID.replace('rate: 5/s', 'rate: fast'), 's.yaml:8: sources[0].rate: expected a rate such as 50 (per second), 50/s, 3000/m or 2/ms, got "fast"'],
-    ['an unknown source kind', VALID.replace('kind: steady', 'kind: wave'), 's.yaml:7: sources[0].kind: expected kind: steady, poisson, burst, onoff or retry, got "wave"'],
-    ['an unknown field', VALID.replace('seed: 3', 'seed: 3\ncolour: red'), 's.yaml:6: colour: unknown field; expected one of name, description, policy, duration, seed, bucket, sources'],
+    [
+      'a negative limit',
+      VALID.replace('limit: 10', 'limit: -3'),
+      's.yaml:3: policy.limit: expected a positive integer up to 4294967295, got -3',
+    ],
+    [
+      'a bad rate',
+      VALID.replace('rate: 5/s', 'rate: fast'),
+      's.yaml:8: sources[0].rate: expected a rate such as 50 (per second), 50/s, 3000/m or 2/ms, got "fast"',
+    ],
+    [
+      'an unknown source kind',
+      VALID.replace('kind: steady', 'kind: wave'),
+      's.yaml:7: sources[0].kind: expected kind: steady, poisson, burst, onoff or retry, got "wave"',
+    ],
+    [
+      'an unknown field',
+      VALID.replace('seed: 3', 'seed: 3\ncolour: red'),
+      's.yaml:6: colour: unknown field; expected one of name, description, policy, duration, seed, bucket, sources',
+    ],
     ['a missing field', VALID.replace('duration: 2s\n', ''), 's.yaml:1: duration: missing'],
-    ['a bad duration', VALID.replace('duration: 2s', 'duration: soon'), 's.yaml:4: duration: expected a duration such as 250ms, 1s, 1m or 1h, got "soon"'],
-    ['start after end', VALID.replace('rate: 5/s', 'rate: 5/s\n    start: 3s'), 's.yaml:9: sources[0].start: start (3000 ms) must come before end (2000 ms)'],
-    ['a bad name', VALID.replace('name: tiny', 'name: Tiny Thing'), 's.yaml:1: name: expected lower-case letters, digits and dashes, got "Tiny Thing"'],
-    ['an empty file', '', 's.yaml: expected a map with the keys name, description, policy, duration, seed, bucket and sources, got an empty file'],
-    ['broken YAML', 'name: [unclosed\n', 's.yaml:2: Flow sequence in block collection must be sufficiently indented and end with a ]'],
+    [
+      'a bad duration',
+      VALID.replace('duration: 2s', 'duration: soon'),
+      's.yaml:4: duration: expected a duration such as 250ms, 1s, 1m or 1h, got "soon"',
+    ],
+    [
+      'start after end',
+      VALID.replace('rate: 5/s', 'rate: 5/s\n    start: 3s'),
+      's.yaml:9: sources[0].start: start (3000 ms) must come before end (2000 ms)',
+    ],
+    [
+      'a bad name',
+      VALID.replace('name: tiny', 'name: Tiny Thing'),
+      's.yaml:1: name: expected lower-case letters, digits and dashes, got "Tiny Thing"',
+    ],
+    [
+      'an empty file',
+      '',
+      's.yaml: expected a map with the keys name, description, policy, duration, seed, bucket and sources, got an empty file',
+    ],
+    [
+      'broken YAML',
+      'name: [unclosed\n',
+      's.yaml:2: Flow sequence in block collection must be sufficiently indented and end with a ]',
+    ],
   ])('reports %s with its file, line and field', (_what, text, expected) => {
     expect(problemsOf(text)[0]).toBe(expected);
   });
 
   it.each([
-    ['a top-level field', 'seed: 3', 'seed: 3\nseeds: 4', ['s.yaml:6: seeds: unknown field; expected one of name, description, policy, duration, seed, bucket, sources']],
-    ['a policy field', 'window: 1s', 'window: 1s, burts: 5', ['s.yaml:3: policy.burts: unknown field; expected one of limit, window, burst']],
+    [
+      'a top-level field',
+      'seed: 3',
+      'seed: 3\nseeds: 4',
+      ['s.yaml:6: seeds: unknown field; expected one of name, description, policy, duration, seed, bucket, sources'],
+    ],
+    [
+      'a policy field',
+      'window: 1s',
+      'window: 1s, burts: 5',
+      ['s.yaml:3: policy.burts: unknown field; expected one of limit, window, burst'],
+    ],
     [
       'a field of a steady source (with the rate it should have been)',
       'rate: 5/s',
       'rat: 5/s',
-      ['s.yaml:7: sources[0].rate: missing', 's.yaml:8: sources[0].rat: unknown field; expected one of kind, keys, cost, label, start, end, rate'],
+      [
+        's.yaml:7: sources[0].rate: missing',
+        's.yaml:8: sources[0].rat: unknown field; expected one of kind, keys, cost, label, start, end, rate',
+      ],
     ],
-    ['a field of a key set', 'rate: 5/s', 'rate: 5/s\n    keys: { count: 3, pick: zipf, exponnent: 2 }', ['s.yaml:9: sources[0].keys.exponnent: unknown field; expected one of count, prefix, pick, exponent']],
+    [
+      'a field of a key set',
+      'rate: 5/s',
+      'rate: 5/s\n    keys: { count: 3, pick: zipf, exponnent: 2 }',
+      ['s.yaml:9: sources[0].keys.exponnent: unknown field; expected one of count, prefix, pick, exponent'],
+    ],
     [
       'a field of a retry backoff',
       'kind: steady\n    rate: 5/s',
@@ -73,17 +142,40 @@ describe('parseScenario', () => {
 
   const RETRY = VALID.replace('kind: steady\n    rate: 5/s', 'kind: retry\n    clients: 2');
   it.each([
-    ['honourRetryAfter: false without a backoff', 'clients: 2', 'clients: 2\n    honourRetryAfter: false', 's.yaml:7: sources[0].backoff: missing (needed with honourRetryAfter: false: the clients must wait somehow)'],
-    ['a cap below the base', 'clients: 2', 'clients: 2\n    backoff: { base: 1s, cap: 500ms }', 's.yaml:9: sources[0].backoff.cap: expected at least base (1000 ms), got 500 ms'],
-    ['an unknown jitter', 'clients: 2', 'clients: 2\n    backoff: { jitter: some }', 's.yaml:9: sources[0].backoff.jitter: expected none, full, equal or decorrelated, got "some"'],
-    ['a label with spaces', 'clients: 2', 'clients: 2\n    label: bad actor', 's.yaml:9: sources[0].label: expected a label of up to 32 letters, digits, dots, dashes and underscores, got "bad actor"'],
+    [
+      'honourRetryAfter: false without a backoff',
+      'clients: 2',
+      'clients: 2\n    honourRetryAfter: false',
+      's.yaml:7: sources[0].backoff: missing (needed with honourRetryAfter: false: the clients must wait somehow)',
+    ],
+    [
+      'a cap below the base',
+      'clients: 2',
+      'clients: 2\n    backoff: { base: 1s, cap: 500ms }',
+      's.yaml:9: sources[0].backoff.cap: expected at least base (1000 ms), got 500 ms',
+    ],
+    [
+      'an unknown jitter',
+      'clients: 2',
+      'clients: 2\n    backoff: { jitter: some }',
+      's.yaml:9: sources[0].backoff.jitter: expected none, full, equal or decorrelated, got "some"',
+    ],
+    [
+      'a label with spaces',
+      'clients: 2',
+      'clients: 2\n    label: bad actor',
+      's.yaml:9: sources[0].label: expected a label of up to 32 letters, digits, dots, dashes and underscores, got "bad actor"',
+    ],
   ])('a retry source with %s is refused', (_what, from, to, expected) => {
     expect(problemsOf(RETRY.replace(from, to))).toEqual([expected]);
   });
 
   it('a backoff takes base 100ms, cap 10s and full jitter by default', () => {
     const scenario = parseScenario(RETRY.replace('clients: 2', 'clients: 2\n    backoff: {}'), 's.yaml');
-    expect(scenario.sources[0]).toMatchObject({ honourRetryAfter: true, backoff: { baseMs: 100, capMs: 10_000, jitter: 'full' } });
+    expect(scenario.sources[0]).toMatchObject({
+      honourRetryAfter: true,
+      backoff: { baseMs: 100, capMs: 10_000, jitter: 'full' },
+    });
   });
 
   it('reports every problem of a file at once', () => {
@@ -110,7 +202,9 @@ describe('built-in scenarios', () => {
     const storms = retries.filter((source) => source.backoff === undefined && source.throttle === undefined);
     expect(storms.map((source) => source.jitter).sort()).toEqual([0, 1, 1]);
     const throttled = retries.filter((source) => source.throttle !== undefined);
-    expect(throttled.map((source) => [source.label, source.throttle])).toEqual([['throttled', { limit: 100, windowMs: 1000 }]]);
+    expect(throttled.map((source) => [source.label, source.throttle])).toEqual([
+      ['throttled', { limit: 100, windowMs: 1000 }],
+    ]);
     const backoffs = retries.filter((source) => source.backoff !== undefined);
     expect(backoffs.map((source) => [source.label, source.backoff?.jitter, source.honourRetryAfter])).toEqual([
       ['none', 'none', false],

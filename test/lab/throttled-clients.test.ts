@@ -16,24 +16,33 @@ import { inWindow } from '../support/oracles.js';
 
 describe('ClientThrottle: reservations in want order', () => {
   it('never reserves more than limit units of a key in any window, and serves each key first come first served', () => {
-    const want = fc.record({ gap: fc.integer({ min: 0, max: 30 }), key: fc.constantFrom('a', 'b'), cost: fc.integer({ min: 1, max: 3 }) });
+    const want = fc.record({
+      gap: fc.integer({ min: 0, max: 30 }),
+      key: fc.constantFrom('a', 'b'),
+      cost: fc.integer({ min: 1, max: 3 }),
+    });
     fc.assert(
-      fc.property(fc.integer({ min: 3, max: 6 }), fc.integer({ min: 1, max: 50 }), fc.array(want, { minLength: 1, maxLength: 40 }), (limit, windowMs, wants) => {
-        const throttle = new ClientThrottle(limit, windowMs);
-        const taken = new Map<string, { at: number; cost: number }[]>();
-        let t = 0;
-        for (const { gap, key, cost } of wants) {
-          t += gap;
-          const at = throttle.reserve(key, cost, t);
-          expect(at).toBeGreaterThanOrEqual(t);
-          const log = taken.get(key) ?? [];
-          // First come first served: never before an earlier want of the key.
-          expect(at).toBeGreaterThanOrEqual(log.at(-1)?.at ?? -Infinity);
-          log.push({ at, cost });
-          taken.set(key, log);
-          expect(inWindow(log, at, windowMs)).toBeLessThanOrEqual(limit);
-        }
-      }),
+      fc.property(
+        fc.integer({ min: 3, max: 6 }),
+        fc.integer({ min: 1, max: 50 }),
+        fc.array(want, { minLength: 1, maxLength: 40 }),
+        (limit, windowMs, wants) => {
+          const throttle = new ClientThrottle(limit, windowMs);
+          const taken = new Map<string, { at: number; cost: number }[]>();
+          let t = 0;
+          for (const { gap, key, cost } of wants) {
+            t += gap;
+            const at = throttle.reserve(key, cost, t);
+            expect(at).toBeGreaterThanOrEqual(t);
+            const log = taken.get(key) ?? [];
+            // First come first served: never before an earlier want of the key.
+            expect(at).toBeGreaterThanOrEqual(log.at(-1)?.at ?? -Infinity);
+            log.push({ at, cost });
+            taken.set(key, log);
+            expect(inWindow(log, at, windowMs)).toBeLessThanOrEqual(limit);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -76,19 +85,28 @@ describe('the built-in throttled-clients scenario', () => {
     if (!scenario) throw new Error('no built-in throttled-clients');
     const workload = scenarioWorkload(scenario);
     const { limit, windowMs } = scenario.policy;
-    const { metrics } = await replay(builtinContender(algorithm, scenario.policy), workload.open(), { limit, windowMs, bucketMs: workload.bucketMs, originMs: 0, minBuckets: workload.minBuckets });
+    const { metrics } = await replay(builtinContender(algorithm, scenario.policy), workload.open(), {
+      limit,
+      windowMs,
+      bucketMs: workload.bucketMs,
+      originMs: 0,
+      minBuckets: workload.minBuckets,
+    });
     return new Map(metrics.labels.map((l) => [l.label, l]));
   };
 
-  it.each(['sliding-log', 'token-bucket'] as const)('%s: the server is asked only for what it admits by throttled clients, many times more by retrying ones', async (algorithm) => {
-    const labels = await run(algorithm);
-    const throttled = labels.get('throttled') as LabelMetrics;
-    const retrying = labels.get('retry-on-429') as LabelMetrics;
-    expect(throttled.offered).toBe(throttled.admitted);
-    expect(retrying.offered).toBeGreaterThan(10 * retrying.admitted);
-    // The same work gets done: both tenants are held to 100/s (the bucket's first burst aside).
-    expect(Math.abs(retrying.admitted - throttled.admitted)).toBeLessThanOrEqual(100);
-  });
+  it.each(['sliding-log', 'token-bucket'] as const)(
+    '%s: the server is asked only for what it admits by throttled clients, many times more by retrying ones',
+    async (algorithm) => {
+      const labels = await run(algorithm);
+      const throttled = labels.get('throttled') as LabelMetrics;
+      const retrying = labels.get('retry-on-429') as LabelMetrics;
+      expect(throttled.offered).toBe(throttled.admitted);
+      expect(retrying.offered).toBeGreaterThan(10 * retrying.admitted);
+      // The same work gets done: both tenants are held to 100/s (the bucket's first burst aside).
+      expect(Math.abs(retrying.admitted - throttled.admitted)).toBeLessThanOrEqual(100);
+    },
+  );
 
   it('throttled clients wait their turn: every wait about the same (p99 within 10% of p50); retrying ones are a lottery (p99 several times p50)', async () => {
     const labels = await run('sliding-log');

@@ -62,20 +62,30 @@ describe('timelines are bounded by a number of buckets, not by the span they cov
   });
 
   it('merged buckets hold exactly what counting at the final width gives (widths x1, x2, x10, x20, ...)', () => {
-    const events = fc.array(fc.record({ gap: fc.nat({ max: 5_000 }), units: fc.integer({ min: 1, max: 9 }), allowed: fc.boolean() }), { maxLength: 200 });
+    const events = fc.array(
+      fc.record({ gap: fc.nat({ max: 5_000 }), units: fc.integer({ min: 1, max: 9 }), allowed: fc.boolean() }),
+      { maxLength: 200 },
+    );
     fc.assert(
-      fc.property(events, fc.integer({ min: 1, max: 7 }), fc.integer({ min: 4, max: 40 }), (gaps, bucketMs, maxBuckets) => {
-        let t = 0;
-        const timed = gaps.map(({ gap, units, allowed }) => ({ t: (t += gap), units, allowed }));
-        const counter = new TimelineCounter(0, bucketMs, maxBuckets);
-        for (const { t: at, units, allowed } of timed) counter.add(at, units, allowed);
-        const timeline = counter.result(t + 1);
-        const factor = timeline.bucketMs / bucketMs;
-        expect([1, 2, 10, 20, 100, 200, 1000, 2000, 10_000, 20_000]).toContain(factor);
-        expect(timeline.offered.length).toBeLessThanOrEqual(maxBuckets);
-        expect(timeline.offered.length).toBe(Math.floor(t / timeline.bucketMs) + 1);
-        expect({ offered: timeline.offered, admitted: timeline.admitted }).toEqual(countAt(timed, timeline.bucketMs, timeline.offered.length));
-      }),
+      fc.property(
+        events,
+        fc.integer({ min: 1, max: 7 }),
+        fc.integer({ min: 4, max: 40 }),
+        (gaps, bucketMs, maxBuckets) => {
+          let t = 0;
+          const timed = gaps.map(({ gap, units, allowed }) => ({ t: (t += gap), units, allowed }));
+          const counter = new TimelineCounter(0, bucketMs, maxBuckets);
+          for (const { t: at, units, allowed } of timed) counter.add(at, units, allowed);
+          const timeline = counter.result(t + 1);
+          const factor = timeline.bucketMs / bucketMs;
+          expect([1, 2, 10, 20, 100, 200, 1000, 2000, 10_000, 20_000]).toContain(factor);
+          expect(timeline.offered.length).toBeLessThanOrEqual(maxBuckets);
+          expect(timeline.offered.length).toBe(Math.floor(t / timeline.bucketMs) + 1);
+          expect({ offered: timeline.offered, admitted: timeline.admitted }).toEqual(
+            countAt(timed, timeline.bucketMs, timeline.offered.length),
+          );
+        },
+      ),
     );
   });
 });

@@ -45,9 +45,15 @@ describe('trace readers', () => {
 
   it.each([
     ['bad-time.csv', 'bad-time.csv:4: time_ms: expected a time in ms >= 0 (or pass --skip-bad-lines)'],
-    ['unsorted.csv', "unsorted.csv:4: time 5 ms comes before the previous line's 10 ms: a trace must be sorted by time (or pass --skip-bad-lines)"],
+    [
+      'unsorted.csv',
+      "unsorted.csv:4: time 5 ms comes before the previous line's 10 ms: a trace must be sorted by time (or pass --skip-bad-lines)",
+    ],
     ['bad.jsonl', 'bad.jsonl:2: not valid JSON (or pass --skip-bad-lines)'],
-    ['unknown.txt', 'unknown.txt:1: unrecognised trace format: expected a CSV header time_ms,key[,cost], a JSON line {"t": ms, "key": "...", "cost": n}, or a Common/Combined Log Format line'],
+    [
+      'unknown.txt',
+      'unknown.txt:1: unrecognised trace format: expected a CSV header time_ms,key[,cost], a JSON line {"t": ms, "key": "...", "cost": n}, or a Common/Combined Log Format line',
+    ],
     ['missing.csv', 'missing.csv: no such file'],
   ])('%s fails with the file and line: %s', (name, message) => {
     expect(() => read(name)).toThrow(message);
@@ -56,7 +62,10 @@ describe('trace readers', () => {
   it('--skip-bad-lines skips malformed and out-of-order lines and counts them', () => {
     const unsorted = read('unsorted.csv', true);
     expect(unsorted.arrivals.map((a) => a.key)).toEqual(['alice', 'bob', 'dave']);
-    expect(unsorted.source.stats).toMatchObject({ skipped: 1, firstSkipped: expect.stringMatching(/^unsorted\.csv:4: time 5 ms/) });
+    expect(unsorted.source.stats).toMatchObject({
+      skipped: 1,
+      firstSkipped: expect.stringMatching(/^unsorted\.csv:4: time 5 ms/),
+    });
     const jsonl = read('bad.jsonl', true);
     expect(jsonl.arrivals.map((a) => a.t)).toEqual([0, 3]);
     expect(jsonl.source.stats.skipped).toBe(2);

@@ -25,7 +25,8 @@ async function focusOf(flags: Omit<CompareFlags, 'json' | 'measure'>): Promise<F
   return (JSON.parse(io.out()) as { focus: FocusJson[] }).focus;
 }
 
-const peakOf = (focus: FocusJson, algorithm: string) => Math.max(...(focus.algorithms.find((a) => a.algorithm === algorithm)?.window ?? []));
+const peakOf = (focus: FocusJson, algorithm: string) =>
+  Math.max(...(focus.algorithms.find((a) => a.algorithm === algorithm)?.window ?? []));
 
 describe('window charts: one scale, the limit on a row', () => {
   it.each([
@@ -51,7 +52,12 @@ describe('window charts: one scale, the limit on a row', () => {
     const chart = io.out().split('sliding-counter-worst: worst key client')[1] ?? '';
     const panels = chart.split(/^[a-z= -]+:$/m).slice(1);
     expect(panels.length).toBeGreaterThanOrEqual(3);
-    const labels = panels.map((p) => p.split('\n').filter((l) => /[┤└]/.test(l)).map((l) => l.split(/[┤└]/)[0]));
+    const labels = panels.map((p) =>
+      p
+        .split('\n')
+        .filter((l) => /[┤└]/.test(l))
+        .map((l) => l.split(/[┤└]/)[0]),
+    );
     for (const l of labels) expect(l).toEqual(labels[0]);
     expect(labels[0]).toContain('limit 1.0');
     for (const line of chart.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
@@ -110,12 +116,18 @@ describe('--bucket is honoured exactly or refused', () => {
   });
 
   it.each([
-    [['--bucket', '1ms'], /^ratelab: --bucket: 1ms would need 12000 chart columns .* use --bucket 177ms or more, or zoom with --from\/--to$/m],
+    [
+      ['--bucket', '1ms'],
+      /^ratelab: --bucket: 1ms would need 12000 chart columns .* use --bucket 177ms or more, or zoom with --from\/--to$/m,
+    ],
     [['--bucket', '50ms'], /^ratelab: --bucket: 50ms would need 240 chart columns/m],
     [['--from', '2s', '--to', '1s'], /^ratelab: --from: must be before --to/m],
     [['--to', '20s'], /^ratelab: --to: 20s is outside the run/m],
     [['--from', 'soon'], /^ratelab: --from: expected a duration/m],
-    [['--strip', '--key', 'nobody'], /^ratelab: --key: no requests for key "nobody" in edge-attack \(its worst key is "attacker"\)$/m],
+    [
+      ['--strip', '--key', 'nobody'],
+      /^ratelab: --key: no requests for key "nobody" in edge-attack \(its worst key is "attacker"\)$/m,
+    ],
   ])('refuses %j with exit 2 and one line naming the flag', async (args, message) => {
     const io = bufferIO({ cwd: ROOT });
     expect(await run(['compare', 'edge-attack', '--no-measure', ...args], io)).toBe(EXIT.BAD_INPUT);
@@ -140,14 +152,20 @@ describe('the request strip', () => {
       ['sliding-counter', 100, 0, 100],
     ] as const;
     for (const [name, before, after, denied] of cases) {
-      expect([row(name)?.admitted?.[cell(999)], row(name)?.admitted?.[cell(1000)], row(name)?.denied?.[cell(1000)]]).toEqual([before, after, denied]);
+      expect([
+        row(name)?.admitted?.[cell(999)],
+        row(name)?.admitted?.[cell(1000)],
+        row(name)?.denied?.[cell(1000)],
+      ]).toEqual([before, after, denied]);
     }
     expect(focus?.exact?.denied?.[cell(1000)]).toBe(100);
   });
 
   it('prints a row per algorithm and the exact oracle, the window edge between the bursts, within 80 columns', async () => {
     const io = bufferIO({ cwd: ROOT, env: { NO_COLOR: '1' } });
-    expect(await run(['compare', 'edge-attack', '--no-measure', '--strip', '--from', '900ms', '--to', '1100ms'], io)).toBe(EXIT.OK);
+    expect(
+      await run(['compare', 'edge-attack', '--no-measure', '--strip', '--from', '900ms', '--to', '1100ms'], io),
+    ).toBe(EXIT.OK);
     const strip = io.out().split('edge-attack: requests of worst key attacker')[1] ?? '';
     expect(strip).toMatch(/^fixed-window +·*#\|#·*$/m);
     expect(strip).toMatch(/^sliding-log +·*#\|x·*$/m);
@@ -161,7 +179,9 @@ describe('the request strip', () => {
     const [focus] = await focusOf({ scenarios: ['zipf-many-keys'], strip: true, key: 'user:5' });
     expect(focus).toMatchObject({ key: 'user:5', worst: false });
     expect(focus?.strip?.count).toBeGreaterThan(0);
-    const requests = (focus?.exact?.admitted ?? []).reduce((a, b) => a + b, 0) + (focus?.exact?.denied ?? []).reduce((a, b) => a + b, 0);
+    const requests =
+      (focus?.exact?.admitted ?? []).reduce((a, b) => a + b, 0) +
+      (focus?.exact?.denied ?? []).reduce((a, b) => a + b, 0);
     expect(requests).toBeGreaterThan(0);
   });
 });

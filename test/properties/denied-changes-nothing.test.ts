@@ -23,7 +23,13 @@ describe.each(ALGORITHMS.map((algorithm) => [algorithm]))('%s', (algorithm) => {
       fc.property(policyArb, arrivalsArb({ keys: ['a', 'b'] }), (policy, arrivals) => {
         const decisions = replay(algorithm, policy, arrivals);
         const kept = arrivals.flatMap((arrival, i) => (arrival.cost === 0 ? [] : [i]));
-        expect(replay(algorithm, policy, kept.map((i) => arrivals[i]!))).toEqual(kept.map((i) => decisions[i]));
+        expect(
+          replay(
+            algorithm,
+            policy,
+            kept.map((i) => arrivals[i]!),
+          ),
+        ).toEqual(kept.map((i) => decisions[i]));
       }),
       { numRuns: 500 },
     );

@@ -36,10 +36,15 @@ describe.each(ALGORITHMS.map((algorithm) => [algorithm]))('%s', (algorithm) => {
         const decisions = replay(algorithm, policy, arrivals);
         const last = arrivals.at(-1)!;
         const { resetMs, limit: capacity } = decisions.at(-1)!;
-        const after = replay(algorithm, policy, [...arrivals, { ...last, at: last.at + resetMs, cost: capacity }]).at(-1)!;
+        const after = replay(algorithm, policy, [...arrivals, { ...last, at: last.at + resetMs, cost: capacity }]).at(
+          -1,
+        )!;
         expect(after.allowed).toBe(true);
         if (resetMs > 0) {
-          expect(replay(algorithm, policy, [...arrivals, { ...last, at: last.at + resetMs - 1, cost: capacity }]).at(-1)!.allowed).toBe(false);
+          expect(
+            replay(algorithm, policy, [...arrivals, { ...last, at: last.at + resetMs - 1, cost: capacity }]).at(-1)!
+              .allowed,
+          ).toBe(false);
         }
       }),
       { numRuns: 1000 },

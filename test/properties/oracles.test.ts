@@ -8,11 +8,16 @@ const RUNS = 1500;
 
 /** The admitted requests of a run, from the limiter's own decisions. */
 function admittedOf(arrivals: readonly Arrival[], decisions: readonly Decision[]): { at: number; cost: number }[] {
-  return arrivals.filter((_, i) => decisions[i]?.allowed && arrivals[i]!.cost > 0).map(({ at, cost }) => ({ at, cost }));
+  return arrivals
+    .filter((_, i) => decisions[i]?.allowed && arrivals[i]!.cost > 0)
+    .map(({ at, cost }) => ({ at, cost }));
 }
 
 /** Checks every decision of `algorithm` against its brute-force oracle, then `bound`. */
-function matchesOracle(algorithm: Algorithm, bound: (policy: Policy, admitted: { at: number; cost: number }[]) => void): void {
+function matchesOracle(
+  algorithm: Algorithm,
+  bound: (policy: Policy, admitted: { at: number; cost: number }[]) => void,
+): void {
   fc.assert(
     fc.property(policyArb, arrivalsArb(), (policy, arrivals) => {
       const decisions = replay(algorithm, policy, arrivals);
@@ -39,7 +44,9 @@ describe('against brute-force oracles (every Decision field, thousands of random
         for (let j = i; j < admitted.length; j++) {
           units += admitted[j]!.cost;
           // units <= capacity + (limit / windowMs) * (t_j - t_i), multiplied through by windowMs.
-          expect(units * windowMs).toBeLessThanOrEqual(capacity * windowMs + limit * (admitted[j]!.at - admitted[i]!.at));
+          expect(units * windowMs).toBeLessThanOrEqual(
+            capacity * windowMs + limit * (admitted[j]!.at - admitted[i]!.at),
+          );
         }
       }
     });

@@ -10,11 +10,22 @@ describeRedis('approximate local + global limiter (limit / N locally, synced eve
   const fixture = useRedisServer();
 
   /** N nodes on one clock, syncing only when told (the timer is for production). */
-  function fleet(nodes: number, limit: number, clock: ManualClock, client: Redis = fixture.redis): ApproximateLimiter[] {
+  function fleet(
+    nodes: number,
+    limit: number,
+    clock: ManualClock,
+    client: Redis = fixture.redis,
+  ): ApproximateLimiter[] {
     const prefix = `approx${runs++}:`;
-    return Array.from({ length: nodes }, () => createApproximateLimiter({ limit, windowMs: 1000 }, { redis: client, expectedNodes: nodes, syncMs: 100, clock, prefix, autoSync: false, timeoutMs: 5000 }));
+    return Array.from({ length: nodes }, () =>
+      createApproximateLimiter(
+        { limit, windowMs: 1000 },
+        { redis: client, expectedNodes: nodes, syncMs: 100, clock, prefix, autoSync: false, timeoutMs: 5000 },
+      ),
+    );
   }
-  const admitted = (node: ApproximateLimiter, calls: number) => Array.from({ length: calls }, () => node.consume('k')).filter((d) => d.allowed).length;
+  const admitted = (node: ApproximateLimiter, calls: number) =>
+    Array.from({ length: calls }, () => node.consume('k')).filter((d) => d.allowed).length;
 
   it('allows each node its share, limit / N, before it has synced', () => {
     const clock = new ManualClock(0);
@@ -87,6 +98,8 @@ describeRedis('approximate local + global limiter (limit / N locally, synced eve
   });
 
   it('refuses a bad node count', () => {
-    expect(() => createApproximateLimiter({ limit: 1, windowMs: 1 }, { redis: fixture.redis, expectedNodes: 0 })).toThrow(/expectedNodes/);
+    expect(() =>
+      createApproximateLimiter({ limit: 1, windowMs: 1 }, { redis: fixture.redis, expectedNodes: 0 }),
+    ).toThrow(/expectedNodes/);
   });
 });

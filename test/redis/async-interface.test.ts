@@ -14,7 +14,11 @@ describeRedis('the Redis limiter: allow and reset as the memory limiter has them
   const fixture = useRedisServer();
 
   it('allow is consume(key).allowed; reset says whether Redis held the key', async () => {
-    const limiter = createRedisLimiter('gcra', { limit: 1, windowMs: 2 ** 40 }, { redis: fixture.redis, timeoutMs: PATIENT_MS, prefix: fresh() });
+    const limiter = createRedisLimiter(
+      'gcra',
+      { limit: 1, windowMs: 2 ** 40 },
+      { redis: fixture.redis, timeoutMs: PATIENT_MS, prefix: fresh() },
+    );
     expect(await limiter.allow('k')).toBe(true);
     expect(await limiter.allow('k')).toBe(false);
     expect(await limiter.reset('k')).toBe(true);
@@ -25,7 +29,11 @@ describeRedis('the Redis limiter: allow and reset as the memory limiter has them
 
 describeRedis('the approximate limiter: allow, wait and reset', () => {
   const fixture = useRedisServer();
-  const make = (clock: ManualClock) => createApproximateLimiter({ limit: 2, windowMs: 1000 }, { redis: fixture.redis, expectedNodes: 1, clock, prefix: fresh(), autoSync: false, timeoutMs: PATIENT_MS });
+  const make = (clock: ManualClock) =>
+    createApproximateLimiter(
+      { limit: 2, windowMs: 1000 },
+      { redis: fixture.redis, expectedNodes: 1, clock, prefix: fresh(), autoSync: false, timeoutMs: PATIENT_MS },
+    );
 
   it('allow decides at once, like consume', () => {
     const limiter = make(new ManualClock(0));

@@ -20,7 +20,21 @@ const CONTENDERS: Contender[] = [...ALGORITHMS, 'naive'];
  */
 async function raceProcesses(url: string): Promise<Map<Contender, number>> {
   const workers = Array.from({ length: PROCESSES }, () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', WORKER, url, String(LIMIT), String(REQUESTS_EACH), String(IN_FLIGHT), 'atomic:', ...CONTENDERS], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        WORKER,
+        url,
+        String(LIMIT),
+        String(REQUESTS_EACH),
+        String(IN_FLIGHT),
+        'atomic:',
+        ...CONTENDERS,
+      ],
+      { stdio: ['pipe', 'pipe', 'inherit'] },
+    );
     return { child, lines: createInterface({ input: child.stdout })[Symbol.asyncIterator]() };
   });
   const nextLine = async (worker: (typeof workers)[number]) => {
@@ -33,7 +47,10 @@ async function raceProcesses(url: string): Promise<Map<Contender, number>> {
     await Promise.all(workers.map(nextLine)); // "ready"
     for (const { child } of workers) child.stdin.write('go\n');
     const counts = await Promise.all(workers.map(nextLine));
-    totals.set(contender, counts.reduce((sum, count) => sum + Number(count), 0));
+    totals.set(
+      contender,
+      counts.reduce((sum, count) => sum + Number(count), 0),
+    );
   }
   for (const { child } of workers) child.stdin.end();
   return totals;

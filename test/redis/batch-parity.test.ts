@@ -12,34 +12,58 @@ describeRedis('batched decisions equal the per-call path', () => {
   const fixture = useRedisServer();
   let run = 0;
 
-  const call = fc.record({ key: fc.constantFrom('a', 'b', 'c'), cost: fc.oneof(fc.constant(1), fc.integer({ min: 0, max: 14 })) });
-  const group = fc.record({ jump: fc.oneof(fc.constant(0), fc.integer({ min: -500, max: 40 }), fc.integer({ min: -3000, max: 3000 })), calls: fc.array(call, { minLength: 1, maxLength: 12 }) });
-  const policy = fc.record({ limit: fc.integer({ min: 1, max: 10 }), windowMs: fc.integer({ min: 1, max: 2000 }), burst: fc.option(fc.integer({ min: 1, max: 10 }), { nil: undefined }) });
+  const call = fc.record({
+    key: fc.constantFrom('a', 'b', 'c'),
+    cost: fc.oneof(fc.constant(1), fc.integer({ min: 0, max: 14 })),
+  });
+  const group = fc.record({
+    jump: fc.oneof(fc.constant(0), fc.integer({ min: -500, max: 40 }), fc.integer({ min: -3000, max: 3000 })),
+    calls: fc.array(call, { minLength: 1, maxLength: 12 }),
+  });
+  const policy = fc.record({
+    limit: fc.integer({ min: 1, max: 10 }),
+    windowMs: fc.integer({ min: 1, max: 2000 }),
+    burst: fc.option(fc.integer({ min: 1, max: 10 }), { nil: undefined }),
+  });
 
   it.each(ALGORITHMS)('%s', async (algorithm: Algorithm) => {
     await fc.assert(
-      fc.asyncProperty(policy, fc.integer({ min: 3000, max: 2 ** 40 }), fc.integer({ min: 1, max: 5 }), fc.array(group, { minLength: 1, maxLength: 10 }), async (p, start, maxKeys, groups) => {
-        const clock = new ManualClock(start);
-        const options = { redis: fixture.redis, clock, timeoutMs: 5000, failMode: 'closed' as const };
-        // Counts the batched limiter's script calls: one per maxKeys calls of a group.
-        let scriptCalls = 0;
-        const counting = {
-          evalsha: (...args: Parameters<typeof fixture.redis.evalsha>) => ((scriptCalls += 1), fixture.redis.evalsha(...args)),
-          eval: (...args: Parameters<typeof fixture.redis.eval>) => fixture.redis.eval(...args),
-          del: (...keys: string[]) => fixture.redis.del(...keys),
-        };
-        const batched = createRedisLimiter(algorithm, p, { ...options, redis: counting, prefix: `bp:${run}:b:`, batch: { maxKeys } });
-        const single = createRedisLimiter(algorithm, p, { ...options, prefix: `bp:${run++}:s:`, batch: false });
-        for (const { jump, calls } of groups) {
-          clock.set(Math.max(0, clock.now() + jump));
-          const together = await Promise.all(calls.map(({ key, cost }) => batched.consume(key, cost)));
-          const oneByOne = [];
-          for (const { key, cost } of calls) oneByOne.push(await single.consume(key, cost));
-          expect(together).toEqual(oneByOne);
-          expect(together.every((d) => d.reason === 'redis')).toBe(true);
-        }
-        expect(scriptCalls).toBe(groups.reduce((sum, { calls }) => sum + Math.ceil(calls.length / maxKeys), 0));
-      }),
+      fc.asyncProperty(
+        policy,
+        fc.integer({ min: 3000, max: 2 ** 40 }),
+        fc.integer({ min: 1, max: 5 }),
+        fc.array(group, { minLength: 1, maxLength: 10 }),
+        async (p, start, maxKeys, groups) => {
+          const clock = new ManualClock(start);
+          const options = { redis: fixture.redis, clock, timeoutMs: 5000, failMode: 'closed' as const };
+          // Counts the batched limiter's script calls: one per maxKeys calls of a group.
+          let scriptCalls = 0;
+          const counting = {
+            evalsha: (...args: Parameters<typeof fixture.redis.evalsha>) => (
+              (scriptCalls += 1),
+              fixture.redis.evalsha(...args)
+            ),
+            eval: (...args: Parameters<typeof fixture.redis.eval>) => fixture.redis.eval(...args),
+            del: (...keys: string[]) => fixture.redis.del(...keys),
+          };
+          const batched = createRedisLimiter(algorithm, p, {
+            ...options,
+            redis: counting,
+            prefix: `bp:${run}:b:`,
+            batch: { maxKeys },
+          });
+          const single = createRedisLimiter(algorithm, p, { ...options, prefix: `bp:${run++}:s:`, batch: false });
+          for (const { jump, calls } of groups) {
+            clock.set(Math.max(0, clock.now() + jump));
+            const together = await Promise.all(calls.map(({ key, cost }) => batched.consume(key, cost)));
+            const oneByOne = [];
+            for (const { key, cost } of calls) oneByOne.push(await single.consume(key, cost));
+            expect(together).toEqual(oneByOne);
+            expect(together.every((d) => d.reason === 'redis')).toBe(true);
+          }
+          expect(scriptCalls).toBe(groups.reduce((sum, { calls }) => sum + Math.ceil(calls.length / maxKeys), 0));
+        },
+      ),
       { numRuns: 40 },
     );
   });

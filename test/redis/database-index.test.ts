@@ -33,17 +33,28 @@ describeRedis('the database of a Redis URL (redis://host:port/N)', () => {
   });
 
   it('connectRedis refuses a database the server does not have, with INVALID_ARGUMENT naming it', async () => {
-    const refused = await connectRedis(`${server.url}/99`).then(() => undefined, (error: unknown) => error);
+    const refused = await connectRedis(`${server.url}/99`).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(refused).toBeInstanceOf(RatelabError);
     expect(refused).toMatchObject({ code: 'INVALID_ARGUMENT', field: 'redis' });
-    expect((refused as Error).message).toMatch(/^--redis: database 99 is not available on 127\.0\.0\.1:\d+: ERR DB index is out of range$/);
+    expect((refused as Error).message).toMatch(
+      /^--redis: database 99 is not available on 127\.0\.0\.1:\d+: ERR DB index is out of range$/,
+    );
   });
 
-  it.each(['/x', '/1.5', '/-1', '/0/1'])('a path that is not a database index (%s) is refused before connecting', async (path) => {
-    const refused = await connectRedis(`${server.url}${path}`).then(() => undefined, (error: unknown) => error);
-    expect(refused).toMatchObject({ code: 'INVALID_ARGUMENT', field: 'redis' });
-    expect((refused as Error).message).toContain('the database (the URL\'s path) must be a whole number');
-  });
+  it.each(['/x', '/1.5', '/-1', '/0/1'])(
+    'a path that is not a database index (%s) is refused before connecting',
+    async (path) => {
+      const refused = await connectRedis(`${server.url}${path}`).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refused).toMatchObject({ code: 'INVALID_ARGUMENT', field: 'redis' });
+      expect((refused as Error).message).toContain("the database (the URL's path) must be a whole number");
+    },
+  );
 
   it.each([
     ['race', ['race', '--limit', '10']],
@@ -53,7 +64,9 @@ describeRedis('the database of a Redis URL (redis://host:port/N)', () => {
     const before = await admin.dbsize();
     const io = bufferIO();
     const code = await run([...args, '--redis', `${server.url}/99`], io);
-    expect(io.err()).toMatch(/^ratelab: --redis: database 99 is not available on 127\.0\.0\.1:\d+: ERR DB index is out of range\n$/);
+    expect(io.err()).toMatch(
+      /^ratelab: --redis: database 99 is not available on 127\.0\.0\.1:\d+: ERR DB index is out of range\n$/,
+    );
     expect(code).toBe(2);
     expect(await admin.dbsize()).toBe(before);
   });

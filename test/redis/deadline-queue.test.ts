@@ -14,8 +14,18 @@ describe('DeadlineQueue: one timer bounding many calls', () => {
 
   it('rejects every call that does not answer, in order, whatever answered around it', async () => {
     const queue = new DeadlineQueue(20);
-    const results = await Promise.allSettled([queue.run(never()), queue.run(Promise.resolve('fast')), queue.run(never()), queue.run(later('slow', 2000))]);
-    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).name))).toEqual(['RedisTimeoutError', 'fast', 'RedisTimeoutError', 'RedisTimeoutError']);
+    const results = await Promise.allSettled([
+      queue.run(never()),
+      queue.run(Promise.resolve('fast')),
+      queue.run(never()),
+      queue.run(later('slow', 2000)),
+    ]);
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).name))).toEqual([
+      'RedisTimeoutError',
+      'fast',
+      'RedisTimeoutError',
+      'RedisTimeoutError',
+    ]);
     expect((results[0] as PromiseRejectedResult).reason).toBeInstanceOf(RedisTimeoutError);
   });
 

@@ -18,8 +18,17 @@ describeRedis("docs/redis.md's first example", () => {
   it('decides its first call in Redis (reason "redis")', async () => {
     expect(example).toContain("new Redis('redis://127.0.0.1:6380'");
     // `id` and `cost` are the caller's; the doc's address is its placeholder for a server.
-    const script = ['const id = 42, cost = 1;', example.replace('redis://127.0.0.1:6380', fixture.server.url), 'console.log(JSON.stringify(decision));', 'redis.disconnect();'].join('\n');
-    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8', timeout: 20_000 });
+    const script = [
+      'const id = 42, cost = 1;',
+      example.replace('redis://127.0.0.1:6380', fixture.server.url),
+      'console.log(JSON.stringify(decision));',
+      'redis.disconnect();',
+    ].join('\n');
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
     expect(JSON.parse(stdout)).toMatchObject({ allowed: true, reason: 'redis', limit: 20, remaining: 19 });
   });
 });

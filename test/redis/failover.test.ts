@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeRedis } from '../support/describe-redis.js';
 import { failoverFigures } from '../support/failover-run.js';
-import { FAILOVER_KEYS, FAILOVER_LIMIT, FAILOVER_TIMEOUT_MS, failoverInCluster, failoverThroughSentinel, type Failover } from '../support/failover-targets.js';
+import {
+  FAILOVER_KEYS,
+  FAILOVER_LIMIT,
+  FAILOVER_TIMEOUT_MS,
+  failoverInCluster,
+  failoverThroughSentinel,
+  type Failover,
+} from '../support/failover-targets.js';
 import { startRedisCluster, type RedisClusterHandle } from '../support/redis-server.js';
 import { startSentinelGroup, type SentinelGroup } from '../support/redis-sentinel.js';
 
@@ -72,19 +79,31 @@ describeRedis('WAIT 1 per decision (the replicas option) against the admissions 
 
   it.each([
     ['without WAIT, the admissions the replica never received are admitted again: beyond the limit', undefined],
-    ['with replicas: { wait: 1, timeoutMs: 20 }, failMode closed: nothing beyond the limit', { wait: 1, timeoutMs: 20 }],
-  ])(`replica stopped for ${LAG_MS} ms before the master is killed: %s`, async (_label, replicas) => {
-    group = await startSentinelGroup({ downAfterMs: 1000, failoverTimeoutMs: 3000 });
-    try {
-      const run = await failoverThroughSentinel(group, 'lagging-replica:', { replicaLagMs: LAG_MS, ...(replicas === undefined ? {} : { replicas }) });
-      const figures = failoverFigures(run, FAILOVER_KEYS.length, FAILOVER_LIMIT);
-      console.log(`[failover] Sentinel, replica lagging ${LAG_MS} ms, ${replicas === undefined ? 'no WAIT' : `WAIT ${replicas.wait} ${replicas.timeoutMs} ms`}: ${JSON.stringify(figures)}`);
-      expect(figures.slowestMs).toBeLessThan(BOUND_MS);
-      if (replicas === undefined) expect(figures.overAdmitted).toBeGreaterThan(0);
-      else expect(figures.overAdmitted).toBe(0);
-    } finally {
-      await group.stop();
-      group = undefined;
-    }
-  }, 90_000);
+    [
+      'with replicas: { wait: 1, timeoutMs: 20 }, failMode closed: nothing beyond the limit',
+      { wait: 1, timeoutMs: 20 },
+    ],
+  ])(
+    `replica stopped for ${LAG_MS} ms before the master is killed: %s`,
+    async (_label, replicas) => {
+      group = await startSentinelGroup({ downAfterMs: 1000, failoverTimeoutMs: 3000 });
+      try {
+        const run = await failoverThroughSentinel(group, 'lagging-replica:', {
+          replicaLagMs: LAG_MS,
+          ...(replicas === undefined ? {} : { replicas }),
+        });
+        const figures = failoverFigures(run, FAILOVER_KEYS.length, FAILOVER_LIMIT);
+        console.log(
+          `[failover] Sentinel, replica lagging ${LAG_MS} ms, ${replicas === undefined ? 'no WAIT' : `WAIT ${replicas.wait} ${replicas.timeoutMs} ms`}: ${JSON.stringify(figures)}`,
+        );
+        expect(figures.slowestMs).toBeLessThan(BOUND_MS);
+        if (replicas === undefined) expect(figures.overAdmitted).toBeGreaterThan(0);
+        else expect(figures.overAdmitted).toBe(0);
+      } finally {
+        await group.stop();
+        group = undefined;
+      }
+    },
+    90_000,
+  );
 });

@@ -2,7 +2,12 @@ import { performance } from 'node:perf_hooks';
 import { Redis, type RedisOptions } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boundedRedisOptions } from '../../src/redis/client.js';
-import { createRedisLimiter, type FailMode, type RedisDecision, type RedisRateLimiter } from '../../src/redis/redis-limiter.js';
+import {
+  createRedisLimiter,
+  type FailMode,
+  type RedisDecision,
+  type RedisRateLimiter,
+} from '../../src/redis/redis-limiter.js';
 import { describeRedis } from '../support/describe-redis.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 
@@ -12,7 +17,11 @@ import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 const TIMEOUT_MS = 50;
 const BOUND_MS = TIMEOUT_MS + 250;
 
-const FAIL_REASON: Record<FailMode, RedisDecision['reason']> = { open: 'fail-open', closed: 'fail-closed', local: 'local-fallback' };
+const FAIL_REASON: Record<FailMode, RedisDecision['reason']> = {
+  open: 'fail-open',
+  closed: 'fail-closed',
+  local: 'local-fallback',
+};
 
 interface Timed {
   decision: RedisDecision;
@@ -68,7 +77,11 @@ describeRedis('fail modes while Redis is killed, paused or flushed', () => {
       let limiter: RedisRateLimiter;
       beforeAll(async () => {
         redis = await connected(new Redis(server.url, clientOptions()));
-        limiter = createRedisLimiter('token-bucket', { limit: 10, windowMs: 60_000 }, { redis, timeoutMs: TIMEOUT_MS, failMode, expectedNodes: 2, prefix: `${failMode}:${_label}:` });
+        limiter = createRedisLimiter(
+          'token-bucket',
+          { limit: 10, windowMs: 60_000 },
+          { redis, timeoutMs: TIMEOUT_MS, failMode, expectedNodes: 2, prefix: `${failMode}:${_label}:` },
+        );
       });
       afterAll(() => {
         redis.disconnect();
@@ -102,7 +115,11 @@ describeRedis('fail modes while Redis is killed, paused or flushed', () => {
 
   it('keeps deciding in Redis across SCRIPT FLUSH', async () => {
     const redis = await connected(new Redis(server.url, boundedRedisOptions()));
-    const limiter = createRedisLimiter('gcra', { limit: 100, windowMs: 60_000 }, { redis, timeoutMs: 5000, failMode: 'closed', prefix: 'flush:' });
+    const limiter = createRedisLimiter(
+      'gcra',
+      { limit: 100, windowMs: 60_000 },
+      { redis, timeoutMs: 5000, failMode: 'closed', prefix: 'flush:' },
+    );
     for (let i = 0; i < 5; i++) {
       await redis.script('FLUSH');
       expect(await limiter.consume('k')).toMatchObject({ allowed: true, remaining: 99 - i, reason: 'redis' });

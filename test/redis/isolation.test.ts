@@ -32,10 +32,15 @@ describeRedis('a hung Cluster master affects only its own keys', () => {
     // A node timeout longer than the pause: the cluster itself stays ok (with no replicas a
     // failed master would turn every master CLUSTERDOWN, which is a failure of all nodes).
     cluster = await startRedisCluster(3, { nodeTimeoutMs: 15_000 });
-    ioredis = new Cluster(cluster.startupNodes.map(({ host, port }) => ({ host, port })), { redisOptions: boundedRedisOptions(1000) });
+    ioredis = new Cluster(
+      cluster.startupNodes.map(({ host, port }) => ({ host, port })),
+      { redisOptions: boundedRedisOptions(1000) },
+    );
     ioredis.on('error', () => {});
     await ioredis.ping();
-    nodeRedis = createCluster({ rootNodes: cluster.startupNodes.map(({ host, port }) => ({ url: `redis://${host}:${port}` })) });
+    nodeRedis = createCluster({
+      rootNodes: cluster.startupNodes.map(({ host, port }) => ({ url: `redis://${host}:${port}` })),
+    });
     nodeRedis.on('error', () => {});
     await nodeRedis.connect();
   });
@@ -55,7 +60,11 @@ describeRedis('a hung Cluster master affects only its own keys', () => {
     it('stopping one of three masters for 3 s: no admission beyond the limit on the others, every call answered within timeoutMs', async () => {
       const redis: RedisClient = label.startsWith('ioredis') ? ioredis : nodeRedis;
       const prefix = `iso:${label}:${failMode}:`;
-      const limiter = createRedisLimiter('token-bucket', { limit: LIMIT, windowMs: 3_600_000 }, { redis, prefix, timeoutMs: TIMEOUT_MS, failMode });
+      const limiter = createRedisLimiter(
+        'token-bucket',
+        { limit: LIMIT, windowMs: 3_600_000 },
+        { redis, prefix, timeoutMs: TIMEOUT_MS, failMode },
+      );
       const nodeOf = (key: string) => scriptClient(redis).nodeOf(hashSlot(limiter.redisKey(key)));
       const stopped = nodeOf(KEYS[0] as string);
       const victim = cluster.nodes.find((node) => `${node.host}:${node.port}` === stopped);
@@ -66,8 +75,14 @@ describeRedis('a hung Cluster master affects only its own keys', () => {
 
       // Every key at its limit, by a twin with a generous timeout: the first calls on a busy
       // machine connect and load the script, which may take longer than 50 ms.
-      const filler = createRedisLimiter('token-bucket', { limit: LIMIT, windowMs: 3_600_000 }, { redis, prefix, timeoutMs: 5000, failMode: 'closed' });
-      const filling = await Promise.all(KEYS.flatMap((key) => Array.from({ length: LIMIT }, () => filler.consume(key))));
+      const filler = createRedisLimiter(
+        'token-bucket',
+        { limit: LIMIT, windowMs: 3_600_000 },
+        { redis, prefix, timeoutMs: 5000, failMode: 'closed' },
+      );
+      const filling = await Promise.all(
+        KEYS.flatMap((key) => Array.from({ length: LIMIT }, () => filler.consume(key))),
+      );
       expect(filling.every((d) => d.allowed && d.reason === 'redis')).toBe(true);
 
       const seen = await askWhileStopped(victim!, KEYS, (key) => limiter.consume(key), 3000);
@@ -97,27 +112,51 @@ describeRedis('a key holding unusable state affects only itself', () => {
     ['a string that does not parse', (redis: Redis, key: RedisKey) => redis.set(key, 'garbage')],
     ['the wrong type (WRONGTYPE)', (redis: Redis, key: RedisKey) => redis.lpush(key, 'x')],
   ])('%s: the victim key stays exact, the poisoned key is reported, denied in closed mode', async (_label, poison) => {
-    for (const [failMode, batch] of [['open', true], ['closed', true], ['open', false], ['closed', false]] as Array<[FailMode, boolean]>) {
+    for (const [failMode, batch] of [
+      ['open', true],
+      ['closed', true],
+      ['open', false],
+      ['closed', false],
+    ] as Array<[FailMode, boolean]>) {
       const prefix = `poison:${failMode}:${batch}:${_label.length}:`;
-      const limiter = createRedisLimiter('token-bucket', { limit: LIMIT, windowMs: 3_600_000 }, { redis: fixture.redis, prefix, timeoutMs: 5000, failMode, batch });
+      const limiter = createRedisLimiter(
+        'token-bucket',
+        { limit: LIMIT, windowMs: 3_600_000 },
+        { redis: fixture.redis, prefix, timeoutMs: 5000, failMode, batch },
+      );
       await poison(fixture.redis, limiter.redisKey('poisoned'));
       // Both keys in the same batches, 10 rounds of 20 calls each.
       const decisions: Array<{ key: string; decision: RedisDecision }> = [];
       for (let round = 0; round < 10; round++) {
         const keys = Array.from({ length: 20 }, (_, i) => (i % 2 ? 'victim' : 'poisoned'));
-        decisions.push(...(await Promise.all(keys.map(async (key) => ({ key, decision: await limiter.consume(key) })))));
+        decisions.push(
+          ...(await Promise.all(keys.map(async (key) => ({ key, decision: await limiter.consume(key) })))),
+        );
       }
       const victim = decisions.filter((d) => d.key === 'victim').map((d) => d.decision);
       const poisoned = decisions.filter((d) => d.key === 'poisoned').map((d) => d.decision);
       expect(victim.every((d) => d.reason === 'redis')).toBe(true);
       expect(victim.filter((d) => d.allowed)).toHaveLength(LIMIT);
-      expect(poisoned.every((d) => d.reason === 'key-error' && typeof d.error === 'string' && d.error.length > 0)).toBe(true);
+      expect(poisoned.every((d) => d.reason === 'key-error' && typeof d.error === 'string' && d.error.length > 0)).toBe(
+        true,
+      );
       expect(poisoned.filter((d) => d.allowed)).toHaveLength(failMode === 'open' ? poisoned.length : 0);
     }
   });
 
   it.each([true, false])('with repairKeys, a poisoned key is deleted and decided afresh (batch: %s)', async (batch) => {
-    const limiter = createRedisLimiter('fixed-window', { limit: LIMIT, windowMs: 3_600_000 }, { redis: fixture.redis, prefix: `repair:${batch}:`, timeoutMs: 5000, failMode: 'closed', repairKeys: true, batch });
+    const limiter = createRedisLimiter(
+      'fixed-window',
+      { limit: LIMIT, windowMs: 3_600_000 },
+      {
+        redis: fixture.redis,
+        prefix: `repair:${batch}:`,
+        timeoutMs: 5000,
+        failMode: 'closed',
+        repairKeys: true,
+        batch,
+      },
+    );
     await fixture.redis.set(limiter.redisKey('poisoned'), 'not a hash');
     const decisions = await Promise.all(Array.from({ length: 2 * LIMIT }, () => limiter.consume('poisoned')));
     expect(decisions.every((d) => d.reason === 'redis')).toBe(true);

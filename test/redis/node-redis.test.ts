@@ -7,7 +7,12 @@ import { redisKeyOf } from '../../src/redis/redis-key.js';
 import { createRedisLimiter } from '../../src/redis/redis-limiter.js';
 import { scriptClient, type RedisClient } from '../../src/redis/run-script.js';
 import { describeRedis } from '../support/describe-redis.js';
-import { startRedisCluster, startRedisServer, type RedisClusterHandle, type RedisServer } from '../support/redis-server.js';
+import {
+  startRedisCluster,
+  startRedisServer,
+  type RedisClusterHandle,
+  type RedisServer,
+} from '../support/redis-server.js';
 
 // The same limiter through either client: node-redis v5 (createClient, createCluster) and
 // ioredis (Redis, Cluster), against real servers.
@@ -17,12 +22,27 @@ const KEYS = Array.from({ length: 30 }, (_, i) => `user-${i}`);
 const TAGGED = Array.from({ length: 10 }, (_, i) => `{tenant-7}:user-${i}`);
 // Keys that differ only in lone surrogates (sent as WTF-8 bytes: UTF-8 would make them all
 // U+FFFD), in the hash tag too: each a key of its own, in the slot Redis computes for it.
-const LONE = ['user\uD800', 'user\uDBFF', 'user\uDC00', 'user\uFFFD', '{t\uD800}:a', '{t\uDC00}:a', '{t\uFFFD}:a', '{t\uD800}:b'];
+const LONE = [
+  'user\uD800',
+  'user\uDBFF',
+  'user\uDC00',
+  'user\uFFFD',
+  '{t\uD800}:a',
+  '{t\uDC00}:a',
+  '{t\uFFFD}:a',
+  '{t\uD800}:b',
+];
 
 async function expectExact(redis: RedisClient, prefix: string, keys: readonly string[]): Promise<void> {
   for (const algorithm of ALGORITHMS) {
-    const limiter = createRedisLimiter(algorithm, { limit: LIMIT, windowMs: 3_600_000 }, { redis, prefix: `${prefix}:${algorithm}:`, timeoutMs: 5000, failMode: 'closed' });
-    const decisions = await Promise.all(keys.flatMap((key) => Array.from({ length: 2 * LIMIT }, () => limiter.consume(key).then((d) => ({ key, ...d })))));
+    const limiter = createRedisLimiter(
+      algorithm,
+      { limit: LIMIT, windowMs: 3_600_000 },
+      { redis, prefix: `${prefix}:${algorithm}:`, timeoutMs: 5000, failMode: 'closed' },
+    );
+    const decisions = await Promise.all(
+      keys.flatMap((key) => Array.from({ length: 2 * LIMIT }, () => limiter.consume(key).then((d) => ({ key, ...d })))),
+    );
     expect(decisions.filter((d) => d.reason !== 'redis')).toEqual([]);
     for (const key of keys) expect(decisions.filter((d) => d.key === key && d.allowed)).toHaveLength(LIMIT);
     await limiter.reset(keys[0] as string);
@@ -49,7 +69,11 @@ describeRedis('node-redis v5 createClient', () => {
   });
 
   it('falls back to EVAL after SCRIPT FLUSH, and reports a poisoned key alone', async () => {
-    const limiter = createRedisLimiter('gcra', { limit: 100, windowMs: 60_000 }, { redis: client, prefix: 'nr-flush:', timeoutMs: 5000, failMode: 'closed' });
+    const limiter = createRedisLimiter(
+      'gcra',
+      { limit: 100, windowMs: 60_000 },
+      { redis: client, prefix: 'nr-flush:', timeoutMs: 5000, failMode: 'closed' },
+    );
     await client.scriptFlush();
     expect(await limiter.consume('k')).toMatchObject({ allowed: true, remaining: 99, reason: 'redis' });
     await client.hSet(limiter.redisKey('bad'), 'x', '1');
@@ -66,7 +90,9 @@ describeRedis('Cluster clients of both libraries', () => {
   let ioredis: Cluster;
   beforeAll(async () => {
     cluster = await startRedisCluster(3);
-    nodeRedis = createCluster({ rootNodes: cluster.startupNodes.map(({ host, port }) => ({ url: `redis://${host}:${port}` })) });
+    nodeRedis = createCluster({
+      rootNodes: cluster.startupNodes.map(({ host, port }) => ({ url: `redis://${host}:${port}` })),
+    });
     nodeRedis.on('error', () => {});
     await nodeRedis.connect();
     ioredis = new Cluster(cluster.startupNodes.map(({ host, port }) => ({ host, port })));

@@ -10,22 +10,40 @@ describeRedis('Redis limiters decide exactly as the memory limiters', () => {
   const fixture = useRedisServer();
   let run = 0;
 
-  const step = fc.record({ advance: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 3000 })), key: fc.constantFrom('a', 'b'), cost: fc.oneof(fc.constant(1), fc.integer({ min: 0, max: 12 })) });
-  const policy = fc.record({ limit: fc.integer({ min: 1, max: 10 }), windowMs: fc.integer({ min: 1, max: 2000 }), burst: fc.option(fc.integer({ min: 1, max: 10 }), { nil: undefined }) });
+  const step = fc.record({
+    advance: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 3000 })),
+    key: fc.constantFrom('a', 'b'),
+    cost: fc.oneof(fc.constant(1), fc.integer({ min: 0, max: 12 })),
+  });
+  const policy = fc.record({
+    limit: fc.integer({ min: 1, max: 10 }),
+    windowMs: fc.integer({ min: 1, max: 2000 }),
+    burst: fc.option(fc.integer({ min: 1, max: 10 }), { nil: undefined }),
+  });
 
   it.each(ALGORITHMS)('%s', async (algorithm: Algorithm) => {
     await fc.assert(
-      fc.asyncProperty(policy, fc.integer({ min: 0, max: 2 ** 40 }), fc.array(step, { minLength: 1, maxLength: 40 }), async (p, start, steps) => {
-        const clock = new ManualClock(start);
-        const memory = createLimiter(algorithm, p, { clock });
-        const shared = createRedisLimiter(algorithm, p, { redis: fixture.redis, clock, prefix: `parity:${run++}:`, timeoutMs: 5000 });
-        for (const { advance, key, cost } of steps) {
-          clock.advance(advance);
-          const { reason, ...decision } = await shared.consume(key, cost);
-          expect(reason).toBe('redis');
-          expect(decision).toEqual(memory.consume(key, cost));
-        }
-      }),
+      fc.asyncProperty(
+        policy,
+        fc.integer({ min: 0, max: 2 ** 40 }),
+        fc.array(step, { minLength: 1, maxLength: 40 }),
+        async (p, start, steps) => {
+          const clock = new ManualClock(start);
+          const memory = createLimiter(algorithm, p, { clock });
+          const shared = createRedisLimiter(algorithm, p, {
+            redis: fixture.redis,
+            clock,
+            prefix: `parity:${run++}:`,
+            timeoutMs: 5000,
+          });
+          for (const { advance, key, cost } of steps) {
+            clock.advance(advance);
+            const { reason, ...decision } = await shared.consume(key, cost);
+            expect(reason).toBe('redis');
+            expect(decision).toEqual(memory.consume(key, cost));
+          }
+        },
+      ),
       { numRuns: 40 },
     );
   });

@@ -5,14 +5,27 @@ import { createInterface } from 'node:readline';
 import { Redis } from 'ioredis';
 import { race, type Contender } from '../../src/race/race.js';
 
-const [url, limit, requests, inFlight, prefix, ...contenders] = process.argv.slice(2) as [string, string, string, string, string, ...Contender[]];
+const [url, limit, requests, inFlight, prefix, ...contenders] = process.argv.slice(2) as [
+  string,
+  string,
+  string,
+  string,
+  string,
+  ...Contender[],
+];
 const redis = new Redis(url);
 await redis.ping();
 const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
 for (const contender of contenders) {
   process.stdout.write('ready\n');
   await lines.next();
-  const admitted = await race(redis, contender, { key: 'one-key', limit: Number(limit), requests: Number(requests), inFlight: Number(inFlight), prefix: `${prefix}${contender}:` });
+  const admitted = await race(redis, contender, {
+    key: 'one-key',
+    limit: Number(limit),
+    requests: Number(requests),
+    inFlight: Number(inFlight),
+    prefix: `${prefix}${contender}:`,
+  });
   process.stdout.write(`${admitted}\n`);
 }
 redis.disconnect();

@@ -8,14 +8,30 @@ describe('parseRedisTarget', () => {
     ['redis://127.0.0.1:6380', { kind: 'server', db: 0, label: '127.0.0.1:6380' }],
     ['redis://127.0.0.1:6380/', { kind: 'server', db: 0 }],
     ['rediss://localhost:6380/7', { kind: 'server', db: 7 }],
-    ['redis+sentinel://127.0.0.1:26379,[::1]:26380/mymaster', { kind: 'sentinel', name: 'mymaster', db: 0, sentinels: [{ host: '127.0.0.1', port: 26379 }, { host: '::1', port: 26380 }] }],
-    ['redis+sentinel://localhost:26379/mymaster/3', { kind: 'sentinel', name: 'mymaster', db: 3, label: 'master mymaster via Sentinels localhost:26379' }],
+    [
+      'redis+sentinel://127.0.0.1:26379,[::1]:26380/mymaster',
+      {
+        kind: 'sentinel',
+        name: 'mymaster',
+        db: 0,
+        sentinels: [
+          { host: '127.0.0.1', port: 26379 },
+          { host: '::1', port: 26380 },
+        ],
+      },
+    ],
+    [
+      'redis+sentinel://localhost:26379/mymaster/3',
+      { kind: 'sentinel', name: 'mymaster', db: 3, label: 'master mymaster via Sentinels localhost:26379' },
+    ],
   ])('%s', (url, expected) => {
     expect(parseRedisTarget(url, false)).toMatchObject(expected);
   });
 
   it('takes { sentinels, name, db }', () => {
-    expect(parseRedisTarget({ sentinels: [{ host: '127.0.0.1', port: 26379 }], name: 'm', db: 2 }, false)).toMatchObject({ kind: 'sentinel', name: 'm', db: 2 });
+    expect(
+      parseRedisTarget({ sentinels: [{ host: '127.0.0.1', port: 26379 }], name: 'm', db: 2 }, false),
+    ).toMatchObject({ kind: 'sentinel', name: 'm', db: 2 });
   });
 
   it.each([
@@ -27,7 +43,9 @@ describe('parseRedisTarget', () => {
     ['http://127.0.0.1:1', /expected a redis:\/\/, rediss:\/\/ or redis\+sentinel:\/\/ URL/],
     ['not a url', /expected a URL such as/],
   ])('refuses %s with INVALID_ARGUMENT', (url, message) => {
-    expect(() => parseRedisTarget(url, false)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', field: 'redis', message: expect.stringMatching(message) }));
+    expect(() => parseRedisTarget(url, false)).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT', field: 'redis', message: expect.stringMatching(message) }),
+    );
   });
 
   it.each([
@@ -36,6 +54,8 @@ describe('parseRedisTarget', () => {
     [{ sentinels: [{ host: '127.0.0.1', port: 0 }], name: 'm' }, /a Sentinel must be \{ host, port \}/],
     [{ sentinels: [{ host: '127.0.0.1', port: 26379 }], name: 'm', db: -1 }, /db to be a whole number/],
   ])('refuses %j with INVALID_ARGUMENT', (target, message) => {
-    expect(() => parseRedisTarget(target, false)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(message) }));
+    expect(() => parseRedisTarget(target, false)).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(message) }),
+    );
   });
 });

@@ -18,13 +18,17 @@ describe('the replicas option is checked when the limiter is made', () => {
     ['wait 0', { wait: 0, timeoutMs: 10 }, 'replicas.wait'],
     ['a fractional wait', { wait: 1.5, timeoutMs: 10 }, 'replicas.wait'],
     ['timeoutMs 0 (WAIT 0 blocks for ever)', { wait: 1, timeoutMs: 0 }, 'replicas.timeoutMs'],
-    ['timeoutMs not below the limiter\'s', { wait: 1, timeoutMs: 50 }, 'replicas.timeoutMs'],
+    ["timeoutMs not below the limiter's", { wait: 1, timeoutMs: 50 }, 'replicas.timeoutMs'],
     ['not an object', 1, 'replicas'],
   ])('%s: INVALID_ARGUMENT naming the field', (_label, replicas, field) => {
-    expect(() => createRedisLimiter('gcra', POLICY, { redis: idle, timeoutMs: 50, replicas } as unknown as RedisLimiterOptions)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', field }));
+    expect(() =>
+      createRedisLimiter('gcra', POLICY, { redis: idle, timeoutMs: 50, replicas } as unknown as RedisLimiterOptions),
+    ).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', field }));
   });
-  it('a Cluster client: INVALID_ARGUMENT (a keyless WAIT would not reach the key\'s master)', () => {
-    expect(() => createRedisLimiter('gcra', POLICY, { redis: cluster as never, replicas: { wait: 1, timeoutMs: 10 } })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', field: 'replicas' }));
+  it("a Cluster client: INVALID_ARGUMENT (a keyless WAIT would not reach the key's master)", () => {
+    expect(() =>
+      createRedisLimiter('gcra', POLICY, { redis: cluster as never, replicas: { wait: 1, timeoutMs: 10 } }),
+    ).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', field: 'replicas' }));
   });
 });
 
@@ -60,21 +64,36 @@ describeRedis('WAIT after each script call, on a master with one replica', () =>
     ['ioredis', () => ioredis],
     ['node-redis', () => nodeRedis],
   ] as const)('%s', (label, client) => {
-    it.each([true, false])('acknowledged admissions are Redis decisions; with the replica stopped they are the fail mode\'s, denials stay Redis\'s (batch: %s)', async (batch) => {
-      const limiter = createRedisLimiter('fixed-window', POLICY, { redis: client(), prefix: `wait:${label}:${batch}:`, timeoutMs: 2000, failMode: 'closed', batch, replicas: { wait: 1, timeoutMs: 500 }, retryRedisAfterMs: 1 });
-      const acknowledged = await Promise.all([1, 2, 3].map(() => limiter.consume('k')));
-      expect(acknowledged.map((d) => [d.allowed, d.reason])).toEqual([[true, 'redis'], [true, 'redis'], [true, 'redis']]);
-      replica.pause();
-      try {
-        const unacknowledged = await limiter.consume('k');
-        expect(unacknowledged).toMatchObject({ allowed: false, reason: 'fail-closed' });
-        // The script did run: the unacknowledged admission is counted (over-counted, never
-        // under-counted), so the key has 1 unit left, and a denial needs no replica.
-        await new Promise((resolve) => setTimeout(resolve, 5));
-        expect(await limiter.consume('k', 2)).toMatchObject({ allowed: false, remaining: 1, reason: 'redis' });
-      } finally {
-        replica.resume();
-      }
-    });
+    it.each([true, false])(
+      "acknowledged admissions are Redis decisions; with the replica stopped they are the fail mode's, denials stay Redis's (batch: %s)",
+      async (batch) => {
+        const limiter = createRedisLimiter('fixed-window', POLICY, {
+          redis: client(),
+          prefix: `wait:${label}:${batch}:`,
+          timeoutMs: 2000,
+          failMode: 'closed',
+          batch,
+          replicas: { wait: 1, timeoutMs: 500 },
+          retryRedisAfterMs: 1,
+        });
+        const acknowledged = await Promise.all([1, 2, 3].map(() => limiter.consume('k')));
+        expect(acknowledged.map((d) => [d.allowed, d.reason])).toEqual([
+          [true, 'redis'],
+          [true, 'redis'],
+          [true, 'redis'],
+        ]);
+        replica.pause();
+        try {
+          const unacknowledged = await limiter.consume('k');
+          expect(unacknowledged).toMatchObject({ allowed: false, reason: 'fail-closed' });
+          // The script did run: the unacknowledged admission is counted (over-counted, never
+          // under-counted), so the key has 1 unit left, and a denial needs no replica.
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          expect(await limiter.consume('k', 2)).toMatchObject({ allowed: false, remaining: 1, reason: 'redis' });
+        } finally {
+          replica.resume();
+        }
+      },
+    );
   });
 });

@@ -5,7 +5,8 @@ import { helpersUsedBy, limiterScript, readLua } from '../../src/redis/scripts.j
 // Redis creates every helper a script carries as a closure on each call, so a script
 // carries only those its algorithm calls; one it calls but lacks would fail every key.
 const HELPERS = ['encode', 'ttl', 'read_pair', 'write_pair', 'expire_after', 'floor_div', 'window_at', 'NEVER'];
-const defined = (source: string) => HELPERS.filter((name) => new RegExp(`^local (function )?${name}\\b`, 'm').test(source));
+const defined = (source: string) =>
+  HELPERS.filter((name) => new RegExp(`^local (function )?${name}\\b`, 'm').test(source));
 const limits = { limit: 10, windowMs: 1000, capacity: 10 };
 
 describe('decision scripts carry the helpers their algorithm uses, and no others', () => {

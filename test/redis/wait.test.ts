@@ -25,12 +25,19 @@ describeRedis('createRedisLimiter(...).wait on a real server', () => {
   const fixture = useRedisServer();
 
   describe('on the server clock', () => {
-    const tenPerSecond = () => createRedisLimiter('token-bucket', { limit: 10, windowMs: 1000, burst: 1 }, { redis: fixture.redis, timeoutMs: PATIENT_MS, prefix: fresh() });
+    const tenPerSecond = () =>
+      createRedisLimiter(
+        'token-bucket',
+        { limit: 10, windowMs: 1000, burst: 1 },
+        { redis: fixture.redis, timeoutMs: PATIENT_MS, prefix: fresh() },
+      );
 
     it('concurrent waits resolve in call order, each decided by Redis', async () => {
       const limiter = tenPerSecond();
       const order: number[] = [];
-      const decisions = await Promise.all(Array.from({ length: 4 }, (_, i) => limiter.wait('k').then((d) => (order.push(i), d))));
+      const decisions = await Promise.all(
+        Array.from({ length: 4 }, (_, i) => limiter.wait('k').then((d) => (order.push(i), d))),
+      );
       expect(order).toEqual([0, 1, 2, 3]);
       expect(decisions.map((d) => [d.allowed, d.reason])).toEqual(Array(4).fill([true, 'redis']));
     });
@@ -62,7 +69,10 @@ describeRedis('createRedisLimiter(...).wait on a real server', () => {
         const policy = { limit: 20, windowMs: 1000, burst: 1 };
         const a = createRedisLimiter('token-bucket', policy, { redis: fixture.redis, timeoutMs: PATIENT_MS, prefix });
         const b = createRedisLimiter('token-bucket', policy, { redis: other, timeoutMs: PATIENT_MS, prefix });
-        const served: RedisDecision[] = await Promise.all([...Array.from({ length: 4 }, () => a.wait('k')), ...Array.from({ length: 4 }, () => b.wait('k'))]);
+        const served: RedisDecision[] = await Promise.all([
+          ...Array.from({ length: 4 }, () => a.wait('k')),
+          ...Array.from({ length: 4 }, () => b.wait('k')),
+        ]);
         expect(served.every((d) => d.allowed && d.reason === 'redis')).toBe(true);
         expect((await a.consume('k', 0)).remaining).toBe(0);
       } finally {
@@ -74,7 +84,11 @@ describeRedis('createRedisLimiter(...).wait on a real server', () => {
   describe('on a ManualClock (the clock option)', () => {
     it('waits resolve as the clock passes retryAfterMs plus at most 20% jitter, one timer per key, none once served', async () => {
       const clock = new ManualClock(0);
-      const limiter = createRedisLimiter('token-bucket', { limit: 10, windowMs: 1000, burst: 1 }, { redis: fixture.redis, timeoutMs: PATIENT_MS, prefix: fresh(), clock });
+      const limiter = createRedisLimiter(
+        'token-bucket',
+        { limit: 10, windowMs: 1000, burst: 1 },
+        { redis: fixture.redis, timeoutMs: PATIENT_MS, prefix: fresh(), clock },
+      );
       await limiter.wait('a');
       await limiter.wait('b');
       const served: string[] = [];

@@ -58,8 +58,16 @@ async function chartStates(page: Page): Promise<ChartState[]> {
       drawImage(image: Canvas, x: number, y: number): void;
       getImageData(x: number, y: number, width: number, height: number): { data: Uint8ClampedArray };
     }
-    type U = { series: { label: string }[]; data: number[][]; scales: { x: { min: number; max: number } }; ctx: Context };
-    const page = globalThis as unknown as { document: { createElement(tag: 'canvas'): Canvas }; ratelabCharts: { scenario: string; view: string | null; timeline: U | null; strips: U[] }[] };
+    type U = {
+      series: { label: string }[];
+      data: number[][];
+      scales: { x: { min: number; max: number } };
+      ctx: Context;
+    };
+    const page = globalThis as unknown as {
+      document: { createElement(tag: 'canvas'): Canvas };
+      ratelabCharts: { scenario: string; view: string | null; timeline: U | null; strips: U[] }[];
+    };
     // Read through a copy made for reading, so the page's own canvases never warn about readbacks.
     const painted = (u: U) => {
       const { width, height } = u.ctx.canvas;
@@ -98,103 +106,129 @@ async function chartStates(page: Page): Promise<ChartState[]> {
 
 const available = existsSync(CHROMIUM);
 if (!available && process.env.RATELAB_REQUIRE_CHROMIUM !== '1') {
-  process.stderr.write(`\n[ratelab] SKIPPED the HTML report's browser test: no Chromium at ${CHROMIUM} (apt-get install chromium, set RATELAB_CHROMIUM, or RATELAB_REQUIRE_CHROMIUM=1 to fail instead)\n`);
+  process.stderr.write(
+    `\n[ratelab] SKIPPED the HTML report's browser test: no Chromium at ${CHROMIUM} (apt-get install chromium, set RATELAB_CHROMIUM, or RATELAB_REQUIRE_CHROMIUM=1 to fail instead)\n`,
+  );
 }
 
-describe.skipIf(!available && process.env.RATELAB_REQUIRE_CHROMIUM !== '1')('compare --html in Chromium', () => {
-  const scratch = mkdtempSync(join(tmpdir(), 'ratelab-html-browser-'));
-  let browser: Browser;
-  let page: Page;
-  const problems: string[] = [];
+describe.skipIf(!available && process.env.RATELAB_REQUIRE_CHROMIUM !== '1')(
+  'compare --html in Chromium',
+  () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'ratelab-html-browser-'));
+    let browser: Browser;
+    let page: Page;
+    const problems: string[] = [];
 
-  beforeAll(async () => {
-    if (!available) throw new Error(`no Chromium at ${CHROMIUM}, and RATELAB_REQUIRE_CHROMIUM=1 forbids skipping`);
-    writeFileSync(join(scratch, 'two-keys.yaml'), TWO_KEYS);
-    const io = bufferIO({ cwd: scratch });
-    expect(await compareCommand({ scenarios: ['edge-attack', 'two-keys.yaml'], measure: false, chart: false, html: 'r.html' }, io)).toBe(0);
-    browser = await chromium.launch({ executablePath: CHROMIUM });
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.on('console', (message) => {
-      if (message.type() === 'error' || message.type() === 'warning') problems.push(`console ${message.type()}: ${message.text()}`);
+    beforeAll(async () => {
+      if (!available) throw new Error(`no Chromium at ${CHROMIUM}, and RATELAB_REQUIRE_CHROMIUM=1 forbids skipping`);
+      writeFileSync(join(scratch, 'two-keys.yaml'), TWO_KEYS);
+      const io = bufferIO({ cwd: scratch });
+      expect(
+        await compareCommand(
+          { scenarios: ['edge-attack', 'two-keys.yaml'], measure: false, chart: false, html: 'r.html' },
+          io,
+        ),
+      ).toBe(0);
+      browser = await chromium.launch({ executablePath: CHROMIUM });
+      page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      page.on('console', (message) => {
+        if (message.type() === 'error' || message.type() === 'warning')
+          problems.push(`console ${message.type()}: ${message.text()}`);
+      });
+      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+      page.on('request', (request) => {
+        if (!request.url().startsWith('file:')) problems.push(`request: ${request.url()}`);
+      });
+      await page.goto(pathToFileURL(join(scratch, 'r.html')).href);
+      await page.waitForSelector('body[data-ready="true"]');
+    }, BROWSER_TIMEOUT_MS);
+
+    afterAll(async () => {
+      await browser?.close();
+      rmSync(scratch, { recursive: true, force: true });
     });
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('request', (request) => {
-      if (!request.url().startsWith('file:')) problems.push(`request: ${request.url()}`);
+
+    it('opens with no console error, no page error and no request', () => {
+      expect(problems).toEqual([]);
     });
-    await page.goto(pathToFileURL(join(scratch, 'r.html')).href);
-    await page.waitForSelector('body[data-ready="true"]');
-  }, BROWSER_TIMEOUT_MS);
 
-  afterAll(async () => {
-    await browser?.close();
-    rmSync(scratch, { recursive: true, force: true });
-  });
+    it('draws the matrix, and a timeline of all five algorithms, the exact oracle and the limit, with a strip each', async () => {
+      expect(await page.locator('table.matrix tr').count()).toBe(3);
+      const [edge] = await chartStates(page);
+      expect(edge?.scenario).toBe('edge-attack');
+      expect(edge?.series).toEqual([
+        'time',
+        'limit',
+        'exact',
+        'token-bucket',
+        'gcra',
+        'sliding-log',
+        'sliding-counter',
+        'fixed-window',
+      ]);
+      for (const name of ['token-bucket', 'gcra', 'sliding-log', 'sliding-counter', 'fixed-window']) {
+        await expect(
+          page.locator('#scenario-0 .timeline .u-legend').getByText(name, { exact: true }).count(),
+        ).resolves.toBe(1);
+      }
+      expect(edge?.painted).toBeGreaterThan(5_000);
+      expect(edge?.stripPainted).toHaveLength(6);
+      for (const pixels of edge?.stripPainted ?? []) expect(pixels).toBeGreaterThan(0);
+    });
 
-  it('opens with no console error, no page error and no request', () => {
-    expect(problems).toEqual([]);
-  });
+    it("shows the fixed window's 2x right at the window edge (1 s), and nothing else above 1.0", async () => {
+      const [edge] = await chartStates(page);
+      const peak = (name: string) => edge?.peaks[edge.series.indexOf(name)];
+      expect(peak('fixed-window')).toBeCloseTo(2, 6);
+      expect(edge?.fixedPeakAt).toBe(1);
+      for (const name of ['exact', 'token-bucket', 'gcra', 'sliding-log', 'sliding-counter'])
+        expect(peak(name)).toBeLessThanOrEqual(1);
+    });
 
-  it('draws the matrix, and a timeline of all five algorithms, the exact oracle and the limit, with a strip each', async () => {
-    expect(await page.locator('table.matrix tr').count()).toBe(3);
-    const [edge] = await chartStates(page);
-    expect(edge?.scenario).toBe('edge-attack');
-    expect(edge?.series).toEqual(['time', 'limit', 'exact', 'token-bucket', 'gcra', 'sliding-log', 'sliding-counter', 'fixed-window']);
-    for (const name of ['token-bucket', 'gcra', 'sliding-log', 'sliding-counter', 'fixed-window']) {
-      await expect(page.locator('#scenario-0 .timeline .u-legend').getByText(name, { exact: true }).count()).resolves.toBe(1);
-    }
-    expect(edge?.painted).toBeGreaterThan(5_000);
-    expect(edge?.stripPainted).toHaveLength(6);
-    for (const pixels of edge?.stripPainted ?? []) expect(pixels).toBeGreaterThan(0);
-  });
+    it('zooms on a drag across the chart, strips following, then pans and resets with the buttons', async () => {
+      const before = (await chartStates(page))[0] as ChartState;
+      const over = page.locator('#scenario-0 .timeline .u-over');
+      const box = await over.boundingBox();
+      if (!box) throw new Error('no plot area');
+      await page.mouse.move(box.x + box.width * 0.05, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width * 0.2, box.y + box.height / 2, { steps: 5 });
+      await page.mouse.up();
+      const zoomed = (await chartStates(page))[0] as ChartState;
+      expect(zoomed.x.max - zoomed.x.min).toBeLessThan((before.x.max - before.x.min) / 4);
+      expect(zoomed.x.min).toBeGreaterThan(before.x.min);
+      for (const strip of zoomed.stripX) expect(strip).toEqual(zoomed.x);
+      // Hovering shows the exact figures in the legend.
+      await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2);
+      await expect(page.locator('#scenario-0 .timeline .u-legend .u-value').first().textContent()).resolves.toMatch(
+        /\d s$/,
+      );
+      await page.locator('#scenario-0 button', { hasText: 'pan →' }).click();
+      const panned = (await chartStates(page))[0] as ChartState;
+      expect(panned.x.min).toBeCloseTo(zoomed.x.min + (zoomed.x.max - zoomed.x.min) / 2, 6);
+      await page.locator('#scenario-0 button', { hasText: 'worst window' }).click();
+      const worst = (await chartStates(page))[0] as ChartState;
+      expect([worst.x.min, worst.x.max]).toEqual([0, 2]);
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.locator('#scenario-0').screenshot({ path: join(ARTIFACTS, 'html-report-edge-attack.png') });
+      await page.locator('#scenario-0 button', { hasText: 'whole run' }).click();
+      expect(((await chartStates(page))[0] as ChartState).x).toEqual(before.x);
+    });
 
-  it("shows the fixed window's 2x right at the window edge (1 s), and nothing else above 1.0", async () => {
-    const [edge] = await chartStates(page);
-    const peak = (name: string) => edge?.peaks[edge.series.indexOf(name)];
-    expect(peak('fixed-window')).toBeCloseTo(2, 6);
-    expect(edge?.fixedPeakAt).toBe(1);
-    for (const name of ['exact', 'token-bucket', 'gcra', 'sliding-log', 'sliding-counter']) expect(peak(name)).toBeLessThanOrEqual(1);
-  });
-
-  it('zooms on a drag across the chart, strips following, then pans and resets with the buttons', async () => {
-    const before = (await chartStates(page))[0] as ChartState;
-    const over = page.locator('#scenario-0 .timeline .u-over');
-    const box = await over.boundingBox();
-    if (!box) throw new Error('no plot area');
-    await page.mouse.move(box.x + box.width * 0.05, box.y + box.height / 2);
-    await page.mouse.down();
-    await page.mouse.move(box.x + box.width * 0.2, box.y + box.height / 2, { steps: 5 });
-    await page.mouse.up();
-    const zoomed = (await chartStates(page))[0] as ChartState;
-    expect(zoomed.x.max - zoomed.x.min).toBeLessThan((before.x.max - before.x.min) / 4);
-    expect(zoomed.x.min).toBeGreaterThan(before.x.min);
-    for (const strip of zoomed.stripX) expect(strip).toEqual(zoomed.x);
-    // Hovering shows the exact figures in the legend.
-    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2);
-    await expect(page.locator('#scenario-0 .timeline .u-legend .u-value').first().textContent()).resolves.toMatch(/\d s$/);
-    await page.locator('#scenario-0 button', { hasText: 'pan →' }).click();
-    const panned = (await chartStates(page))[0] as ChartState;
-    expect(panned.x.min).toBeCloseTo(zoomed.x.min + (zoomed.x.max - zoomed.x.min) / 2, 6);
-    await page.locator('#scenario-0 button', { hasText: 'worst window' }).click();
-    const worst = (await chartStates(page))[0] as ChartState;
-    expect([worst.x.min, worst.x.max]).toEqual([0, 2]);
-    mkdirSync(ARTIFACTS, { recursive: true });
-    await page.locator('#scenario-0').screenshot({ path: join(ARTIFACTS, 'html-report-edge-attack.png') });
-    await page.locator('#scenario-0 button', { hasText: 'whole run' }).click();
-    expect(((await chartStates(page))[0] as ChartState).x).toEqual(before.x);
-  });
-
-  it('offers the worst keys of a multi-key scenario in a list, and redraws for the one picked', async () => {
-    const select = page.locator('#scenario-1 select');
-    const options = await select.locator('option').allTextContents();
-    expect(options.length).toBeGreaterThanOrEqual(2);
-    expect(options).toContain('worst key alice');
-    const other = options.find((label) => label !== options[0]) as string;
-    await select.selectOption({ label: other });
-    const state = (await chartStates(page))[1] as ChartState;
-    expect(state.view).toBe(other);
-    expect(state.painted).toBeGreaterThan(1_000);
-    expect(problems).toEqual([]);
-    mkdirSync(ARTIFACTS, { recursive: true });
-    await page.screenshot({ path: join(ARTIFACTS, 'html-report.png'), fullPage: true });
-  });
-}, BROWSER_TIMEOUT_MS);
+    it('offers the worst keys of a multi-key scenario in a list, and redraws for the one picked', async () => {
+      const select = page.locator('#scenario-1 select');
+      const options = await select.locator('option').allTextContents();
+      expect(options.length).toBeGreaterThanOrEqual(2);
+      expect(options).toContain('worst key alice');
+      const other = options.find((label) => label !== options[0]) as string;
+      await select.selectOption({ label: other });
+      const state = (await chartStates(page))[1] as ChartState;
+      expect(state.view).toBe(other);
+      expect(state.painted).toBeGreaterThan(1_000);
+      expect(problems).toEqual([]);
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: join(ARTIFACTS, 'html-report.png'), fullPage: true });
+    });
+  },
+  BROWSER_TIMEOUT_MS,
+);

@@ -42,7 +42,9 @@ function embedded(page: string): HtmlReport {
  */
 function resourceReferences(page: string): string[] {
   const markup = page.replace(DATA_ELEMENT, '');
-  return [...markup.matchAll(/\b(?:src|href)\s*=\s*["']?([^"'\s>]+)|url\(\s*["']?([^"')]+)|@import\s+["']([^"']+)/gi)].map((m) => m[1] ?? m[2] ?? m[3] ?? '');
+  return [
+    ...markup.matchAll(/\b(?:src|href)\s*=\s*["']?([^"'\s>]+)|url\(\s*["']?([^"')]+)|@import\s+["']([^"']+)/gi),
+  ].map((m) => m[1] ?? m[2] ?? m[3] ?? '');
 }
 
 const BAD_NAME = '</script><script>alert(1)</script><!--';
@@ -51,7 +53,9 @@ const hostile: WorkloadComparison = {
   description: 'from a file: https://evil.example/x.js and <img src=x onerror=alert(2)> & "quotes"',
   policy: { limit: 10, windowMs: 1000 },
   rows: [],
-  timelines: [{ algorithm: 'fixed-window', timeline: { originMs: 0, bucketMs: 100, offered: [1, 2, 3], admitted: [1, 2, 2] } }],
+  timelines: [
+    { algorithm: 'fixed-window', timeline: { originMs: 0, bucketMs: 100, offered: [1, 2, 3], admitted: [1, 2, 2] } },
+  ],
   worstWindows: [null],
   notes: ['note with </style> and http://example.com'],
 };
@@ -108,7 +112,9 @@ describe('the HTML report page', () => {
   });
 
   it("drops the scheme from uPlot's banner and finds no other URL in it", () => {
-    expect(withoutSchemes('/*! https://github.com/leeoniya/uPlot (v1) */var a="https://x";')).toBe('/*! github.com/leeoniya/uPlot (v1) */var a="https://x";');
+    expect(withoutSchemes('/*! https://github.com/leeoniya/uPlot (v1) */var a="https://x";')).toBe(
+      '/*! github.com/leeoniya/uPlot (v1) */var a="https://x";',
+    );
     expect(htmlAssets().uplotScript).toMatch(/^\/\*! github\.com\/leeoniya\/uPlot/);
     expect(htmlAssets().uplotScript).not.toMatch(/https?:\/\//);
   });
@@ -117,15 +123,30 @@ describe('the HTML report page', () => {
 describe('compare --html edge-attack', () => {
   it('writes one page with the matrix, the five algorithms, the exact line, strips and the fixed window at 2x just after the window edge', async () => {
     const io = bufferIO({ cwd: scratch });
-    expect(await compareCommand({ scenarios: ['edge-attack'], measure: false, chart: false, html: 'r.html' }, io)).toBe(0);
+    expect(await compareCommand({ scenarios: ['edge-attack'], measure: false, chart: false, html: 'r.html' }, io)).toBe(
+      0,
+    );
     const page = readFileSync(join(scratch, 'r.html'), 'utf8');
     expect(page).not.toMatch(/https?:\/\//);
     const data = embedded(page);
     expect(data.matrix.columns).toEqual(['token-bucket', 'gcra', 'sliding-log', 'sliding-counter', 'fixed-window']);
-    expect(data.matrix.rows).toEqual([{ scenario: 'edge-attack', cells: [1, 1, 1, 1, 2].map((ratio) => ({ ratio, errorPercent: ratio === 2 ? 50 : 0 })) }]);
+    expect(data.matrix.rows).toEqual([
+      {
+        scenario: 'edge-attack',
+        cells: [1, 1, 1, 1, 2].map((ratio) => ({ ratio, errorPercent: ratio === 2 ? 50 : 0 })),
+      },
+    ]);
     const view = data.scenarios[0]?.views[0];
     expect(view?.label).toBe('worst key attacker');
-    expect(view?.series.map((s) => s.name)).toEqual(['limit', 'exact', 'token-bucket', 'gcra', 'sliding-log', 'sliding-counter', 'fixed-window']);
+    expect(view?.series.map((s) => s.name)).toEqual([
+      'limit',
+      'exact',
+      'token-bucket',
+      'gcra',
+      'sliding-log',
+      'sliding-counter',
+      'fixed-window',
+    ]);
     const peak = (name: string) => Math.max(...(view?.series.find((s) => s.name === name)?.values ?? []));
     expect(peak('fixed-window')).toBe(2);
     expect(peak('exact')).toBe(1);
@@ -133,24 +154,53 @@ describe('compare --html edge-attack', () => {
     const fixed = view?.series.find((s) => s.name === 'fixed-window')?.values ?? [];
     expect(view?.x[fixed.indexOf(2)]).toBe(1000);
     expect(view?.worst).toEqual({ fromMs: 0, toMs: 1000, label: 'worst window: fixed-window, 2.00x the limit' });
-    expect(view?.strips.map((s) => s.name)).toEqual(['token-bucket', 'gcra', 'sliding-log', 'sliding-counter', 'fixed-window', 'exact']);
+    expect(view?.strips.map((s) => s.name)).toEqual([
+      'token-bucket',
+      'gcra',
+      'sliding-log',
+      'sliding-counter',
+      'fixed-window',
+      'exact',
+    ]);
     const fixedStrip = view?.strips.find((s) => s.name === 'fixed-window');
     const sum = (values: number[] | undefined) => (values ?? []).reduce((a, b) => a + b, 0);
-    expect([sum(fixedStrip?.admitted), sum(fixedStrip?.denied), sum(fixedStrip?.falseAdmits), sum(fixedStrip?.falseDenials)]).toEqual([800, 0, 400, 0]);
+    expect([
+      sum(fixedStrip?.admitted),
+      sum(fixedStrip?.denied),
+      sum(fixedStrip?.falseAdmits),
+      sum(fixedStrip?.falseDenials),
+    ]).toEqual([800, 0, 400, 0]);
     expect(view?.x.length).toBeLessThanOrEqual(HTML_MAX_POINTS);
   });
 
   it('refuses --html on the file --json writes, and a second stdout, before running', async () => {
-    await expect(compareCommand({ scenarios: ['edge-attack'], measure: false, json: 'same.out', html: 'same.out' }, bufferIO({ cwd: scratch }))).rejects.toThrow('--html: same.out is the file --json writes too');
-    await expect(compareCommand({ scenarios: ['edge-attack'], measure: false, csv: '-', html: '-' }, bufferIO({ cwd: scratch }))).rejects.toThrow('--csv: only one of --csv and --html can go to stdout (-)');
-    await expect(compareCommand({ scenarios: ['edge-attack'], measure: false, html: 'no/such/folder/r.html' }, bufferIO({ cwd: scratch }))).rejects.toThrow(/^--html: no\/such\/folder\/r\.html: the folder .* does not exist$/);
+    await expect(
+      compareCommand(
+        { scenarios: ['edge-attack'], measure: false, json: 'same.out', html: 'same.out' },
+        bufferIO({ cwd: scratch }),
+      ),
+    ).rejects.toThrow('--html: same.out is the file --json writes too');
+    await expect(
+      compareCommand({ scenarios: ['edge-attack'], measure: false, csv: '-', html: '-' }, bufferIO({ cwd: scratch })),
+    ).rejects.toThrow('--csv: only one of --csv and --html can go to stdout (-)');
+    await expect(
+      compareCommand(
+        { scenarios: ['edge-attack'], measure: false, html: 'no/such/folder/r.html' },
+        bufferIO({ cwd: scratch }),
+      ),
+    ).rejects.toThrow(/^--html: no\/such\/folder\/r\.html: the folder .* does not exist$/);
   });
 });
 
 describe('distributed --html and attack --html', () => {
   it('distributed: a line and a strip per design and fail mode for the worst key, the outage shaded', async () => {
     const io = bufferIO({ cwd: scratch });
-    expect(await distributedCommand({ outage: '10s-20s', strategy: 'central,local-split', chart: false, html: 'd.html' }, io)).toBe(0);
+    expect(
+      await distributedCommand(
+        { outage: '10s-20s', strategy: 'central,local-split', chart: false, html: 'd.html' },
+        io,
+      ),
+    ).toBe(0);
     const data = embedded(readFileSync(join(scratch, 'd.html'), 'utf8'));
     const designs = ['central/open', 'central/closed', 'central/local', 'local-split'];
     expect(data.title).toBe('ratelab distributed');
@@ -172,7 +222,12 @@ describe('distributed --html and attack --html', () => {
     try {
       const io = bufferIO({ cwd: scratch });
       const edge = fileURLToPath(new URL('../fixtures/http-edge.yaml', import.meta.url));
-      expect(await attackCommand({ url: serve.url, scenario: edge, speed: 10, align: '1s', chart: false, html: 'a.html' }, io)).toBe(0);
+      expect(
+        await attackCommand(
+          { url: serve.url, scenario: edge, speed: 10, align: '1s', chart: false, html: 'a.html' },
+          io,
+        ),
+      ).toBe(0);
     } finally {
       await serve.stop();
     }
@@ -202,7 +257,11 @@ describe('the bound on points', () => {
     const admitted = new Array<number>(n).fill(5);
     admitted[654_321] = 200;
     admitted[123_457] = 0;
-    const view = timelineHtmlView('all keys', [{ algorithm: 'fixed-window', timeline: { originMs: 0, bucketMs: 1000, offered, admitted } }], { limit: 100, windowMs: 1000 });
+    const view = timelineHtmlView(
+      'all keys',
+      [{ algorithm: 'fixed-window', timeline: { originMs: 0, bucketMs: 1000, offered, admitted } }],
+      { limit: 100, windowMs: 1000 },
+    );
     const line = view.series.find((s) => s.name === 'fixed-window')?.values ?? [];
     expect(view.x.length).toBeLessThanOrEqual(HTML_MAX_POINTS);
     expect(line).toHaveLength(view.x.length);
@@ -213,15 +272,20 @@ describe('the bound on points', () => {
 
   it('downsampleMinMax keeps every series within the bound, with its extremes, in time order', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: -1000, max: 1000 }), { minLength: 1, maxLength: 3000 }), fc.integer({ min: 2, max: 500 }), (values, maxPoints) => {
-        const x = values.map((_, i) => i * 10);
-        const out = downsampleMinMax(x, [values, values.map((v) => -v)], maxPoints);
-        expect(out.x.length).toBeLessThanOrEqual(Math.max(maxPoints, values.length <= maxPoints ? values.length : 0));
-        for (let i = 1; i < out.x.length; i++) expect(out.x[i] as number).toBeGreaterThanOrEqual(out.x[i - 1] as number);
-        expect(Math.max(...(out.series[0] as number[]))).toBe(Math.max(...values));
-        expect(Math.min(...(out.series[0] as number[]))).toBe(Math.min(...values));
-        expect(Math.max(...(out.series[1] as number[]))).toBe(-Math.min(...values));
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: -1000, max: 1000 }), { minLength: 1, maxLength: 3000 }),
+        fc.integer({ min: 2, max: 500 }),
+        (values, maxPoints) => {
+          const x = values.map((_, i) => i * 10);
+          const out = downsampleMinMax(x, [values, values.map((v) => -v)], maxPoints);
+          expect(out.x.length).toBeLessThanOrEqual(Math.max(maxPoints, values.length <= maxPoints ? values.length : 0));
+          for (let i = 1; i < out.x.length; i++)
+            expect(out.x[i] as number).toBeGreaterThanOrEqual(out.x[i - 1] as number);
+          expect(Math.max(...(out.series[0] as number[]))).toBe(Math.max(...values));
+          expect(Math.min(...(out.series[0] as number[]))).toBe(Math.min(...values));
+          expect(Math.max(...(out.series[1] as number[]))).toBe(-Math.min(...values));
+        },
+      ),
     );
   });
 

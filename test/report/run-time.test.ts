@@ -16,7 +16,13 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** The trace's run: its first arrival at epoch 1764547200900 ms, then two 1 s buckets. */
 const RUN_MS = 2000;
-const EPOCH_TRACE = { trace: join(TRACES, 'epoch-ms.csv'), limit: '5', window: '1s', measure: false, color: false } as const;
+const EPOCH_TRACE = {
+  trace: join(TRACES, 'epoch-ms.csv'),
+  limit: '5',
+  window: '1s',
+  measure: false,
+  color: false,
+} as const;
 
 /** The time labels of the chart axis (under the last panel's `└`) and of the strip (under its title), when shown. */
 function axisLabels(out: string): string[][] {
@@ -58,7 +64,9 @@ describe('times in a report of a trace with epoch timestamps', () => {
     const [axis] = axisLabels(await compare({ from: '100ms', to: '1s' }));
     expect(axis?.[0]).toBe('100ms');
     expect(axis?.at(-1)).toBe('1s');
-    await expect(compare({ from: '5s' })).rejects.toThrow('--from: 5s is outside the run (epoch-ms.csv runs from 0ms to 2s)');
+    await expect(compare({ from: '5s' })).rejects.toThrow(
+      '--from: 5s is outside the run (epoch-ms.csv runs from 0ms to 2s)',
+    );
   });
 
   it('the HTML report’s x axis and worst window are times since the first arrival', async () => {

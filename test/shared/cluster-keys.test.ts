@@ -12,7 +12,10 @@ const app = new URL('../support/cluster-keys-app.ts', import.meta.url).href;
 
 describe('cluster keys', () => {
   it('keeps apart keys that differ only in lone surrogates: each admitted once at limit 1, then denied', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, [boot], { env: { ...process.env, RATELAB_TS_WORKER: app }, timeout: 120_000 });
+    const { stdout } = await promisify(execFile)(process.execPath, [boot], {
+      env: { ...process.env, RATELAB_TS_WORKER: app },
+      timeout: 120_000,
+    });
     const result = JSON.parse(stdout.trim().split('\n').at(-1) as string) as Record<string, string>;
     expect(Object.keys(result)).toHaveLength(7);
     expect(result['"user\\ud800"']).toBeDefined();

@@ -21,10 +21,15 @@ async function runCluster(env: Record<string, string>): Promise<unknown[]> {
 
 describe('cluster workers sharing a limit through the primary', () => {
   it('4 workers x 1,000 calls on 10 keys, limit 100 per hour: exactly 1,000 admitted, every algorithm', async () => {
-    const results = (await runCluster({ RATELAB_CLUSTER_MODE: 'serve', RATELAB_CLUSTER_CALLS: '1000' })) as Array<Record<string, number>>;
+    const results = (await runCluster({ RATELAB_CLUSTER_MODE: 'serve', RATELAB_CLUSTER_CALLS: '1000' })) as Array<
+      Record<string, number>
+    >;
     expect(results).toHaveLength(4);
     for (const algorithm of ALGORITHMS) {
-      expect(results.reduce((sum, counts) => sum + (counts[algorithm] as number), 0), algorithm).toBe(1000);
+      expect(
+        results.reduce((sum, counts) => sum + (counts[algorithm] as number), 0),
+        algorithm,
+      ).toBe(1000);
     }
   }, 120_000);
 });
@@ -36,17 +41,21 @@ describe('a primary that does not answer', () => {
     ['closed', [false, false, false], 'fail-closed'],
     // Each worker's share: limit 4 over expectedNodes 2 = 2 per worker.
     ['local', [true, true, false], 'local-fallback'],
-  ])('failMode %s decides after the 200 ms timeout', async (failMode, allowed, reason) => {
-    const results = (await runCluster({ RATELAB_CLUSTER_MODE: 'deaf', RATELAB_FAIL_MODE: failMode })) as Call[][];
-    expect(results).toHaveLength(4);
-    for (const calls of results) {
-      expect(calls.map((c) => c.decision.allowed)).toEqual(allowed);
-      expect(calls.every((c) => c.decision.reason === reason)).toBe(true);
-      // Waited for the timeout, and not much longer (generous: a loaded 2-core machine).
-      for (const call of calls) expect(call.ms).toBeGreaterThanOrEqual(190);
-      for (const call of calls) expect(call.ms).toBeLessThan(200 + 3000);
-    }
-  }, 120_000);
+  ])(
+    'failMode %s decides after the 200 ms timeout',
+    async (failMode, allowed, reason) => {
+      const results = (await runCluster({ RATELAB_CLUSTER_MODE: 'deaf', RATELAB_FAIL_MODE: failMode })) as Call[][];
+      expect(results).toHaveLength(4);
+      for (const calls of results) {
+        expect(calls.map((c) => c.decision.allowed)).toEqual(allowed);
+        expect(calls.every((c) => c.decision.reason === reason)).toBe(true);
+        // Waited for the timeout, and not much longer (generous: a loaded 2-core machine).
+        for (const call of calls) expect(call.ms).toBeGreaterThanOrEqual(190);
+        for (const call of calls) expect(call.ms).toBeLessThan(200 + 3000);
+      }
+    },
+    120_000,
+  );
 });
 
 describe('workers that exit with requests in flight', () => {
@@ -68,16 +77,29 @@ describe('a burst from one worker while the primary is healthy', () => {
     [1, 10_000],
     [1, 30_000],
     [4, 10_000],
-  ])('%i worker(s) x %i concurrent calls on one key, limit 1,000 per minute: exactly 1,000 admitted, all by the primary', async (workers, calls) => {
-    const total = workers * calls;
-    type Burst = { admitted: number; reasons: Record<string, number>; primaryStallMs: number };
-    const clean = (r: Burst) => r.admitted === 1000 && r.reasons.primary === total;
-    const runs: Burst[] = [];
-    for (let run = 0; run < 3 && !runs.some(clean); run++) {
-      runs.push(...((await runCluster({ RATELAB_CLUSTER_MODE: 'burst', RATELAB_CLUSTER_CALLS: String(calls), RATELAB_CLUSTER_WORKERS: String(workers) })) as Burst[]));
-    }
-    expect(runs.find(clean) ?? runs, JSON.stringify(runs)).toMatchObject({ admitted: 1000, reasons: { primary: total } });
-  }, 120_000);
+  ])(
+    '%i worker(s) x %i concurrent calls on one key, limit 1,000 per minute: exactly 1,000 admitted, all by the primary',
+    async (workers, calls) => {
+      const total = workers * calls;
+      type Burst = { admitted: number; reasons: Record<string, number>; primaryStallMs: number };
+      const clean = (r: Burst) => r.admitted === 1000 && r.reasons.primary === total;
+      const runs: Burst[] = [];
+      for (let run = 0; run < 3 && !runs.some(clean); run++) {
+        runs.push(
+          ...((await runCluster({
+            RATELAB_CLUSTER_MODE: 'burst',
+            RATELAB_CLUSTER_CALLS: String(calls),
+            RATELAB_CLUSTER_WORKERS: String(workers),
+          })) as Burst[]),
+        );
+      }
+      expect(runs.find(clean) ?? runs, JSON.stringify(runs)).toMatchObject({
+        admitted: 1000,
+        reasons: { primary: total },
+      });
+    },
+    120_000,
+  );
 });
 
 describe('a primary that is stopped (SIGSTOP) with calls in flight', () => {
@@ -85,22 +107,31 @@ describe('a primary that is stopped (SIGSTOP) with calls in flight', () => {
   it.each([
     ['open', 'fail-open'],
     ['closed', 'fail-closed'],
-  ])('failMode %s: 2,000 concurrent calls all take the fail mode after the 200 ms timeout, not one timeout per batch', async (failMode, reason) => {
-    const [result] = (await runCluster({ RATELAB_CLUSTER_MODE: 'stuck', RATELAB_FAIL_MODE: failMode })) as Array<{ before: Record<string, number>; stalled: Stalled }>;
-    expect(result?.before).toEqual({ primary: 2 });
-    expect(result?.stalled.reasons).toEqual({ [reason]: 2000 });
-    // The queued calls fail over with the batch the primary was late on (generous bound: a
-    // loaded 2-core machine), rather than each waiting its own turn and timeout.
-    expect(result?.stalled.fastestMs).toBeGreaterThanOrEqual(190);
-    expect(result?.stalled.slowestMs).toBeLessThan(200 + 3000);
-  }, 120_000);
+  ])(
+    'failMode %s: 2,000 concurrent calls all take the fail mode after the 200 ms timeout, not one timeout per batch',
+    async (failMode, reason) => {
+      const [result] = (await runCluster({ RATELAB_CLUSTER_MODE: 'stuck', RATELAB_FAIL_MODE: failMode })) as Array<{
+        before: Record<string, number>;
+        stalled: Stalled;
+      }>;
+      expect(result?.before).toEqual({ primary: 2 });
+      expect(result?.stalled.reasons).toEqual({ [reason]: 2000 });
+      // The queued calls fail over with the batch the primary was late on (generous bound: a
+      // loaded 2-core machine), rather than each waiting its own turn and timeout.
+      expect(result?.stalled.fastestMs).toBeGreaterThanOrEqual(190);
+      expect(result?.stalled.slowestMs).toBeLessThan(200 + 3000);
+    },
+    120_000,
+  );
 });
 
 describe('calls the fail mode answered are not applied when the primary wakes', () => {
   // A denied request changes nothing, as on every other backend: the 2,000 fail-closed
   // denials made while the primary was stopped must not spend its quota when it goes on.
   it('limit 10: 2 spent, 2,000 denied fail-closed while stopped, then the primary admits with 7 left', async () => {
-    const [result] = (await runCluster({ RATELAB_CLUSTER_MODE: 'stuck', RATELAB_FAIL_MODE: 'closed' })) as Array<{ after: unknown }>;
+    const [result] = (await runCluster({ RATELAB_CLUSTER_MODE: 'stuck', RATELAB_FAIL_MODE: 'closed' })) as Array<{
+      after: unknown;
+    }>;
     expect(result?.after).toEqual({ reason: 'primary', allowed: true, remaining: 7 });
   }, 120_000);
 });
@@ -112,16 +143,27 @@ describe('key size at the primary', () => {
     const [result] = await runCluster({ RATELAB_CLUSTER_MODE: 'keys' });
     expect(result).toEqual({
       calls: {
-        default: ['primary', "INVALID_KEY: key: 129 bytes in UTF-8, over the cluster limiter's maxKeyBytes (128)", "INVALID_KEY: key: 1000000 bytes in UTF-8, over the cluster limiter's maxKeyBytes (128)"],
-        narrow: ['primary', 'primary', "INVALID_KEY: key: 18 bytes in UTF-8, over the cluster limiter's maxKeyBytes (16)"],
+        default: [
+          'primary',
+          "INVALID_KEY: key: 129 bytes in UTF-8, over the cluster limiter's maxKeyBytes (128)",
+          "INVALID_KEY: key: 1000000 bytes in UTF-8, over the cluster limiter's maxKeyBytes (128)",
+        ],
+        narrow: [
+          'primary',
+          'primary',
+          "INVALID_KEY: key: 18 bytes in UTF-8, over the cluster limiter's maxKeyBytes (16)",
+        ],
       },
       keys: { default: 1, narrow: 2 },
     });
   }, 120_000);
 
-  it.each([[0], [4097], [1.5], [Number.NaN], ['128']])('serveClusterLimiter refuses maxKeyBytes %s with INVALID_ARGUMENT', (maxKeyBytes) => {
-    expect(() => serveClusterLimiter('bad', 'gcra', { limit: 1, windowMs: 1000 }, { maxKeyBytes: maxKeyBytes as number })).toThrow(
-      expect.objectContaining({ code: 'INVALID_ARGUMENT', field: 'maxKeyBytes' }),
-    );
-  });
+  it.each([[0], [4097], [1.5], [Number.NaN], ['128']])(
+    'serveClusterLimiter refuses maxKeyBytes %s with INVALID_ARGUMENT',
+    (maxKeyBytes) => {
+      expect(() =>
+        serveClusterLimiter('bad', 'gcra', { limit: 1, windowMs: 1000 }, { maxKeyBytes: maxKeyBytes as number }),
+      ).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', field: 'maxKeyBytes' }));
+    },
+  );
 });

@@ -17,11 +17,25 @@ const KEY_BYTES = 16;
 /** A table of `maxKeys` rows (and the limiter's 2 x maxKeys slots, rounded up to a power of two). */
 function tableOf(maxKeys: number) {
   const slots = 2 ** Math.ceil(Math.log2(2 * maxKeys));
-  const spec = { algorithm: 'fixed-window' as const, limits: checkPolicy({ limit: 1, windowMs: IDLE_MS }, 'fixed-window'), maxKeys, slots, maxKeyBytes: KEY_BYTES };
+  const spec = {
+    algorithm: 'fixed-window' as const,
+    limits: checkPolicy({ limit: 1, windowMs: IDLE_MS }, 'fixed-window'),
+    maxKeys,
+    slots,
+    maxKeyBytes: KEY_BYTES,
+  };
   const view = layout(spec, new SharedArrayBuffer(layoutBytes(spec)));
   initialise(view);
   const codec = new KeyCodec(KEY_BYTES);
-  const table = new SharedKeyTable(view, createLocking('per-key', view, 1000, new LockTokens(1)), codec, KEY_BYTES, PROBE_LIMIT, IDLE_MS, () => {});
+  const table = new SharedKeyTable(
+    view,
+    createLocking('per-key', view, 1000, new LockTokens(1)),
+    codec,
+    KEY_BYTES,
+    PROBE_LIMIT,
+    IDLE_MS,
+    () => {},
+  );
   /** Decides `key` at `now` as the limiter would (its time is the row's `touched`); the error code when refused. */
   const use = (key: string, now: number): string | undefined =>
     errorCode(() => {
@@ -39,16 +53,19 @@ function tableOf(maxKeys: number) {
 }
 
 describe('a full table of keys in use', () => {
-  it.each([[1_000], [10_000], [100_000]])('maxKeys %i: each new key is refused after at most SWEEP_STEPS slots examined', (maxKeys) => {
-    const { table, use, fill } = tableOf(maxKeys);
-    fill(0);
-    for (let call = 0; call < 20; call++) {
-      const before = table.sweptSlots;
-      expect(use(`new-${call}`, IDLE_MS - 1)).toBe('SHARED_TABLE_FULL');
-      expect(table.sweptSlots - before).toBeLessThanOrEqual(SWEEP_STEPS);
-    }
-    expect(table.size).toBe(maxKeys);
-  });
+  it.each([[1_000], [10_000], [100_000]])(
+    'maxKeys %i: each new key is refused after at most SWEEP_STEPS slots examined',
+    (maxKeys) => {
+      const { table, use, fill } = tableOf(maxKeys);
+      fill(0);
+      for (let call = 0; call < 20; call++) {
+        const before = table.sweptSlots;
+        expect(use(`new-${call}`, IDLE_MS - 1)).toBe('SHARED_TABLE_FULL');
+        expect(table.sweptSlots - before).toBeLessThanOrEqual(SWEEP_STEPS);
+      }
+      expect(table.size).toBe(maxKeys);
+    },
+  );
 
   it('keeps refusing after the sweep has been round the whole table: nothing is idle', () => {
     const { table, use, fill, slots } = tableOf(1000);
@@ -101,7 +118,8 @@ function recording(locks: Locking, taken: Array<[string, number]>): Locking {
 
 /** The 64-byte line of the lock word that `name(index)` takes, in `view`. */
 function lockLine(view: Layout, name: string, index: number): number {
-  if (name === 'slot' || name === 'trySlot') return Math.floor((view.slots.byteOffset + (index * SLOT_WORDS + SLOT.lock) * 4) / 64);
+  if (name === 'slot' || name === 'trySlot')
+    return Math.floor((view.slots.byteOffset + (index * SLOT_WORDS + SLOT.lock) * 4) / 64);
   if (name === 'row' || name === 'tryRow') return Math.floor((view.rowLocks.byteOffset + index * 4) / 64);
   throw new Error(`a decision on a known key took ${name}(${index})`);
 }
@@ -110,7 +128,13 @@ describe('a decision on a known key', () => {
   it("takes a lock word in a line no other limiter's decisions write (keys inserted in turn by two limiters)", () => {
     const maxKeys = 1000;
     const slots = 2 ** Math.ceil(Math.log2(2 * maxKeys));
-    const spec = { algorithm: 'fixed-window' as const, limits: checkPolicy({ limit: 1, windowMs: IDLE_MS }, 'fixed-window'), maxKeys, slots, maxKeyBytes: KEY_BYTES };
+    const spec = {
+      algorithm: 'fixed-window' as const,
+      limits: checkPolicy({ limit: 1, windowMs: IDLE_MS }, 'fixed-window'),
+      maxKeys,
+      slots,
+      maxKeyBytes: KEY_BYTES,
+    };
     const view = layout(spec, new SharedArrayBuffer(layoutBytes(spec)));
     initialise(view);
     const limiters = [1, 2].map((member) => {
@@ -132,7 +156,11 @@ describe('a decision on a known key', () => {
     const lines = limiters.map((limiter) => {
       limiter.taken.length = 0;
       for (const key of limiter.keys) limiter.decide(key);
-      return new Set(limiter.taken.filter(([name]) => !name.startsWith('release')).map(([name, index]) => lockLine(view, name, index)));
+      return new Set(
+        limiter.taken
+          .filter(([name]) => !name.startsWith('release'))
+          .map(([name, index]) => lockLine(view, name, index)),
+      );
     });
     const [first, second] = lines as [Set<number>, Set<number>];
     expect([...first].filter((line) => second.has(line))).toEqual([]);

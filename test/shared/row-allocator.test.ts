@@ -43,39 +43,47 @@ function lines(rows: readonly number[], offset: number, bytes: number): Set<numb
   return new Set(rows.map((row) => Math.floor((offset + row * bytes) / LINE)));
 }
 
-
 describe('rows of two limiters never share a cache line', () => {
-  it('for any order in which 2 to 4 limiters insert their keys, each line of row state holds one limiter\'s keys', () => {
+  it("for any order in which 2 to 4 limiters insert their keys, each line of row state holds one limiter's keys", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 2, max: 4 }), fc.array(fc.nat(3), { minLength: 100, maxLength: 400 }), (count, turns) => {
-        // Room for every key: the hand-out, not a full table, is what is tested.
-        const { limiters, view, row } = limitersOn(512, count);
-        const owned = limiters.map((): number[] => []);
-        turns.forEach((turn, i) => {
-          const who = turn % count;
-          limiters[who]?.allow(`t${who}-${i}`);
-          owned[who]?.push(row(`t${who}-${i}`));
-        });
-        // The columns written at every decision: the key's time (8 B) and the meter's (4 or
-        // 8 B per row, each column starting on a line like `touched`).
-        expect(view.touched.byteOffset % LINE).toBe(0);
-        for (const bytes of [4, 8]) {
-          const seen = new Map<number, number>();
-          owned.forEach((rows, who) => {
-            for (const line of lines(rows, view.touched.byteOffset, bytes)) {
-              expect(seen.get(line) ?? who, `a ${bytes}-byte column's line holds keys of two limiters`).toBe(who);
-              seen.set(line, who);
-            }
+      fc.property(
+        fc.integer({ min: 2, max: 4 }),
+        fc.array(fc.nat(3), { minLength: 100, maxLength: 400 }),
+        (count, turns) => {
+          // Room for every key: the hand-out, not a full table, is what is tested.
+          const { limiters, view, row } = limitersOn(512, count);
+          const owned = limiters.map((): number[] => []);
+          turns.forEach((turn, i) => {
+            const who = turn % count;
+            limiters[who]?.allow(`t${who}-${i}`);
+            owned[who]?.push(row(`t${who}-${i}`));
           });
-        }
-      }),
+          // The columns written at every decision: the key's time (8 B) and the meter's (4 or
+          // 8 B per row, each column starting on a line like `touched`).
+          expect(view.touched.byteOffset % LINE).toBe(0);
+          for (const bytes of [4, 8]) {
+            const seen = new Map<number, number>();
+            owned.forEach((rows, who) => {
+              for (const line of lines(rows, view.touched.byteOffset, bytes)) {
+                expect(seen.get(line) ?? who, `a ${bytes}-byte column's line holds keys of two limiters`).toBe(who);
+                seen.set(line, who);
+              }
+            });
+          }
+        },
+      ),
       { seed: 2211, numRuns: 100 },
     );
   });
 
   it('every column carved from the buffer starts on a 64-byte line, whatever the lengths before it', () => {
     const columns = new SharedColumns(new SharedArrayBuffer(1 << 16), 12);
-    for (const [type, length] of [[Float64Array, 3], [Int32Array, 5], [Uint32Array, 1], [Float64Array, 17]] as const) {
+    for (const [type, length] of [
+      [Float64Array, 3],
+      [Int32Array, 5],
+      [Uint32Array, 1],
+      [Float64Array, 17],
+    ] as const) {
       expect(columns.grow(new type(0), length).byteOffset % LINE).toBe(0);
     }
   });
@@ -87,7 +95,11 @@ describe('no row is lost to a limiter that claimed more than it used', () => {
     const [a, b, c] = limiters as [SharedRateLimiter, SharedRateLimiter, SharedRateLimiter];
     expect(a.allow('a')).toBe(true);
     expect(b.allow('b')).toBe(true);
-    for (let i = 0; i < 38; i++) expect(errorCode(() => c.allow(`c-${i}`)), `key ${i + 3} of 40`).toBeUndefined();
+    for (let i = 0; i < 38; i++)
+      expect(
+        errorCode(() => c.allow(`c-${i}`)),
+        `key ${i + 3} of 40`,
+      ).toBeUndefined();
     expect(a.size).toBe(40);
     for (const limiter of limiters) expect(errorCode(() => limiter.allow('one more'))).toBe('SHARED_TABLE_FULL');
   });

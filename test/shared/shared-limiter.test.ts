@@ -9,7 +9,6 @@ import { ALGORITHMS } from '../../src/core/policy.js';
 import { attachSharedLimiter, createSharedLimiter } from '../../src/shared/limiter.js';
 import { errorCode } from '../support/errors.js';
 
-
 describe('the shared limiter decides as the memory limiter does', () => {
   const step = fc.record({
     key: fc.constantFrom('a', 'b', 'c', 'é', ''),
@@ -19,30 +18,37 @@ describe('the shared limiter decides as the memory limiter does', () => {
     via: fc.integer({ min: 0, max: 2 }),
     reset: fc.boolean(),
   });
-  it.each(ALGORITHMS.map((algorithm) => [algorithm]))('%s, any sequence, through any of three attached views', (algorithm) => {
-    fc.assert(
-      fc.property(fc.array(step, { maxLength: 120 }), fc.constantFrom(undefined, 7), (steps, burst) => {
-        const policy = burst === undefined ? { limit: 5, windowMs: 1000 } : { limit: 5, windowMs: 1000, burst };
-        const clock = new ManualClock(1_800_000_000_000);
-        // Keys kept forever: after the clock steps back, a key the memory limiter dropped
-        // as idle comes back fresh, while the shared one (room to spare) keeps its time.
-        const memory = createLimiter(algorithm, policy, { clock, idleMs: Infinity });
-        const shared = createSharedLimiter(algorithm, policy, { clock, maxKeys: 8 });
-        const views = [shared, attachSharedLimiter(shared.handle, { clock }), attachSharedLimiter(shared.handle, { clock })];
-        for (const s of steps) {
-          clock.set(clock.now() + s.move);
-          const view = views[s.via] ?? shared;
-          // reset's answer (was the key live?) may differ: the memory limiter drops idle keys
-          // as it goes, the shared one when it needs room. What follows may not.
-          if (s.reset && s.cost === 0) {
-            view.reset(s.key);
-            memory.reset(s.key);
-          } else expect(view.consume(s.key, s.cost)).toEqual(memory.consume(s.key, s.cost));
-        }
-      }),
-      { seed: 1515, numRuns: 150 },
-    );
-  });
+  it.each(ALGORITHMS.map((algorithm) => [algorithm]))(
+    '%s, any sequence, through any of three attached views',
+    (algorithm) => {
+      fc.assert(
+        fc.property(fc.array(step, { maxLength: 120 }), fc.constantFrom(undefined, 7), (steps, burst) => {
+          const policy = burst === undefined ? { limit: 5, windowMs: 1000 } : { limit: 5, windowMs: 1000, burst };
+          const clock = new ManualClock(1_800_000_000_000);
+          // Keys kept forever: after the clock steps back, a key the memory limiter dropped
+          // as idle comes back fresh, while the shared one (room to spare) keeps its time.
+          const memory = createLimiter(algorithm, policy, { clock, idleMs: Infinity });
+          const shared = createSharedLimiter(algorithm, policy, { clock, maxKeys: 8 });
+          const views = [
+            shared,
+            attachSharedLimiter(shared.handle, { clock }),
+            attachSharedLimiter(shared.handle, { clock }),
+          ];
+          for (const s of steps) {
+            clock.set(clock.now() + s.move);
+            const view = views[s.via] ?? shared;
+            // reset's answer (was the key live?) may differ: the memory limiter drops idle keys
+            // as it goes, the shared one when it needs room. What follows may not.
+            if (s.reset && s.cost === 0) {
+              view.reset(s.key);
+              memory.reset(s.key);
+            } else expect(view.consume(s.key, s.cost)).toEqual(memory.consume(s.key, s.cost));
+          }
+        }),
+        { seed: 1515, numRuns: 150 },
+      );
+    },
+  );
 });
 
 describe('the full table', () => {
@@ -105,14 +111,22 @@ describe('handles: the buffer describes itself', () => {
     ['lockLeaseMs longer', (h) => ({ ...h, lockLeaseMs: 5000 }), 'handle.lockLeaseMs'],
     ['idleMs shorter', (h) => ({ ...h, idleMs: 1 }), 'handle.idleMs'],
     ['kind', (h) => ({ ...h, kind: 'something-else' }), 'handle'],
-    ['the buffer of another limiter', (h) => ({ ...h, buffer: createSharedLimiter('gcra', policy, { maxKeys: 64, maxKeyBytes: 64 }).handle.buffer }), 'handle.maxKeyBytes'],
+    [
+      'the buffer of another limiter',
+      (h) => ({ ...h, buffer: createSharedLimiter('gcra', policy, { maxKeys: 64, maxKeyBytes: 64 }).handle.buffer }),
+      'handle.maxKeyBytes',
+    ],
     ['a buffer of zeros', (h) => ({ ...h, buffer: new SharedArrayBuffer(h.buffer.byteLength) }), 'handle'],
     ['a buffer too short for its header', (h) => ({ ...h, buffer: new SharedArrayBuffer(8) }), 'handle'],
     ['a buffer of an odd length', (h) => ({ ...h, buffer: new SharedArrayBuffer(h.buffer.byteLength + 3) }), 'handle'],
   ])('%s changed: INVALID_ARGUMENT naming it, and the creator is unaffected', (_field, forge, field) => {
     const creator = real();
     expect(creator.allow('k')).toBe(true);
-    expectRatelabError(() => attachSharedLimiter(forge(creator.handle) as SharedLimiterHandle), 'INVALID_ARGUMENT', field);
+    expectRatelabError(
+      () => attachSharedLimiter(forge(creator.handle) as SharedLimiterHandle),
+      'INVALID_ARGUMENT',
+      field,
+    );
     expect(creator.allow('k')).toBe(true);
     expect(creator.allow('k')).toBe(false);
   });
@@ -122,11 +136,27 @@ describe('refusals', () => {
   it.each([
     ['maxKeys missing', () => createSharedLimiter('gcra', { limit: 1, windowMs: 1 }, {} as never), 'INVALID_ARGUMENT'],
     ['maxKeys 0', () => createSharedLimiter('gcra', { limit: 1, windowMs: 1 }, { maxKeys: 0 }), 'INVALID_ARGUMENT'],
-    ['a bad locking', () => createSharedLimiter('gcra', { limit: 1, windowMs: 1 }, { maxKeys: 1, locking: 'none' as never }), 'INVALID_ARGUMENT'],
+    [
+      'a bad locking',
+      () => createSharedLimiter('gcra', { limit: 1, windowMs: 1 }, { maxKeys: 1, locking: 'none' as never }),
+      'INVALID_ARGUMENT',
+    ],
     ['a bad policy', () => createSharedLimiter('gcra', { limit: 0, windowMs: 1 }, { maxKeys: 1 }), 'INVALID_POLICY'],
-    ['a bad algorithm', () => createSharedLimiter('leaky' as never, { limit: 1, windowMs: 1 }, { maxKeys: 1 }), 'UNKNOWN_ALGORITHM'],
+    [
+      'a bad algorithm',
+      () => createSharedLimiter('leaky' as never, { limit: 1, windowMs: 1 }, { maxKeys: 1 }),
+      'UNKNOWN_ALGORITHM',
+    ],
     ['not a handle', () => attachSharedLimiter({} as never), 'INVALID_ARGUMENT'],
-    ['a buffer of the wrong size', () => attachSharedLimiter({ ...createSharedLimiter('gcra', { limit: 1, windowMs: 1 }, { maxKeys: 4 }).handle, maxKeys: 400 }), 'INVALID_ARGUMENT'],
+    [
+      'a buffer of the wrong size',
+      () =>
+        attachSharedLimiter({
+          ...createSharedLimiter('gcra', { limit: 1, windowMs: 1 }, { maxKeys: 4 }).handle,
+          maxKeys: 400,
+        }),
+      'INVALID_ARGUMENT',
+    ],
   ])('%s', (_what, attempt, expected) => {
     expect(errorCode(attempt)).toBe(expected);
   });
@@ -147,22 +177,57 @@ describe("the buffer's size", () => {
   // what it would need, before the engine fails on it (a RangeError) or the host runs out.
   // Each row: what dominates the buffer (timestamps, or key bytes), a lower bound on it.
   it.each([
-    ['a sliding log of limit 1e6 for 5e4 keys (8 MB a key)', 'sliding-log', { limit: 1e6, windowMs: 60_000 }, { maxKeys: 5e4 }, 5e4 * 1e6 * 8],
-    ['a table of 2^24 keys of 4096 bytes (64 GiB of keys)', 'gcra', { limit: 10, windowMs: 1000 }, { maxKeys: 2 ** 24, maxKeyBytes: 4096 }, 2 ** 24 * 4096],
-    ['a sliding log of limit 2^20 for 2^11 keys (past the timestamps a shared log can address)', 'sliding-log', { limit: 2 ** 20, windowMs: 1000 }, { maxKeys: 2 ** 11 }, 2 ** 31 * 8],
-    ['a sliding log of limit 1024 for 2^17 keys (1 GiB of timestamps alone)', 'sliding-log', { limit: 1024, windowMs: 1000 }, { maxKeys: 2 ** 17 }, 2 ** 30],
-  ] as const)('%s: POLICY_TOO_LARGE at creation, naming the bytes it needs and the bound', (_what, algorithm, policy, options, atLeast) => {
-    const { message } = expectRatelabError(() => createSharedLimiter(algorithm, policy, options), 'POLICY_TOO_LARGE', 'maxKeys');
-    const needs = Number(/needs (\d+) bytes/.exec(message)?.[1]);
-    expect(needs).toBeGreaterThan(MAX_BUFFER_BYTES);
-    expect(needs).toBeGreaterThanOrEqual(atLeast);
-    expect(needs).toBeLessThan(atLeast * 1.1);
-    expect(message).toContain(`at most ${MAX_BUFFER_BYTES} bytes`);
-  });
+    [
+      'a sliding log of limit 1e6 for 5e4 keys (8 MB a key)',
+      'sliding-log',
+      { limit: 1e6, windowMs: 60_000 },
+      { maxKeys: 5e4 },
+      5e4 * 1e6 * 8,
+    ],
+    [
+      'a table of 2^24 keys of 4096 bytes (64 GiB of keys)',
+      'gcra',
+      { limit: 10, windowMs: 1000 },
+      { maxKeys: 2 ** 24, maxKeyBytes: 4096 },
+      2 ** 24 * 4096,
+    ],
+    [
+      'a sliding log of limit 2^20 for 2^11 keys (past the timestamps a shared log can address)',
+      'sliding-log',
+      { limit: 2 ** 20, windowMs: 1000 },
+      { maxKeys: 2 ** 11 },
+      2 ** 31 * 8,
+    ],
+    [
+      'a sliding log of limit 1024 for 2^17 keys (1 GiB of timestamps alone)',
+      'sliding-log',
+      { limit: 1024, windowMs: 1000 },
+      { maxKeys: 2 ** 17 },
+      2 ** 30,
+    ],
+  ] as const)(
+    '%s: POLICY_TOO_LARGE at creation, naming the bytes it needs and the bound',
+    (_what, algorithm, policy, options, atLeast) => {
+      const { message } = expectRatelabError(
+        () => createSharedLimiter(algorithm, policy, options),
+        'POLICY_TOO_LARGE',
+        'maxKeys',
+      );
+      const needs = Number(/needs (\d+) bytes/.exec(message)?.[1]);
+      expect(needs).toBeGreaterThan(MAX_BUFFER_BYTES);
+      expect(needs).toBeGreaterThanOrEqual(atLeast);
+      expect(needs).toBeLessThan(atLeast * 1.1);
+      expect(message).toContain(`at most ${MAX_BUFFER_BYTES} bytes`);
+    },
+  );
 
   it('a limiter under the bound is made: sizes are measured, not guessed', () => {
     // 4096 keys of a 16,384-entry sliding log: 512 MiB of timestamps.
-    const limiter = createSharedLimiter('sliding-log', { limit: 2 ** 14, windowMs: 1000 }, { maxKeys: 2 ** 12, maxKeyBytes: 8 });
+    const limiter = createSharedLimiter(
+      'sliding-log',
+      { limit: 2 ** 14, windowMs: 1000 },
+      { maxKeys: 2 ** 12, maxKeyBytes: 8 },
+    );
     expect(limiter.handle.buffer.byteLength).toBeLessThanOrEqual(MAX_BUFFER_BYTES);
     expect(limiter.handle.buffer.byteLength).toBeGreaterThan(2 ** 29);
     expect(limiter.allow('k')).toBe(true);

@@ -23,7 +23,9 @@ describe('4 threads x 25,000 calls on 10 keys, limit 1,000 per hour', () => {
     const limiter = createSharedLimiter(algorithm, { limit: 1000, windowMs: 3_600_000 }, { maxKeys: 16 });
     await Promise.all(threads.map((thread) => thread.ask({ type: 'attach', handle: limiter.handle })));
     const keys = Array.from({ length: 10 }, (_, i) => `user-${i}`);
-    const admitted = await Promise.all(threads.map((thread) => thread.ask<number>({ type: 'count', keys, calls: 25_000 })));
+    const admitted = await Promise.all(
+      threads.map((thread) => thread.ask<number>({ type: 'count', keys, calls: 25_000 })),
+    );
     expect(admitted.reduce((sum, n) => sum + n, 0)).toBe(10_000);
     expect(limiter.size).toBe(10);
     // Every key is spent: the test thread's own view agrees.
@@ -38,7 +40,9 @@ describe('4 threads filling one table at once, each with keys of its own', () =>
     const limiter = createSharedLimiter('fixed-window', { limit: 1, windowMs: 3_600_000 }, { maxKeys: 10_000 });
     await Promise.all(threads.map((thread) => thread.ask({ type: 'attach', handle: limiter.handle })));
     const own = threads.map((_, t) => Array.from({ length: 2500 }, (_, i) => `t${t}-${i}`));
-    const admitted = await Promise.all(threads.map((thread, t) => thread.ask<number>({ type: 'count', keys: own[t] as string[], calls: 2500 })));
+    const admitted = await Promise.all(
+      threads.map((thread, t) => thread.ask<number>({ type: 'count', keys: own[t] as string[], calls: 2500 })),
+    );
     expect(admitted).toEqual([2500, 2500, 2500, 2500]);
     expect(limiter.size).toBe(10_000);
     // Had two keys been given one row, the second would have found its quota spent.
@@ -56,7 +60,10 @@ type Result = [allowed: boolean, remaining: number, retryAfterMs: number, resetM
  * before the round down; each denial (and each cost-0 ask) goes where the chain was at its `remaining`. Fails if
  * no such order exists (two admissions saw the same state: a lost update).
  */
-function linearise(before: number, calls: Array<{ cost: number; result: Result }>): Array<{ cost: number; result: Result }> {
+function linearise(
+  before: number,
+  calls: Array<{ cost: number; result: Result }>,
+): Array<{ cost: number; result: Result }> {
   const changes = (c: { cost: number; result: Result }) => c.result[0] && c.cost > 0;
   const admitted = calls.filter(changes).sort((a, b) => b.result[1] - a.result[1]);
   const order: Array<{ cost: number; result: Result }> = [];
@@ -82,7 +89,13 @@ describe('the sliding log under random interleavings (seeded, real threads)', ()
     const policy = { limit: 40, windowMs: 100 };
     const round = fc.record({
       advance: fc.integer({ min: 0, max: 60 }),
-      ops: fc.array(fc.array(fc.tuple(fc.constantFrom('a', 'b', 'c'), fc.integer({ min: 0, max: 2 })), { minLength: 1, maxLength: 150 }), { minLength: 4, maxLength: 4 }),
+      ops: fc.array(
+        fc.array(fc.tuple(fc.constantFrom('a', 'b', 'c'), fc.integer({ min: 0, max: 2 })), {
+          minLength: 1,
+          maxLength: 150,
+        }),
+        { minLength: 4, maxLength: 4 },
+      ),
     });
     await fc.assert(
       fc.asyncProperty(fc.array(round, { minLength: 1, maxLength: 8 }), async (rounds) => {
@@ -94,13 +107,24 @@ describe('the sliding log under random interleavings (seeded, real threads)', ()
         const oracles = new Map(['a', 'b', 'c'].map((key) => [key, oracleFor('sliding-log', policy)]));
         for (const { advance, ops } of rounds) {
           time[0] = (time[0] as number) + advance;
-          const results = await Promise.all(threads.map((thread, i) => thread.ask<Result[]>({ type: 'run', ops: ops[i] as Array<[string, number]> })));
+          const results = await Promise.all(
+            threads.map((thread, i) => thread.ask<Result[]>({ type: 'run', ops: ops[i] as Array<[string, number]> })),
+          );
           for (const [key, oracle] of oracles) {
-            const calls = ops.flatMap((list, i) => list.map((op, j) => ({ key: op[0], cost: op[1], result: (results[i] as Result[])[j] as Result })).filter((c) => c.key === key));
+            const calls = ops.flatMap((list, i) =>
+              list
+                .map((op, j) => ({ key: op[0], cost: op[1], result: (results[i] as Result[])[j] as Result }))
+                .filter((c) => c.key === key),
+            );
             const before = oracle.consume(time[0] as number, 0).remaining;
             for (const call of linearise(before, calls)) {
               const expected = oracle.consume(time[0] as number, call.cost);
-              expect(call.result).toEqual([expected.allowed, expected.remaining, expected.retryAfterMs, expected.resetMs]);
+              expect(call.result).toEqual([
+                expected.allowed,
+                expected.remaining,
+                expected.retryAfterMs,
+                expected.resetMs,
+              ]);
             }
           }
         }
@@ -112,7 +136,11 @@ describe('the sliding log under random interleavings (seeded, real threads)', ()
 
 describe('a thread that dies holding a lock', () => {
   it('wedges no other key, and its own key is taken over after the lease, spent (never over the limit)', async () => {
-    const limiter = createSharedLimiter('token-bucket', { limit: 5, windowMs: 60_000 }, { maxKeys: 64, lockLeaseMs: 50 });
+    const limiter = createSharedLimiter(
+      'token-bucket',
+      { limit: 5, windowMs: 60_000 },
+      { maxKeys: 64, lockLeaseMs: 50 },
+    );
     const doomed = await TestThread.start();
     await doomed.ask({ type: 'attach', handle: limiter.handle });
     expect(limiter.consume('victim').allowed).toBe(true);
@@ -120,7 +148,11 @@ describe('a thread that dies holding a lock', () => {
     await doomed.stop();
     // Other keys: decided at once, many times, by this thread and the others.
     await Promise.all(threads.map((thread) => thread.ask({ type: 'attach', handle: limiter.handle })));
-    const others = await Promise.all(threads.map((thread, i) => thread.ask<number>({ type: 'count', keys: [`other-${i}`, 'shared-other'], calls: 20 })));
+    const others = await Promise.all(
+      threads.map((thread, i) =>
+        thread.ask<number>({ type: 'count', keys: [`other-${i}`, 'shared-other'], calls: 20 }),
+      ),
+    );
     expect(others.reduce((a, b) => a + b, 0)).toBe(4 * 5 + 5);
     // The victim's key: the next call waits out the lease, takes the lock over, and finds
     // the key repaired as spent (its dead holder may have left it half-written).
@@ -128,13 +160,19 @@ describe('a thread that dies holding a lock', () => {
     expect(decision.allowed).toBe(false);
     expect(decision.remaining).toBe(0);
     // And the lock is healthy again for every thread.
-    const after = await Promise.all(threads.map((thread) => thread.ask<number>({ type: 'count', keys: ['victim'], calls: 3 })));
+    const after = await Promise.all(
+      threads.map((thread) => thread.ask<number>({ type: 'count', keys: ['victim'], calls: 3 })),
+    );
     expect(after.reduce((a, b) => a + b, 0)).toBe(0);
     expect(limiter.consume('fresh-key').allowed).toBe(true);
   });
 
   it('a worker terminated mid-stream (wherever it stopped) leaves every key decidable', async () => {
-    const limiter = createSharedLimiter('sliding-log', { limit: 50, windowMs: 60_000 }, { maxKeys: 64, lockLeaseMs: 50 });
+    const limiter = createSharedLimiter(
+      'sliding-log',
+      { limit: 50, windowMs: 60_000 },
+      { maxKeys: 64, lockLeaseMs: 50 },
+    );
     const keys = Array.from({ length: 8 }, (_, i) => `k${i}`);
     for (let round = 0; round < 3; round++) {
       const doomed = await TestThread.start();

@@ -3,4 +3,9 @@
 // a run whose memory follows something it should not crashes instead of passing.
 import { run } from '../../src/cli/main.js';
 
-process.exitCode = await run(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
+process.exitCode = await run(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+  cwd: process.cwd(),
+});

@@ -25,7 +25,11 @@ import cluster from 'node:cluster';
 import { performance } from 'node:perf_hooks';
 import { ALGORITHMS, type Algorithm, type Policy } from '../../src/core/policy.js';
 import { serveClusterLimiter } from '../../src/shared/cluster-primary.js';
-import { createClusterLimiter, type ClusterDecision, type ClusterRateLimiter } from '../../src/shared/cluster-worker.js';
+import {
+  createClusterLimiter,
+  type ClusterDecision,
+  type ClusterRateLimiter,
+} from '../../src/shared/cluster-worker.js';
 import type { FailMode } from '../../src/core/fail-over.js';
 import { stallProbe } from './stall-probe.js';
 import type { RatelabError } from '../../src/core/errors.js';
@@ -88,9 +92,13 @@ function print(result: unknown): void {
 async function burstTarget(): Promise<void> {
   serveClusterLimiter('api', 'sliding-log', BURST_POLICY);
   const stall = stallProbe();
-  const each = (await results('burst', Number(process.env.RATELAB_CLUSTER_WORKERS ?? 1))) as Array<{ admitted: number; reasons: Record<string, number> }>;
+  const each = (await results('burst', Number(process.env.RATELAB_CLUSTER_WORKERS ?? 1))) as Array<{
+    admitted: number;
+    reasons: Record<string, number>;
+  }>;
   const reasons: Record<string, number> = {};
-  for (const result of each) for (const [reason, count] of Object.entries(result.reasons)) reasons[reason] = (reasons[reason] ?? 0) + count;
+  for (const result of each)
+    for (const [reason, count] of Object.entries(result.reasons)) reasons[reason] = (reasons[reason] ?? 0) + count;
   print({ admitted: each.reduce((sum, r) => sum + r.admitted, 0), reasons, primaryStallMs: Math.round(stall()) });
 }
 
@@ -108,16 +116,30 @@ async function stuckTarget(): Promise<void> {
 }
 
 /** Calls made while the primary is stopped: what they decided, and how long the slowest and fastest took. */
-async function stalledCalls(limiter: ClusterRateLimiter): Promise<{ reasons: Record<string, number>; fastestMs: number; slowestMs: number }> {
+async function stalledCalls(
+  limiter: ClusterRateLimiter,
+): Promise<{ reasons: Record<string, number>; fastestMs: number; slowestMs: number }> {
   const start = performance.now();
-  const timed = await Promise.all(Array.from({ length: 2000 }, () => limiter.consume('k').then((decision) => ({ decision, ms: performance.now() - start }))));
+  const timed = await Promise.all(
+    Array.from({ length: 2000 }, () =>
+      limiter.consume('k').then((decision) => ({ decision, ms: performance.now() - start })),
+    ),
+  );
   const ms = timed.map((t) => t.ms);
-  return { reasons: countReasons(timed.map((t) => t.decision)), fastestMs: Math.min(...ms), slowestMs: Math.max(...ms) };
+  return {
+    reasons: countReasons(timed.map((t) => t.decision)),
+    fastestMs: Math.min(...ms),
+    slowestMs: Math.max(...ms),
+  };
 }
 
 async function stopper(): Promise<unknown> {
   const failMode = process.env.RATELAB_FAIL_MODE as FailMode;
-  const limiter = createClusterLimiter('api', 'sliding-log', STUCK_POLICY, { timeoutMs: 200, failMode, expectedNodes: 2 });
+  const limiter = createClusterLimiter('api', 'sliding-log', STUCK_POLICY, {
+    timeoutMs: 200,
+    failMode,
+    expectedNodes: 2,
+  });
   const before = countReasons([await limiter.consume('k'), await limiter.consume('k')]);
   process.kill(process.ppid, 'SIGSTOP');
   let stalled;
@@ -144,7 +166,10 @@ async function sendKeys(): Promise<Record<string, string[]>> {
       (decision) => decision.reason,
       (error: RatelabError) => `${error.code}: ${error.message}`,
     );
-  const keys = { default: ['a'.repeat(128), 'b'.repeat(129), 'c'.repeat(1_000_000)], narrow: ['a'.repeat(16), 'é'.repeat(8), 'é'.repeat(9)] };
+  const keys = {
+    default: ['a'.repeat(128), 'b'.repeat(129), 'c'.repeat(1_000_000)],
+    narrow: ['a'.repeat(16), 'é'.repeat(8), 'é'.repeat(9)],
+  };
   const result: Record<string, string[]> = {};
   for (const [name, list] of Object.entries(keys)) {
     const limiter = createClusterLimiter(name, 'token-bucket', STUCK_POLICY, { timeoutMs: 30_000 });
@@ -161,7 +186,12 @@ function countReasons(decisions: readonly ClusterDecision[]): Record<string, num
 
 async function survivor(): Promise<void> {
   serveClusterLimiter('api', 'token-bucket', { limit: 1_000_000, windowMs: 60_000 });
-  const exits = await Promise.all(Array.from({ length: QUITTERS }, () => new Promise<number>((exited) => cluster.fork({ RATELAB_CLUSTER_ROLE: 'quitter' }).on('exit', exited))));
+  const exits = await Promise.all(
+    Array.from(
+      { length: QUITTERS },
+      () => new Promise<number>((exited) => cluster.fork({ RATELAB_CLUSTER_ROLE: 'quitter' }).on('exit', exited)),
+    ),
+  );
   const result = await new Promise<unknown>((done) =>
     cluster.fork({ RATELAB_CLUSTER_ROLE: 'steady' }).on('message', (message: { result?: unknown }) => {
       if (message.result !== undefined) done(message.result);
@@ -173,14 +203,24 @@ async function survivor(): Promise<void> {
 
 /** A worker that leaves with 2,000 requests in flight (the primary still answering them). */
 async function quit(): Promise<void> {
-  const limiter = createClusterLimiter('api', 'token-bucket', { limit: 1_000_000, windowMs: 60_000 }, { timeoutMs: 30_000 });
+  const limiter = createClusterLimiter(
+    'api',
+    'token-bucket',
+    { limit: 1_000_000, windowMs: 60_000 },
+    { timeoutMs: 30_000 },
+  );
   const calls = Array.from({ length: 2000 }, (_, i) => limiter.consume(`user-${i % 50}`));
   await Promise.race(calls);
   process.exit(0);
 }
 
 async function steady(): Promise<Record<string, number>> {
-  const limiter = createClusterLimiter('api', 'token-bucket', { limit: 1_000_000, windowMs: 60_000 }, { timeoutMs: 30_000 });
+  const limiter = createClusterLimiter(
+    'api',
+    'token-bucket',
+    { limit: 1_000_000, windowMs: 60_000 },
+    { timeoutMs: 30_000 },
+  );
   return countReasons(await Promise.all(Array.from({ length: 100 }, () => limiter.consume('steady'))));
 }
 
@@ -197,7 +237,12 @@ async function countAdmitted(algorithm: Algorithm): Promise<number> {
 
 async function failOver(): Promise<Array<{ decision: ClusterDecision; ms: number }>> {
   const failMode = process.env.RATELAB_FAIL_MODE as FailMode;
-  const limiter = createClusterLimiter('api', 'token-bucket', { limit: 4, windowMs: 60_000 }, { timeoutMs: 200, failMode, expectedNodes: 2 });
+  const limiter = createClusterLimiter(
+    'api',
+    'token-bucket',
+    { limit: 4, windowMs: 60_000 },
+    { timeoutMs: 200, failMode, expectedNodes: 2 },
+  );
   const out = [];
   for (let i = 0; i < 3; i++) {
     const start = performance.now();

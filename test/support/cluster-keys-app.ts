@@ -22,7 +22,12 @@ async function primary(): Promise<void> {
 }
 
 async function worker(): Promise<void> {
-  const limiter = createClusterLimiter('keys', 'gcra', { limit: 1, windowMs: 3_600_000 }, { timeoutMs: 30_000, failMode: 'closed' });
+  const limiter = createClusterLimiter(
+    'keys',
+    'gcra',
+    { limit: 1, windowMs: 3_600_000 },
+    { timeoutMs: 30_000, failMode: 'closed' },
+  );
   const result: Record<string, string> = {};
   for (const key of KEYS) {
     const calls = [await limiter.consume(key), await limiter.consume(key)];

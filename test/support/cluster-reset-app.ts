@@ -32,7 +32,11 @@ function outcome(step: Promise<unknown>): Promise<unknown> {
 
 async function worker(): Promise<void> {
   const deaf = process.env.RATELAB_CLUSTER_MODE === 'deaf';
-  const limiter = createClusterLimiter('token-bucket', POLICY, { name: 'api', timeoutMs: deaf ? 200 : 30_000, failMode: 'closed' });
+  const limiter = createClusterLimiter('token-bucket', POLICY, {
+    name: 'api',
+    timeoutMs: deaf ? 200 : 30_000,
+    failMode: 'closed',
+  });
   const steps: Array<[string, () => Promise<unknown>]> = [
     ['consume', async () => (await limiter.consume('k')).reason],
     ['allow', () => limiter.allow('k')],

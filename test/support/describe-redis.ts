@@ -57,6 +57,8 @@ export function describeRedis(name: string, body: () => void): void {
     });
     return;
   }
-  process.stderr.write(`\n[ratelab] SKIPPED "${name}": redis-server is not on PATH (install it, or set RATELAB_REQUIRE_REDIS=1 to fail instead)\n`);
+  process.stderr.write(
+    `\n[ratelab] SKIPPED "${name}": redis-server is not on PATH (install it, or set RATELAB_REQUIRE_REDIS=1 to fail instead)\n`,
+  );
   describe.skip(name, body);
 }

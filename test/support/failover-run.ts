@@ -19,7 +19,14 @@ import type { RedisKey } from '../../src/redis/redis-key.js';
 const WORKER = fileURLToPath(new URL('./failover-worker.ts', import.meta.url));
 
 /** Reasons by index, as the worker reports them. */
-export const REASONS: readonly DecisionReason[] = ['redis', 'deny-cache', 'fail-open', 'fail-closed', 'local-fallback', 'key-error'];
+export const REASONS: readonly DecisionReason[] = [
+  'redis',
+  'deny-cache',
+  'fail-open',
+  'fail-closed',
+  'local-fallback',
+  'key-error',
+];
 
 /** What one deciding process connects to and does. */
 export interface FailoverPlan {
@@ -84,7 +91,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * the first key, then wait for the promotion, for every key at the limit on the promoted
  * replica, SCRIPT FLUSH it, go on for `afterFlushMs`, stop. `redisKey` names a key's Redis key.
  */
-export async function runFailover(target: FailoverTarget, plans: readonly FailoverPlan[], options: { killAtCount: number; redisKey: (key: string) => RedisKey; afterFlushMs?: number; maxMs?: number }): Promise<FailoverRun> {
+export async function runFailover(
+  target: FailoverTarget,
+  plans: readonly FailoverPlan[],
+  options: { killAtCount: number; redisKey: (key: string) => RedisKey; afterFlushMs?: number; maxMs?: number },
+): Promise<FailoverRun> {
   const plan = plans[0] as FailoverPlan;
   const workers = plans.map(startWorker);
   const deadline = Date.now() + (options.maxMs ?? 60_000);
@@ -98,7 +109,10 @@ export async function runFailover(target: FailoverTarget, plans: readonly Failov
   try {
     await Promise.all(workers.map((worker) => worker.line('ready')));
     for (const worker of workers) worker.send('go');
-    await until('the watched key to reach the kill count', async () => (await count(target.master, plan.keys[0] as string)) >= options.killAtCount);
+    await until(
+      'the watched key to reach the kill count',
+      async () => (await count(target.master, plan.keys[0] as string)) >= options.killAtCount,
+    );
     const killedAt = now();
     await target.kill();
     for (const worker of workers) worker.send('killed');
@@ -109,7 +123,9 @@ export async function runFailover(target: FailoverTarget, plans: readonly Failov
       Promise.all(workers.map((worker, i) => worker.line('back').then(() => back.add(i)))),
       sleep(Math.max(0, deadline - Date.now())).then(() => {
         const missing = plans.map((p, i) => `${i} (${p.client})`).filter((_, i) => !back.has(i));
-        throw new Error(`failover run: timed out waiting for every process to decide through Redis again: not back: ${missing.join(', ')}`);
+        throw new Error(
+          `failover run: timed out waiting for every process to decide through Redis again: not back: ${missing.join(', ')}`,
+        );
       }),
     ]);
     await until('every key at its limit on the promoted replica', async () => {
@@ -131,7 +147,9 @@ export async function runFailover(target: FailoverTarget, plans: readonly Failov
 }
 
 function startWorker(plan: FailoverPlan) {
-  const child = spawn(process.execPath, ['--import', 'tsx', WORKER, JSON.stringify(plan)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', WORKER, JSON.stringify(plan)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   return {
     child,
@@ -139,14 +157,21 @@ function startWorker(plan: FailoverPlan) {
     line: async (expected?: string) => {
       const next = await lines.next();
       if (next.done) throw new Error(`a failover worker (${plan.client}) stopped early (see its stderr)`);
-      if (expected !== undefined && next.value !== expected) throw new Error(`a failover worker said ${JSON.stringify(next.value)}, expected ${expected}`);
+      if (expected !== undefined && next.value !== expected)
+        throw new Error(`a failover worker said ${JSON.stringify(next.value)}, expected ${expected}`);
       return next.value as string;
     },
   };
 }
 
 function parseCalls(line: string): Call[] {
-  return (JSON.parse(line) as number[][]).map(([at, ms, reason, allowed, key]) => ({ at: at as number, ms: ms as number, reason: REASONS[reason as number] as DecisionReason, allowed: allowed === 1, key: key as number }));
+  return (JSON.parse(line) as number[][]).map(([at, ms, reason, allowed, key]) => ({
+    at: at as number,
+    ms: ms as number,
+    reason: REASONS[reason as number] as DecisionReason,
+    allowed: allowed === 1,
+    key: key as number,
+  }));
 }
 
 async function noscripts(redis: Redis): Promise<number> {
@@ -191,8 +216,13 @@ export function failoverFigures(run: FailoverRun, keys: number, limit: number): 
   const failing = all.filter((call) => call.reason !== 'redis');
   const admitted = all.filter((call) => call.reason === 'redis' && call.allowed);
   const recoveryMsByProcess = run.calls.map((calls) => {
-    const lastFail = calls.reduce((last, c) => (c.reason === 'redis' ? last : Math.max(last, c.at + c.ms)), run.killedAt);
-    const back = calls.filter((c) => c.reason === 'redis' && c.at >= lastFail).reduce((first, c) => Math.min(first, c.at + c.ms), Infinity);
+    const lastFail = calls.reduce(
+      (last, c) => (c.reason === 'redis' ? last : Math.max(last, c.at + c.ms)),
+      run.killedAt,
+    );
+    const back = calls
+      .filter((c) => c.reason === 'redis' && c.at >= lastFail)
+      .reduce((first, c) => Math.min(first, c.at + c.ms), Infinity);
     return back - run.killedAt;
   });
   const perKey = Array.from({ length: keys }, (_, key) => admitted.filter((call) => call.key === key).length);
@@ -201,7 +231,11 @@ export function failoverFigures(run: FailoverRun, keys: number, limit: number): 
     calls: all.length,
     slowestMs: all.reduce((most, call) => Math.max(most, call.ms), 0),
     slowestMsByProcess: run.calls.map((calls) => calls.reduce((most, call) => Math.max(most, call.ms), 0)),
-    p99Ms: percentiles(all.map((call) => call.ms), [0.99])[0] ?? 0,
+    p99Ms:
+      percentiles(
+        all.map((call) => call.ms),
+        [0.99],
+      )[0] ?? 0,
     failModeCalls: failing.length,
     failModeBeforeKill: failing.filter((call) => call.at + call.ms < run.killedAt).length,
     failModeMs: failing.reduce((most, call) => Math.max(most, call.at + call.ms - run.killedAt), 0),
@@ -216,7 +250,9 @@ export function failoverFigures(run: FailoverRun, keys: number, limit: number): 
     admittedByRedis: admitted.length,
     overAdmitted: perKey.reduce((sum, n) => sum + Math.max(0, n - limit), 0),
     lostWrites: perKey.reduce((sum, n, key) => sum + Math.max(0, n - (run.storedAfter[key] ?? 0)), 0),
-    admittedLast100msBeforeKill: admitted.filter((call) => call.at + call.ms <= run.killedAt && call.at + call.ms > run.killedAt - 100).length,
+    admittedLast100msBeforeKill: admitted.filter(
+      (call) => call.at + call.ms <= run.killedAt && call.at + call.ms > run.killedAt - 100,
+    ).length,
     callsAfterFlush: afterFlush.length,
     failModeAfterFlush: afterFlush.filter((call) => call.reason !== 'redis').length,
   };

@@ -26,7 +26,18 @@ export const FAILOVER_KEYS = Array.from({ length: 6 }, (_, i) => `{failover}:use
 type Where = Pick<FailoverPlan, 'sentinelUrl' | 'masterName' | 'sentinels' | 'clusterNodes' | 'prefix'>;
 
 function plansFor(where: Where, replicas?: FailoverPlan['replicas']): FailoverPlan[] {
-  const common = { ...where, ...(replicas === undefined ? {} : { replicas }), algorithm: 'fixed-window' as const, limit: FAILOVER_LIMIT, windowMs: WINDOW_MS, keys: FAILOVER_KEYS, timeoutMs: FAILOVER_TIMEOUT_MS, failMode: 'closed' as const, callsPerKey: 3, pauseMs: 1 };
+  const common = {
+    ...where,
+    ...(replicas === undefined ? {} : { replicas }),
+    algorithm: 'fixed-window' as const,
+    limit: FAILOVER_LIMIT,
+    windowMs: WINDOW_MS,
+    keys: FAILOVER_KEYS,
+    timeoutMs: FAILOVER_TIMEOUT_MS,
+    failMode: 'closed' as const,
+    callsPerKey: 3,
+    pauseMs: 1,
+  };
   return [
     { ...common, client: 'ioredis' },
     { ...common, client: 'ioredis' },
@@ -38,7 +49,11 @@ function plansFor(where: Where, replicas?: FailoverPlan['replicas']): FailoverPl
 /** How the processes' limiter names a key in Redis (a limiter with a client that is never called). */
 function redisKeyOf(prefix: string): (key: string) => RedisKey {
   const idle = { eval: async () => null, evalsha: async () => null, del: async () => 0 };
-  const namer = createRedisLimiter('fixed-window', { limit: FAILOVER_LIMIT, windowMs: WINDOW_MS }, { redis: idle, prefix });
+  const namer = createRedisLimiter(
+    'fixed-window',
+    { limit: FAILOVER_LIMIT, windowMs: WINDOW_MS },
+    { redis: idle, prefix },
+  );
   return (key) => namer.redisKey(key);
 }
 
@@ -64,7 +79,11 @@ export interface SentinelRunOptions {
  * master (stopping it alone is not enough: what the master had written to the link's
  * socket still reaches it on resume).
  */
-export async function failoverThroughSentinel(group: SentinelGroup, prefix: string, options: SentinelRunOptions = {}): Promise<Failover> {
+export async function failoverThroughSentinel(
+  group: SentinelGroup,
+  prefix: string,
+  options: SentinelRunOptions = {},
+): Promise<Failover> {
   const master = quiet(new Redis(group.master.url));
   const replica = quiet(new Redis(group.replica.url));
   let replicaNoscriptBeforeKill = true;
@@ -87,7 +106,8 @@ export async function failoverThroughSentinel(group: SentinelGroup, prefix: stri
         },
         promoted: async () => {
           const port = await group.waitPromoted(group.master.port);
-          if (port !== group.replica.port) throw new Error(`the Sentinels promoted ${port}, not the replica ${group.replica.port}`);
+          if (port !== group.replica.port)
+            throw new Error(`the Sentinels promoted ${port}, not the replica ${group.replica.port}`);
           if (options.replicas !== undefined) {
             await group.master.restart();
             const restarted = quiet(new Redis(group.master.url));
@@ -130,7 +150,8 @@ export async function failoverInCluster(cluster: RedisClusterHandle, prefix: str
           await victim.kill();
         },
         promoted: async () => {
-          while (!(await replica.info('replication')).includes('role:master')) await new Promise((resolve) => setTimeout(resolve, 20));
+          while (!(await replica.info('replication')).includes('role:master'))
+            await new Promise((resolve) => setTimeout(resolve, 20));
           return replica;
         },
       },
@@ -156,10 +177,14 @@ function shardServing(shards: unknown[][], slot: number): { master: number; repl
     const info = pairs(shard);
     const ranges = info.slots as number[];
     let serves = false;
-    for (let i = 0; i < ranges.length; i += 2) if (slot >= Number(ranges[i]) && slot <= Number(ranges[i + 1])) serves = true;
+    for (let i = 0; i < ranges.length; i += 2)
+      if (slot >= Number(ranges[i]) && slot <= Number(ranges[i + 1])) serves = true;
     if (!serves) continue;
     const nodes = (info.nodes as unknown[][]).map(pairs);
-    return { master: Number(nodes.find((node) => node.role === 'master')?.port), replica: Number(nodes.find((node) => node.role === 'replica')?.port) };
+    return {
+      master: Number(nodes.find((node) => node.role === 'master')?.port),
+      replica: Number(nodes.find((node) => node.role === 'replica')?.port),
+    };
   }
   throw new Error(`no shard serves slot ${slot}`);
 }

@@ -23,7 +23,10 @@ async function connect(): Promise<{ redis: RedisClient; close: () => void }> {
     const redis = createSentinel({
       name: plan.masterName as string,
       sentinelRootNodes: plan.sentinels as Array<{ host: string; port: number }>,
-      nodeClientOptions: { disableOfflineQueue: true, socket: { connectTimeout: 1000, reconnectStrategy: (times: number) => Math.min(times * 50, 500) } },
+      nodeClientOptions: {
+        disableOfflineQueue: true,
+        socket: { connectTimeout: 1000, reconnectStrategy: (times: number) => Math.min(times * 50, 500) },
+      },
     });
     redis.on('error', () => {});
     await redis.connect();
@@ -38,7 +41,10 @@ async function connect(): Promise<{ redis: RedisClient; close: () => void }> {
   }
   const redis = createCluster({
     rootNodes: nodes.map(({ host, port }) => ({ url: `redis://${host}:${port}` })),
-    defaults: { disableOfflineQueue: true, socket: { connectTimeout: 1000, reconnectStrategy: (times: number) => Math.min(times * 50, 500) } },
+    defaults: {
+      disableOfflineQueue: true,
+      socket: { connectTimeout: 1000, reconnectStrategy: (times: number) => Math.min(times * 50, 500) },
+    },
   });
   redis.on('error', () => {});
   await redis.connect();
@@ -53,7 +59,11 @@ const { redis, close } = await connect();
  * Keys of another prefix (in the same hash slot), so the run's counts start at zero.
  */
 async function warmUp(): Promise<void> {
-  const probe = createRedisLimiter(plan.algorithm, { limit: plan.limit, windowMs: plan.windowMs }, { redis, prefix: `${plan.prefix}warm-up:`, timeoutMs: 1000, failMode: 'closed' });
+  const probe = createRedisLimiter(
+    plan.algorithm,
+    { limit: plan.limit, windowMs: plan.windowMs },
+    { redis, prefix: `${plan.prefix}warm-up:`, timeoutMs: 1000, failMode: 'closed' },
+  );
   for (let attempt = 0; attempt < 200; attempt++) {
     const decisions = await Promise.all(plan.keys.map((key) => probe.consume(key)));
     if (decisions.every((decision) => decision.reason === 'redis')) return;
@@ -61,13 +71,17 @@ async function warmUp(): Promise<void> {
   }
   throw new Error(`failover worker (${plan.client}): Redis did not decide within 200 attempts`);
 }
-const limiter = createRedisLimiter(plan.algorithm, { limit: plan.limit, windowMs: plan.windowMs }, {
-  redis,
-  prefix: plan.prefix,
-  timeoutMs: plan.timeoutMs,
-  failMode: plan.failMode,
-  ...(plan.replicas === undefined ? {} : { replicas: plan.replicas }),
-});
+const limiter = createRedisLimiter(
+  plan.algorithm,
+  { limit: plan.limit, windowMs: plan.windowMs },
+  {
+    redis,
+    prefix: plan.prefix,
+    timeoutMs: plan.timeoutMs,
+    failMode: plan.failMode,
+    ...(plan.replicas === undefined ? {} : { replicas: plan.replicas }),
+  },
+);
 await warmUp();
 const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
 process.stdout.write('ready\n');
@@ -98,7 +112,13 @@ const timed = async (index: number): Promise<void> => {
   const started = performance.now();
   const decision: RedisDecision = await limiter.consume(plan.keys[index] as string);
   noteRecovery(decision);
-  calls.push([epoch + started, performance.now() - started, REASONS.indexOf(decision.reason), decision.allowed ? 1 : 0, index]);
+  calls.push([
+    epoch + started,
+    performance.now() - started,
+    REASONS.indexOf(decision.reason),
+    decision.allowed ? 1 : 0,
+    index,
+  ]);
 };
 const round = plan.keys.flatMap((_, index) => Array.from({ length: plan.callsPerKey }, () => index));
 while (!stopping) {

@@ -15,7 +15,12 @@ export interface Timed {
  * answer with its time. Shared by test/redis/isolation.test.ts (which asserts the counts)
  * and bench/redis-isolation.ts (which reports the times).
  */
-export async function askWhileStopped(node: RedisServer, keys: readonly string[], consume: (key: string) => Promise<RedisDecision>, pauseMs: number): Promise<Timed[]> {
+export async function askWhileStopped(
+  node: RedisServer,
+  keys: readonly string[],
+  consume: (key: string) => Promise<RedisDecision>,
+  pauseMs: number,
+): Promise<Timed[]> {
   const seen: Timed[] = [];
   node.pause();
   try {

@@ -21,7 +21,8 @@ export async function timersLeftBy(work: () => Promise<unknown>, graceMs = 2000)
   } finally {
     hook.disable();
   }
-  const live = () => created.filter((timer) => timer.hasRef() && !(timer as unknown as { _destroyed: boolean })._destroyed).length;
+  const live = () =>
+    created.filter((timer) => timer.hasRef() && !(timer as unknown as { _destroyed: boolean })._destroyed).length;
   for (let waited = 0; live() > 0 && waited < graceMs; waited += 20) await sleep(20);
   return live();
 }

@@ -9,5 +9,12 @@ const log = process.env.RATELAB_LOAD_LOG;
 if (log) {
   register(new URL('./record-loads-hook.mjs', import.meta.url), { data: { log } });
   const require = createRequire(import.meta.url);
-  process.on('exit', () => appendFileSync(log, Object.keys(require.cache).map((path) => `${path}\n`).join('')));
+  process.on('exit', () =>
+    appendFileSync(
+      log,
+      Object.keys(require.cache)
+        .map((path) => `${path}\n`)
+        .join(''),
+    ),
+  );
 }

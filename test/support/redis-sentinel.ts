@@ -6,7 +6,13 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { REPLICATE_AT_ONCE, startRedisSentinel, startRedisServer, waitReplicasInSync, type RedisServer } from './redis-server.js';
+import {
+  REPLICATE_AT_ONCE,
+  startRedisSentinel,
+  startRedisServer,
+  waitReplicasInSync,
+  type RedisServer,
+} from './redis-server.js';
 
 const run = promisify(execFile);
 
@@ -58,7 +64,10 @@ export async function startSentinelGroup(options: SentinelGroupOptions = {}): Pr
       sentinels.push(sentinel);
     }
     await waitAcquainted(sentinels);
-    const ask = (sentinel: RedisServer) => sentinelCli(sentinel, 'sentinel', 'get-master-addr-by-name', MASTER_NAME).then((out) => Number(out.split('\n')[1]));
+    const ask = (sentinel: RedisServer) =>
+      sentinelCli(sentinel, 'sentinel', 'get-master-addr-by-name', MASTER_NAME).then((out) =>
+        Number(out.split('\n')[1]),
+      );
     return {
       master,
       replica,
@@ -70,7 +79,8 @@ export async function startSentinelGroup(options: SentinelGroupOptions = {}): Pr
         for (;;) {
           const ports = await Promise.all(sentinels.map(ask));
           if (ports.every((port) => port !== oldPort && port === ports[0])) return ports[0] as number;
-          if (Date.now() > deadline) throw new Error(`no failover within ${timeoutMs} ms: the Sentinels name ${ports.join(', ')}`);
+          if (Date.now() > deadline)
+            throw new Error(`no failover within ${timeoutMs} ms: the Sentinels name ${ports.join(', ')}`);
           await new Promise((resolve) => setTimeout(resolve, 50));
         }
       },

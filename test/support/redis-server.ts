@@ -63,17 +63,42 @@ export async function startRedisServer(extraArgs: readonly string[] = []): Promi
  */
 export async function startRedisSentinel(config: string): Promise<RedisServer> {
   const port = await freePort();
-  return launch(port, (dir) => {
-    const file = join(dir, 'sentinel.conf');
-    writeFileSync(file, config);
-    return [file, '--sentinel'];
-  }, [], SENTINEL_READY);
+  return launch(
+    port,
+    (dir) => {
+      const file = join(dir, 'sentinel.conf');
+      writeFileSync(file, config);
+      return [file, '--sentinel'];
+    },
+    [],
+    SENTINEL_READY,
+  );
 }
 
-async function launch(port: number, before: readonly string[] | ((dir: string) => string[]), extraArgs: readonly string[], ready = READY): Promise<RedisServer> {
+async function launch(
+  port: number,
+  before: readonly string[] | ((dir: string) => string[]),
+  extraArgs: readonly string[],
+  ready = READY,
+): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), 'ratelab-redis-'));
   const first = typeof before === 'function' ? before(dir) : before;
-  const args = [...first, '--port', String(port), '--bind', HOST, '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no', ...extraArgs];
+  const args = [
+    ...first,
+    '--port',
+    String(port),
+    '--bind',
+    HOST,
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    dir,
+    '--daemonize',
+    'no',
+    ...extraArgs,
+  ];
   let child = await spawnReady(args, ready);
   const server: RedisServer = {
     host: HOST,
@@ -155,7 +180,15 @@ function terminate(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
 export async function freePort(): Promise<number> {
   for (;;) {
     const port = await listenOnce(0);
-    if (port !== 6379 && port + 10_000 <= 65_535 && (await listenOnce(port + 10_000).then(() => true, () => false))) return port;
+    if (
+      port !== 6379 &&
+      port + 10_000 <= 65_535 &&
+      (await listenOnce(port + 10_000).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return port;
   }
 }
 
@@ -185,7 +218,10 @@ export interface RedisClusterHandle {
  * (default 2000) is how long a silent master takes to be marked failed, after which its
  * replica is promoted, or (with no replicas) every master answers CLUSTERDOWN.
  */
-export async function startRedisCluster(masters = 3, options: { nodeTimeoutMs?: number; replicas?: number } = {}): Promise<RedisClusterHandle> {
+export async function startRedisCluster(
+  masters = 3,
+  options: { nodeTimeoutMs?: number; replicas?: number } = {},
+): Promise<RedisClusterHandle> {
   const nodes: RedisServer[] = [];
   const replicas = options.replicas ?? 0;
   const stop = async () => {
@@ -193,10 +229,24 @@ export async function startRedisCluster(masters = 3, options: { nodeTimeoutMs?: 
   };
   try {
     for (let i = 0; i < masters * (1 + replicas); i++) {
-      nodes.push(await startRedisServer(['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', String(options.nodeTimeoutMs ?? 2000), ...REPLICATE_AT_ONCE]));
+      nodes.push(
+        await startRedisServer([
+          '--cluster-enabled',
+          'yes',
+          '--cluster-config-file',
+          'nodes.conf',
+          '--cluster-node-timeout',
+          String(options.nodeTimeoutMs ?? 2000),
+          ...REPLICATE_AT_ONCE,
+        ]),
+      );
     }
     const addresses = nodes.map((node) => `${node.host}:${node.port}`);
-    await run('redis-cli', ['--cluster', 'create', ...addresses, '--cluster-replicas', String(replicas), '--cluster-yes'], { timeout: 30_000 });
+    await run(
+      'redis-cli',
+      ['--cluster', 'create', ...addresses, '--cluster-replicas', String(replicas), '--cluster-yes'],
+      { timeout: 30_000 },
+    );
     await waitClusterOk(nodes);
     if (replicas > 0) await waitReplicasInSync(nodes, masters * replicas);
   } catch (error) {
@@ -213,8 +263,13 @@ export const REPLICATE_AT_ONCE = ['--repl-diskless-sync-delay', '0'];
 export async function waitReplicasInSync(servers: readonly RedisServer[], count: number): Promise<void> {
   const deadline = Date.now() + 20_000;
   for (;;) {
-    const infos = await Promise.all(servers.map((node) => run('redis-cli', ['-h', node.host, '-p', String(node.port), 'info', 'replication']).then((r) => r.stdout)));
-    if (infos.filter((info) => info.includes('role:slave') && info.includes('master_link_status:up')).length >= count) return;
+    const infos = await Promise.all(
+      servers.map((node) =>
+        run('redis-cli', ['-h', node.host, '-p', String(node.port), 'info', 'replication']).then((r) => r.stdout),
+      ),
+    );
+    if (infos.filter((info) => info.includes('role:slave') && info.includes('master_link_status:up')).length >= count)
+      return;
     if (Date.now() > deadline) throw new Error(`replicas not in sync after 20 s:\n${infos.join('\n')}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -223,7 +278,11 @@ export async function waitReplicasInSync(servers: readonly RedisServer[], count:
 async function waitClusterOk(nodes: readonly RedisServer[]): Promise<void> {
   const deadline = Date.now() + 20_000;
   for (;;) {
-    const infos = await Promise.all(nodes.map((node) => run('redis-cli', ['-h', node.host, '-p', String(node.port), 'cluster', 'info']).then((r) => r.stdout)));
+    const infos = await Promise.all(
+      nodes.map((node) =>
+        run('redis-cli', ['-h', node.host, '-p', String(node.port), 'cluster', 'info']).then((r) => r.stdout),
+      ),
+    );
     if (infos.every((info) => info.includes('cluster_state:ok'))) return;
     if (Date.now() > deadline) throw new Error(`cluster not ok after 20 s:\n${infos.join('\n')}`);
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -24,7 +24,15 @@ export interface StepTable {
 }
 
 /** Shorthand for a row: `step(at, cost, allowed, remaining, retryAfterMs, resetMs, why)`. */
-export function step(at: number, cost: number, allowed: boolean, remaining: number, retryAfterMs: number, resetMs: number, why: string): Step {
+export function step(
+  at: number,
+  cost: number,
+  allowed: boolean,
+  remaining: number,
+  retryAfterMs: number,
+  resetMs: number,
+  why: string,
+): Step {
   return { at, cost, expect: { allowed, remaining, retryAfterMs, resetMs }, why };
 }
 
@@ -37,7 +45,13 @@ export function expected(table: StepTable, row: Step): Decision {
  * Plays `table` on key `${prefix}k` of `subject`, whose time is `clock`, shifted by `base` ms,
  * and checks every decision in full.
  */
-export async function runTable(subject: Consumer, clock: ManualClock, table: StepTable, base = 0, prefix = ''): Promise<void> {
+export async function runTable(
+  subject: Consumer,
+  clock: ManualClock,
+  table: StepTable,
+  base = 0,
+  prefix = '',
+): Promise<void> {
   for (const [i, row] of table.steps.entries()) {
     clock.set(base + row.at);
     const decision = await subject.consume(`${prefix}k`, row.cost);

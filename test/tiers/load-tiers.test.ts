@@ -28,7 +28,11 @@ describe('loadTiers: valid files', () => {
   });
 
   it('takes clients as optional', () => {
-    expect(loadTiers(fixture('minimal.yaml'))).toEqual({ tiers: { only: { algorithm: 'gcra', policy: { limit: 3, windowMs: 250 } } }, clients: {}, default: 'only' });
+    expect(loadTiers(fixture('minimal.yaml'))).toEqual({
+      tiers: { only: { algorithm: 'gcra', policy: { limit: 3, windowMs: 250 } } },
+      clients: {},
+      default: 'only',
+    });
   });
 });
 
@@ -36,7 +40,12 @@ describe('loadTiers: each kind of invalid file is INVALID_TIERS, every problem w
   it.each([
     ['bad-limit.yaml', [`4: tiers.free.limit: ${LIMIT_MESSAGE('-3')}`]],
     ['bad-duration.yaml', [`5: tiers.free.window: ${DURATION_MESSAGE('"1 fortnight"')}`]],
-    ['unknown-algorithm.yaml', ['3: tiers.free.algorithm: expected one of token-bucket, gcra, sliding-log, sliding-counter, fixed-window, got "leaky-bucket"']],
+    [
+      'unknown-algorithm.yaml',
+      [
+        '3: tiers.free.algorithm: expected one of token-bucket, gcra, sliding-log, sliding-counter, fixed-window, got "leaky-bucket"',
+      ],
+    ],
     ['unknown-field.yaml', ['6: tiers.free.burts: unknown field; expected one of algorithm, limit, window, burst']],
     [
       'burst-ignored.yaml',
@@ -65,13 +74,18 @@ describe('loadTiers: each kind of invalid file is INVALID_TIERS, every problem w
     ],
     [
       'many-problems.json',
-      [`3: tiers.free.limit: ${LIMIT_MESSAGE('"10"')}`, '4: tiers.premium.limit: missing', '6: default: no tier named "gold" (tiers: free, premium)'],
+      [
+        `3: tiers.free.limit: ${LIMIT_MESSAGE('"10"')}`,
+        '4: tiers.premium.limit: missing',
+        '6: default: no tier named "gold" (tiers: free, premium)',
+      ],
     ],
   ])('%s', (name, problems) => {
     const path = fixture(name);
     const error = expectRatelabError(() => loadTiers(path), 'INVALID_TIERS', path);
     expect(error.problems).toEqual(problems.map((problem) => `${path}:${problem}`));
-    const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : '';
+    const more =
+      problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : '';
     expect(error.message).toBe(`${path}:${problems[0]}${more}`);
   });
 
@@ -92,7 +106,14 @@ describe('parseTiers: the shape of the file', () => {
     ['a list', '[]\n', ['t:1: expected a map with the keys tiers, clients and default, got a list']],
     ['no tiers', 'tiers: {}\ndefault: x\n', ['t:1: tiers: expected at least one tier']],
     ['no default', 'tiers:\n  a: unlimited\n', ['t:1: default: missing']],
-    ['wrong types', 'tiers: 5\ndefault: a\nclients: 3\n', ['t:1: tiers: expected a map of tier name to tier, got 5', 't:3: clients: expected a map of client id to tier name, got 3']],
+    [
+      'wrong types',
+      'tiers: 5\ndefault: a\nclients: 3\n',
+      [
+        't:1: tiers: expected a map of tier name to tier, got 5',
+        't:3: clients: expected a map of client id to tier name, got 3',
+      ],
+    ],
     ['a duplicated key', 'tiers:\n  a: unlimited\ndefault: a\ndefault: a\n', ['t:4: Map keys must be unique']],
   ])('%s', (_name, text, problems) => {
     expect(expectRatelabError(() => parseTiers(text, 't'), 'INVALID_TIERS', 't').problems).toEqual(problems);

@@ -24,12 +24,33 @@ describe('RateLimiterRegistry', () => {
     const limiters = registry();
     expect(limiters.tierOf('someone')).toBe('free');
     expect(limiters.tierOf('acme')).toBe('premium');
-    expect(limiters.consume('someone')).toEqual({ allowed: true, limit: 10, remaining: 9, retryAfterMs: 0, resetMs: 100, tier: 'free' });
-    expect(limiters.consume('acme')).toEqual({ allowed: true, limit: 200, remaining: 199, retryAfterMs: 0, resetMs: 10, tier: 'premium' });
-    expect(limiters.consume('auditor', 5)).toEqual({ allowed: true, limit: 5, remaining: 0, retryAfterMs: 0, resetMs: 60_000, tier: 'reports' });
+    expect(limiters.consume('someone')).toEqual({
+      allowed: true,
+      limit: 10,
+      remaining: 9,
+      retryAfterMs: 0,
+      resetMs: 100,
+      tier: 'free',
+    });
+    expect(limiters.consume('acme')).toEqual({
+      allowed: true,
+      limit: 200,
+      remaining: 199,
+      retryAfterMs: 0,
+      resetMs: 10,
+      tier: 'premium',
+    });
+    expect(limiters.consume('auditor', 5)).toEqual({
+      allowed: true,
+      limit: 5,
+      remaining: 0,
+      retryAfterMs: 0,
+      resetMs: 60_000,
+      tier: 'reports',
+    });
   });
 
-  it("gives every client its own quota within a tier (free: 10, premium: burst 200)", () => {
+  it('gives every client its own quota within a tier (free: 10, premium: burst 200)', () => {
     const limiters = registry();
     expect(admittedOf(limiters, 'alice', 15)).toBe(10);
     expect(admittedOf(limiters, 'bob', 15)).toBe(10);
@@ -39,13 +60,23 @@ describe('RateLimiterRegistry', () => {
   it('always admits an unlimited tier, with Infinity limit and remaining', () => {
     const limiters = registry();
     expect(admittedOf(limiters, 'ops-bot', 10_000)).toBe(10_000);
-    expect(limiters.consume('ops-bot', 1e9)).toEqual({ allowed: true, limit: Infinity, remaining: Infinity, retryAfterMs: 0, resetMs: 0, tier: 'internal' });
+    expect(limiters.consume('ops-bot', 1e9)).toEqual({
+      allowed: true,
+      limit: Infinity,
+      remaining: Infinity,
+      retryAfterMs: 0,
+      resetMs: 0,
+      tier: 'internal',
+    });
     expect(limiters.limiterOf('internal')).toBe('unlimited');
     expectRatelabError(() => limiters.consume('ops-bot', -1), 'INVALID_COST', 'cost');
   });
 
   it('asks a resolver first, then the clients map, then the default', () => {
-    const limiters = registry({ resolve: (id) => (id.startsWith('key_live_') ? 'premium' : id === 'acme' ? undefined : id === 'root' ? 'internal' : undefined) });
+    const limiters = registry({
+      resolve: (id) =>
+        id.startsWith('key_live_') ? 'premium' : id === 'acme' ? undefined : id === 'root' ? 'internal' : undefined,
+    });
     expect(limiters.tierOf('key_live_123')).toBe('premium');
     expect(limiters.tierOf('acme')).toBe('premium');
     expect(limiters.tierOf('root')).toBe('internal');

@@ -16,7 +16,8 @@ const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
 function setup(asking: 'sync' | 'async' = 'sync') {
   const clock = new ManualClock(0);
   const limiter = createLimiter('token-bucket', { limit: 10, windowMs: 1000, burst: 1 }, { clock });
-  const consume = (key: string, cost: number) => (asking === 'sync' ? limiter.consume(key, cost) : Promise.resolve(limiter.consume(key, cost)));
+  const consume = (key: string, cost: number) =>
+    asking === 'sync' ? limiter.consume(key, cost) : Promise.resolve(limiter.consume(key, cost));
   const waiters = new KeyWaiters<Decision>(consume, { scheduler: clock, capacity: limiter.limits.capacity });
   let live = 0;
   const wait = (maxWaitMs: number, signal?: AbortSignal) => {
@@ -34,11 +35,27 @@ describe('the deadline heap of wait()', () => {
     limiter.consume('k');
     const steps: { do: () => void; entries: number; why: string }[] = [
       { do: () => wait(10_000), entries: 1, why: 'a waiter with a finite maxWaitMs enters the heap' },
-      { do: () => wait(5_000, controller.signal), entries: 2, why: 'a second one, with an earlier deadline: it is on top' },
-      { do: () => wait(150), entries: 3, why: 'a third that may still fit (it needs 200 ms, the first is served at 100)' },
+      {
+        do: () => wait(5_000, controller.signal),
+        entries: 2,
+        why: 'a second one, with an earlier deadline: it is on top',
+      },
+      {
+        do: () => wait(150),
+        entries: 3,
+        why: 'a third that may still fit (it needs 200 ms, the first is served at 100)',
+      },
       { do: () => wait(Infinity), entries: 3, why: 'no deadline: not in the heap' },
-      { do: () => clock.advance(100), entries: 1, why: 'at 100 the first is served (deadline 10,000, deep in the heap) and the third is hopeless' },
-      { do: () => controller.abort(), entries: 0, why: 'aborting takes the second out, though its deadline is far off' },
+      {
+        do: () => clock.advance(100),
+        entries: 1,
+        why: 'at 100 the first is served (deadline 10,000, deep in the heap) and the third is hopeless',
+      },
+      {
+        do: () => controller.abort(),
+        entries: 0,
+        why: 'aborting takes the second out, though its deadline is far off',
+      },
     ];
     for (const step of steps) {
       step.do();
@@ -47,19 +64,22 @@ describe('the deadline heap of wait()', () => {
     }
   });
 
-  it.each(['sync', 'async'] as const)('serving 2,000 waiters whose maxWaitMs differ keeps the heap at the live waiters (%s consume)', async (asking) => {
-    const { clock, waiters, wait, live } = setup(asking);
-    let most = 0;
-    // Ten arrive per second, ten are served: a queue of about 20, each caller a little less
-    // patient than the one before, so every served waiter has a later deadline than some still waiting.
-    for (let i = 0; i < 20; i++) wait(1_000_000 - i);
-    for (let i = 20; i < 2_000; i++) {
-      wait(1_000_000 - i);
-      clock.advance(100);
-      await flush();
-      expect(waiters.deadlineEntries).toBe(live());
-      most = Math.max(most, waiters.deadlineEntries);
-    }
-    expect(most).toBeLessThanOrEqual(21);
-  });
+  it.each(['sync', 'async'] as const)(
+    'serving 2,000 waiters whose maxWaitMs differ keeps the heap at the live waiters (%s consume)',
+    async (asking) => {
+      const { clock, waiters, wait, live } = setup(asking);
+      let most = 0;
+      // Ten arrive per second, ten are served: a queue of about 20, each caller a little less
+      // patient than the one before, so every served waiter has a later deadline than some still waiting.
+      for (let i = 0; i < 20; i++) wait(1_000_000 - i);
+      for (let i = 20; i < 2_000; i++) {
+        wait(1_000_000 - i);
+        clock.advance(100);
+        await flush();
+        expect(waiters.deadlineEntries).toBe(live());
+        most = Math.max(most, waiters.deadlineEntries);
+      }
+      expect(most).toBeLessThanOrEqual(21);
+    },
+  );
 });

@@ -13,7 +13,10 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const example = readFileSync(join(root, 'examples/third-party-api.mjs'), 'utf8');
 
 /** The code between the `// README:start` and `// README:end` lines of the example. */
-const region = example.slice(example.indexOf('// README:start\n') + '// README:start\n'.length, example.indexOf('// README:end'));
+const region = example.slice(
+  example.indexOf('// README:start\n') + '// README:start\n'.length,
+  example.indexOf('// README:end'),
+);
 
 /** The README section's first js code block. */
 function readmeBlock(): string {
@@ -34,7 +37,11 @@ describe("README: In front of someone else's API", () => {
   });
 
   it('runs: every call served, no 429 from either provider', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, ['examples/third-party-api.mjs'], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+    const { stdout } = await promisify(execFile)(process.execPath, ['examples/third-party-api.mjs'], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(JSON.parse(stdout)).toEqual({
       payments: { calls: 150, ok: 150, rejected: 0 },
       llm: { calls: 7, ok: 7, rejected: 0 },

@@ -1,7 +1,15 @@
 // limiter.wait on a ManualClock: every wait is decided at the clock's time and resolves as
 // the clock is advanced past the timer its key holds. Behaviour only: times are the clock's.
 import { describe, expect, it } from 'vitest';
-import { ALGORITHMS, ManualClock, RatelabError, createLimiter, type Decision, type Policy, type RateLimiter } from '../../src/index.js';
+import {
+  ALGORITHMS,
+  ManualClock,
+  RatelabError,
+  createLimiter,
+  type Decision,
+  type Policy,
+  type RateLimiter,
+} from '../../src/index.js';
 
 /** Lets promise reactions run (the clock fires timers synchronously; awaiting code runs after). */
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -17,7 +25,12 @@ function setup(policy: Policy = TEN_PER_SECOND, algorithm: (typeof ALGORITHMS)[n
   const track = (name: string, wait: Promise<Decision>) =>
     wait.then(
       () => void settled.push({ name, at: clock.now(), outcome: 'resolved' }),
-      (error: unknown) => void settled.push({ name, at: clock.now(), outcome: error instanceof RatelabError ? error.code : (error as Error).name }),
+      (error: unknown) =>
+        void settled.push({
+          name,
+          at: clock.now(),
+          outcome: error instanceof RatelabError ? error.code : (error as Error).name,
+        }),
     );
   return { clock, limiter, settled, track };
 }
@@ -223,12 +236,15 @@ describe('waits that cannot finish', () => {
     expect(settled.at(-1)).toEqual({ name: 'last', at: 200, outcome: 'resolved' });
   });
 
-  it.each(ALGORITHMS.map((algorithm) => [algorithm]))('%s: a cost over capacity rejects at once with COST_OVER_CAPACITY', async (algorithm) => {
-    const { limiter, clock } = setup({ limit: 3, windowMs: 1000 }, algorithm);
-    await expect(limiter.wait('k', 4)).rejects.toMatchObject({ code: 'COST_OVER_CAPACITY', field: 'cost' });
-    expect(clock.pendingTimers).toBe(0);
-    expect(limiter.consume('k', 0).remaining).toBe(3);
-  });
+  it.each(ALGORITHMS.map((algorithm) => [algorithm]))(
+    '%s: a cost over capacity rejects at once with COST_OVER_CAPACITY',
+    async (algorithm) => {
+      const { limiter, clock } = setup({ limit: 3, windowMs: 1000 }, algorithm);
+      await expect(limiter.wait('k', 4)).rejects.toMatchObject({ code: 'COST_OVER_CAPACITY', field: 'cost' });
+      expect(clock.pendingTimers).toBe(0);
+      expect(limiter.consume('k', 0).remaining).toBe(3);
+    },
+  );
 
   it.each([
     ['a negative cost', (l: RateLimiter) => l.wait('k', -1), 'INVALID_COST'],
@@ -237,11 +253,23 @@ describe('waits that cannot finish', () => {
     ['a negative maxWaitMs', (l: RateLimiter) => l.wait('k', 1, { maxWaitMs: -1 }), 'INVALID_ARGUMENT'],
     ['a NaN maxWaitMs', (l: RateLimiter) => l.wait('k', 1, { maxWaitMs: Number.NaN }), 'INVALID_ARGUMENT'],
     ['a maxWaitMs of -Infinity', (l: RateLimiter) => l.wait('k', 1, { maxWaitMs: -Infinity }), 'INVALID_ARGUMENT'],
-    ['a maxWaitMs that is a string', (l: RateLimiter) => l.wait('k', 1, { maxWaitMs: '100' as unknown as number }), 'INVALID_ARGUMENT'],
+    [
+      'a maxWaitMs that is a string',
+      (l: RateLimiter) => l.wait('k', 1, { maxWaitMs: '100' as unknown as number }),
+      'INVALID_ARGUMENT',
+    ],
     ['a NaN cost', (l: RateLimiter) => l.wait('k', Number.NaN), 'INVALID_COST'],
     ['an infinite cost', (l: RateLimiter) => l.wait('k', Infinity), 'INVALID_COST'],
-    ['options that are not an object', (l: RateLimiter) => l.wait('k', 1, 100 as unknown as object), 'INVALID_ARGUMENT'],
-    ['a signal that is not one', (l: RateLimiter) => l.wait('k', 1, { signal: 'stop' as unknown as AbortSignal }), 'INVALID_ARGUMENT'],
+    [
+      'options that are not an object',
+      (l: RateLimiter) => l.wait('k', 1, 100 as unknown as object),
+      'INVALID_ARGUMENT',
+    ],
+    [
+      'a signal that is not one',
+      (l: RateLimiter) => l.wait('k', 1, { signal: 'stop' as unknown as AbortSignal }),
+      'INVALID_ARGUMENT',
+    ],
   ])('%s rejects (never throws) with %s', async (_what, call, code) => {
     const { limiter } = setup();
     let wait: Promise<Decision> | undefined;
@@ -251,18 +279,22 @@ describe('waits that cannot finish', () => {
 });
 
 describe('every algorithm waits exactly as long as its decisions say', () => {
-  it.each(ALGORITHMS.map((algorithm) => [algorithm]))('%s: six waits on 2 per 100 ms resolve when a caller asking every ms would be admitted', async (algorithm) => {
-    const policy = { limit: 2, windowMs: 100 };
-    const { limiter, clock, settled, track } = setup(policy, algorithm);
-    for (let i = 0; i < 6; i++) void track(String(i), limiter.wait('k'));
-    await step(clock, 400);
-    expect(settled.map((s) => s.outcome)).toEqual(Array(6).fill('resolved'));
-    const pollClock = new ManualClock(0);
-    const polled = createLimiter(algorithm, policy, { clock: pollClock });
-    const admittedAt: number[] = [];
-    for (; admittedAt.length < 6; pollClock.advance(1)) while (admittedAt.length < 6 && polled.consume('k').allowed) admittedAt.push(pollClock.now());
-    expect(settled.map((s) => s.at)).toEqual(admittedAt);
-  });
+  it.each(ALGORITHMS.map((algorithm) => [algorithm]))(
+    '%s: six waits on 2 per 100 ms resolve when a caller asking every ms would be admitted',
+    async (algorithm) => {
+      const policy = { limit: 2, windowMs: 100 };
+      const { limiter, clock, settled, track } = setup(policy, algorithm);
+      for (let i = 0; i < 6; i++) void track(String(i), limiter.wait('k'));
+      await step(clock, 400);
+      expect(settled.map((s) => s.outcome)).toEqual(Array(6).fill('resolved'));
+      const pollClock = new ManualClock(0);
+      const polled = createLimiter(algorithm, policy, { clock: pollClock });
+      const admittedAt: number[] = [];
+      for (; admittedAt.length < 6; pollClock.advance(1))
+        while (admittedAt.length < 6 && polled.consume('k').allowed) admittedAt.push(pollClock.now());
+      expect(settled.map((s) => s.at)).toEqual(admittedAt);
+    },
+  );
 });
 
 describe('timers: one per key with waiters, none once served', () => {

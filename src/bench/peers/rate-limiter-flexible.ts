@@ -15,7 +15,9 @@ export function configuration(policy: Policy): string {
   return `new RateLimiterMemory(${JSON.stringify(options(policy))}); consume(key, cost), awaited (reads Date.now, a timer per key)`;
 }
 
-export default async function createPeer(policy: Policy): Promise<{ consume(key: string, cost: number): Promise<boolean> }> {
+export default async function createPeer(
+  policy: Policy,
+): Promise<{ consume(key: string, cost: number): Promise<boolean> }> {
   const { RateLimiterMemory } = await import('rate-limiter-flexible');
   const limiter = new RateLimiterMemory(options(policy));
   return {

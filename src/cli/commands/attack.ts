@@ -85,13 +85,20 @@ export interface AttackOptions extends GateFlags, ColorFlags, OutputTargets<'csv
 export const attackCommand: Command<AttackOptions> = async (options, io) => {
   const plan = planAttack(options, io);
   const url = await checkTarget(options.url, options.allowRemote === true);
-  io.stderr.write(`ratelab attack: ${plan.workload.name} against ${url.href} at ${plan.speed}x${plan.alignMs ? `, aligned to ${formatDuration(plan.alignMs)}` : ''}\n`);
+  io.stderr.write(
+    `ratelab attack: ${plan.workload.name} against ${url.href} at ${plan.speed}x${plan.alignMs ? `, aligned to ${formatDuration(plan.alignMs)}` : ''}\n`,
+  );
   const { run, policy } = await replay(plan, url, options, io);
   const unreachable = unreachableError(run, url);
   if (unreachable) throw unreachable;
   const analysis = analyzeAttack(run, { policy: policy(), ...timelineBuckets(plan, policy()) });
   warn(run, analysis, plan, io);
-  const comparison = await writeReports({ url, workload: plan.workload, speed: plan.speed, run, analysis }, options, plan.toStdout, io);
+  const comparison = await writeReports(
+    { url, workload: plan.workload, speed: plan.speed, run, analysis },
+    options,
+    plan.toStdout,
+    io,
+  );
   const verdict = reportGates(comparison.rows, plan.gates, io);
   return options.signal?.aborted ? interruptedExitCode(options.signal.reason) : verdict;
 };
@@ -100,7 +107,12 @@ export const attackCommand: Command<AttackOptions> = async (options, io) => {
  * Runs the attack, with the progress line and the policy check; `policy()` is the policy
  * settled (it throws the reason when there is none).
  */
-async function replay(plan: AttackPlan, url: URL, options: AttackOptions, io: CommandIO): Promise<{ run: AttackRun; policy: () => JudgedPolicy }> {
+async function replay(
+  plan: AttackPlan,
+  url: URL,
+  options: AttackOptions,
+  io: CommandIO,
+): Promise<{ run: AttackRun; policy: () => JudgedPolicy }> {
   const policyCheck = new PolicyCheck(plan);
   const stream = plan.workload.open();
   const progress = attackProgress(plan, io);
@@ -182,7 +194,9 @@ function attackProgress(plan: AttackPlan, io: CommandIO): { sent: (shot: Shot) =
   const show = () => {
     const of = planned === undefined ? '' : `/${planned}`;
     const extra = probes > 0 ? ` (+${probes} Retry-After probes)` : '';
-    progress.update(`ratelab attack: ${sent}${of} requests sent${extra}, ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    progress.update(
+      `ratelab attack: ${sent}${of} requests sent${extra}, ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
   };
   const timer = setInterval(show, 250);
   return {
@@ -198,17 +212,27 @@ function attackProgress(plan: AttackPlan, io: CommandIO): { sent: (shot: Shot) =
 }
 
 /** Writes the report where asked; returns the comparison it rendered (its row is what the gates judge). */
-async function writeReports(report: AttackReport, options: AttackOptions, toStdout: boolean, io: CommandIO): Promise<WorkloadComparison> {
+async function writeReports(
+  report: AttackReport,
+  options: AttackOptions,
+  toStdout: boolean,
+  io: CommandIO,
+): Promise<WorkloadComparison> {
   const comparison = attackComparison(report);
   if (!toStdout) {
     io.stdout.write(`${renderComparison(comparison, painter(io, options.color), terminalWidth(io))}\n`);
-    if (options.chart !== false) io.stdout.write(`${renderCharts(comparison, painter(io, options.color), colorEnabled(io, options.color))}\n`);
+    if (options.chart !== false)
+      io.stdout.write(`${renderCharts(comparison, painter(io, options.color), colorEnabled(io, options.color))}\n`);
   }
-  await writeFormats(options, {
-    csv: () => comparisonCsv([comparison]),
-    json: () => comparisonJson([comparison], [summarise(comparison)], attackJson(report)),
-    html: () => attackPage(report, comparison),
-  }, io);
+  await writeFormats(
+    options,
+    {
+      csv: () => comparisonCsv([comparison]),
+      json: () => comparisonJson([comparison], [summarise(comparison)], attackJson(report)),
+      html: () => attackPage(report, comparison),
+    },
+    io,
+  );
   return comparison;
 }
 
@@ -242,8 +266,10 @@ interface AttackPlan {
 /** Every flag checked, and the scenario loaded, before anything is sent. */
 function planAttack(options: AttackOptions, io: CommandIO): AttackPlan {
   const speed = Number(options.speed ?? ATTACK_DEFAULTS.speed);
-  if (!Number.isFinite(speed) || speed <= 0 || speed > 1000) throw usage('--speed', `expected a number above 0 and at most 1000, got ${JSON.stringify(options.speed)}`);
-  if (options.limit !== undefined && options.window === undefined) throw usage('--limit', 'give --window too (--window alone reads the limit from the responses)');
+  if (!Number.isFinite(speed) || speed <= 0 || speed > 1000)
+    throw usage('--speed', `expected a number above 0 and at most 1000, got ${JSON.stringify(options.speed)}`);
+  if (options.limit !== undefined && options.window === undefined)
+    throw usage('--limit', 'give --window too (--window alone reads the limit from the responses)');
   const limit = options.limit === undefined ? undefined : wholeNumberFlag(options.limit, '--limit', 1);
   const windowMs = options.window === undefined ? undefined : parseDuration(options.window, '--window');
   const gates = gateFlags(options);
@@ -251,8 +277,14 @@ function planAttack(options: AttackOptions, io: CommandIO): AttackPlan {
   const keyHeader = checkHeaderName(options.keyHeader ?? ATTACK_DEFAULTS.keyHeader);
   const workload = chooseWorkload(options, { limit, windowMs }, keyHeader, io);
   const fullMs = workload.minBuckets === undefined ? Infinity : workload.minBuckets * workload.bucketMs;
-  const durationMs = options.duration === undefined ? fullMs : Math.min(fullMs, parseDuration(options.duration, '--duration'));
-  const maxRequests = wholeNumberFlag(options.maxRequests ?? ATTACK_DEFAULTS.maxRequests, '--max-requests', 1, 10_000_000);
+  const durationMs =
+    options.duration === undefined ? fullMs : Math.min(fullMs, parseDuration(options.duration, '--duration'));
+  const maxRequests = wholeNumberFlag(
+    options.maxRequests ?? ATTACK_DEFAULTS.maxRequests,
+    '--max-requests',
+    1,
+    10_000_000,
+  );
   // A trace's keys are checked as it is read (chooseWorkload): read the events the run would
   // send now, so a bad line fails (or is skipped) before the first request.
   if (workload.kind === 'trace') plannedEvents(workload.open(), workload.originMs, durationMs, maxRequests);
@@ -283,15 +315,35 @@ function bucketFlag(bucket: string | undefined, workload: AttackPlan['workload']
  * is a placeholder (the policy is judged from the flags or the responses, and the
  * timeline's buckets default to the judged window).
  */
-function chooseWorkload(options: AttackOptions, given: GivenPolicy, keyHeader: string, io: CommandIO): AttackPlan['workload'] {
+function chooseWorkload(
+  options: AttackOptions,
+  given: GivenPolicy,
+  keyHeader: string,
+  io: CommandIO,
+): AttackPlan['workload'] {
   if (options.trace === undefined) {
-    if (options.scenario === undefined) throw usage('SCENARIO', 'expected a built-in scenario name or a scenario file (or --trace FILE)');
-    return { ...scenarioWorkload(checkScenarioKeys(resolveScenario(options.scenario, io.cwd), keyHeader)), kind: 'scenario' };
+    if (options.scenario === undefined)
+      throw usage('SCENARIO', 'expected a built-in scenario name or a scenario file (or --trace FILE)');
+    return {
+      ...scenarioWorkload(checkScenarioKeys(resolveScenario(options.scenario, io.cwd), keyHeader)),
+      kind: 'scenario',
+    };
   }
-  if (options.scenario !== undefined) throw usage('--trace', `give either a scenario or --trace, not both (got ${options.scenario} and --trace ${options.trace})`);
+  if (options.scenario !== undefined)
+    throw usage(
+      '--trace',
+      `give either a scenario or --trace, not both (got ${options.scenario} and --trace ${options.trace})`,
+    );
   const policy = { limit: given.limit ?? 1, windowMs: given.windowMs ?? 1000 };
   const checkKey = (key: string) => unsendableKey(key, `--key-header ${keyHeader}`);
-  return { ...traceWorkload(resolve(io.cwd, options.trace), policy, { label: options.trace, skipBadLines: options.skipBadLines ?? false, checkKey }), kind: 'trace' };
+  return {
+    ...traceWorkload(resolve(io.cwd, options.trace), policy, {
+      label: options.trace,
+      skipBadLines: options.skipBadLines ?? false,
+      checkKey,
+    }),
+    kind: 'trace',
+  };
 }
 
 /**
@@ -302,13 +354,17 @@ function checkScenarioKeys(scenario: Scenario, keyHeader: string): Scenario {
   for (const [i, source] of scenario.sources.entries()) {
     const { prefix, count } = source.keys;
     const problem = unsendableKey(count === 1 ? prefix : `${prefix}0`, `--key-header ${keyHeader}`);
-    if (problem !== undefined) throw new RatelabError('INVALID_SCENARIO', `${scenario.file}: sources[${i}].keys: ${problem}`, { field: `sources[${i}].keys` });
+    if (problem !== undefined)
+      throw new RatelabError('INVALID_SCENARIO', `${scenario.file}: sources[${i}].keys: ${problem}`, {
+        field: `sources[${i}].keys`,
+      });
   }
   return scenario;
 }
 
 function checkHeaderName(name: string): string {
-  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw usage('--key-header', `expected an HTTP header name, got ${JSON.stringify(name)}`);
+  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+    throw usage('--key-header', `expected an HTTP header name, got ${JSON.stringify(name)}`);
   return name;
 }
 
@@ -316,7 +372,11 @@ function checkHeaderName(name: string): string {
 function unreachableError(run: AttackRun, url: URL): RatelabError | undefined {
   if (run.shots.length === 0 || run.shots.some((shot) => shot.headersMs !== undefined)) return undefined;
   const codes = [...new Set(run.shots.map((shot) => shot.error ?? 'unknown'))].join(', ');
-  return new RatelabError('ENDPOINT_UNAVAILABLE', `no response from ${url.host}: ${codes} (${run.shots.length} of ${run.shots.length} requests failed)`, { field: 'URL' });
+  return new RatelabError(
+    'ENDPOINT_UNAVAILABLE',
+    `no response from ${url.host}: ${codes} (${run.shots.length} of ${run.shots.length} requests failed)`,
+    { field: 'URL' },
+  );
 }
 
 /** Messages about how far the run can be trusted, on stderr. */
@@ -324,8 +384,14 @@ function warn(run: AttackRun, analysis: AttackAnalysis, plan: AttackPlan, io: Co
   const say = (text: string) => io.stderr.write(`ratelab attack: ${text}\n`);
   const aborted = run.shots.filter((shot) => shot.error === ABORTED).length;
   const cut = aborted > 0 ? `; ${aborted} in flight aborted` : '';
-  if (run.stoppedBy === 'interrupted') say(`interrupted: the report covers the ${run.shots.length} requests sent so far${cut}`);
-  if (run.stoppedBy === 'max-requests') say(`stopped at --max-requests ${plan.maxRequests}; ${run.unsent} events not sent${cut}`);
-  if (run.stoppedBy === 'max-time') say(`stopped at --max-time ${formatDuration(plan.maxTimeMs)}; ${run.unsent} events not sent${cut}`);
-  if (run.maxLagMs > analysis.policy.windowMs / 10) say(`requests left up to ${Math.round(run.maxLagMs)} ms late (over a tenth of the window): lower --speed or raise --connections`);
+  if (run.stoppedBy === 'interrupted')
+    say(`interrupted: the report covers the ${run.shots.length} requests sent so far${cut}`);
+  if (run.stoppedBy === 'max-requests')
+    say(`stopped at --max-requests ${plan.maxRequests}; ${run.unsent} events not sent${cut}`);
+  if (run.stoppedBy === 'max-time')
+    say(`stopped at --max-time ${formatDuration(plan.maxTimeMs)}; ${run.unsent} events not sent${cut}`);
+  if (run.maxLagMs > analysis.policy.windowMs / 10)
+    say(
+      `requests left up to ${Math.round(run.maxLagMs)} ms late (over a tenth of the window): lower --speed or raise --connections`,
+    );
 }

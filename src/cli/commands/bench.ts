@@ -6,7 +6,16 @@ import { MEMORY_POLICY, plannedFigureNames, runBench, type BenchPlan } from '../
 import { parseDuration } from '../../core/duration.js';
 import { RatelabError } from '../../core/errors.js';
 import { ALGORITHMS } from '../../core/policy.js';
-import { SPEED_COLUMNS_NOTE, renderBars, renderComparison, renderGoals, renderMemory, renderPeers, renderRoundsChart, renderSpeed } from '../../report/text/bench-report.js';
+import {
+  SPEED_COLUMNS_NOTE,
+  renderBars,
+  renderComparison,
+  renderGoals,
+  renderMemory,
+  renderPeers,
+  renderRoundsChart,
+  renderSpeed,
+} from '../../report/text/bench-report.js';
 import { renderCsv } from '../../report/data/bench-csv.js';
 import { benchJson } from '../../report/data/bench-json.js';
 import { actionBenchmarkEntries } from '../../report/data/github-action-benchmark.js';
@@ -86,12 +95,18 @@ export const benchCommand: Command<BenchOptions> = async (options, io) => {
   checkOutputs(targetsOf(options), io.cwd);
   parseThreshold(options.maxRegression ?? '10%'); // fail before a long run, not after
   if (options.updateBaseline && !options.baseline) {
-    throw new RatelabError('INVALID_ARGUMENT', '--update-baseline: say which file with --baseline <file>', { field: '--update-baseline' });
+    throw new RatelabError('INVALID_ARGUMENT', '--update-baseline: say which file with --baseline <file>', {
+      field: '--update-baseline',
+    });
   }
   // Read the baseline before a long run, so a bad path or file fails at once.
-  const baseline = options.baseline ? await loadBaseline(options.baseline, options.updateBaseline === true, io) : undefined;
-  if (baseline && options.baseline && !options.updateBaseline) checkSharedFigures(baseline, plannedFigureNames(plan), options.baseline);
-  const progress = io.stderr.isTTY && !options.quiet ? (line: string) => io.stderr.write(`bench: ${line}\n`) : () => undefined;
+  const baseline = options.baseline
+    ? await loadBaseline(options.baseline, options.updateBaseline === true, io)
+    : undefined;
+  if (baseline && options.baseline && !options.updateBaseline)
+    checkSharedFigures(baseline, plannedFigureNames(plan), options.baseline);
+  const progress =
+    io.stderr.isTTY && !options.quiet ? (line: string) => io.stderr.write(`bench: ${line}\n`) : () => undefined;
   const run = await runBench(plan, progress);
   return finishBench(run, baseline, options, io);
 };
@@ -101,16 +116,26 @@ export const benchCommand: Command<BenchOptions> = async (options, io) => {
  * `--quiet` only the regressions and the verdict), compares with the baseline (exit 1 on a
  * regression) or rewrites it with `--update-baseline`.
  */
-export async function finishBench(run: BenchRun, baseline: BenchRun | undefined, options: BenchOptions, io: CommandIO): Promise<number> {
+export async function finishBench(
+  run: BenchRun,
+  baseline: BenchRun | undefined,
+  options: BenchOptions,
+  io: CommandIO,
+): Promise<number> {
   const comparison = baseline ? compareRuns(baseline, run, parseThreshold(options.maxRegression ?? '10%')) : undefined;
   const targets = targetsOf(options);
-  await writeFormats(targets, { csv: () => renderCsv(run), json: () => `${JSON.stringify(jsonOf(run, comparison, options), null, 2)}\n` }, io);
+  await writeFormats(
+    targets,
+    { csv: () => renderCsv(run), json: () => `${JSON.stringify(jsonOf(run, comparison, options), null, 2)}\n` },
+    io,
+  );
   // Data owns stdout when it was sent there; the report then goes to stderr.
   const report: OutputStream = sendsToStdout(targets) ? io.stderr : io.stdout;
   if (options.quiet) report.write(renderQuiet(run, comparison, options.baseline, io, options.color));
   else {
     report.write(renderReport(run, io, options));
-    if (comparison && options.baseline !== undefined) report.write(renderVerdict(comparison, options.baseline, io, options.color));
+    if (comparison && options.baseline !== undefined)
+      report.write(renderVerdict(comparison, options.baseline, io, options.color));
   }
   if (options.updateBaseline && options.baseline) {
     await writeOutput(options.baseline, `${JSON.stringify(run, null, 2)}\n`, io);
@@ -129,7 +154,11 @@ function jsonOf(run: BenchRun, comparison: Comparison | undefined, options: Benc
 function formatOf(flag: string | undefined): BenchFormat {
   if (flag === undefined) return 'ratelab';
   if ((BENCH_FORMATS as readonly string[]).includes(flag)) return flag as BenchFormat;
-  throw new RatelabError('INVALID_ARGUMENT', `--format: expected one of ${BENCH_FORMATS.join(', ')}, got ${JSON.stringify(flag)}`, { field: '--format' });
+  throw new RatelabError(
+    'INVALID_ARGUMENT',
+    `--format: expected one of ${BENCH_FORMATS.join(', ')}, got ${JSON.stringify(flag)}`,
+    { field: '--format' },
+  );
 }
 
 function planOf(options: BenchOptions, io: CommandIO): BenchPlan {
@@ -138,12 +167,19 @@ function planOf(options: BenchOptions, io: CommandIO): BenchPlan {
   const rounds = options.rounds === undefined ? defaults.rounds : wholeNumberFlag(options.rounds, '--rounds', 2, 100);
   const timeMs = options.time === undefined ? defaults.timeMs : parseDuration(options.time, '--time');
   if (timeMs / rounds < 5) {
-    throw new RatelabError('INVALID_ARGUMENT', `--time: ${options.time} over ${rounds} rounds leaves under 5 ms per round; give at least ${5 * rounds}ms`, { field: '--time' });
+    throw new RatelabError(
+      'INVALID_ARGUMENT',
+      `--time: ${options.time} over ${rounds} rounds leaves under 5 ms per round; give at least ${5 * rounds}ms`,
+      { field: '--time' },
+    );
   }
   return {
     quick,
     algorithms: algorithmsFlag(options.algorithms),
-    keyCounts: options.keys === undefined ? defaults.keys : options.keys.split(',').map((part) => wholeNumberFlag(part, '--keys', 1, 10_000_000)),
+    keyCounts:
+      options.keys === undefined
+        ? defaults.keys
+        : options.keys.split(',').map((part) => wholeNumberFlag(part, '--keys', 1, 10_000_000)),
     rounds,
     // Two processes per subject, their rounds pooled: process-to-process variation is noise too.
     processes: 2,
@@ -151,7 +187,10 @@ function planOf(options: BenchOptions, io: CommandIO): BenchPlan {
     peers: options.peers !== false && !quick,
     modules: (options.limiter ?? []).map((path) => resolve(io.cwd, path)),
     limiterTimeoutMs: limiterTimeoutFlag(options.limiterTimeout),
-    memoryKeys: options.memoryKeys === undefined ? defaults.memoryKeys : wholeNumberFlag(options.memoryKeys, '--memory-keys', 0, 10_000_000),
+    memoryKeys:
+      options.memoryKeys === undefined
+        ? defaults.memoryKeys
+        : wholeNumberFlag(options.memoryKeys, '--memory-keys', 0, 10_000_000),
     harness: !quick,
   };
 }
@@ -177,8 +216,13 @@ function deprecated(io: CommandIO, old: string, replacement: string, code: numbe
 function checkSharedFigures(baseline: BenchRun, planned: readonly string[], path: string): void {
   const names = new Set(baseline.figures.map((figure) => figure.name));
   if (planned.some((name) => names.has(name))) return;
-  const sample = (list: readonly string[]) => (list.length > 3 ? `${list.slice(0, 2).join(', ')}, ...` : list.join(', ')) || 'no figure';
-  throw new RatelabError('INVALID_BASELINE', `${path}: shares no figure with this run (it has ${sample([...names])}; this run makes ${sample(planned)}): nothing would be compared; run with the baseline's flags, or rewrite it with --update-baseline`, { field: path });
+  const sample = (list: readonly string[]) =>
+    (list.length > 3 ? `${list.slice(0, 2).join(', ')}, ...` : list.join(', ')) || 'no figure';
+  throw new RatelabError(
+    'INVALID_BASELINE',
+    `${path}: shares no figure with this run (it has ${sample([...names])}; this run makes ${sample(planned)}): nothing would be compared; run with the baseline's flags, or rewrite it with --update-baseline`,
+    { field: path },
+  );
 }
 
 async function loadBaseline(path: string, updating: boolean, io: CommandIO): Promise<BenchRun | undefined> {
@@ -194,20 +238,38 @@ async function loadBaseline(path: string, updating: boolean, io: CommandIO): Pro
 
 function renderReport(run: BenchRun, io: CommandIO, options: BenchOptions): string {
   const paint = painter(io, options.color);
-  const parts = [paint.bold('Decisions per second') + ` (median of ${run.settings.rounds} rounds)\n${SPEED_COLUMNS_NOTE}\n`, renderSpeed(run)];
+  const parts = [
+    paint.bold('Decisions per second') + ` (median of ${run.settings.rounds} rounds)\n${SPEED_COLUMNS_NOTE}\n`,
+    renderSpeed(run),
+  ];
   if (io.stdout.isTTY) {
-    for (const workload of run.settings.workloads) parts.push(`\n${workload.name} (x reference)\n`, renderBars(run, workload.name));
+    for (const workload of run.settings.workloads)
+      parts.push(`\n${workload.name} (x reference)\n`, renderBars(run, workload.name));
     const first = run.settings.workloads[0]?.name;
-    if (first) parts.push(`\nx reference per round on ${first}, one line per algorithm\n`, renderRoundsChart(run, first, ALGORITHMS));
+    if (first)
+      parts.push(
+        `\nx reference per round on ${first}, one line per algorithm\n`,
+        renderRoundsChart(run, first, ALGORITHMS),
+      );
   }
   const peers = renderPeers(run);
-  if (peers) parts.push(`\n${paint.bold('Peers')} (they read wall time, so each runs under a limit no call rate reaches and admits every call, as the reference does on the workloads they run)\n`, peers);
+  if (peers)
+    parts.push(
+      `\n${paint.bold('Peers')} (they read wall time, so each runs under a limit no call rate reaches and admits every call, as the reference does on the workloads they run)\n`,
+      peers,
+    );
   const memory = renderMemory(run);
-  if (memory) parts.push(`\n${paint.bold('Memory per key')} (${run.settings.memoryKeys} keys, limit ${MEMORY_POLICY.limit}; key strings excluded)\n`, memory);
+  if (memory)
+    parts.push(
+      `\n${paint.bold('Memory per key')} (${run.settings.memoryKeys} keys, limit ${MEMORY_POLICY.limit}; key strings excluded)\n`,
+      memory,
+    );
   if (options.goals) parts.push(renderGoalsSection(run, paint));
   if (run.harness) {
     const h = run.harness;
-    parts.push(`\nHarness check (${h.workload}, reference): tinybench with batches of ${run.settings.batch} reads ${h.batchedVsLoop.toFixed(2)}x a plain timed loop; one decision per iteration reads ${h.unbatchedVsLoop.toFixed(2)}x\n`);
+    parts.push(
+      `\nHarness check (${h.workload}, reference): tinybench with batches of ${run.settings.batch} reads ${h.batchedVsLoop.toFixed(2)}x a plain timed loop; one decision per iteration reads ${h.unbatchedVsLoop.toFixed(2)}x\n`,
+    );
   }
   for (const note of run.notes) parts.push(`note: ${note}\n`);
   return parts.join('');
@@ -217,9 +279,15 @@ function renderReport(run: BenchRun, io: CommandIO, options: BenchOptions): stri
 function renderGoalsSection(run: BenchRun, paint: ReturnType<typeof painter>): string {
   const goals = checkGoals(run, MEMORY_POLICY.limit);
   const measured = goals.filter((goal) => goal.met !== undefined);
-  const parts = [`\n${paint.bold('Goals')} of ratelab (memory goals hold at 1e6 keys, where the columns' growth slack is smallest)\n`, renderGoals(measured, paint)];
+  const parts = [
+    `\n${paint.bold('Goals')} of ratelab (memory goals hold at 1e6 keys, where the columns' growth slack is smallest)\n`,
+    renderGoals(measured, paint),
+  ];
   if (referenceGoalMissed(goals)) parts.push(`${REFERENCE_GOAL_NOTE}\n`);
-  if (measured.length < goals.length) parts.push(`${goals.length - measured.length} goals not measured in this run (a full run with the peers installed measures all)\n`);
+  if (measured.length < goals.length)
+    parts.push(
+      `${goals.length - measured.length} goals not measured in this run (a full run with the peers installed measures all)\n`,
+    );
   return parts.join('');
 }
 
@@ -227,8 +295,15 @@ function renderGoalsSection(run: BenchRun, paint: ReturnType<typeof painter>): s
  * `--quiet`: the regressed figures (none: no table) and the verdict; without a baseline,
  * one line saying what was measured.
  */
-function renderQuiet(run: BenchRun, comparison: Comparison | undefined, path: string | undefined, io: CommandIO, color: boolean | undefined): string {
-  if (comparison === undefined || path === undefined) return `bench: ${run.figures.length} figures measured (no --baseline to compare with)\n`;
+function renderQuiet(
+  run: BenchRun,
+  comparison: Comparison | undefined,
+  path: string | undefined,
+  io: CommandIO,
+  color: boolean | undefined,
+): string {
+  if (comparison === undefined || path === undefined)
+    return `bench: ${run.figures.length} figures measured (no --baseline to compare with)\n`;
   const paint = painter(io, color);
   const regressed = { ...comparison, rows: comparison.rows.filter((row) => row.verdict === 'regressed') };
   return (regressed.rows.length > 0 ? renderComparison(regressed, paint) : '') + verdictLine(comparison, path, paint);

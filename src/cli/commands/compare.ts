@@ -21,7 +21,16 @@ import type { WorkloadComparison } from '../../sim/comparison.js';
 import { worstKey, type FocusPlan } from '../../sim/focus.js';
 import { builtinContender, moduleContender, type Contender } from '../../sim/contender.js';
 import { scenarioWorkload, traceWorkload, type Workload } from '../../sim/workload.js';
-import { algorithmsFlag, arrivalCapFlag, gateFlags, limiterTimeoutFlag, policyOverrides, usage, type GateFlags, type PolicyFlags } from '../flags.js';
+import {
+  algorithmsFlag,
+  arrivalCapFlag,
+  gateFlags,
+  limiterTimeoutFlag,
+  policyOverrides,
+  usage,
+  type GateFlags,
+  type PolicyFlags,
+} from '../flags.js';
 import type { ColorFlags } from '../flag-groups.js';
 import { checkOutputs, writeFormats, type OutputTargets } from '../outputs.js';
 import type { Command } from '../../report/io.js';
@@ -84,7 +93,9 @@ export const compareCommand: Command<CompareOptions> = async (flags, io) => {
     measure: flags.measure ?? true,
     onProgress: (label, position, total) => progress.update(`ratelab compare ${position}/${total}: ${label}`),
     focus: focus.plan,
-    ...(flags.html === undefined ? {} : { follow: (result: WorkloadComparison) => htmlFollowPlans(result.worstWindows, runSpan(result), flags.key) }),
+    ...(flags.html === undefined
+      ? {}
+      : { follow: (result: WorkloadComparison) => htmlFollowPlans(result.worstWindows, runSpan(result), flags.key) }),
   });
   progress.done();
   for (const result of results) focus.found(result);
@@ -109,12 +120,24 @@ export const compareCommand: Command<CompareOptions> = async (flags, io) => {
     }
     if (results.length > 1) io.stdout.write(renderClosing(results, detail, paint, width));
   }
-  await writeFormats(flags, {
-    csv: () => comparisonCsv(results),
-    json: () => comparisonJson(results, summaries),
-    html: () => comparisonHtml(results, `${results.map((r) => r.name).join(', ')} through ${[...new Set(results.flatMap((r) => r.rows.map((row) => row.algorithm)))].join(', ')}`),
-  }, io);
-  return reportGates(results.flatMap((result) => result.rows), gates, io);
+  await writeFormats(
+    flags,
+    {
+      csv: () => comparisonCsv(results),
+      json: () => comparisonJson(results, summaries),
+      html: () =>
+        comparisonHtml(
+          results,
+          `${results.map((r) => r.name).join(', ')} through ${[...new Set(results.flatMap((r) => r.rows.map((row) => row.algorithm)))].join(', ')}`,
+        ),
+    },
+    io,
+  );
+  return reportGates(
+    results.flatMap((result) => result.rows),
+    gates,
+    io,
+  );
 };
 
 /**
@@ -130,8 +153,10 @@ function focusPlanner(flags: CompareOptions, toStdout: boolean) {
   const wanted = charts || flags.strip === true || flags.json !== undefined;
   // The summary (many scenarios, no --detail) prints no chart: a second pass over every
   // workload for it would be thrown away (it was half of `compare --no-measure`'s replay time).
-  const shown = flags.json !== undefined || flags.strip === true || flags.key !== undefined || (charts && showDetail(flags));
-  const chartGridOf = (span: Span, name: string) => (flags.chart === false ? undefined : chartGrid(span, bucketMs, name));
+  const shown =
+    flags.json !== undefined || flags.strip === true || flags.key !== undefined || (charts && showDetail(flags));
+  const chartGridOf = (span: Span, name: string) =>
+    flags.chart === false ? undefined : chartGrid(span, bucketMs, name);
   return {
     check(workload: Workload): void {
       if (!wanted || workload.originMs === undefined || workload.minBuckets === undefined) return;
@@ -153,7 +178,10 @@ function focusPlanner(flags: CompareOptions, toStdout: boolean) {
     found(result: WorkloadComparison): void {
       if (flags.key === undefined || !result.focus || result.focus.arrivals > 0) return;
       const worst = worstKey(result.worstWindows)?.key;
-      throw usage('--key', `no requests for key ${JSON.stringify(flags.key)} in ${result.name}${worst === undefined ? '' : ` (its worst key is ${JSON.stringify(worst)})`}`);
+      throw usage(
+        '--key',
+        `no requests for key ${JSON.stringify(flags.key)} in ${result.name}${worst === undefined ? '' : ` (its worst key is ${JSON.stringify(worst)})`}`,
+      );
     },
   };
 }
@@ -176,12 +204,19 @@ function showDetail(flags: CompareOptions): boolean {
 
 /** A workload's sentence wrapped to `width`, and its notes: all the summary prints of it. */
 function renderLesson(result: WorkloadComparison, paint: ChalkInstance, width: number): string {
-  const notes = result.notes.flatMap((note) => wrapWords(`note: ${note}`, width - 2, '  ').map((line) => paint.yellow(`  ${line}`)));
+  const notes = result.notes.flatMap((note) =>
+    wrapWords(`note: ${note}`, width - 2, '  ').map((line) => paint.yellow(`  ${line}`)),
+  );
   return [...wrapWords(summarise(result), width, '  '), ...notes].join('\n') + '\n';
 }
 
 /** The matrix that closes a run of several workloads (and, in the summary, how to see more). */
-function renderClosing(results: readonly WorkloadComparison[], detail: boolean, paint: ChalkInstance, width: number): string {
+function renderClosing(
+  results: readonly WorkloadComparison[],
+  detail: boolean,
+  paint: ChalkInstance,
+  width: number,
+): string {
   const hint = detail ? '' : paint.dim('Tables and charts per scenario: --detail, or name one or two scenarios.\n');
   return `${detail ? '' : '\n'}${renderSummaryMatrix(results, paint, width)}${hint}`;
 }
@@ -189,16 +224,33 @@ function renderClosing(results: readonly WorkloadComparison[], detail: boolean, 
 function resolveWorkloads(flags: CompareOptions, overrides: ScenarioOverrides, cwd: string): Workload[] {
   const names = flags.scenarios ?? [];
   if (flags.trace !== undefined) {
-    if (names.length > 0) throw usage('--trace', `give either scenarios or --trace, not both (got ${names.join(', ')} and --trace ${flags.trace})`);
-    if (overrides.limit === undefined || overrides.windowMs === undefined) throw usage('--trace', 'a trace needs a policy: pass --limit N and --window D (and optionally --burst N)');
-    const policy: Policy = { limit: overrides.limit, windowMs: overrides.windowMs, ...(overrides.burst === undefined ? {} : { burst: overrides.burst }) };
+    if (names.length > 0)
+      throw usage(
+        '--trace',
+        `give either scenarios or --trace, not both (got ${names.join(', ')} and --trace ${flags.trace})`,
+      );
+    if (overrides.limit === undefined || overrides.windowMs === undefined)
+      throw usage('--trace', 'a trace needs a policy: pass --limit N and --window D (and optionally --burst N)');
+    const policy: Policy = {
+      limit: overrides.limit,
+      windowMs: overrides.windowMs,
+      ...(overrides.burst === undefined ? {} : { burst: overrides.burst }),
+    };
     const bucketMs = flags.bucket === undefined ? undefined : parseDuration(flags.bucket, '--bucket');
-    return [traceWorkload(resolve(cwd, flags.trace), policy, { label: flags.trace, skipBadLines: flags.skipBadLines ?? false, bucketMs })];
+    return [
+      traceWorkload(resolve(cwd, flags.trace), policy, {
+        label: flags.trace,
+        skipBadLines: flags.skipBadLines ?? false,
+        bucketMs,
+      }),
+    ];
   }
   if (flags.bucket !== undefined) parseDuration(flags.bucket, '--bucket');
   const withinCap = arrivalCapFlag(flags.maxArrivals);
   const builtins = builtinScenarios();
-  const scenarios = (names.length === 0 ? builtins : names.map((name) => resolveScenario(name, cwd, builtins))).map(withinCap);
+  const scenarios = (names.length === 0 ? builtins : names.map((name) => resolveScenario(name, cwd, builtins))).map(
+    withinCap,
+  );
   return scenarios.map((scenario) => {
     const changed = withOverrides(scenario, overrides);
     const bucketMs = flags.bucket === undefined ? changed.bucketMs : parseDuration(flags.bucket, '--bucket');
@@ -206,7 +258,12 @@ function resolveWorkloads(flags: CompareOptions, overrides: ScenarioOverrides, c
   });
 }
 
-function contenderFactory(algorithms: Algorithm[], limiter: string | undefined, limiterTimeoutMs: number, cwd: string): (policy: Policy) => Promise<Contender[]> {
+function contenderFactory(
+  algorithms: Algorithm[],
+  limiter: string | undefined,
+  limiterTimeoutMs: number,
+  cwd: string,
+): (policy: Policy) => Promise<Contender[]> {
   return async (policy) => {
     const contenders = algorithms.map((algorithm) => builtinContender(algorithm, policy));
     if (limiter !== undefined) contenders.push(await moduleContender(limiter, policy, cwd, limiterTimeoutMs));

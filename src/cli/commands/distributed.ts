@@ -58,10 +58,16 @@ export const distributedCommand: Command<DistributedOptions> = async (flags, io)
   const designs = fleetDesigns(flags);
   const toStdout = checkOutputs(flags, io.cwd);
   const withinCap = arrivalCapFlag(flags.maxArrivals);
-  const scenario = withOverrides(withinCap(resolveScenario(flags.scenario ?? DEFAULT_DISTRIBUTED_SCENARIO, io.cwd)), overrides);
+  const scenario = withOverrides(
+    withinCap(resolveScenario(flags.scenario ?? DEFAULT_DISTRIBUTED_SCENARIO, io.cwd)),
+    overrides,
+  );
   const outage = designs[0]?.outage;
   if (outage !== undefined && outage.startMs >= scenario.durationMs) {
-    throw usage('--outage', `${flags.outage} starts after the scenario ${scenario.name} ends (${formatDuration(scenario.durationMs)})`);
+    throw usage(
+      '--outage',
+      `${flags.outage} starts after the scenario ${scenario.name} ends (${formatDuration(scenario.durationMs)})`,
+    );
   }
 
   const follow = (run: DistributedComparison) => htmlFollowPlans(run.worstWindows, runSpan(asComparison(run)));
@@ -72,11 +78,15 @@ export const distributedCommand: Command<DistributedOptions> = async (flags, io)
     io.stdout.write(`${renderDistributed(result, paint, terminalWidth(io))}\n`);
     if (flags.chart !== false) io.stdout.write(`${renderCharts(asLab, paint, colorEnabled(io, flags.color))}\n`);
   }
-  await writeFormats(flags, {
-    csv: () => distributedCsv(result),
-    json: () => distributedJson(result, summarise(asLab)),
-    html: () => distributedHtml(result),
-  }, io);
+  await writeFormats(
+    flags,
+    {
+      csv: () => distributedCsv(result),
+      json: () => distributedJson(result, summarise(asLab)),
+      html: () => distributedHtml(result),
+    },
+    io,
+  );
   return EXIT.OK;
 };
 
@@ -88,11 +98,18 @@ export const distributedCommand: Command<DistributedOptions> = async (flags, io)
 export function fleetDesigns(flags: DistributedOptions): FleetOptions[] {
   const strategies = oneOrMore(flags.strategy, STRATEGIES, '--strategy');
   const outage = flags.outage === undefined ? undefined : parseOutage(flags.outage, '--outage');
-  const failModes = flags.failMode === undefined ? (outage === undefined ? (['open'] as FailMode[]) : [...FAIL_MODES]) : oneOrMore(flags.failMode, FAIL_MODES, '--fail-mode');
+  const failModes =
+    flags.failMode === undefined
+      ? outage === undefined
+        ? (['open'] as FailMode[])
+        : [...FAIL_MODES]
+      : oneOrMore(flags.failMode, FAIL_MODES, '--fail-mode');
   const base = {
-    nodes: flags.nodes === undefined ? DISTRIBUTED_DEFAULTS.nodes : wholeNumberFlag(flags.nodes, '--nodes', 1, MAX_NODES),
+    nodes:
+      flags.nodes === undefined ? DISTRIBUTED_DEFAULTS.nodes : wholeNumberFlag(flags.nodes, '--nodes', 1, MAX_NODES),
     balance: flags.balance === undefined ? DISTRIBUTED_DEFAULTS.balance : oneOf(flags.balance, BALANCES, '--balance'),
-    algorithm: flags.algorithm === undefined ? DISTRIBUTED_DEFAULTS.algorithm : checkAlgorithm(flags.algorithm, '--algorithm'),
+    algorithm:
+      flags.algorithm === undefined ? DISTRIBUTED_DEFAULTS.algorithm : checkAlgorithm(flags.algorithm, '--algorithm'),
     syncMs: flags.sync === undefined ? DISTRIBUTED_DEFAULTS.syncMs : parseDuration(flags.sync, '--sync'),
     rttMs: flags.rtt === undefined ? DISTRIBUTED_DEFAULTS.rttMs : parseTime(flags.rtt, '--rtt'),
     timeoutMs: flags.timeout === undefined ? DISTRIBUTED_DEFAULTS.timeoutMs : parseTime(flags.timeout, '--timeout'),
@@ -113,8 +130,11 @@ function oneOf<T extends string>(text: string, allowed: readonly T[], flag: stri
 /** A comma-separated list of allowed names, duplicates dropped, in the given order. */
 function oneOrMore<T extends string>(text: string | undefined, allowed: readonly T[], flag: string): T[] {
   if (text === undefined) return [...allowed];
-  const names = text.split(',').map((name) => name.trim()).filter((name) => name !== '');
-  if (names.length === 0) throw usage(flag, `expected one or more of ${allowed.join(', ')} (comma-separated), got ${describeValue(text)}`);
+  const names = text
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  if (names.length === 0)
+    throw usage(flag, `expected one or more of ${allowed.join(', ')} (comma-separated), got ${describeValue(text)}`);
   return [...new Set(names.map((name) => oneOf(name, allowed, flag)))];
 }
-

@@ -28,11 +28,16 @@ export interface FidelityOptions extends RedisTargetFlags, OutputTargets<'csv' |
  */
 export const fidelityCommand: Command<FidelityOptions> = async (flags, io) => {
   const seed = flags.seed === undefined ? undefined : wholeNumberFlag(flags.seed, '--seed', 0, 0xffff_ffff);
-  const only = flags.only?.split(',').map((name) => name.trim()).filter((name) => name !== '');
-  if (only?.length === 0) throw usage('--only', `expected a comma-separated list of check names, got ${JSON.stringify(flags.only)}`);
+  const only = flags.only
+    ?.split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  if (only?.length === 0)
+    throw usage('--only', `expected a comma-separated list of check names, got ${JSON.stringify(flags.only)}`);
   if (flags.redis !== undefined) parseRedisTarget(flags.redis, flags.allowRemote === true);
   const toStdout = checkOutputs(flags, io.cwd);
-  if (flags.redis !== undefined) (await openRedis(flags.redis, { allowRemote: flags.allowRemote === true })).disconnect();
+  if (flags.redis !== undefined)
+    (await openRedis(flags.redis, { allowRemote: flags.allowRemote === true })).disconnect();
   const report = await runFidelity({
     ...(seed === undefined ? {} : { seed }),
     ...(flags.redis === undefined ? {} : { redisUrl: flags.redis, allowRemote: flags.allowRemote === true }),

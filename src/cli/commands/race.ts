@@ -41,13 +41,19 @@ export const raceCommand: Command<RaceOptions> = async (options, io) => {
   const run = `ratelab:race:${randomUUID()}:`;
   let failure: unknown;
   try {
-    io.stderr.write(`racing ${requests} requests on one key, limit ${limit}: ${connections} connections x ${inFlight} in flight\n`);
+    io.stderr.write(
+      `racing ${requests} requests on one key, limit ${limit}: ${connections} connections x ${inFlight} in flight\n`,
+    );
     const results: Array<[string, number]> = [];
     for (const contender of ['naive', algorithm] as Contender[]) {
       const prefix = `${run}${contender}:`;
       const share = (i: number) => Math.floor(requests / connections) + (i < requests % connections ? 1 : 0);
       const stop = { failed: false };
-      const admitted = await Promise.all(clients.map((redis, i) => race(redis, contender, { key: 'one-key', limit, requests: share(i), inFlight, prefix, stop })));
+      const admitted = await Promise.all(
+        clients.map((redis, i) =>
+          race(redis, contender, { key: 'one-key', limit, requests: share(i), inFlight, prefix, stop }),
+        ),
+      );
       results.push([contenderName(contender), admitted.reduce((a, b) => a + b, 0)]);
     }
     const width = Math.max(...results.map(([name]) => name.length));
@@ -69,7 +75,8 @@ export const raceCommand: Command<RaceOptions> = async (options, io) => {
 /** The error when the race's keys could not be deleted: the run's own failure, naming them. */
 function leftBehind(run: string, failure: unknown): RatelabError {
   const what = `could not delete this race's keys ${run}* from Redis`;
-  if (failure instanceof RatelabError) return new RatelabError(failure.code, `${failure.message}; ${what}`, { field: 'redis', cause: failure });
+  if (failure instanceof RatelabError)
+    return new RatelabError(failure.code, `${failure.message}; ${what}`, { field: 'redis', cause: failure });
   return new RatelabError('REDIS_UNAVAILABLE', what, { field: 'redis', cause: failure });
 }
 

@@ -20,7 +20,8 @@ export interface ScenariosOptions {
  * and the schema's generator (zod) is loaded only for --schema: listing stays fast.
  */
 export const scenariosCommand: Command<ScenariosOptions> = async (options, io) => {
-  if (options.schema && options.template) throw new RatelabError('INVALID_ARGUMENT', '--schema and --template: pass one of them', { field: '--schema' });
+  if (options.schema && options.template)
+    throw new RatelabError('INVALID_ARGUMENT', '--schema and --template: pass one of them', { field: '--schema' });
   if (options.schema) {
     const { scenarioJsonSchemaText } = await import('../../scenario/json-schema.js');
     io.stdout.write(scenarioJsonSchemaText());

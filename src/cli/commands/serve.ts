@@ -50,10 +50,17 @@ export interface ServeOptions {
 export const serveCommand: Command<ServeOptions> = async (options, io) => {
   const limits = options.tiers === undefined ? singleLimiter(options) : tiersRegistry(options.tiers, options, io);
   const log = requestLogger(options, io);
-  const server = createDemoApi({ ...limits, trustProxy: trustProxyFlag(options.trustProxy), trustApiKeys: options.trustApiKeys === true, ...(log ? { onRequest: log } : {}) });
+  const server = createDemoApi({
+    ...limits,
+    trustProxy: trustProxyFlag(options.trustProxy),
+    trustApiKeys: options.trustApiKeys === true,
+    ...(log ? { onRequest: log } : {}),
+  });
   const connections = openConnections(server);
   const url = await listen(server, portFlag(options.port ?? SERVE_DEFAULTS.port), options.host ?? SERVE_DEFAULTS.host);
-  io.stderr.write(`ratelab serve: listening on ${url} (${describe(limits)}); try: curl -i ${url}/ -H 'X-API-Key: alice'\n`);
+  io.stderr.write(
+    `ratelab serve: listening on ${url} (${describe(limits)}); try: curl -i ${url}/ -H 'X-API-Key: alice'\n`,
+  );
   options.onListening?.(url);
   await stopped(server, connections, options.signal, io);
   io.stderr.write('ratelab serve: stopped\n');
@@ -65,12 +72,23 @@ function singleLimiter(options: ServeOptions): { limiter: RateLimiter } {
   const limit = wholeNumberFlag(options.limit ?? SERVE_DEFAULTS.limit, '--limit', 1);
   const windowMs = parseDuration(options.window ?? SERVE_DEFAULTS.window, '--window');
   const burst = options.burst === undefined ? undefined : wholeNumberFlag(options.burst, '--burst', 1);
-  return { limiter: createLimiter(algorithm, burst === undefined ? { limit, windowMs } : { limit, windowMs, burst }, clockOption(options)) };
+  return {
+    limiter: createLimiter(
+      algorithm,
+      burst === undefined ? { limit, windowMs } : { limit, windowMs, burst },
+      clockOption(options),
+    ),
+  };
 }
 
 function tiersRegistry(tiers: string, options: ServeOptions, io: CommandIO): { registry: RateLimiterRegistry } {
   const clash = (['algorithm', 'limit', 'window', 'burst'] as const).find((flag) => options[flag] !== undefined);
-  if (clash) throw new RatelabError('INVALID_ARGUMENT', `--${clash}: not with --tiers (the tiers file sets each tier's policy)`, { field: `--${clash}` });
+  if (clash)
+    throw new RatelabError(
+      'INVALID_ARGUMENT',
+      `--${clash}: not with --tiers (the tiers file sets each tier's policy)`,
+      { field: `--${clash}` },
+    );
   return { registry: new RateLimiterRegistry(loadTiers(resolve(io.cwd, tiers), tiers), clockOption(options)) };
 }
 
@@ -91,7 +109,10 @@ async function listen(server: Server, port: number, host: string): Promise<strin
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
     const why = code === 'EADDRINUSE' ? 'the port is in use (pick another with --port)' : code;
-    throw new RatelabError('LISTEN_FAILED', `cannot listen on ${host}:${port}: ${why}`, { field: '--port', cause: error });
+    throw new RatelabError('LISTEN_FAILED', `cannot listen on ${host}:${port}: ${why}`, {
+      field: '--port',
+      cause: error,
+    });
   }
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -118,7 +139,12 @@ function openConnections(server: Server): Set<Socket> {
  * Resolves once `signal` aborts and the server has closed its connections: idle ones at
  * once, those still busy after {@link SHUTDOWN_GRACE_MS} by force (said on stderr).
  */
-async function stopped(server: Server, connections: Set<Socket>, signal: AbortSignal | undefined, io: CommandIO): Promise<void> {
+async function stopped(
+  server: Server,
+  connections: Set<Socket>,
+  signal: AbortSignal | undefined,
+  io: CommandIO,
+): Promise<void> {
   if (signal && !signal.aborted) await once(signal, 'abort');
   else if (!signal) await new Promise<never>(() => {});
   const closed = once(server, 'close');
@@ -127,7 +153,9 @@ async function stopped(server: Server, connections: Set<Socket>, signal: AbortSi
   server.closeIdleConnections();
   const grace = setTimeout(() => {
     const count = connections.size;
-    io.stderr.write(`ratelab serve: closed ${count} stalled connection${count === 1 ? '' : 's'} after the ${SHUTDOWN_GRACE_MS / 1000} s grace period\n`);
+    io.stderr.write(
+      `ratelab serve: closed ${count} stalled connection${count === 1 ? '' : 's'} after the ${SHUTDOWN_GRACE_MS / 1000} s grace period\n`,
+    );
     for (const socket of connections) socket.destroy();
   }, SHUTDOWN_GRACE_MS);
   await closed;
@@ -139,10 +167,23 @@ function requestLogger(options: ServeOptions, io: CommandIO): ((entry: DemoReque
   if (options.quiet || !(options.log || io.stdout.isTTY)) return undefined;
   const paint = painter(io);
   return (entry) => {
-    const status = entry.status === 200 ? paint.green(entry.status) : entry.status === 429 ? paint.yellow(entry.status) : paint.red(entry.status);
+    const status =
+      entry.status === 200
+        ? paint.green(entry.status)
+        : entry.status === 429
+          ? paint.yellow(entry.status)
+          : paint.red(entry.status);
     const decision = entry.result?.decision;
-    const parts = [new Date().toISOString().slice(11, 23), entry.address ?? '-', entry.method, entry.path, status, entry.result?.policy ?? '-'];
-    if (decision && Number.isFinite(decision.limit)) parts.push(`remaining=${Math.floor(decision.remaining)}/${decision.limit}`);
+    const parts = [
+      new Date().toISOString().slice(11, 23),
+      entry.address ?? '-',
+      entry.method,
+      entry.path,
+      status,
+      entry.result?.policy ?? '-',
+    ];
+    if (decision && Number.isFinite(decision.limit))
+      parts.push(`remaining=${Math.floor(decision.remaining)}/${decision.limit}`);
     if (decision && !decision.allowed) parts.push(`retry-after=${retryAfterSeconds(decision.retryAfterMs) ?? 'never'}`);
     if (entry.result && entry.result.outcome.startsWith('failed')) parts.push(entry.result.outcome);
     parts.push(`${entry.durationMs.toFixed(1)}ms`);

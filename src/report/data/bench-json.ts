@@ -42,7 +42,12 @@ export function benchJson(run: BenchRun, comparison?: Comparison, baselinePath?:
       p: row.pWorse ?? null,
       verdict: row.verdict,
     })),
-    gate: { baseline: baselinePath ?? '', maxRegression: comparison.maxRegression, alpha: ALPHA, regressions: comparison.regressions },
+    gate: {
+      baseline: baselinePath ?? '',
+      maxRegression: comparison.maxRegression,
+      alpha: ALPHA,
+      regressions: comparison.regressions,
+    },
     verdict: comparison.regressions > 0 ? 'fail' : 'pass',
   };
 }

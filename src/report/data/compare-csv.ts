@@ -56,4 +56,3 @@ export function comparisonCsv(results: readonly WorkloadComparison[]): string {
 function labelsCell(labels: readonly LabelMetrics[]): string {
   return labels.map((l) => `${l.label}=${l.offered}/${l.admitted}/${l.falseDenials}/${l.falseAdmits}`).join(';');
 }
-

@@ -15,11 +15,21 @@ import { JSON_FORMAT_VERSION, withErrorPercent } from './json-format.js';
  * units per bucket for each row), and `focus` when a key was followed (see {@link focusJson}). Measured figures not taken are null. `extra` adds
  * top-level sections (`ratelab attack` adds `attack`).
  */
-export function comparisonJson(results: readonly WorkloadComparison[], summaries: readonly string[], extra: Record<string, unknown> = {}): string {
+export function comparisonJson(
+  results: readonly WorkloadComparison[],
+  summaries: readonly string[],
+  extra: Record<string, unknown> = {},
+): string {
   const report = {
     version: JSON_FORMAT_VERSION,
     ...extra,
-    scenarios: results.map((result, i) => ({ name: result.name, description: result.description, policy: result.policy, summary: summaries[i], notes: result.notes })),
+    scenarios: results.map((result, i) => ({
+      name: result.name,
+      description: result.description,
+      policy: result.policy,
+      summary: summaries[i],
+      notes: result.notes,
+    })),
     rows: results.flatMap((result) =>
       result.rows.map((row, j) => ({
         ...withErrorPercent(row),
@@ -32,7 +42,9 @@ export function comparisonJson(results: readonly WorkloadComparison[], summaries
         labels: row.labels ?? [],
       })),
     ),
-    timelines: results.flatMap((result) => result.timelines.map(({ algorithm, timeline }) => ({ scenario: result.name, algorithm, ...timeline }))),
+    timelines: results.flatMap((result) =>
+      result.timelines.map(({ algorithm, timeline }) => ({ scenario: result.name, algorithm, ...timeline })),
+    ),
     ...focusSection(results),
   };
   return `${JSON.stringify(report, null, 2)}\n`;
@@ -41,7 +53,9 @@ export function comparisonJson(results: readonly WorkloadComparison[], summaries
 /** `focus`: per workload with a followed key, that key's series (and strip cells with --strip). */
 function focusSection(results: readonly WorkloadComparison[]): { focus?: unknown[] } {
   const followed = results.filter((result) => result.focus !== undefined);
-  return followed.length === 0 ? {} : { focus: followed.map((result) => focusJson(result.name, result.focus as FocusView)) };
+  return followed.length === 0
+    ? {}
+    : { focus: followed.map((result) => focusJson(result.name, result.focus as FocusView)) };
 }
 
 /**
@@ -51,7 +65,10 @@ function focusSection(results: readonly WorkloadComparison[]): { focus?: unknown
  * `denied` request counts; `exact` is the exact oracle's (per algorithm in a closed loop).
  */
 function focusJson(scenario: string, view: FocusView): Record<string, unknown> {
-  const series = (s: FocusSeries) => ({ window: s.window.map((x) => roundToPlaces(x, 6)), ...(view.strip ? { admitted: s.admitted, denied: s.denied } : {}) });
+  const series = (s: FocusSeries) => ({
+    window: s.window.map((x) => roundToPlaces(x, 6)),
+    ...(view.strip ? { admitted: s.admitted, denied: s.denied } : {}),
+  });
   return {
     scenario,
     key: view.key,
@@ -59,7 +76,11 @@ function focusJson(scenario: string, view: FocusView): Record<string, unknown> {
     arrivals: view.arrivals,
     chart: view.chart ?? null,
     strip: view.strip ?? null,
-    algorithms: view.lanes.map((lane) => ({ algorithm: lane.algorithm, ...series(lane.series), ...(lane.oracle ? { exact: series(lane.oracle) } : {}) })),
+    algorithms: view.lanes.map((lane) => ({
+      algorithm: lane.algorithm,
+      ...series(lane.series),
+      ...(lane.oracle ? { exact: series(lane.oracle) } : {}),
+    })),
     ...(view.oracle ? { exact: series(view.oracle) } : {}),
   };
 }

@@ -25,15 +25,21 @@ export interface ActionBenchmarkEntry {
  * CI runners are), and `memory` (customSmallerIsBetter) the bytes per key. `extra` carries
  * the raw rate, latency, admitted share and, with a baseline, this run's verdict.
  */
-export function actionBenchmarkEntries(run: BenchRun, which: 'speed' | 'memory', comparison?: Comparison): ActionBenchmarkEntry[] {
+export function actionBenchmarkEntries(
+  run: BenchRun,
+  which: 'speed' | 'memory',
+  comparison?: Comparison,
+): ActionBenchmarkEntry[] {
   const verdicts = new Map((comparison?.rows ?? []).map((row) => [row.name, row]));
   return run.figures
     .filter((f) => (which === 'speed' ? f.unit === 'decisions/s' : f.unit === 'B/key'))
     .map((f) => {
       const extra = [...details(f), ...compared(verdicts.get(f.name))].join('\n');
-      if (which === 'memory') return { name: f.name, unit: 'B/key', value: roundToSignificant(f.value, SIGNIFICANT), extra };
+      if (which === 'memory')
+        return { name: f.name, unit: 'B/key', value: roundToSignificant(f.value, SIGNIFICANT), extra };
       // The reference's ratio is 1 by definition (its spread is of its rate): no range.
-      const range = f.subject === 'reference' ? {} : { range: `± ${roundToSignificant(f.ratio * f.spread, SIGNIFICANT)}` };
+      const range =
+        f.subject === 'reference' ? {} : { range: `± ${roundToSignificant(f.ratio * f.spread, SIGNIFICANT)}` };
       return { name: f.name, unit: 'x reference', value: roundToSignificant(f.ratio, SIGNIFICANT), ...range, extra };
     });
 }
@@ -43,7 +49,9 @@ function details(f: Figure): string[] {
   return [
     `decisions/s: ${Math.round(f.value)}${f.referenceValue === undefined ? '' : ` (reference beside it: ${Math.round(f.referenceValue)})`}`,
     `rounds: ${f.samples}`,
-    ...(f.p50Ns === undefined || f.p99Ns === undefined ? [] : [`p50 / p99 ns: ${f.p50Ns.toFixed(1)} / ${f.p99Ns.toFixed(1)}`]),
+    ...(f.p50Ns === undefined || f.p99Ns === undefined
+      ? []
+      : [`p50 / p99 ns: ${f.p50Ns.toFixed(1)} / ${f.p99Ns.toFixed(1)}`]),
     ...(f.admitted === undefined ? [] : [`admitted: ${(f.admitted * 100).toFixed(1)}%`]),
   ];
 }

@@ -12,7 +12,11 @@ export const JSON_FORMAT_VERSION = 2;
  * `errorPercent` so name and unit agree, in the same place among the fields, rounded to
  * 6 places.
  */
-export function withErrorPercent<T extends { errorRate: number }>(row: T): Omit<T, 'errorRate'> & { errorPercent: number } {
-  const entries = Object.entries(row).map(([field, value]) => (field === 'errorRate' ? ['errorPercent', roundToPlaces(row.errorRate, 6)] : [field, value]));
+export function withErrorPercent<T extends { errorRate: number }>(
+  row: T,
+): Omit<T, 'errorRate'> & { errorPercent: number } {
+  const entries = Object.entries(row).map(([field, value]) =>
+    field === 'errorRate' ? ['errorPercent', roundToPlaces(row.errorRate, 6)] : [field, value],
+  );
   return Object.fromEntries(entries) as Omit<T, 'errorRate'> & { errorPercent: number };
 }

@@ -18,14 +18,25 @@ export function attackHtml(report: AttackReport, followed: readonly FocusView[],
     title: 'ratelab attack',
     subtitle: `${report.workload.name} against ${report.url.href} at ${report.speed}x; judged in wall-clock time`,
     matrix: matrixOf([comparison]),
-    scenarios: [{ ...scenario, table: { ...scenario.table, title: 'the endpoint against the exact oracle' }, facts: facts(report), extra: responseTimes(report, grid) }],
+    scenarios: [
+      {
+        ...scenario,
+        table: { ...scenario.table, title: 'the endpoint against the exact oracle' },
+        facts: facts(report),
+        extra: responseTimes(report, grid),
+      },
+    ],
   });
 }
 
 function facts(report: AttackReport): HtmlTable[] {
   const { responses: r, latencyMs: lat, probes: p, headerProblems } = report.analysis;
   const tables: HtmlTable[] = [
-    { title: 'responses to the workload', columns: ['sent', '2xx', '429', 'other', 'no response'], rows: [[r.sent, r.admitted, r.limited, r.other, r.errors]] },
+    {
+      title: 'responses to the workload',
+      columns: ['sent', '2xx', '429', 'other', 'no response'],
+      rows: [[r.sent, r.admitted, r.limited, r.other, r.errors]],
+    },
     {
       title: 'Retry-After honesty (retries sent when a 429 said to; not in the figures above)',
       columns: ['probes', 'honest (admitted)', 'dishonest (429, nothing admitted between)', 'contended', 'undecided'],
@@ -37,7 +48,12 @@ function facts(report: AttackReport): HtmlTable[] {
       rows: [[headerProblems.count, headerProblems.examples.slice(0, 3).join('; ') || '-']],
     },
   ];
-  if (lat) tables.splice(1, 0, { title: 'response times, ms', columns: ['p50', 'p90', 'p99', 'max'], rows: [[lat.p50, lat.p90, lat.p99, lat.max].map((v) => roundToPlaces(v, 1))] });
+  if (lat)
+    tables.splice(1, 0, {
+      title: 'response times, ms',
+      columns: ['p50', 'p90', 'p99', 'max'],
+      rows: [[lat.p50, lat.p90, lat.p99, lat.max].map((v) => roundToPlaces(v, 1))],
+    });
   return tables;
 }
 
@@ -60,7 +76,11 @@ function responseTimes(report: AttackReport, grid: ColumnGrid): HtmlChart {
     x: Array.from({ length: grid.count }, (_, i) => grid.fromMs + i * grid.widthMs),
     series: [
       { name: 'slowest', kind: 'limiter', values: max.map((v) => roundToPlaces(v, 2)) },
-      { name: 'mean', kind: 'limiter', values: sum.map((v, i) => (count[i] === 0 ? 0 : roundToPlaces(v / (count[i] as number), 2))) },
+      {
+        name: 'mean',
+        kind: 'limiter',
+        values: sum.map((v, i) => (count[i] === 0 ? 0 : roundToPlaces(v / (count[i] as number), 2))),
+      },
     ],
   };
 }

@@ -30,7 +30,9 @@ export function matrixOf(results: readonly WorkloadComparison[]): HtmlReport['ma
       scenario: result.name,
       cells: columns.map((name) => {
         const row = result.rows.find((r) => r.algorithm === name);
-        return row ? { ratio: roundToPlaces(row.worstWindowRatio, 4), errorPercent: roundToPlaces(row.errorRate, 2) } : null;
+        return row
+          ? { ratio: roundToPlaces(row.worstWindowRatio, 4), errorPercent: roundToPlaces(row.errorRate, 2) }
+          : null;
       }),
     })),
   };
@@ -39,7 +41,9 @@ export function matrixOf(results: readonly WorkloadComparison[]): HtmlReport['ma
 /** One workload's part of the report: its sentence and notes, table, and views. */
 export function scenarioOf(result: WorkloadComparison): HtmlScenario {
   const originMs = runSpan(result).startMs;
-  const views = (result.followed ?? []).filter((view) => view.chart).map((view) => focusHtmlView(view, result.policy, result.worstWindows, originMs));
+  const views = (result.followed ?? [])
+    .filter((view) => view.chart)
+    .map((view) => focusHtmlView(view, result.policy, result.worstWindows, originMs));
   return {
     name: result.name,
     description: result.description,

@@ -16,7 +16,9 @@ export function distributedHtml(result: DistributedComparison): string {
   const scenario = scenarioOf(lab);
   const outage = result.rows.find((row) => row.outage !== null)?.outage;
   const first = result.rows[0];
-  const fleet = first ? `${first.nodes} node${first.nodes === 1 ? '' : 's'} (${first.balance} balance, ${first.algorithm}, rtt ${formatDuration(first.rttMs)})` : 'no node';
+  const fleet = first
+    ? `${first.nodes} node${first.nodes === 1 ? '' : 's'} (${first.balance} balance, ${first.algorithm}, rtt ${formatDuration(first.rttMs)})`
+    : 'no node';
   return htmlDocument({
     title: 'ratelab distributed',
     subtitle: `${result.name} spread over ${fleet}; every figure against the exact global limit`,
@@ -25,7 +27,15 @@ export function distributedHtml(result: DistributedComparison): string {
       {
         ...scenario,
         table: designTable(result),
-        spans: outage ? [{ fromMs: outage.startMs, toMs: outage.endMs, label: `store unreachable ${formatDuration(outage.startMs)}-${formatDuration(outage.endMs)}` }] : [],
+        spans: outage
+          ? [
+              {
+                fromMs: outage.startMs,
+                toMs: outage.endMs,
+                label: `store unreachable ${formatDuration(outage.startMs)}-${formatDuration(outage.endMs)}`,
+              },
+            ]
+          : [],
       },
     ],
   });

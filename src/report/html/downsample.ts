@@ -6,7 +6,11 @@
  * unchanged. `x` is each point's position; a group's two points sit at the x of its first
  * point and of the point halfway through it.
  */
-export function downsampleMinMax(x: readonly number[], series: readonly (readonly number[])[], maxPoints: number): { x: number[]; series: number[][] } {
+export function downsampleMinMax(
+  x: readonly number[],
+  series: readonly (readonly number[])[],
+  maxPoints: number,
+): { x: number[]; series: number[][] } {
   if (x.length <= maxPoints) return { x: [...x], series: series.map((values) => [...values]) };
   const groups = Math.max(1, Math.floor(maxPoints / 2));
   const size = Math.ceil(x.length / groups);

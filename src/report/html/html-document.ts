@@ -9,7 +9,10 @@ export interface HtmlReport {
   /** One line under the title: what was run. */
   subtitle: string;
   /** Scenario x contender: worst window / limit and error % (null where it did not run). */
-  matrix: { columns: string[]; rows: { scenario: string; cells: ({ ratio: number; errorPercent: number } | null)[] }[] };
+  matrix: {
+    columns: string[];
+    rows: { scenario: string; cells: ({ ratio: number; errorPercent: number } | null)[] }[];
+  };
   scenarios: HtmlScenario[];
 }
 

@@ -33,7 +33,9 @@
   var started = performance.now();
   // The page always has both elements (html-document.ts writes them around this script).
   /** @type {HtmlReport} */
-  var data = JSON.parse(/** @type {string} */ (/** @type {HTMLElement} */ (document.getElementById('report-data')).textContent));
+  var data = JSON.parse(
+    /** @type {string} */ (/** @type {HTMLElement} */ (document.getElementById('report-data')).textContent),
+  );
   var root = /** @type {HTMLElement} */ (document.getElementById('report'));
   /**
    * Every chart drawn, per scenario: read by the browser test and handy from the console.
@@ -120,11 +122,15 @@
     if (spec.title) wrap.appendChild(el('h3', null, spec.title));
     var t = el('table');
     var head = el('tr');
-    spec.columns.forEach(function (c) { head.appendChild(el('th', null, c)); });
+    spec.columns.forEach(function (c) {
+      head.appendChild(el('th', null, c));
+    });
     t.appendChild(head);
     spec.rows.forEach(function (row) {
       var tr = el('tr');
-      row.forEach(function (cell) { tr.appendChild(el('td', null, cell === null ? '-' : cell)); });
+      row.forEach(function (cell) {
+        tr.appendChild(el('td', null, cell === null ? '-' : cell));
+      });
       t.appendChild(tr);
     });
     wrap.appendChild(t);
@@ -138,20 +144,37 @@
     var t = el('table', 'matrix');
     var head = el('tr');
     head.appendChild(el('th', null, 'scenario'));
-    spec.columns.forEach(function (c) { head.appendChild(el('th', null, c)); });
+    spec.columns.forEach(function (c) {
+      head.appendChild(el('th', null, c));
+    });
     t.appendChild(head);
     spec.rows.forEach(function (row) {
       var tr = el('tr');
       tr.appendChild(el('td', null, row.scenario));
       row.cells.forEach(function (cell) {
-        if (!cell) { tr.appendChild(el('td', null, '-')); return; }
+        if (!cell) {
+          tr.appendChild(el('td', null, '-'));
+          return;
+        }
         var over = cell.ratio > 1 + EPSILON;
-        tr.appendChild(el('td', over ? 'over' : 'within', cell.ratio.toFixed(2) + 'x' + (over ? ' \u25B2 ' : ' ') + cell.errorPercent.toFixed(1) + '%'));
+        tr.appendChild(
+          el(
+            'td',
+            over ? 'over' : 'within',
+            cell.ratio.toFixed(2) + 'x' + (over ? ' \u25B2 ' : ' ') + cell.errorPercent.toFixed(1) + '%',
+          ),
+        );
       });
       t.appendChild(tr);
     });
     wrap.appendChild(t);
-    wrap.appendChild(el('p', 'hint', 'cell: worst window / limit (\u25B2 above it, shaded) and error % of requests against the exact sliding log'));
+    wrap.appendChild(
+      el(
+        'p',
+        'hint',
+        'cell: worst window / limit (\u25B2 above it, shaded) and error % of requests against the exact sliding log',
+      ),
+    );
     return wrap;
   }
 
@@ -173,8 +196,12 @@
       c.strokeStyle = '#ffffff';
       c.lineWidth = 1.5;
       c.beginPath();
-      c.moveTo(0, size); c.lineTo(size, 0);
-      if (cell.pattern === 'cross') { c.moveTo(0, 0); c.lineTo(size, size); }
+      c.moveTo(0, size);
+      c.lineTo(size, 0);
+      if (cell.pattern === 'cross') {
+        c.moveTo(0, 0);
+        c.lineTo(size, size);
+      }
       c.stroke();
       // Never null: the tile is a canvas of 8 x 8 pixels.
       return /** @type {CanvasPattern} */ (u.ctx.createPattern(tile, 'repeat'));
@@ -194,14 +221,16 @@
 
   function stripKey() {
     var key = el('div', 'legend-key');
-    CELLS.slice().reverse().forEach(function (cell) {
-      var item = el('span');
-      var swatch = el('span', 'swatch');
-      swatch.style.background = cellCss(cell);
-      item.appendChild(swatch);
-      item.appendChild(document.createTextNode(cell.label));
-      key.appendChild(item);
-    });
+    CELLS.slice()
+      .reverse()
+      .forEach(function (cell) {
+        var item = el('span');
+        var swatch = el('span', 'swatch');
+        swatch.style.background = cellCss(cell);
+        item.appendChild(swatch);
+        item.appendChild(document.createTextNode(cell.label));
+        key.appendChild(item);
+      });
     return key;
   }
 
@@ -237,33 +266,40 @@
     }
     return {
       hooks: {
-        drawClear: [function (u) {
-          bands.forEach(function (band) {
-            var span = xs(u, band);
-            if (!span) return;
-            u.ctx.save();
-            u.ctx.fillStyle = band.color;
-            u.ctx.fillRect(span[0], u.bbox.top, Math.max(1, span[1] - span[0]), u.bbox.height);
-            u.ctx.restore();
-          });
-        }],
-        draw: [function (u) {
-          bands.forEach(function (band, i) {
-            var span = xs(u, band);
-            if (!span || !band.label) return;
-            var ratio = window.devicePixelRatio || 1;
-            u.ctx.save();
-            u.ctx.fillStyle = '#333333';
-            u.ctx.textAlign = 'left';
-            u.ctx.textBaseline = 'alphabetic';
-            u.ctx.font = Math.round(12 * ratio) + 'px system-ui, sans-serif';
-            // Inside the plot: from the band's left edge, or ending at the plot's right edge when it would run past it.
-            var width = u.ctx.measureText(band.label).width;
-            var left = Math.max(u.bbox.left, Math.min(span[0] + 4 * ratio, u.bbox.left + u.bbox.width - width - 4 * ratio));
-            u.ctx.fillText(band.label, left, u.bbox.top + (14 + 17 * i) * ratio);
-            u.ctx.restore();
-          });
-        }],
+        drawClear: [
+          function (u) {
+            bands.forEach(function (band) {
+              var span = xs(u, band);
+              if (!span) return;
+              u.ctx.save();
+              u.ctx.fillStyle = band.color;
+              u.ctx.fillRect(span[0], u.bbox.top, Math.max(1, span[1] - span[0]), u.bbox.height);
+              u.ctx.restore();
+            });
+          },
+        ],
+        draw: [
+          function (u) {
+            bands.forEach(function (band, i) {
+              var span = xs(u, band);
+              if (!span || !band.label) return;
+              var ratio = window.devicePixelRatio || 1;
+              u.ctx.save();
+              u.ctx.fillStyle = '#333333';
+              u.ctx.textAlign = 'left';
+              u.ctx.textBaseline = 'alphabetic';
+              u.ctx.font = Math.round(12 * ratio) + 'px system-ui, sans-serif';
+              // Inside the plot: from the band's left edge, or ending at the plot's right edge when it would run past it.
+              var width = u.ctx.measureText(band.label).width;
+              var left = Math.max(
+                u.bbox.left,
+                Math.min(span[0] + 4 * ratio, u.bbox.left + u.bbox.width - width - 4 * ratio),
+              );
+              u.ctx.fillText(band.label, left, u.bbox.top + (14 + 17 * i) * ratio);
+              u.ctx.restore();
+            });
+          },
+        ],
       },
     };
   }
@@ -277,13 +313,17 @@
     var members = [];
     var busy = false;
     return {
-      add: function (u) { members.push(u); },
+      add: function (u) {
+        members.push(u);
+      },
       hook: function (u, key) {
         if (key !== 'x' || busy) return;
         busy = true;
         var min = /** @type {number} */ (u.scales.x.min);
         var max = /** @type {number} */ (u.scales.x.max);
-        members.forEach(function (other) { if (other !== u) other.setScale('x', { min: min, max: max }); });
+        members.forEach(function (other) {
+          if (other !== u) other.setScale('x', { min: min, max: max });
+        });
         busy = false;
       },
       members: members,
@@ -305,30 +345,92 @@
       height: 330,
       padding: PADDING,
       title: view.title,
-      plugins: [bandsPlugin(scenario.spans.map(function (s) { return { fromMs: s.fromMs, toMs: s.toMs, label: s.label, color: 'rgba(0,0,0,0.10)' }; })
-        .concat(view.worst ? [{ fromMs: view.worst.fromMs, toMs: view.worst.toMs, label: view.worst.label, color: 'rgba(230,159,0,0.22)' }] : []))],
-      scales: { x: { time: false }, y: { range: function (u, min, max) { return [0, Math.max(1.1, max * 1.08)]; } } },
+      plugins: [
+        bandsPlugin(
+          scenario.spans
+            .map(function (s) {
+              return { fromMs: s.fromMs, toMs: s.toMs, label: s.label, color: 'rgba(0,0,0,0.10)' };
+            })
+            .concat(
+              view.worst
+                ? [
+                    {
+                      fromMs: view.worst.fromMs,
+                      toMs: view.worst.toMs,
+                      label: view.worst.label,
+                      color: 'rgba(230,159,0,0.22)',
+                    },
+                  ]
+                : [],
+            ),
+        ),
+      ],
+      scales: {
+        x: { time: false },
+        y: {
+          range: function (u, min, max) {
+            return [0, Math.max(1.1, max * 1.08)];
+          },
+        },
+      },
       axes: [
-        { label: 'time (s)', values: function (u, vals) { return vals.map(formatSeconds); } },
-        { label: view.yLabel, size: AXIS_SIZE, labelSize: AXIS_LABEL_SIZE, values: function (u, vals) { return vals.map(function (v) { return +v.toFixed(2) + ''; }); } },
+        {
+          label: 'time (s)',
+          values: function (u, vals) {
+            return vals.map(formatSeconds);
+          },
+        },
+        {
+          label: view.yLabel,
+          size: AXIS_SIZE,
+          labelSize: AXIS_LABEL_SIZE,
+          values: function (u, vals) {
+            return vals.map(function (v) {
+              return +v.toFixed(2) + '';
+            });
+          },
+        },
       ],
       cursor: { y: false, drag: { x: true, y: false, setScale: true }, sync: { key: syncKey } },
       hooks: { setScale: [group.hook] },
-      series: /** @type {uPlot.Series[]} */ ([{ label: 'time', value: function (u, v) { return formatSeconds(v); } }]).concat(view.series.map(/** @returns {uPlot.Series} */ function (s, i) {
-        var style = lineStyle(s, i);
-        return {
-          label: s.name,
-          stroke: style.stroke,
-          width: style.width,
-          dash: style.dash,
-          show: !s.hidden,
-          points: { show: false },
-          paths: /** @type {uPlot.Series.SteppedPathBuilderFactory} */ (uPlot.paths.stepped)({ align: 1 }),
-          value: function (u, v) { return formatRatio(v); },
-        };
-      })),
+      series: /** @type {uPlot.Series[]} */ ([
+        {
+          label: 'time',
+          value: function (u, v) {
+            return formatSeconds(v);
+          },
+        },
+      ]).concat(
+        view.series.map(
+          /** @returns {uPlot.Series} */ function (s, i) {
+            var style = lineStyle(s, i);
+            return {
+              label: s.name,
+              stroke: style.stroke,
+              width: style.width,
+              dash: style.dash,
+              show: !s.hidden,
+              points: { show: false },
+              paths: /** @type {uPlot.Series.SteppedPathBuilderFactory} */ (uPlot.paths.stepped)({ align: 1 }),
+              value: function (u, v) {
+                return formatRatio(v);
+              },
+            };
+          },
+        ),
+      ),
     };
-    var u = new uPlot(options, /** @type {uPlot.AlignedData} */ ([x].concat(view.series.map(function (s) { return s.values; }))), container);
+    var u = new uPlot(
+      options,
+      /** @type {uPlot.AlignedData} */ (
+        [x].concat(
+          view.series.map(function (s) {
+            return s.values;
+          }),
+        )
+      ),
+      container,
+    );
     group.add(u);
     return u;
   }
@@ -342,7 +444,11 @@
    */
   function stripCaption(strip, raw, x, idx) {
     if (idx === null || idx === undefined) return strip.name;
-    var parts = CELLS.slice().reverse().map(function (cell) { return raw[cell.key][idx] + ' ' + cell.label.replace(/ \(.*\)$/, ''); });
+    var parts = CELLS.slice()
+      .reverse()
+      .map(function (cell) {
+        return raw[cell.key][idx] + ' ' + cell.label.replace(/ \(.*\)$/, '');
+      });
     return strip.name + ' at ' + formatSeconds(x[idx]) + ': ' + parts.join(', ');
   }
 
@@ -358,7 +464,10 @@
     var n = x.length;
     /** @type {Record<CellKey, number[]>} */
     var raw = {
-      admitted: new Array(n), falseAdmits: strip.falseAdmits, falseDenials: strip.falseDenials, denied: new Array(n),
+      admitted: new Array(n),
+      falseAdmits: strip.falseAdmits,
+      falseDenials: strip.falseDenials,
+      denied: new Array(n),
     };
     for (var i = 0; i < n; i++) {
       raw.admitted[i] = strip.admitted[i] - strip.falseAdmits[i];
@@ -375,34 +484,77 @@
       return out;
     });
     // uPlot's build inlined in the page has both path builders; its types call them optional.
-    var bars = /** @type {uPlot.Series.BarsPathBuilderFactory} */ (uPlot.paths.bars)({ size: [1, Infinity], gap: 0, align: 1 });
+    var bars = /** @type {uPlot.Series.BarsPathBuilderFactory} */ (uPlot.paths.bars)({
+      size: [1, Infinity],
+      gap: 0,
+      align: 1,
+    });
     /** @type {uPlot.Options} */
     var options = {
       width: chartWidth(),
       height: 92,
       padding: PADDING,
-      scales: { x: { time: false }, y: { range: function (u, min, max) { return [0, Math.max(1, max)]; } } },
+      scales: {
+        x: { time: false },
+        y: {
+          range: function (u, min, max) {
+            return [0, Math.max(1, max)];
+          },
+        },
+      },
       axes: [
         { show: false },
-        { size: AXIS_SIZE, label: 'requests', labelSize: AXIS_LABEL_SIZE, ticks: { show: false }, values: function (u, vals) { return vals.map(function (v) { return Number.isInteger(v) ? String(v) : ''; }); } },
+        {
+          size: AXIS_SIZE,
+          label: 'requests',
+          labelSize: AXIS_LABEL_SIZE,
+          ticks: { show: false },
+          values: function (u, vals) {
+            return vals.map(function (v) {
+              return Number.isInteger(v) ? String(v) : '';
+            });
+          },
+        },
       ],
       legend: { show: false },
-      cursor: { y: false, drag: { x: true, y: false, setScale: true }, sync: { key: syncKey }, points: { show: false } },
+      cursor: {
+        y: false,
+        drag: { x: true, y: false, setScale: true },
+        sync: { key: syncKey },
+        points: { show: false },
+      },
       hooks: {
         setScale: [group.hook],
-        setCursor: [function (u) { caption.textContent = stripCaption(strip, raw, x, u.cursor.idx); }],
+        setCursor: [
+          function (u) {
+            caption.textContent = stripCaption(strip, raw, x, u.cursor.idx);
+          },
+        ],
       },
-      series: /** @type {uPlot.Series[]} */ ([{ label: strip.name, value: function (u, v) { return formatSeconds(v); } }]).concat(CELLS.map(/** @returns {uPlot.Series} */ function (cell) {
-        return {
-          label: cell.label,
-          fill: cellFill(cell),
-          stroke: cell.color,
-          width: 0,
-          paths: bars,
-          points: { show: false },
-          value: function (u, v, si, idx) { return idx === null || idx === undefined ? '-' : String(raw[cell.key][idx]); },
-        };
-      })),
+      series: /** @type {uPlot.Series[]} */ ([
+        {
+          label: strip.name,
+          value: function (u, v) {
+            return formatSeconds(v);
+          },
+        },
+      ]).concat(
+        CELLS.map(
+          /** @returns {uPlot.Series} */ function (cell) {
+            return {
+              label: cell.label,
+              fill: cellFill(cell),
+              stroke: cell.color,
+              width: 0,
+              paths: bars,
+              points: { show: false },
+              value: function (u, v, si, idx) {
+                return idx === null || idx === undefined ? '-' : String(raw[cell.key][idx]);
+              },
+            };
+          },
+        ),
+      ),
     };
     var u = new uPlot(options, /** @type {uPlot.AlignedData} */ ([x].concat(stacked)), container);
     group.add(u);
@@ -417,19 +569,55 @@
    */
   function extraChart(spec, group, syncKey, container) {
     var x = spec.x.map(seconds);
-    var u = new uPlot({
-      width: chartWidth(),
-      height: 200,
-      padding: PADDING,
-      title: spec.title,
-      scales: { x: { time: false } },
-      axes: [{ label: 'time (s)', values: function (u, vals) { return vals.map(formatSeconds); } }, { label: spec.yLabel, size: AXIS_SIZE, labelSize: AXIS_LABEL_SIZE }],
-      cursor: { y: false, drag: { x: true, y: false, setScale: true }, sync: { key: syncKey } },
-      hooks: { setScale: [group.hook] },
-      series: /** @type {uPlot.Series[]} */ ([{ label: 'time', value: function (u, v) { return formatSeconds(v); } }]).concat(spec.series.map(/** @returns {uPlot.Series} */ function (s, i) {
-        return { label: s.name, stroke: OTHERS[(i + 1) % OTHERS.length], width: 1.5, dash: OTHER_DASHES[i % OTHER_DASHES.length], points: { show: false }, paths: /** @type {uPlot.Series.SteppedPathBuilderFactory} */ (uPlot.paths.stepped)({ align: 1 }) };
-      })),
-    }, /** @type {uPlot.AlignedData} */ ([x].concat(spec.series.map(function (s) { return s.values; }))), container);
+    var u = new uPlot(
+      {
+        width: chartWidth(),
+        height: 200,
+        padding: PADDING,
+        title: spec.title,
+        scales: { x: { time: false } },
+        axes: [
+          {
+            label: 'time (s)',
+            values: function (u, vals) {
+              return vals.map(formatSeconds);
+            },
+          },
+          { label: spec.yLabel, size: AXIS_SIZE, labelSize: AXIS_LABEL_SIZE },
+        ],
+        cursor: { y: false, drag: { x: true, y: false, setScale: true }, sync: { key: syncKey } },
+        hooks: { setScale: [group.hook] },
+        series: /** @type {uPlot.Series[]} */ ([
+          {
+            label: 'time',
+            value: function (u, v) {
+              return formatSeconds(v);
+            },
+          },
+        ]).concat(
+          spec.series.map(
+            /** @returns {uPlot.Series} */ function (s, i) {
+              return {
+                label: s.name,
+                stroke: OTHERS[(i + 1) % OTHERS.length],
+                width: 1.5,
+                dash: OTHER_DASHES[i % OTHER_DASHES.length],
+                points: { show: false },
+                paths: /** @type {uPlot.Series.SteppedPathBuilderFactory} */ (uPlot.paths.stepped)({ align: 1 }),
+              };
+            },
+          ),
+        ),
+      },
+      /** @type {uPlot.AlignedData} */ (
+        [x].concat(
+          spec.series.map(function (s) {
+            return s.values;
+          }),
+        )
+      ),
+      container,
+    );
     group.add(u);
     return u;
   }
@@ -442,7 +630,9 @@
    * @param {ChartRecord} record
    */
   function drawView(scenario, index, viewIndex, area, record) {
-    record.members.forEach(function (u) { u.destroy(); });
+    record.members.forEach(function (u) {
+      u.destroy();
+    });
     area.textContent = '';
     var view = scenario.views[viewIndex];
     var group = xGroup();
@@ -459,9 +649,26 @@
     var main = el('div', 'chart timeline');
     area.appendChild(main);
     record.timeline = timelineChart(view, scenario, group, syncKey, main);
-    if (view.worst) area.appendChild(el('p', 'hint', 'A point at time t: the most admitted in any window ending in its column. The shaded span is the worst window itself.'));
+    if (view.worst)
+      area.appendChild(
+        el(
+          'p',
+          'hint',
+          'A point at time t: the most admitted in any window ending in its column. The shaded span is the worst window itself.',
+        ),
+      );
     if (view.strips.length > 0) {
-      area.appendChild(el('h3', null, 'Request strips: the requests of ' + view.label.replace(/^(worst )?key /, 'key ') + ' per ' + formatSpan(view.x.length > 1 ? view.x[1] - view.x[0] : 0) + ' cell'));
+      area.appendChild(
+        el(
+          'h3',
+          null,
+          'Request strips: the requests of ' +
+            view.label.replace(/^(worst )?key /, 'key ') +
+            ' per ' +
+            formatSpan(view.x.length > 1 ? view.x[1] - view.x[0] : 0) +
+            ' cell',
+        ),
+      );
       area.appendChild(stripKey());
       view.strips.forEach(function (strip) {
         var box = el('div', 'chart strip');
@@ -518,29 +725,50 @@
         option.value = String(i);
         select.appendChild(option);
       });
-      select.addEventListener('change', function () { drawView(scenario, index, Number(select.value), area, record); });
+      select.addEventListener('change', function () {
+        drawView(scenario, index, Number(select.value), area, record);
+      });
       label.appendChild(select);
       bar.appendChild(label);
     }
     button('worst window', 'zoom to the worst window, one window either side', function () {
       if (!record.worst || !record.full) return;
       var w = seconds(scenario.windowMs);
-      setX(Math.max(record.full.min, seconds(record.worst.fromMs) - w), Math.min(record.full.max, seconds(record.worst.toMs) + w));
+      setX(
+        Math.max(record.full.min, seconds(record.worst.fromMs) - w),
+        Math.min(record.full.max, seconds(record.worst.toMs) + w),
+      );
     });
-    button('\u2190 pan', 'move left by half the span shown', function () { pan(-0.5); });
-    button('pan \u2192', 'move right by half the span shown', function () { pan(0.5); });
+    button('\u2190 pan', 'move left by half the span shown', function () {
+      pan(-0.5);
+    });
+    button('pan \u2192', 'move right by half the span shown', function () {
+      pan(0.5);
+    });
     button('zoom out', 'show twice the span', function () {
-      var s = /** @type {{ min: number, max: number } | null | undefined} */ (record.timeline && record.timeline.scales.x);
+      var s = /** @type {{ min: number, max: number } | null | undefined} */ (
+        record.timeline && record.timeline.scales.x
+      );
       if (!s || !record.full) return;
       var half = s.max - s.min;
       setX(Math.max(record.full.min, s.min - half / 2), Math.min(record.full.max, s.max + half / 2));
     });
     // No whole run before a timeline was drawn (a first view with nothing offered).
-    button('whole run', 'show the whole run', function () { if (record.full) setX(record.full.min, record.full.max); });
-    bar.appendChild(el('span', 'hint', 'Drag across a chart to zoom in; double-click to see it all; hover for exact figures; click a legend entry to hide its line.'));
+    button('whole run', 'show the whole run', function () {
+      if (record.full) setX(record.full.min, record.full.max);
+    });
+    bar.appendChild(
+      el(
+        'span',
+        'hint',
+        'Drag across a chart to zoom in; double-click to see it all; hover for exact figures; click a legend entry to hide its line.',
+      ),
+    );
     /** @param {number} fraction */
     function pan(fraction) {
-      var s = /** @type {{ min: number, max: number } | null | undefined} */ (record.timeline && record.timeline.scales.x);
+      var s = /** @type {{ min: number, max: number } | null | undefined} */ (
+        record.timeline && record.timeline.scales.x
+      );
       if (!s || !record.full) return;
       var span = s.max - s.min;
       var shift = span * fraction;
@@ -561,11 +789,15 @@
     section.appendChild(el('p', 'muted', scenario.description + ' Policy: ' + scenario.policy + '.'));
     if (scenario.notes.length > 0) {
       var notes = el('ul', 'notes');
-      scenario.notes.forEach(function (note) { notes.appendChild(el('li', null, note)); });
+      scenario.notes.forEach(function (note) {
+        notes.appendChild(el('li', null, note));
+      });
       section.appendChild(notes);
     }
     section.appendChild(table(scenario.table));
-    scenario.facts.forEach(function (facts) { section.appendChild(table(facts)); });
+    scenario.facts.forEach(function (facts) {
+      section.appendChild(table(facts));
+    });
     var area = el('div', 'views');
     /** @type {ChartRecord} */
     var record = { scenario: scenario.name, view: null, timeline: null, strips: [], extra: null, members: [] };
@@ -590,7 +822,9 @@
     clearTimeout(resizeTimer);
     resizeTimer = setTimeout(function () {
       charts.forEach(function (record) {
-        record.members.forEach(function (u) { u.setSize({ width: chartWidth(), height: u.height }); });
+        record.members.forEach(function (u) {
+          u.setSize({ width: chartWidth(), height: u.height });
+        });
       });
     }, 100);
   });

@@ -32,7 +32,10 @@ export function htmlGrid(span: Span): ColumnGrid {
  */
 export function htmlFollowPlans(worstWindows: readonly WorstWindow[], span: Span, asked?: string): FocusPlan[] {
   const worst = worstKey(worstWindows)?.key;
-  const keys = [...new Set([...(asked === undefined ? [] : [asked]), ...worstKeys(worstWindows, HTML_MAX_KEYS)])].slice(0, HTML_MAX_KEYS);
+  const keys = [...new Set([...(asked === undefined ? [] : [asked]), ...worstKeys(worstWindows, HTML_MAX_KEYS)])].slice(
+    0,
+    HTML_MAX_KEYS,
+  );
   const grid = htmlGrid(span);
   return keys.map((key) => ({ key, worst: key === worst, chart: grid, strip: grid }));
 }
@@ -47,16 +50,28 @@ export type WorstWindow = { key: string; endMs: number; units: number } | null;
  * and the oracle. `worstWindows` are in the view's lane order. Times (x, the worst
  * window) are since the run's start, `originMs`.
  */
-export function focusHtmlView(view: FocusView, policy: Policy, worstWindows: readonly WorstWindow[], originMs: number): HtmlView {
+export function focusHtmlView(
+  view: FocusView,
+  policy: Policy,
+  worstWindows: readonly WorstWindow[],
+  originMs: number,
+): HtmlView {
   const grid = view.chart as ColumnGrid;
   const x = Array.from({ length: grid.count }, (_, i) => sinceStart(grid.fromMs + i * grid.widthMs, originMs));
   const ratios = (values: readonly number[]) => values.map((v) => roundToPlaces(v, 4));
   const series: HtmlSeries[] = [{ name: 'limit', kind: 'limit', values: x.map(() => 1) }];
   if (view.oracle) series.push({ name: 'exact', kind: 'exact', values: ratios(view.oracle.window) });
   for (const lane of view.lanes) {
-    if (lane.oracle) series.push({ name: `exact on ${lane.algorithm}'s traffic`, kind: 'exact', values: ratios(lane.oracle.window), hidden: true });
+    if (lane.oracle)
+      series.push({
+        name: `exact on ${lane.algorithm}'s traffic`,
+        kind: 'exact',
+        values: ratios(lane.oracle.window),
+        hidden: true,
+      });
   }
-  for (const lane of view.lanes) series.push({ name: lane.algorithm, kind: 'limiter', values: ratios(lane.series.window) });
+  for (const lane of view.lanes)
+    series.push({ name: lane.algorithm, kind: 'limiter', values: ratios(lane.series.window) });
   const strips = view.lanes.map((lane) => strip(lane.algorithm, lane.series));
   if (view.oracle) strips.push(strip('exact', view.oracle));
   return {
@@ -77,7 +92,11 @@ export function focusHtmlView(view: FocusView, policy: Policy, worstWindows: rea
  * with what was offered, thinned to {@link HTML_MAX_POINTS} keeping each stretch's extremes.
  * Times are since the timelines' origin (the run's start).
  */
-export function timelineHtmlView(label: string, timelines: readonly { algorithm: string; timeline: Timeline }[], policy: Policy): HtmlView {
+export function timelineHtmlView(
+  label: string,
+  timelines: readonly { algorithm: string; timeline: Timeline }[],
+  policy: Policy,
+): HtmlView {
   const first = timelines[0]?.timeline;
   const bucketMs = first?.bucketMs ?? policy.windowMs;
   const buckets = first?.offered.length ?? 0;
@@ -86,7 +105,10 @@ export function timelineHtmlView(label: string, timelines: readonly { algorithm:
   const raw = [first ? ratio(first.offered) : [], ...timelines.map(({ timeline }) => ratio(timeline.admitted))];
   const x0 = Array.from({ length: buckets }, (_, i) => i * bucketMs);
   const thin = downsampleMinMax(x0, raw, HTML_MAX_POINTS);
-  const what = whole > 0 ? `admitted in the ${formatDuration(policy.windowMs)} window ending at each ${formatDuration(bucketMs)} bucket's end` : `admitted per ${formatDuration(bucketMs)} bucket, scaled to a ${formatDuration(policy.windowMs)} window`;
+  const what =
+    whole > 0
+      ? `admitted in the ${formatDuration(policy.windowMs)} window ending at each ${formatDuration(bucketMs)} bucket's end`
+      : `admitted per ${formatDuration(bucketMs)} bucket, scaled to a ${formatDuration(policy.windowMs)} window`;
   return {
     label,
     title: `${label}: ${what}, over the limit (1.0 = ${policy.limit})`,
@@ -94,8 +116,17 @@ export function timelineHtmlView(label: string, timelines: readonly { algorithm:
     x: thin.x,
     series: [
       { name: 'limit', kind: 'limit', values: thin.x.map(() => 1) },
-      { name: 'offered', kind: 'offered', values: (thin.series[0] as number[]).map((v) => roundToPlaces(v, 4)), hidden: true },
-      ...timelines.map(({ algorithm }, i) => ({ name: algorithm, kind: 'limiter' as const, values: (thin.series[i + 1] as number[]).map((v) => roundToPlaces(v, 4)) })),
+      {
+        name: 'offered',
+        kind: 'offered',
+        values: (thin.series[0] as number[]).map((v) => roundToPlaces(v, 4)),
+        hidden: true,
+      },
+      ...timelines.map(({ algorithm }, i) => ({
+        name: algorithm,
+        kind: 'limiter' as const,
+        values: (thin.series[i + 1] as number[]).map((v) => roundToPlaces(v, 4)),
+      })),
     ],
     worst: null,
     strips: [],
@@ -115,17 +146,33 @@ function windowRatios(values: readonly number[], whole: number, bucketMs: number
 }
 
 function strip(name: string, series: FocusSeries): HtmlStrip {
-  return { name, admitted: series.admitted, denied: series.denied, falseAdmits: series.falseAdmits, falseDenials: series.falseDenials };
+  return {
+    name,
+    admitted: series.admitted,
+    denied: series.denied,
+    falseAdmits: series.falseAdmits,
+    falseDenials: series.falseDenials,
+  };
 }
 
 /** The highest worst window among the contenders whose worst window was on this view's key. */
-function worstOn(view: FocusView, policy: Policy, worstWindows: readonly WorstWindow[], originMs: number): HtmlView['worst'] {
+function worstOn(
+  view: FocusView,
+  policy: Policy,
+  worstWindows: readonly WorstWindow[],
+  originMs: number,
+): HtmlView['worst'] {
   let best: { algorithm: string; window: NonNullable<WorstWindow> } | undefined;
   view.lanes.forEach((lane, i) => {
     const window = worstWindows[i];
-    if (window && window.key === view.key && (!best || window.units > best.window.units)) best = { algorithm: lane.algorithm, window };
+    if (window && window.key === view.key && (!best || window.units > best.window.units))
+      best = { algorithm: lane.algorithm, window };
   });
   if (!best) return null;
   const { endMs, units } = best.window;
-  return { fromMs: sinceStart(endMs - policy.windowMs, originMs), toMs: sinceStart(endMs, originMs), label: `worst window: ${best.algorithm}, ${(units / policy.limit).toFixed(2)}x the limit` };
+  return {
+    fromMs: sinceStart(endMs - policy.windowMs, originMs),
+    toMs: sinceStart(endMs, originMs),
+    label: `worst window: ${best.algorithm}, ${(units / policy.limit).toFixed(2)}x the limit`,
+  };
 }

@@ -30,7 +30,7 @@ function figureValue(figure: Figure): string {
 export const SPEED_COLUMNS_NOTE = [
   'decisions = median decisions per CPU second over the rounds (moves with the machine and its load);',
   'ref beside = the reference measured in the same rounds of the same processes; x ref = median of the',
-  "per-round ratios to it: read x ref to compare subjects (baselines compare it), not decisions.",
+  'per-round ratios to it: read x ref to compare subjects (baselines compare it), not decisions.',
 ].join('\n');
 
 /** Decisions per second of every subject on every workload, with the ratio to the reference. */
@@ -60,7 +60,11 @@ export function renderSpeed(run: BenchRun): string {
   const starred = run.figures.find((f) => f.note);
   const notes = [
     ...(starred ? [`* ${starred.note}`] : []),
-    ...(differs.size > 0 ? ["! admitted a different share than the reference on that workload: other work, so x ref does not compare like for like"] : []),
+    ...(differs.size > 0
+      ? [
+          '! admitted a different share than the reference on that workload: other work, so x ref does not compare like for like',
+        ]
+      : []),
   ];
   return renderTable(columns, rows) + notes.map((note) => `${note}\n`).join('');
 }
@@ -78,7 +82,9 @@ function order(figure: Figure): number {
 
 /** Bytes of state per key (key strings excluded), with the ratio to the reference's. */
 export function renderMemory(run: BenchRun): string {
-  const rows = run.figures.filter((f) => f.unit === 'B/key').map((f) => [f.subject, figureValue(f), `${f.ratio.toFixed(2)}x`]);
+  const rows = run.figures
+    .filter((f) => f.unit === 'B/key')
+    .map((f) => [f.subject, figureValue(f), `${f.ratio.toFixed(2)}x`]);
   if (rows.length === 0) return '';
   return renderTable([{ header: 'subject' }, ...rightAligned('per key', 'x ref')], rows);
 }
@@ -86,10 +92,19 @@ export function renderMemory(run: BenchRun): string {
 /** One bar per subject: its ratio to the reference on `workload`, for a person at a terminal. */
 export function renderBars(run: BenchRun, workload: string, width = 40): string {
   const figures = run.figures.filter((f) => f.workload === workload && f.unit === 'decisions/s');
-  const top = largest(figures.map((f) => f.ratio), 1);
-  const label = largest(figures.map((f) => f.subject.length), 0);
+  const top = largest(
+    figures.map((f) => f.ratio),
+    1,
+  );
+  const label = largest(
+    figures.map((f) => f.subject.length),
+    0,
+  );
   return figures
-    .map((f) => `${f.subject.padEnd(label)}  ${'█'.repeat(Math.max(1, Math.round((f.ratio / top) * width)))} ${f.ratio.toFixed(2)}x`)
+    .map(
+      (f) =>
+        `${f.subject.padEnd(label)}  ${'█'.repeat(Math.max(1, Math.round((f.ratio / top) * width)))} ${f.ratio.toFixed(2)}x`,
+    )
     .join('\n')
     .concat('\n');
 }
@@ -99,7 +114,9 @@ export function renderBars(run: BenchRun, workload: string, width = 40): string 
  * held from round to round; jagged ones show the noise the regression test has to see past.
  */
 export function renderRoundsChart(run: BenchRun, workload: string, subjects: readonly string[]): string {
-  const series = run.figures.filter((f) => f.workload === workload && subjects.includes(f.subject)).map((f) => f.ratioSamples);
+  const series = run.figures
+    .filter((f) => f.workload === workload && subjects.includes(f.subject))
+    .map((f) => f.ratioSamples);
   if (series.length === 0 || series.every((s) => s.length < 2)) return '';
   return `${asciichart.plot(series, { height: 8, format: (x) => `${x.toFixed(2)}x`.padStart(6) })}\n`;
 }
@@ -124,7 +141,11 @@ export function renderComparison(comparison: Comparison, paint: ChalkInstance): 
     row.pWorse === undefined ? '' : row.pWorse < 0.001 ? '<0.001' : row.pWorse.toFixed(3),
     verdict(row, paint),
   ]);
-  const columns = [{ header: 'figure' }, ...rightAligned('before', 'after', 'change', 'p(worse)'), { header: 'verdict' }];
+  const columns = [
+    { header: 'figure' },
+    ...rightAligned('before', 'after', 'change', 'p(worse)'),
+    { header: 'verdict' },
+  ];
   return renderTable(columns, rows);
 }
 

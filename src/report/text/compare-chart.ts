@@ -9,7 +9,15 @@ import { wrapIndexes } from './wrap.js';
 /** Width of the y-axis labels, columns. */
 const LABEL_WIDTH = 8;
 const MAX_POINTS = CHART_WIDTH - LABEL_WIDTH - 4;
-const SERIES_COLORS = [asciichart.blue, asciichart.green, asciichart.magenta, asciichart.cyan, asciichart.yellow, asciichart.lightred, asciichart.lightblue];
+const SERIES_COLORS = [
+  asciichart.blue,
+  asciichart.green,
+  asciichart.magenta,
+  asciichart.cyan,
+  asciichart.yellow,
+  asciichart.lightred,
+  asciichart.lightblue,
+];
 
 /**
  * The charts of one workload. With a followed key ({@link WorkloadComparison.focus}, as
@@ -27,18 +35,34 @@ export function renderCharts(result: WorkloadComparison, paint: ChalkInstance, c
   const factor = Math.ceil(first.offered.length / MAX_POINTS);
   const binMs = first.bucketMs * factor;
   const limitLine = (result.policy.limit * binMs) / result.policy.windowMs;
-  const admitted = result.timelines.map(({ algorithm, timeline }) => ({ algorithm, points: rebin(timeline.admitted, factor) }));
+  const admitted = result.timelines.map(({ algorithm, timeline }) => ({
+    algorithm,
+    points: rebin(timeline.admitted, factor),
+  }));
   const offered = rebin(first.offered, factor);
   const limit = offered.map(() => limitLine);
   const title = `${result.name}: units per ${formatDuration(binMs)}; limit ${format(limitLine)} per ${formatDuration(binMs)}`;
   if (colour) {
-    const colors = [asciichart.lightgray, asciichart.red, ...admitted.map((_, i) => SERIES_COLORS[i % SERIES_COLORS.length])];
-    const chart = asciichart.plot([offered, limit, ...admitted.map((a) => a.points)], { height: 12, colors, format: label });
+    const colors = [
+      asciichart.lightgray,
+      asciichart.red,
+      ...admitted.map((_, i) => SERIES_COLORS[i % SERIES_COLORS.length]),
+    ];
+    const chart = asciichart.plot([offered, limit, ...admitted.map((a) => a.points)], {
+      height: 12,
+      colors,
+      format: label,
+    });
     const names = ['offered', 'limit', ...admitted.map((a) => a.algorithm)];
-    const legend = wrapIndexes(names, CHART_WIDTH, LABEL_WIDTH).map((line) => ' '.repeat(LABEL_WIDTH) + line.map((i) => asciichart.colored(names[i] as string, colors[i])).join('  '));
+    const legend = wrapIndexes(names, CHART_WIDTH, LABEL_WIDTH).map(
+      (line) => ' '.repeat(LABEL_WIDTH) + line.map((i) => asciichart.colored(names[i] as string, colors[i])).join('  '),
+    );
     return `${paint.bold(title)}\n${chart}\n${legend.join('\n')}\n`;
   }
-  const panels = admitted.map((a) => `${a.algorithm}: admitted (flat line: the limit)\n${asciichart.plot([a.points, limit], { height: 5, format: label, min: 0 })}`);
+  const panels = admitted.map(
+    (a) =>
+      `${a.algorithm}: admitted (flat line: the limit)\n${asciichart.plot([a.points, limit], { height: 5, format: label, min: 0 })}`,
+  );
   return `${title}\n${panels.join('\n')}\n`;
 }
 

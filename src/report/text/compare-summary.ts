@@ -31,7 +31,8 @@ export function summarise(result: WorkloadComparison): string {
   }
   const fullest = `at most ${worst.worstWindowRatio.toFixed(2)}x${where}`;
   const wrong = rows.reduce((a, b) => (b.errorRate > a.errorRate ? b : a));
-  if (wrong.errorRate === 0) return `${result.name}: every algorithm stayed within the limit in every ${window} window (${fullest}) and decided exactly as the exact sliding log would.`;
+  if (wrong.errorRate === 0)
+    return `${result.name}: every algorithm stayed within the limit in every ${window} window (${fullest}) and decided exactly as the exact sliding log would.`;
   return `${result.name}: every algorithm stayed within the limit in every ${window} window (${fullest}); ${wrong.algorithm} differed most from the exact answer (${wrong.errorRate.toFixed(1)}% of requests, ${wrong.falseDenials} wrongly denied, ${wrong.falseAdmits} wrongly admitted).`;
 }
 

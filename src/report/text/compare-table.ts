@@ -27,16 +27,47 @@ const COLUMNS: RowColumn[] = [
   { header: 'false+', align: 'right', group: 'accuracy', cell: (row) => count(row.falseAdmits) },
   { header: 'false-', align: 'right', group: 'accuracy', cell: (row) => count(row.falseDenials) },
   { header: 'error %', align: 'right', group: 'accuracy', cell: (row) => row.errorRate.toFixed(2) },
-  { header: 'worst win', align: 'right', group: 'accuracy', cell: (row, paint) => worstWindowCell(row.worstWindowRatio, paint) },
-  { header: 'fairness', align: 'right', group: 'accuracy', cell: (row) => (row.fairness === null ? null : row.fairness.toFixed(3)) },
-  { header: 'B/key', align: 'right', group: 'cost', cell: (row) => (row.bytesPerKey === null ? null : row.bytesPerKey.toFixed(0)) },
-  { header: 'state B', align: 'right', group: 'cost', cell: (row) => (row.stateBytesPerKey === null ? null : String(row.stateBytesPerKey)) },
-  { header: 'decisions/s', align: 'right', group: 'cost', cell: (row) => (row.opsPerSec === null ? null : compact(row.opsPerSec)) },
-  { header: 'x ref', align: 'right', group: 'cost', cell: (row) => (row.speedRatio === null ? null : speedRatioCell(row.speedRatio)) },
+  {
+    header: 'worst win',
+    align: 'right',
+    group: 'accuracy',
+    cell: (row, paint) => worstWindowCell(row.worstWindowRatio, paint),
+  },
+  {
+    header: 'fairness',
+    align: 'right',
+    group: 'accuracy',
+    cell: (row) => (row.fairness === null ? null : row.fairness.toFixed(3)),
+  },
+  {
+    header: 'B/key',
+    align: 'right',
+    group: 'cost',
+    cell: (row) => (row.bytesPerKey === null ? null : row.bytesPerKey.toFixed(0)),
+  },
+  {
+    header: 'state B',
+    align: 'right',
+    group: 'cost',
+    cell: (row) => (row.stateBytesPerKey === null ? null : String(row.stateBytesPerKey)),
+  },
+  {
+    header: 'decisions/s',
+    align: 'right',
+    group: 'cost',
+    cell: (row) => (row.opsPerSec === null ? null : compact(row.opsPerSec)),
+  },
+  {
+    header: 'x ref',
+    align: 'right',
+    group: 'cost',
+    cell: (row) => (row.speedRatio === null ? null : speedRatioCell(row.speedRatio)),
+  },
 ];
 
 /** Said under a table that shows both speed figures, so the reader knows which one ranks. */
-const SPEED_NOTE = 'x ref: decisions/s as a ratio to a reference measured in the same rounds; rank by it (the raw decisions/s move with the machine\'s load).';
+const SPEED_NOTE =
+  "x ref: decisions/s as a ratio to a reference measured in the same rounds; rank by it (the raw decisions/s move with the machine's load).";
 
 /**
  * The terminal report of one workload: a title line with the policy, the plain sentence
@@ -49,10 +80,22 @@ const SPEED_NOTE = 'x ref: decisions/s as a ratio to a reference measured in the
 export function renderComparison(result: WorkloadComparison, paint: ChalkInstance, width = MAX_WIDTH): string {
   const fit = Math.min(width, MAX_WIDTH);
   const title = wrapWords(`${result.name} (${describePolicy(result.policy)}): ${result.description}`, fit, '  ');
-  const lines = [paint.bold(title[0] as string), ...title.slice(1).map((line) => paint.dim(line)), ...wrapWords(summarise(result), fit, '  '), ''];
+  const lines = [
+    paint.bold(title[0] as string),
+    ...title.slice(1).map((line) => paint.dim(line)),
+    ...wrapWords(summarise(result), fit, '  '),
+    '',
+  ];
   const notes = result.notes.flatMap((note) => wrapWords(`note: ${note}`, fit, '  ').map((line) => paint.yellow(line)));
   const labels = renderLabelBreakdown(result.rows, paint, fit);
-  return [...lines, ...comparisonTables(result.rows, paint, fit), ...(labels === '' ? [] : ['', labels.trimEnd()]), ...notes].join('\n') + '\n';
+  return (
+    [
+      ...lines,
+      ...comparisonTables(result.rows, paint, fit),
+      ...(labels === '' ? [] : ['', labels.trimEnd()]),
+      ...notes,
+    ].join('\n') + '\n'
+  );
 }
 
 /**
@@ -67,14 +110,17 @@ function comparisonTables(rows: readonly ComparisonRow[], paint: ChalkInstance, 
     while (split > 1 && !fits(table(shown.slice(0, split), rows, paint), width)) split--;
     tables = [...table(shown.slice(0, split), rows, paint), '', ...table(shown.slice(split), rows, paint)];
   }
-  const speed = shown.some((column) => column.header === 'x ref') ? wrapWords(SPEED_NOTE, width, '  ').map((line) => paint.dim(line)) : [];
+  const speed = shown.some((column) => column.header === 'x ref')
+    ? wrapWords(SPEED_NOTE, width, '  ').map((line) => paint.dim(line))
+    : [];
   return [...tables, ...speed];
 }
 
-
 function table(columns: readonly RowColumn[], rows: readonly ComparisonRow[], paint: ChalkInstance): string[] {
   const cells = rows.map((row) => [row.algorithm, ...columns.map((column) => column.cell(row, paint) ?? '-')]);
-  return renderTable([{ header: 'algorithm' }, ...columns], cells).trimEnd().split('\n');
+  return renderTable([{ header: 'algorithm' }, ...columns], cells)
+    .trimEnd()
+    .split('\n');
 }
 
 /** `100 per 1s` or `100 per 1s, burst 20`. */

@@ -9,7 +9,17 @@ import { wrapWords } from './wrap.js';
 
 const COLUMNS: Column[] = [
   { header: 'design' },
-  ...rightAligned('offered', 'admitted', 'false+', 'false-', 'error %', 'worst win', 'latency ms', 'p99 ms', 'outage adm'),
+  ...rightAligned(
+    'offered',
+    'admitted',
+    'false+',
+    'false-',
+    'error %',
+    'worst win',
+    'latency ms',
+    'p99 ms',
+    'outage adm',
+  ),
 ];
 
 /** `design` and the accuracy columns come first; a table too wide moves the rest (latency, outage) below. */
@@ -25,13 +35,21 @@ const FIRST_TABLE_COLUMNS = 7;
  */
 export function renderDistributed(result: DistributedComparison, paint: ChalkInstance, width = MAX_WIDTH): string {
   const fit = Math.min(width, MAX_WIDTH);
-  const title = wrapWords(`${result.name} (${describePolicy(result.policy)}, global): ${result.description}`, fit, '  ');
+  const title = wrapWords(
+    `${result.name} (${describePolicy(result.policy)}, global): ${result.description}`,
+    fit,
+    '  ',
+  );
   const text = [fleetLine(result.rows), summarise(asComparison(result))].flatMap((line) => wrapWords(line, fit, '  '));
   const lines = [paint.bold(title[0] as string), ...title.slice(1).map((line) => paint.dim(line)), ...text, ''];
   const rows = result.rows.map((row) => cells(row, paint));
   let tables = table(COLUMNS, rows);
   if (!fits(tables, fit)) {
-    tables = [...table(firstPart(COLUMNS), rows.map(firstPart)), '', ...table(secondPart(COLUMNS), rows.map(secondPart))];
+    tables = [
+      ...table(firstPart(COLUMNS), rows.map(firstPart)),
+      '',
+      ...table(secondPart(COLUMNS), rows.map(secondPart)),
+    ];
   }
   return [...lines, ...tables].join('\n') + '\n';
 }
@@ -54,9 +72,17 @@ function fleetLine(rows: readonly DistributedRow[]): string {
   const first = rows[0];
   if (first === undefined) return '';
   const sync = rows.find((row) => row.syncMs !== null)?.syncMs;
-  const parts = [`${first.nodes} node${first.nodes === 1 ? '' : 's'}`, `${first.balance} balance`, first.algorithm, `rtt ${formatDuration(first.rttMs)}`];
+  const parts = [
+    `${first.nodes} node${first.nodes === 1 ? '' : 's'}`,
+    `${first.balance} balance`,
+    first.algorithm,
+    `rtt ${formatDuration(first.rttMs)}`,
+  ];
   if (sync != null) parts.push(`sync every ${formatDuration(sync)}`);
-  if (first.outage !== null) parts.push(`store down ${formatDuration(first.outage.startMs)}-${formatDuration(first.outage.endMs)} (timeout ${formatDuration(first.timeoutMs)})`);
+  if (first.outage !== null)
+    parts.push(
+      `store down ${formatDuration(first.outage.startMs)}-${formatDuration(first.outage.endMs)} (timeout ${formatDuration(first.timeoutMs)})`,
+    );
   return `fleet: ${parts.join(', ')}`;
 }
 

@@ -9,13 +9,23 @@ export const GLYPHS = { admitted: '#', exact: 'o', limit: '-' } as const;
  * exact oracle's row where the bar stays below it, `-` along the limit row elsewhere.
  * Rows from `scale.rows` down to 0, each line `labelWidth + 1 + values.length` wide.
  */
-export function glyphPanel(values: readonly number[], exact: readonly number[] | undefined, scale: WindowScale, labelWidth: number): string[] {
+export function glyphPanel(
+  values: readonly number[],
+  exact: readonly number[] | undefined,
+  scale: WindowScale,
+  labelWidth: number,
+): string[] {
   const limitRow = rowOf(scale, 1);
   const lines: string[] = [];
   for (let row = scale.rows; row >= 1; row--) {
     const limitHere = Math.abs(row * scale.step - 1) < 1e-9 && row === limitRow;
     let line = `${rowLabel(scale, row, labelWidth)}┤`;
-    for (const [i, value] of values.entries()) line += cell(rowOf(scale, value) >= row, exact !== undefined && rowOf(scale, exact[i] as number) === row, limitHere);
+    for (const [i, value] of values.entries())
+      line += cell(
+        rowOf(scale, value) >= row,
+        exact !== undefined && rowOf(scale, exact[i] as number) === row,
+        limitHere,
+      );
     lines.push(line.trimEnd());
   }
   lines.push(`${rowLabel(scale, 0, labelWidth)}└${'─'.repeat(values.length)}`);

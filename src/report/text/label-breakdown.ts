@@ -5,7 +5,11 @@ import type { LabelMetrics } from '../../metrics/label-counts.js';
 import { count, fits, renderTable, rightAligned, type Column } from './table.js';
 import { wrapWords } from './wrap.js';
 
-const COLUMNS: Column[] = [{ header: 'label' }, { header: 'algorithm' }, ...rightAligned('offered', 'admitted', 'false-', 'false+')];
+const COLUMNS: Column[] = [
+  { header: 'label' },
+  { header: 'algorithm' },
+  ...rightAligned('offered', 'admitted', 'false-', 'false+'),
+];
 
 /** Added when some label knows how long its requests waited (retry clients). */
 const WAIT_COLUMNS: Column[] = rightAligned('wait p50', 'wait p99');
@@ -25,19 +29,36 @@ export function renderLabelBreakdown(rows: readonly ComparisonRow[], paint: Chal
   const counted = labels.flatMap((label) =>
     rows.map((row, i) => {
       const counts = row.labels?.find((l) => l.label === label);
-      const cells = counts === undefined ? ['-', '-', '-', '-'] : [count(counts.offered), count(counts.admitted), flagged(counts.falseDenials, paint.yellow), flagged(counts.falseAdmits, paint.red)];
+      const cells =
+        counts === undefined
+          ? ['-', '-', '-', '-']
+          : [
+              count(counts.offered),
+              count(counts.admitted),
+              flagged(counts.falseDenials, paint.yellow),
+              flagged(counts.falseAdmits, paint.red),
+            ];
       return { who: [i === 0 ? label : '', row.algorithm], cells, waits: waitCells(counts) };
     }),
   );
   const legend = `per label: false- = denied though within the limit, false+ = admitted over it${withWaits ? '; wait = from wanting to send to admitted' : ''}`;
-  const title = wrapWords(legend, width, '  ').map((line) => paint.dim(line)).join('\n');
-  const counts = (waits: boolean) => renderTable(waits ? [...COLUMNS, ...WAIT_COLUMNS] : COLUMNS, counted.map((r) => [...r.who, ...r.cells, ...(waits ? r.waits : [])]));
+  const title = wrapWords(legend, width, '  ')
+    .map((line) => paint.dim(line))
+    .join('\n');
+  const counts = (waits: boolean) =>
+    renderTable(
+      waits ? [...COLUMNS, ...WAIT_COLUMNS] : COLUMNS,
+      counted.map((r) => [...r.who, ...r.cells, ...(waits ? r.waits : [])]),
+    );
   if (!withWaits) return `${title}\n${counts(false)}`;
   const together = counts(true);
   if (fits(together.split('\n'), width)) return `${title}\n${together}`;
   // Too wide for the terminal: the waits go in a table of their own below, as the
   // comparison table moves its memory and speed columns.
-  const waits = renderTable([...COLUMNS.slice(0, 2), ...WAIT_COLUMNS], counted.map((r) => [...r.who, ...r.waits]));
+  const waits = renderTable(
+    [...COLUMNS.slice(0, 2), ...WAIT_COLUMNS],
+    counted.map((r) => [...r.who, ...r.waits]),
+  );
   return `${title}\n${counts(false)}\n${waits}`;
 }
 

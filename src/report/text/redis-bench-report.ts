@@ -4,7 +4,10 @@ import { count, renderTable, rightAligned, type Column } from './table.js';
 
 const totalCpu = (f: RedisContenderFigures) => f.nodeCpuUs.map((node, i) => node + (f.serverCpuUs[i] as number));
 
-const COLUMNS: Column[] = [{ header: 'contender' }, ...rightAligned('calls/s', 'x RLF', 'Node', 'server', 'cmd', 'CPU x RLF', 'p50 ms', 'p99 ms')];
+const COLUMNS: Column[] = [
+  { header: 'contender' },
+  ...rightAligned('calls/s', 'x RLF', 'Node', 'server', 'cmd', 'CPU x RLF', 'p50 ms', 'p99 ms'),
+];
 
 /**
  * The `ratelab bench --redis` report: per in-flight level, each contender's medians over

@@ -39,7 +39,9 @@ export function renderStrip(result: WorkloadComparison, view: FocusView, paint: 
   }
   if (view.oracle) lines.push(row('exact', view.oracle, edges, paint));
   const g = STRIP_GLYPHS;
-  lines.push(`${' '.repeat(NAME_WIDTH)}${g.admitted} admitted  ${g.denied} denied  ${g.mixed} both  ${g.none} none  ${g.edge} window edge (every ${formatDuration(windowMs)})`);
+  lines.push(
+    `${' '.repeat(NAME_WIDTH)}${g.admitted} admitted  ${g.denied} denied  ${g.mixed} both  ${g.none} none  ${g.edge} window edge (every ${formatDuration(windowMs)})`,
+  );
   return `${lines.join('\n')}\n`;
 }
 
@@ -47,7 +49,11 @@ export function renderStrip(result: WorkloadComparison, view: FocusView, paint: 
 function edgeCells(grid: ColumnGrid, windowMs: number): number[] {
   const cells: number[] = [];
   const toMs = grid.fromMs + grid.count * grid.widthMs;
-  for (let edge = (Math.floor(grid.fromMs / windowMs) + 1) * windowMs; edge < toMs && cells.length < MAX_EDGES; edge += windowMs) {
+  for (
+    let edge = (Math.floor(grid.fromMs / windowMs) + 1) * windowMs;
+    edge < toMs && cells.length < MAX_EDGES;
+    edge += windowMs
+  ) {
     cells.push(Math.floor((edge - grid.fromMs) / grid.widthMs));
   }
   return cells;

@@ -18,8 +18,18 @@ interface CostRow {
 }
 
 const COST_ROWS: CostRow[] = [
-  { label: 'B/key (median)', legend: 'B/key: heap bytes per key', value: (row) => row.bytesPerKey, format: (value) => value.toFixed(0) },
-  { label: 'speed x ref (median)', legend: "x ref: speed over a reference's in the same rounds", value: (row) => row.speedRatio, format: speedRatioCell },
+  {
+    label: 'B/key (median)',
+    legend: 'B/key: heap bytes per key',
+    value: (row) => row.bytesPerKey,
+    format: (value) => value.toFixed(0),
+  },
+  {
+    label: 'speed x ref (median)',
+    legend: "x ref: speed over a reference's in the same rounds",
+    value: (row) => row.speedRatio,
+    format: speedRatioCell,
+  },
 ];
 
 /**
@@ -31,22 +41,46 @@ const COST_ROWS: CostRow[] = [
  * `width` columns (at most {@link MAX_WIDTH}), the contenders are split over as few blocks,
  * each repeating the workload column, as it takes to fit.
  */
-export function renderSummaryMatrix(results: readonly WorkloadComparison[], paint: ChalkInstance, width = MAX_WIDTH): string {
+export function renderSummaryMatrix(
+  results: readonly WorkloadComparison[],
+  paint: ChalkInstance,
+  width = MAX_WIDTH,
+): string {
   const fit = Math.min(width, MAX_WIDTH);
   const contenders = [...new Set(results.flatMap((result) => result.rows.map((row) => row.algorithm)))];
-  const costs = COST_ROWS.filter((cost) => results.some((result) => result.rows.some((row) => cost.value(row) !== null)));
+  const costs = COST_ROWS.filter((cost) =>
+    results.some((result) => result.rows.some((row) => cost.value(row) !== null)),
+  );
   let lines: string[] = [];
   for (let blocks = 1; blocks <= Math.max(1, contenders.length); blocks++) {
-    lines = split(contenders, blocks).flatMap((group, i) => [...(i > 0 ? [''] : []), ...matrix(results, group, costs, paint)]);
+    lines = split(contenders, blocks).flatMap((group, i) => [
+      ...(i > 0 ? [''] : []),
+      ...matrix(results, group, costs, paint),
+    ]);
     if (fits(lines, fit)) break;
   }
-  const legend = [MATRIX_LEGEND, ...(costs.length > 0 ? [costs.map((cost) => cost.legend).join('; ')] : [])].flatMap((text) => wrapWords(text, fit, '  '));
+  const legend = [MATRIX_LEGEND, ...(costs.length > 0 ? [costs.map((cost) => cost.legend).join('; ')] : [])].flatMap(
+    (text) => wrapWords(text, fit, '  '),
+  );
   return [...lines, ...legend.map((line) => paint.dim(line))].join('\n') + '\n';
 }
 
-function matrix(results: readonly WorkloadComparison[], contenders: readonly string[], costs: readonly CostRow[], paint: ChalkInstance): string[] {
+function matrix(
+  results: readonly WorkloadComparison[],
+  contenders: readonly string[],
+  costs: readonly CostRow[],
+  paint: ChalkInstance,
+): string[] {
   const columns: Column[] = [{ header: 'scenario' }, ...rightAligned(...contenders)];
-  const rows = results.map((result) => [result.name, ...contenders.map((name) => cell(result.rows.find((row) => row.algorithm === name), paint))]);
+  const rows = results.map((result) => [
+    result.name,
+    ...contenders.map((name) =>
+      cell(
+        result.rows.find((row) => row.algorithm === name),
+        paint,
+      ),
+    ),
+  ]);
   const summaries = costs.map((cost) => [cost.label, ...contenders.map((name) => costCell(results, name, cost))]);
   const table = renderTable(columns, summaries.length > 0 ? [...rows, [], ...summaries] : rows);
   return table.trimEnd().split('\n');
@@ -59,7 +93,9 @@ function cell(row: ComparisonRow | undefined, paint: ChalkInstance): string {
 }
 
 function costCell(results: readonly WorkloadComparison[], name: string, cost: CostRow): string {
-  const values = results.flatMap((result) => result.rows.filter((row) => row.algorithm === name).map(cost.value)).filter((value): value is number => value !== null);
+  const values = results
+    .flatMap((result) => result.rows.filter((row) => row.algorithm === name).map(cost.value))
+    .filter((value): value is number => value !== null);
   return values.length === 0 ? '-' : cost.format(median(values));
 }
 

@@ -12,7 +12,12 @@ export interface Column {
  * ANSI colour; widths are measured without it.
  */
 export function renderTable(columns: readonly Column[], rows: readonly (readonly string[])[]): string {
-  const widths = columns.map((column, i) => largest(rows.map((row) => visible(row[i] ?? '')), visible(column.header)));
+  const widths = columns.map((column, i) =>
+    largest(
+      rows.map((row) => visible(row[i] ?? '')),
+      visible(column.header),
+    ),
+  );
   const line = (cells: readonly string[]) =>
     columns
       .map((column, i) => pad(cells[i] ?? '', widths[i] as number, column.align ?? 'left'))

@@ -28,7 +28,14 @@ function workload(f: ThreadFigure): string {
  * the machine.
  */
 export function renderThreadBench(figures: readonly ThreadFigure[], machine: Machine): string {
-  const rows = figures.map((f) => [workload(f), f.locking === 'compute' ? '' : f.locking, String(f.threads), rate(f.decisionsPerSec), `${f.scaling.toFixed(2)}x`, f.locking === 'per-key' ? `${f.vsGlobal.toFixed(2)}x` : '']);
+  const rows = figures.map((f) => [
+    workload(f),
+    f.locking === 'compute' ? '' : f.locking,
+    String(f.threads),
+    rate(f.decisionsPerSec),
+    `${f.scaling.toFixed(2)}x`,
+    f.locking === 'per-key' ? `${f.vsGlobal.toFixed(2)}x` : '',
+  ]);
   const table = renderTable(
     [{ header: 'workload' }, { header: 'locking' }, ...rightAligned('threads', 'decisions', 'x fewest', 'x global')],
     rows,
@@ -37,13 +44,22 @@ export function renderThreadBench(figures: readonly ThreadFigure[], machine: Mac
   const two = figures.find((f) => f.keys === 10_000 && f.locking === 'per-key' && f.threads === 2);
   const ceiling = figures.find((f) => f.locking === 'compute' && f.threads === 2);
   if (two) {
-    lines.push(`per-key locks, 1e4 keys, 2 threads: ${two.scaling.toFixed(2)}x the fewest threads (goal >= ${GOAL}x), ${two.vsGlobal.toFixed(2)}x the global lock (goal > 1x)\n`);
+    lines.push(
+      `per-key locks, 1e4 keys, 2 threads: ${two.scaling.toFixed(2)}x the fewest threads (goal >= ${GOAL}x), ${two.vsGlobal.toFixed(2)}x the global lock (goal > 1x)\n`,
+    );
   }
   if (ceiling) {
-    lines.push(`the machine's ceiling in this run (pure compute, 2 threads): ${ceiling.scaling.toFixed(2)}x the fewest threads\n`);
+    lines.push(
+      `the machine's ceiling in this run (pure compute, 2 threads): ${ceiling.scaling.toFixed(2)}x the fewest threads\n`,
+    );
     // Nothing scales past the machine: a ceiling under the goal leaves the goal unjudged.
-    if (ceiling.scaling < GOAL) lines.push(`the ceiling is under the goal: this run cannot tell whether the limiter meets it; rerun on a quiet machine\n`);
+    if (ceiling.scaling < GOAL)
+      lines.push(
+        `the ceiling is under the goal: this run cannot tell whether the limiter meets it; rerun on a quiet machine\n`,
+      );
   }
-  lines.push(`machine: ${machine.cores} cores, load average ${machine.load.toFixed(2)} at the start, Node ${machine.node}\n`);
+  lines.push(
+    `machine: ${machine.cores} cores, load average ${machine.load.toFixed(2)} at the start, Node ${machine.node}\n`,
+  );
   return lines.join('\n');
 }

@@ -7,7 +7,13 @@ import { formatRunTime } from '../run-time.js';
  * the previous (the first starts at its column, the last ends there). Labels read time
  * since the run's start, `originMs`. Returns the line without trailing spaces.
  */
-export function timeLabels(indent: number, width: number, times: readonly number[], at: (ms: number) => number, originMs: number): string {
+export function timeLabels(
+  indent: number,
+  width: number,
+  times: readonly number[],
+  at: (ms: number) => number,
+  originMs: number,
+): string {
   const line: string[] = Array.from({ length: indent + width + 8 }, () => ' ');
   let free = 0;
   for (const [i, ms] of times.entries()) {
@@ -28,7 +34,8 @@ export function roundTimes(fromMs: number, toMs: number, count: number, originMs
   const raw = (toMs - fromMs) / Math.max(1, count);
   const step = roundWidth(raw);
   const times = [fromMs];
-  for (let t = originMs + Math.ceil((fromMs - originMs) / step) * step; t < toMs; t += step) if (t > fromMs) times.push(t);
+  for (let t = originMs + Math.ceil((fromMs - originMs) / step) * step; t < toMs; t += step)
+    if (t > fromMs) times.push(t);
   times.push(toMs);
   return times;
 }

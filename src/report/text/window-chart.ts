@@ -12,7 +12,15 @@ import { largest } from '../../metrics/largest.js';
 
 const COLOURED_ROWS = 10;
 const PANEL_ROWS = 5;
-const SERIES_COLORS = [asciichart.blue, asciichart.green, asciichart.magenta, asciichart.cyan, asciichart.yellow, asciichart.lightblue, asciichart.lightred];
+const SERIES_COLORS = [
+  asciichart.blue,
+  asciichart.green,
+  asciichart.magenta,
+  asciichart.cyan,
+  asciichart.yellow,
+  asciichart.lightblue,
+  asciichart.lightred,
+];
 
 /** Series that drew the same line, drawn once under all their names. */
 interface Group {
@@ -27,7 +35,12 @@ interface Group {
  * scale with the limit (1.0) on a labelled row. With colour: one chart, a legend naming
  * identical series together (`gcra = token-bucket`). Without: a small bar chart per line.
  */
-export function renderWindowCharts(result: WorkloadComparison, view: FocusView, paint: ChalkInstance, colour: boolean): string {
+export function renderWindowCharts(
+  result: WorkloadComparison,
+  view: FocusView,
+  paint: ChalkInstance,
+  colour: boolean,
+): string {
   const grid = view.chart;
   if (!grid) return '';
   const groups = groupSeries(view);
@@ -43,9 +56,18 @@ export function renderWindowCharts(result: WorkloadComparison, view: FocusView, 
   ];
   const originMs = runSpan(result).startMs;
   const times = roundTimes(grid.fromMs, grid.fromMs + grid.count * grid.widthMs, 5, originMs);
-  const axis = timeLabels(width + 1, grid.count, times, (ms) => Math.round((ms - grid.fromMs) / grid.widthMs), originMs);
-  if (colour) return `${paint.bold(title.join('\n'))}\n${colouredChart(groups, shared, scale, width)}\n${axis}\n${legend(groups, shared !== undefined, width)}\n`;
-  const panels = groups.map((g) => `${sameAs(g.names, 79).join('\n')}:\n${glyphPanel(g.values, g.exact ?? shared, scale, width).join('\n')}`);
+  const axis = timeLabels(
+    width + 1,
+    grid.count,
+    times,
+    (ms) => Math.round((ms - grid.fromMs) / grid.widthMs),
+    originMs,
+  );
+  if (colour)
+    return `${paint.bold(title.join('\n'))}\n${colouredChart(groups, shared, scale, width)}\n${axis}\n${legend(groups, shared !== undefined, width)}\n`;
+  const panels = groups.map(
+    (g) => `${sameAs(g.names, 79).join('\n')}:\n${glyphPanel(g.values, g.exact ?? shared, scale, width).join('\n')}`,
+  );
   const key = `${GLYPHS.admitted} admitted   ${GLYPHS.exact} exact oracle, where it admitted more   ${GLYPHS.limit} the limit`;
   return `${title.join('\n')}\n${key}\n${panels.join('\n')}\n${axis}\n`;
 }
@@ -54,9 +76,16 @@ export function renderWindowCharts(result: WorkloadComparison, view: FocusView, 
 function groupSeries(view: FocusView): Group[] {
   const groups: Group[] = [];
   for (const lane of view.lanes) {
-    const same = groups.find((g) => sameValues(g.values, lane.series.window) && sameValues(g.exact, lane.oracle?.window));
+    const same = groups.find(
+      (g) => sameValues(g.values, lane.series.window) && sameValues(g.exact, lane.oracle?.window),
+    );
     if (same) same.names.push(lane.algorithm);
-    else groups.push({ names: [lane.algorithm], values: lane.series.window, ...(lane.oracle ? { exact: lane.oracle.window } : {}) });
+    else
+      groups.push({
+        names: [lane.algorithm],
+        values: lane.series.window,
+        ...(lane.oracle ? { exact: lane.oracle.window } : {}),
+      });
   }
   const exact = view.oracle?.window;
   const asExact = exact && groups.find((g) => sameValues(g.values, exact));
@@ -72,7 +101,11 @@ function sameValues(a: readonly number[] | undefined, b: readonly number[] | und
 function colouredChart(groups: Group[], exact: number[] | undefined, scale: WindowScale, width: number): string {
   const count = groups[0]?.values.length ?? 0;
   const series = [Array.from({ length: count }, () => 1), ...(exact ? [exact] : []), ...groups.map((g) => g.values)];
-  const colors = [asciichart.red, ...(exact ? [asciichart.lightgray] : []), ...groups.map((_, i) => SERIES_COLORS[i % SERIES_COLORS.length])];
+  const colors = [
+    asciichart.red,
+    ...(exact ? [asciichart.lightgray] : []),
+    ...groups.map((_, i) => SERIES_COLORS[i % SERIES_COLORS.length]),
+  ];
   return asciichart.plot(series, {
     min: 0,
     max: scale.top,
@@ -85,13 +118,27 @@ function colouredChart(groups: Group[], exact: number[] | undefined, scale: Wind
 
 function legend(groups: Group[], exact: boolean, indent: number): string {
   const entries: { text: string; color: asciichart.Color }[] = [{ text: '── limit', color: asciichart.red }];
-  if (exact && !groups.some((g) => g.names.includes('exact'))) entries.push({ text: '── exact', color: asciichart.lightgray });
+  if (exact && !groups.some((g) => g.names.includes('exact')))
+    entries.push({ text: '── exact', color: asciichart.lightgray });
   groups.forEach((g, i) => {
     const color = SERIES_COLORS[i % SERIES_COLORS.length] as asciichart.Color;
-    for (const text of sameAs(g.names, CHART_WIDTH - indent - 3)) entries.push({ text: text.startsWith('=') ? text : `── ${text}`, color });
+    for (const text of sameAs(g.names, CHART_WIDTH - indent - 3))
+      entries.push({ text: text.startsWith('=') ? text : `── ${text}`, color });
   });
-  const lines = wrapIndexes(entries.map((e) => e.text), CHART_WIDTH, indent);
-  return lines.map((line) => ' '.repeat(indent) + line.map((i) => asciichart.colored(entries[i]?.text as string, entries[i]?.color as asciichart.Color)).join('  ')).join('\n');
+  const lines = wrapIndexes(
+    entries.map((e) => e.text),
+    CHART_WIDTH,
+    indent,
+  );
+  return lines
+    .map(
+      (line) =>
+        ' '.repeat(indent) +
+        line
+          .map((i) => asciichart.colored(entries[i]?.text as string, entries[i]?.color as asciichart.Color))
+          .join('  '),
+    )
+    .join('\n');
 }
 
 /** `names` joined by " = " in lines of at most `width` (each line after the first starts with "="). */

@@ -20,11 +20,19 @@ export function isDown(outage: Outage | undefined, t: number): boolean {
 export function parseOutage(text: string, field = 'outage'): Outage {
   const parts = text.split('-');
   if (parts.length !== 2) {
-    throw new RatelabError('INVALID_ARGUMENT', `${field}: expected START-END such as 10s-20s, got ${JSON.stringify(text)}`, { field });
+    throw new RatelabError(
+      'INVALID_ARGUMENT',
+      `${field}: expected START-END such as 10s-20s, got ${JSON.stringify(text)}`,
+      { field },
+    );
   }
   const [startMs, endMs] = parts.map((part) => parseTime(part, field)) as [number, number];
   if (endMs <= startMs) {
-    throw new RatelabError('INVALID_ARGUMENT', `${field}: the end must be after the start, got ${JSON.stringify(text)}`, { field });
+    throw new RatelabError(
+      'INVALID_ARGUMENT',
+      `${field}: the end must be after the start, got ${JSON.stringify(text)}`,
+      { field },
+    );
   }
   return { startMs, endMs };
 }

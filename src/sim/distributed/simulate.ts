@@ -14,7 +14,10 @@ import type { FleetOptions, Strategy } from './fleet-options.js';
 import type { Outage } from './outage.js';
 
 /** The replay metrics a row carries. */
-type RowCounts = Pick<ReplayMetrics, 'offered' | 'admitted' | 'denied' | 'falseAdmits' | 'falseDenials' | 'errorRate' | 'worstWindowRatio' | 'keys'>;
+type RowCounts = Pick<
+  ReplayMetrics,
+  'offered' | 'admitted' | 'denied' | 'falseAdmits' | 'falseDenials' | 'errorRate' | 'worstWindowRatio' | 'keys'
+>;
 
 /**
  * One row of a distributed comparison: one scenario through one fleet design. The counts
@@ -47,7 +50,10 @@ export interface DistributedRow extends RowCounts {
 }
 
 /** Everything one scenario produced across the designs; `worstWindows` in row order. */
-export interface DistributedComparison extends Pick<WorkloadComparison, 'name' | 'description' | 'policy' | 'worstWindows'> {
+export interface DistributedComparison extends Pick<
+  WorkloadComparison,
+  'name' | 'description' | 'policy' | 'worstWindows'
+> {
   rows: DistributedRow[];
   /** Per design, in row order. */
   timelines: { design: string; timeline: Timeline }[];
@@ -67,10 +73,21 @@ export interface SimulateOptions {
  * The load balancer draws from the seed's stream just after the scenario's sources, so
  * its picks never change the arrivals. Throws `INVALID_POLICY` before anything runs.
  */
-export async function simulateDistributed(scenario: Scenario, designs: readonly FleetOptions[], settings: SimulateOptions = {}): Promise<DistributedComparison> {
+export async function simulateDistributed(
+  scenario: Scenario,
+  designs: readonly FleetOptions[],
+  settings: SimulateOptions = {},
+): Promise<DistributedComparison> {
   const workload = scenarioWorkload(scenario);
   for (const options of designs) checkPolicy(scenario.policy, options.algorithm);
-  const result: DistributedComparison = { name: scenario.name, description: scenario.description, policy: scenario.policy, rows: [], timelines: [], worstWindows: [] };
+  const result: DistributedComparison = {
+    name: scenario.name,
+    description: scenario.description,
+    policy: scenario.policy,
+    rows: [],
+    timelines: [],
+    worstWindows: [],
+  };
   const contenders: Contender[] = [];
   for (const options of designs) {
     let fleet: Fleet | undefined;
@@ -78,7 +95,8 @@ export async function simulateDistributed(scenario: Scenario, designs: readonly 
       name: designName(options),
       probe: { algorithm: options.algorithm, policy: scenario.policy },
       stateBytesPerKey: undefined,
-      create: (clock) => (fleet = new Fleet(options, scenario.policy, clock, new Random(scenario.seed, scenario.sources.length))),
+      create: (clock) =>
+        (fleet = new Fleet(options, scenario.policy, clock, new Random(scenario.seed, scenario.sources.length))),
     };
     contenders.push(contender);
     const { metrics } = await replay(contender, workload.open(), {
@@ -103,7 +121,13 @@ export function designName(options: FleetOptions): string {
   return usesStore && options.outage !== undefined ? `${options.strategy}/${options.failMode}` : options.strategy;
 }
 
-function toRow(scenario: string, design: string, options: FleetOptions, m: ReplayMetrics, fleet: Fleet): DistributedRow {
+function toRow(
+  scenario: string,
+  design: string,
+  options: FleetOptions,
+  m: ReplayMetrics,
+  fleet: Fleet,
+): DistributedRow {
   const usesStore = options.strategy !== 'local-split';
   const latency = fleet.addedLatency();
   const outage = fleet.outageCounts();

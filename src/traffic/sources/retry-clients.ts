@@ -58,7 +58,15 @@ export class RetryClients implements TrafficSource {
     if (this.throttle) this.reserveAhead();
     const t = this.queue.peekValue() as number;
     const client = this.queue.pop() as number;
-    return { t, key: this.keyOf[client] as string, cost: this.spec.cost, id: this.idOf[client] as number, tag: client, label: this.spec.label, since: this.wantedAt[client] as number };
+    return {
+      t,
+      key: this.keyOf[client] as string,
+      cost: this.spec.cost,
+      id: this.idOf[client] as number,
+      tag: client,
+      label: this.spec.label,
+      since: this.wantedAt[client] as number,
+    };
   }
 
   react(arrival: Arrival, allowed: boolean, retryAfterMs: number, retryAfterGiven = true): void {

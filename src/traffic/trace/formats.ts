@@ -23,7 +23,12 @@ const csvFormat: TraceFormat = {
       const fields = quotedFields(line);
       if (fields === undefined) return { error: 'malformed CSV quoting' };
       if (fields.length < 2 || fields.length > 3) return { error: fieldCount(fields.length) };
-      return checked(number(fields[0] as string), fields[1] as string, fields.length === 3 ? number(fields[2] as string) : 1, 'time_ms');
+      return checked(
+        number(fields[0] as string),
+        fields[1] as string,
+        fields.length === 3 ? number(fields[2] as string) : 1,
+        'time_ms',
+      );
     }
     // The common case without quotes, by index: no array, no trimmed copies.
     const first = line.indexOf(',');
@@ -56,16 +61,36 @@ const jsonLinesFormat: TraceFormat = {
     } catch {
       return { error: 'not valid JSON' };
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return { error: 'expected an object {"t", "key", "cost"}' };
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      return { error: 'expected an object {"t", "key", "cost"}' };
     const { t, key, cost } = value as { t?: unknown; key?: unknown; cost?: unknown };
     if (typeof key !== 'string' && typeof key !== 'number') return { error: 'key: expected a string' };
-    return checked(typeof t === 'number' ? t : NaN, String(key), cost === undefined ? 1 : typeof cost === 'number' ? cost : NaN, 't');
+    return checked(
+      typeof t === 'number' ? t : NaN,
+      String(key),
+      cost === undefined ? 1 : typeof cost === 'number' ? cost : NaN,
+      't',
+    );
   },
 };
 
 // host ident user [date] "request" status bytes ["referer" "agent"]
-const CLF = /^(\S+) \S+ \S+ \[(\d{2})\/([A-Za-z]{3})\/(\d{4}):(\d{2}):(\d{2}):(\d{2}) ([+-])(\d{2})(\d{2})\] "(?:[^"\\]|\\.)*" \d{3} (?:\d+|-)/;
-const MONTHS: Record<string, number> = { Jan: 0, Feb: 1, Mar: 2, Apr: 3, May: 4, Jun: 5, Jul: 6, Aug: 7, Sep: 8, Oct: 9, Nov: 10, Dec: 11 };
+const CLF =
+  /^(\S+) \S+ \S+ \[(\d{2})\/([A-Za-z]{3})\/(\d{4}):(\d{2}):(\d{2}):(\d{2}) ([+-])(\d{2})(\d{2})\] "(?:[^"\\]|\\.)*" \d{3} (?:\d+|-)/;
+const MONTHS: Record<string, number> = {
+  Jan: 0,
+  Feb: 1,
+  Mar: 2,
+  Apr: 3,
+  May: 4,
+  Jun: 5,
+  Jul: 6,
+  Aug: 7,
+  Sep: 8,
+  Oct: 9,
+  Nov: 10,
+  Dec: 11,
+};
 
 /** Common or Combined Log Format (nginx, Apache): keyed by client address, cost 1, second resolution. */
 const accessLogFormat: TraceFormat = {
@@ -73,7 +98,11 @@ const accessLogFormat: TraceFormat = {
   header: false,
   parse(line) {
     const m = CLF.exec(line);
-    if (!m) return { error: 'not a Common/Combined Log Format line (host ident user [dd/Mon/yyyy:hh:mm:ss +zzzz] "request" status bytes)' };
+    if (!m)
+      return {
+        error:
+          'not a Common/Combined Log Format line (host ident user [dd/Mon/yyyy:hh:mm:ss +zzzz] "request" status bytes)',
+      };
     const month = MONTHS[m[3] as string];
     if (month === undefined) return { error: `unknown month ${JSON.stringify(m[3])}` };
     const sign = m[8] === '-' ? -1 : 1;
@@ -97,7 +126,10 @@ export function detectFormat(firstLine: string): TraceFormat | undefined {
 /** Times: finite, from 0 to MAX_TIME_MS, floored to whole ms; costs: whole numbers >= 1; keys: non-empty. */
 function checked(t: number, key: string, cost: number, timeField: string): ParsedLine {
   if (!Number.isFinite(t) || t < 0) return { error: `${timeField}: expected a time in ms >= 0` };
-  if (t > MAX_TIME_MS) return { error: `${timeField}: time ${t} is beyond the largest supported time, ${MAX_TIME_MS} ms (100,000,000 days, the range of a JavaScript Date)` };
+  if (t > MAX_TIME_MS)
+    return {
+      error: `${timeField}: time ${t} is beyond the largest supported time, ${MAX_TIME_MS} ms (100,000,000 days, the range of a JavaScript Date)`,
+    };
   if (key === '') return { error: 'key: empty' };
   if (!Number.isSafeInteger(cost) || cost < 1) return { error: 'cost: expected a whole number >= 1' };
   return { t: Math.floor(t), key, cost };

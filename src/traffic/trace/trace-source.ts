@@ -61,7 +61,9 @@ export class TraceSource implements TrafficSource {
     const format = detectFormat(first);
     if (!format) {
       this.reader.close();
-      throw this.invalid(`${this.label}:${this.reader.lineNumber}: unrecognised trace format: expected a CSV header time_ms,key[,cost], a JSON line {"t": ms, "key": "...", "cost": n}, or a Common/Combined Log Format line`);
+      throw this.invalid(
+        `${this.label}:${this.reader.lineNumber}: unrecognised trace format: expected a CSV header time_ms,key[,cost], a JSON line {"t": ms, "key": "...", "cost": n}, or a Common/Combined Log Format line`,
+      );
     }
     this.format = format;
     this.stats = { format: format.name, arrivals: 0, skipped: 0, firstSkipped: undefined };
@@ -92,7 +94,10 @@ export class TraceSource implements TrafficSource {
   private parse(line: string): Arrival | undefined {
     const parsed = this.format.parse(line);
     if ('error' in parsed) return this.bad(parsed.error);
-    if (parsed.t < this.lastT) return this.bad(`time ${parsed.t} ms comes before the previous line's ${this.lastT} ms: a trace must be sorted by time`);
+    if (parsed.t < this.lastT)
+      return this.bad(
+        `time ${parsed.t} ms comes before the previous line's ${this.lastT} ms: a trace must be sorted by time`,
+      );
     const keyProblem = this.checkKey?.(parsed.key);
     if (keyProblem !== undefined) return this.bad(keyProblem);
     this.lastT = parsed.t;
@@ -134,6 +139,9 @@ function openReader(path: string, label: string): LineReader {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new RatelabError('FILE_NOT_FOUND', `${label}: no such file`, { field: label });
-    throw new RatelabError('FILE_UNREADABLE', `${label}: cannot be read (${code ?? String(error)})`, { field: label, cause: error });
+    throw new RatelabError('FILE_UNREADABLE', `${label}: cannot be read (${code ?? String(error)})`, {
+      field: label,
+      cause: error,
+    });
   }
 }
