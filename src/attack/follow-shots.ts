@@ -1,5 +1,5 @@
-import { FocusRecorder, type FocusSeries } from '../metrics/focus-recorder.js';
-import type { FocusPlan, FocusView } from '../sim/focus.js';
+import type { FocusRecorder } from '../metrics/focus-recorder.js';
+import { focusRecorders, sharedOracleView, type FocusPlan, type FocusView } from '../sim/focus.js';
 import { isDecided } from './analysis.js';
 import type { AttackRun } from './runner.js';
 import { isAdmitted } from './shot.js';
@@ -16,13 +16,7 @@ export function followShots(
   endpoint: string,
   plans: readonly FocusPlan[],
 ): FocusView[] {
-  const recorders = plans.map(
-    (plan) =>
-      new FocusRecorder(
-        { key: plan.key, limit: policy.limit, windowMs: policy.windowMs, chart: plan.chart, strip: plan.strip },
-        1,
-      ),
-  );
+  const recorders = focusRecorders(plans, policy, 1);
   for (const shot of run.shots) {
     if (shot.probeOf !== undefined || !isDecided(shot)) continue;
     const t = Math.max(0, Math.round(shot.sentMs));
@@ -32,13 +26,5 @@ export function followShots(
       recorder.commit();
     }
   }
-  return plans.map((plan, i) => {
-    const record = (recorders[i] as FocusRecorder).result();
-    return {
-      ...plan,
-      arrivals: record.arrivals,
-      oracle: record.oracle,
-      lanes: [{ algorithm: endpoint, series: record.lanes[0] as FocusSeries }],
-    };
-  });
+  return plans.map((plan, i) => sharedOracleView(plan, (recorders[i] as FocusRecorder).result(), [endpoint]));
 }

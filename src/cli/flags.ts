@@ -58,14 +58,31 @@ export function numberFlag(value: string, flag: string, min: number, max = Numbe
  * with no name at all.
  */
 export function algorithmsFlag(list: string | undefined, flag = '--algorithms'): Algorithm[] {
-  if (list === undefined) return [...ALGORITHMS];
+  return nameListFlag(list, ALGORITHMS, flag, `a comma-separated list of ${ALGORITHMS.join(', ')}`, (name) =>
+    checkAlgorithm(name, flag),
+  );
+}
+
+/**
+ * A flag holding a comma-separated list of names, `all` of them when not given. Blanks
+ * around names and empty entries are dropped, each name goes through `check` (which throws
+ * on a wrong one) and repeats are kept once, in the order given; a list with no name at all
+ * throws `INVALID_ARGUMENT`: `flag: expected <expected>, got <the value>`.
+ */
+export function nameListFlag<T extends string>(
+  list: string | undefined,
+  all: readonly T[],
+  flag: string,
+  expected: string,
+  check: (name: string) => T,
+): T[] {
+  if (list === undefined) return [...all];
   const names = list
     .split(',')
     .map((name) => name.trim())
     .filter((name) => name !== '');
-  if (names.length === 0)
-    throw usage(flag, `expected a comma-separated list of ${ALGORITHMS.join(', ')}, got ${describeValue(list)}`);
-  return [...new Set(names.map((name) => checkAlgorithm(name, flag)))];
+  if (names.length === 0) throw usage(flag, `expected ${expected}, got ${describeValue(list)}`);
+  return [...new Set(names.map(check))];
 }
 
 /**

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { LineCounter, parseDocument, type Document } from 'yaml';
-import { RatelabError, type RatelabErrorCode } from '../core/errors.js';
+import type { RatelabErrorCode } from '../core/errors.js';
+import { fileReadError } from './file-read-error.js';
 import { problemsError, type SchemaProblem } from './schema-problems.js';
 
 /**
@@ -10,12 +11,7 @@ export function readText(path: string, label = path): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new RatelabError('FILE_NOT_FOUND', `${label}: no such file`, { field: label });
-    throw new RatelabError('FILE_UNREADABLE', `${label}: cannot be read (${code ?? String(error)})`, {
-      field: label,
-      cause: error,
-    });
+    throw fileReadError(error, label);
   }
 }
 

@@ -66,7 +66,7 @@ const adapters = new WeakMap<object, ScriptClient>();
 export function scriptClient(client: RedisClient): ScriptClient {
   let adapter = adapters.get(client);
   if (adapter === undefined) {
-    adapter = isNodeRedis(client) ? nodeRedisAdapter(client) : ioredisAdapter(client);
+    adapter = scriptAdapter(client);
     adapters.set(client, adapter);
   }
   return adapter;
@@ -88,17 +88,8 @@ function isNodeRedis(client: RedisClient): client is NodeRedisClient {
  * in is used as it is; NOSCRIPT (after a restart, a failover to a replica that never saw
  * the script, SCRIPT FLUSH) falls back to EVAL, which also caches it ({@link sendScript}).
  */
-function ioredisAdapter(client: IoredisClient): ScriptClient {
-  const send = ioredisSender(client);
-  return {
-    ...router(client),
-    run: (script, keys, args) => sendScript(send, script, keys, args),
-    del: (key) => client.del(key),
-  };
-}
-
-function nodeRedisAdapter(client: NodeRedisClient): ScriptClient {
-  const send = nodeRedisSender(client);
+function scriptAdapter(client: RedisClient): ScriptClient {
+  const send = senderOf(client);
   return {
     ...router(client),
     run: (script, keys, args) => sendScript(send, script, keys, args),
@@ -220,7 +211,7 @@ interface ScriptSender {
  * WAIT goes to any node, not to the key's master.
  */
 export function acknowledgedScriptClient(client: RedisClient, wait: ReplicaWait): ScriptClient {
-  const send = isNodeRedis(client) ? nodeRedisSender(client) : ioredisSender(client);
+  const send = senderOf(client);
   return { ...scriptClient(client), run: (script, keys, args) => runAcknowledged(send, script, keys, args, wait) };
 }
 
@@ -253,6 +244,11 @@ function admits(reply: unknown): boolean {
   if (!Array.isArray(reply)) return false;
   for (let i = 0; i < reply.length; i += 4) if (reply[i] === 1) return true;
   return false;
+}
+
+/** The script commands in `client`'s own form. */
+function senderOf(client: RedisClient): ScriptSender {
+  return isNodeRedis(client) ? nodeRedisSender(client) : ioredisSender(client);
 }
 
 function ioredisSender(client: IoredisClient): ScriptSender {

@@ -23,6 +23,37 @@ export interface FocusView extends FocusPlan {
 }
 
 /**
+ * One recorder per plan, each following the plan's key (with its grids) through `lanes`
+ * lanes, judged against the exact oracle of `policy` (limit per `windowMs` ms).
+ */
+export function focusRecorders(
+  plans: readonly FocusPlan[],
+  policy: { limit: number; windowMs: number },
+  lanes: number,
+): FocusRecorder[] {
+  return plans.map(
+    (plan) =>
+      new FocusRecorder(
+        { key: plan.key, limit: policy.limit, windowMs: policy.windowMs, chart: plan.chart, strip: plan.strip },
+        lanes,
+      ),
+  );
+}
+
+/**
+ * The view of `plan` from the record of lanes that all saw the same arrivals, so one oracle
+ * judges them all: `algorithms` names the lanes, in lane order.
+ */
+export function sharedOracleView(plan: FocusPlan, record: FocusRecord, algorithms: readonly string[]): FocusView {
+  return {
+    ...plan,
+    arrivals: record.arrivals,
+    oracle: record.oracle,
+    lanes: algorithms.map((algorithm, i) => ({ algorithm, series: record.lanes[i] as FocusSeries })),
+  };
+}
+
+/**
  * A second, deterministic pass over `workload` following the key of each plan (each with
  * its own grids): a fresh stream is identical to the first pass's, so each limiter decides
  * exactly as it did then. An open-loop workload goes once through all contenders in
@@ -34,33 +65,13 @@ export async function followKeys(
   contenders: readonly Contender[],
   plans: readonly FocusPlan[],
 ): Promise<FocusView[]> {
-  const recorders = (lanes: number) =>
-    plans.map(
-      (plan) =>
-        new FocusRecorder(
-          {
-            key: plan.key,
-            limit: workload.policy.limit,
-            windowMs: workload.policy.windowMs,
-            chart: plan.chart,
-            strip: plan.strip,
-          },
-          lanes,
-        ),
-    );
+  const recorders = (lanes: number) => focusRecorders(plans, workload.policy, lanes);
   const first = workload.open();
   if (!first.closedLoop) {
     const each = recorders(contenders.length);
     await observeLockstep(contenders, first, fanOut(each), workload.policy.windowMs);
-    return plans.map((plan, p) => {
-      const record = (each[p] as FocusRecorder).result();
-      return {
-        ...plan,
-        arrivals: record.arrivals,
-        oracle: record.oracle,
-        lanes: contenders.map((c, i) => ({ algorithm: c.name, series: record.lanes[i] as FocusSeries })),
-      };
-    });
+    const names = contenders.map((c) => c.name);
+    return plans.map((plan, p) => sharedOracleView(plan, (each[p] as FocusRecorder).result(), names));
   }
   const records: FocusRecord[][] = [];
   for (const [i, contender] of contenders.entries()) {

@@ -19,7 +19,7 @@ import { parseOutage, parseTime, type Outage } from '../../sim/distributed/outag
 import { simulateDistributed, type DistributedComparison } from '../../sim/distributed/simulate.js';
 import { EXIT } from '../exit-codes.js';
 import type { Command } from '../../report/io.js';
-import { arrivalCapFlag, policyOverrides, usage, wholeNumberFlag, type PolicyFlags } from '../flags.js';
+import { arrivalCapFlag, nameListFlag, policyOverrides, usage, wholeNumberFlag, type PolicyFlags } from '../flags.js';
 import type { ColorFlags } from '../flag-groups.js';
 import { checkOutputs, writeFormats, type OutputTargets } from '../outputs.js';
 import { DEFAULT_DISTRIBUTED_SCENARIO, DISTRIBUTED_DEFAULTS } from '../defaults.js';
@@ -129,12 +129,7 @@ function oneOf<T extends string>(text: string, allowed: readonly T[], flag: stri
 
 /** A comma-separated list of allowed names, duplicates dropped, in the given order. */
 function oneOrMore<T extends string>(text: string | undefined, allowed: readonly T[], flag: string): T[] {
-  if (text === undefined) return [...allowed];
-  const names = text
-    .split(',')
-    .map((name) => name.trim())
-    .filter((name) => name !== '');
-  if (names.length === 0)
-    throw usage(flag, `expected one or more of ${allowed.join(', ')} (comma-separated), got ${describeValue(text)}`);
-  return [...new Set(names.map((name) => oneOf(name, allowed, flag)))];
+  return nameListFlag(text, allowed, flag, `one or more of ${allowed.join(', ')} (comma-separated)`, (name) =>
+    oneOf(name, allowed, flag),
+  );
 }

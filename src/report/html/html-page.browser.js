@@ -331,48 +331,19 @@
   }
 
   /**
-   * @param {HtmlView} view
-   * @param {HtmlScenario} scenario
+   * Draws a chart's series as stepped lines against time (s), one of `group`: zooming it zooms
+   * the group's other charts, and its cursor moves with theirs (`syncKey`).
+   * @param {HtmlChart} spec
+   * @param {Omit<uPlot.Options, 'axes' | 'cursor' | 'hooks' | 'series'>} own The chart's own options (size, title, scales, plugins).
+   * @param {uPlot.Axis} yAxis
+   * @param {(s: HtmlSeries, i: number) => uPlot.Series} style How each of the spec's series is drawn: stroke, width, dash and any more.
    * @param {XGroup} group
    * @param {string} syncKey
    * @param {HTMLElement} container
    */
-  function timelineChart(view, scenario, group, syncKey, container) {
-    var x = view.x.map(seconds);
-    /** @type {uPlot.Options} */
-    var options = {
-      width: chartWidth(),
-      height: 330,
-      padding: PADDING,
-      title: view.title,
-      plugins: [
-        bandsPlugin(
-          scenario.spans
-            .map(function (s) {
-              return { fromMs: s.fromMs, toMs: s.toMs, label: s.label, color: 'rgba(0,0,0,0.10)' };
-            })
-            .concat(
-              view.worst
-                ? [
-                    {
-                      fromMs: view.worst.fromMs,
-                      toMs: view.worst.toMs,
-                      label: view.worst.label,
-                      color: 'rgba(230,159,0,0.22)',
-                    },
-                  ]
-                : [],
-            ),
-        ),
-      ],
-      scales: {
-        x: { time: false },
-        y: {
-          range: function (u, min, max) {
-            return [0, Math.max(1.1, max * 1.08)];
-          },
-        },
-      },
+  function lineChart(spec, own, yAxis, style, group, syncKey, container) {
+    var x = spec.x.map(seconds);
+    var options = Object.assign({}, own, {
       axes: [
         {
           label: 'time (s)',
@@ -380,16 +351,7 @@
             return vals.map(formatSeconds);
           },
         },
-        {
-          label: view.yLabel,
-          size: AXIS_SIZE,
-          labelSize: AXIS_LABEL_SIZE,
-          values: function (u, vals) {
-            return vals.map(function (v) {
-              return +v.toFixed(2) + '';
-            });
-          },
-        },
+        yAxis,
       ],
       cursor: { y: false, drag: { x: true, y: false, setScale: true }, sync: { key: syncKey } },
       hooks: { setScale: [group.hook] },
@@ -401,30 +363,25 @@
           },
         },
       ]).concat(
-        view.series.map(
+        spec.series.map(
           /** @returns {uPlot.Series} */ function (s, i) {
-            var style = lineStyle(s, i);
-            return {
-              label: s.name,
-              stroke: style.stroke,
-              width: style.width,
-              dash: style.dash,
-              show: !s.hidden,
-              points: { show: false },
-              paths: /** @type {uPlot.Series.SteppedPathBuilderFactory} */ (uPlot.paths.stepped)({ align: 1 }),
-              value: function (u, v) {
-                return formatRatio(v);
+            return Object.assign(
+              {
+                label: s.name,
+                points: { show: false },
+                paths: /** @type {uPlot.Series.SteppedPathBuilderFactory} */ (uPlot.paths.stepped)({ align: 1 }),
               },
-            };
+              style(s, i),
+            );
           },
         ),
       ),
-    };
+    });
     var u = new uPlot(
       options,
       /** @type {uPlot.AlignedData} */ (
         [x].concat(
-          view.series.map(function (s) {
+          spec.series.map(function (s) {
             return s.values;
           }),
         )
@@ -433,6 +390,78 @@
     );
     group.add(u);
     return u;
+  }
+
+  /**
+   * @param {HtmlView} view
+   * @param {HtmlScenario} scenario
+   * @param {XGroup} group
+   * @param {string} syncKey
+   * @param {HTMLElement} container
+   */
+  function timelineChart(view, scenario, group, syncKey, container) {
+    return lineChart(
+      view,
+      {
+        width: chartWidth(),
+        height: 330,
+        padding: PADDING,
+        title: view.title,
+        plugins: [
+          bandsPlugin(
+            scenario.spans
+              .map(function (s) {
+                return { fromMs: s.fromMs, toMs: s.toMs, label: s.label, color: 'rgba(0,0,0,0.10)' };
+              })
+              .concat(
+                view.worst
+                  ? [
+                      {
+                        fromMs: view.worst.fromMs,
+                        toMs: view.worst.toMs,
+                        label: view.worst.label,
+                        color: 'rgba(230,159,0,0.22)',
+                      },
+                    ]
+                  : [],
+              ),
+          ),
+        ],
+        scales: {
+          x: { time: false },
+          y: {
+            range: function (u, min, max) {
+              return [0, Math.max(1.1, max * 1.08)];
+            },
+          },
+        },
+      },
+      {
+        label: view.yLabel,
+        size: AXIS_SIZE,
+        labelSize: AXIS_LABEL_SIZE,
+        values: function (u, vals) {
+          return vals.map(function (v) {
+            return +v.toFixed(2) + '';
+          });
+        },
+      },
+      function (s, i) {
+        var style = lineStyle(s, i);
+        return {
+          stroke: style.stroke,
+          width: style.width,
+          dash: style.dash,
+          show: !s.hidden,
+          value: function (u, v) {
+            return formatRatio(v);
+          },
+        };
+      },
+      group,
+      syncKey,
+      container,
+    );
   }
 
   /**
@@ -568,58 +597,21 @@
    * @param {HTMLElement} container
    */
   function extraChart(spec, group, syncKey, container) {
-    var x = spec.x.map(seconds);
-    var u = new uPlot(
-      {
-        width: chartWidth(),
-        height: 200,
-        padding: PADDING,
-        title: spec.title,
-        scales: { x: { time: false } },
-        axes: [
-          {
-            label: 'time (s)',
-            values: function (u, vals) {
-              return vals.map(formatSeconds);
-            },
-          },
-          { label: spec.yLabel, size: AXIS_SIZE, labelSize: AXIS_LABEL_SIZE },
-        ],
-        cursor: { y: false, drag: { x: true, y: false, setScale: true }, sync: { key: syncKey } },
-        hooks: { setScale: [group.hook] },
-        series: /** @type {uPlot.Series[]} */ ([
-          {
-            label: 'time',
-            value: function (u, v) {
-              return formatSeconds(v);
-            },
-          },
-        ]).concat(
-          spec.series.map(
-            /** @returns {uPlot.Series} */ function (s, i) {
-              return {
-                label: s.name,
-                stroke: OTHERS[(i + 1) % OTHERS.length],
-                width: 1.5,
-                dash: OTHER_DASHES[i % OTHER_DASHES.length],
-                points: { show: false },
-                paths: /** @type {uPlot.Series.SteppedPathBuilderFactory} */ (uPlot.paths.stepped)({ align: 1 }),
-              };
-            },
-          ),
-        ),
+    return lineChart(
+      spec,
+      { width: chartWidth(), height: 200, padding: PADDING, title: spec.title, scales: { x: { time: false } } },
+      { label: spec.yLabel, size: AXIS_SIZE, labelSize: AXIS_LABEL_SIZE },
+      function (s, i) {
+        return {
+          stroke: OTHERS[(i + 1) % OTHERS.length],
+          width: 1.5,
+          dash: OTHER_DASHES[i % OTHER_DASHES.length],
+        };
       },
-      /** @type {uPlot.AlignedData} */ (
-        [x].concat(
-          spec.series.map(function (s) {
-            return s.values;
-          }),
-        )
-      ),
+      group,
+      syncKey,
       container,
     );
-    group.add(u);
-    return u;
   }
 
   /**

@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { fileReadError } from '../../config/file-read-error.js';
 import { RatelabError } from '../../core/errors.js';
 import type { Arrival, TrafficSource } from '../arrival.js';
 import { detectFormat, type TraceFormat } from './formats.js';
@@ -137,11 +138,6 @@ function openReader(path: string, label: string): LineReader {
     if (statSync(path).isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
     return new LineReader(path);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new RatelabError('FILE_NOT_FOUND', `${label}: no such file`, { field: label });
-    throw new RatelabError('FILE_UNREADABLE', `${label}: cannot be read (${code ?? String(error)})`, {
-      field: label,
-      cause: error,
-    });
+    throw fileReadError(error, label);
   }
 }
