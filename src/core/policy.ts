@@ -3,17 +3,11 @@ import { RatelabError, describeValue } from './errors.js';
 import { wholeNumber } from './options.js';
 import { SLIDING_LOG_MAX_LIMIT, slidingLogBytes } from './sliding-log-size.js';
 
-/** The five algorithms, by the names used in configs, the CLI and reports. */
-export type Algorithm = 'token-bucket' | 'sliding-log' | 'sliding-counter' | 'fixed-window' | 'gcra';
+/** Every algorithm, in the order reports list them: the one list the `Algorithm` names come from. */
+export const ALGORITHMS = ['token-bucket', 'gcra', 'sliding-log', 'sliding-counter', 'fixed-window'] as const;
 
-/** Every algorithm, in the order reports list them. */
-export const ALGORITHMS: readonly Algorithm[] = [
-  'token-bucket',
-  'gcra',
-  'sliding-log',
-  'sliding-counter',
-  'fixed-window',
-];
+/** The five algorithms, by the names used in configs, the CLI and reports. */
+export type Algorithm = (typeof ALGORITHMS)[number];
 
 /**
  * What a limiter enforces, the same for every algorithm so comparisons are fair:

@@ -15,7 +15,7 @@ import { isHeaderSafeName } from '../core/names.js';
 
 const limitedTier = z
   .strictObject({
-    algorithm: z.enum(ALGORITHMS as [string, ...string[]], {
+    algorithm: z.enum(ALGORITHMS, {
       error: (issue) => `expected one of ${ALGORITHMS.join(', ')}, got ${describeValue(issue.input)}`,
     }),
     limit: wholeNumber(MAX_LIMIT),
