@@ -26,7 +26,6 @@
  * @property {{ min: number, max: number }} [full] The timeline's whole x range (s), once one is drawn.
  * @property {HtmlView['worst']} [worst] Its worst window, once a timeline is drawn.
  */
-/** @typedef {typeof window & { ratelabCharts: ChartRecord[], ratelabRenderMs: number, ratelabScriptMs: number }} ReportWindow */
 (function () {
   'use strict';
 
@@ -42,8 +41,7 @@
    * @type {ChartRecord[]}
    */
   var charts = [];
-  var page = /** @type {ReportWindow} */ (window);
-  page.ratelabCharts = charts;
+  window.ratelabCharts = charts;
 
   // Okabe-Ito colours (told apart with the common colour-vision deficiencies), and a dash
   // per algorithm so lines that coincide (gcra = token-bucket) still show both.
@@ -821,7 +819,7 @@
     }, 100);
   });
   /** Milliseconds from the start of navigation to every chart drawn, and of them this script's (docs/report.md quotes both). */
-  page.ratelabRenderMs = performance.now();
-  page.ratelabScriptMs = page.ratelabRenderMs - started;
+  window.ratelabRenderMs = performance.now();
+  window.ratelabScriptMs = window.ratelabRenderMs - started;
   document.body.setAttribute('data-ready', 'true');
 })();

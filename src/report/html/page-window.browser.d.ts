@@ -1,0 +1,13 @@
+// The globals the HTML report's page script (html-page.browser.js) sets on `window`: the
+// browser test and scripts/screenshot-report.ts read them. Seen only by
+// tsc -p tsconfig.browser.json (tsconfig.json excludes it), where the page script's JSDoc
+// typedefs such as ChartRecord are global types.
+
+interface Window {
+  /** Every chart drawn, per scenario. */
+  ratelabCharts: ChartRecord[];
+  /** `performance.now()` when the page script finished drawing, ms. */
+  ratelabRenderMs: number;
+  /** How long the page script took to draw, ms. */
+  ratelabScriptMs: number;
+}
