@@ -7,8 +7,9 @@
 //                             github-action-benchmark), html/ (the HTML report and its page
 //                             script); what several kinds share sits at its root (io, output
 //                             writing, rounding, run time, chart spans)
-//   src/attack/, src/race/    the lab against live systems: HTTP load runner and its demo
-//                             API, the naive-vs-Lua Redis race (a demonstration, never library)
+//   src/attack/, src/audit/,  the lab against live systems: HTTP load runner and its demo
+//   src/race/                 API, the audit of a live limiter (probes and inference), the
+//                             naive-vs-Lua Redis race (a demonstration, never library)
 //   src/fidelity/             published claims checked by measurements (ratelab fidelity): runs
 //                             the simulator, metrics and limiters; rendered by report
 //   src/sim/                  replay on a virtual clock; distributed simulator
@@ -62,6 +63,7 @@ const LAB_FOLDERS = [
   'cli',
   'bench',
   'attack',
+  'audit',
   'race',
   'lab',
   'fidelity',
@@ -103,45 +105,45 @@ module.exports = {
     ),
     forbid(
       'lab-demos-not-up',
-      'the attack runner and the race are called by the CLI and rendered by report',
-      '^src/(attack|race)/',
+      'the attack runner, the audit and the race are called by the CLI and rendered by report',
+      '^src/(attack|audit|race)/',
       '^src/(report|cli)/',
     ),
     forbid(
       'fidelity-not-up',
       'the claims suite measures; report renders it and the CLI calls it',
       '^src/fidelity/',
-      '^src/(report|cli|attack|race)/',
+      '^src/(report|cli|attack|audit|race)/',
     ),
     forbid(
       'sim-not-up',
       'the simulator does not render, parse flags or drive live systems',
       '^src/sim/',
-      '^src/(report|cli|attack|race|fidelity)/',
+      '^src/(report|cli|attack|audit|race|fidelity)/',
     ),
     forbid(
       'bench-not-up',
       'the speed and memory harness measures a decider; it knows nothing of replays',
       '^src/bench/',
-      '^src/(sim|report|cli|attack|race|fidelity)/',
+      '^src/(sim|report|cli|attack|audit|race|fidelity)/',
     ),
     forbid(
       'metrics-not-up',
       'metrics measure a replay; the simulator uses them, not the reverse',
       '^src/metrics/',
-      '^src/(sim|bench|report|cli|attack|race|fidelity)/',
+      '^src/(sim|bench|report|cli|attack|audit|race|fidelity)/',
     ),
     forbid(
       'traffic-not-up',
       'traffic generates arrivals; it knows nothing of replay or metrics',
       '^src/traffic/',
-      '^src/(sim|metrics|report|cli|bench|http|attack|race|fidelity)/',
+      '^src/(sim|metrics|report|cli|bench|http|attack|audit|race|fidelity)/',
     ),
     forbid(
       'scenario-not-up',
       'scenarios are parsed data; nothing downstream',
       '^src/(scenario|config)/',
-      '^src/(traffic|sim|metrics|report|cli|bench|http|attack|race|fidelity)/',
+      '^src/(traffic|sim|metrics|report|cli|bench|http|attack|audit|race|fidelity)/',
     ),
     forbid(
       'core-at-the-bottom',
@@ -228,7 +230,7 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/index\\.ts$' },
       to: {
-        path: '^src/(redis|http|scenario|traffic|sim|metrics|report|cli|bench|attack|race|lab|fidelity)/',
+        path: '^src/(redis|http|scenario|traffic|sim|metrics|report|cli|bench|attack|audit|race|lab|fidelity)/',
         reachable: true,
       },
     },
