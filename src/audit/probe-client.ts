@@ -20,7 +20,7 @@ export interface ProbeShot {
   status: number | undefined;
   /** Why no response came: `ECONNREFUSED`, `timeout`, ... */
   error: string | undefined;
-  /** The rate-limit header fields received, by lower-case name. */
+  /** The rate-limit header fields received (and `location`), by lower-case name. */
   headers: Record<string, string>;
   /** The start of a response's body that is not 2xx (at most {@link BODY_CHARS} characters). */
   body: string | undefined;
@@ -29,8 +29,11 @@ export interface ProbeShot {
 /** Characters of a non-2xx body kept (a denial's body is shown in the report). */
 const BODY_CHARS = 200;
 
-/** Header names a limiter announces its state in (`Retry-After`, `X-RateLimit-*`, the IETF drafts). */
-const RATE_LIMIT_HEADER = /^(retry-after|x-ratelimit-.*|x-rate-limit-.*|ratelimit(-.*)?)$/;
+/**
+ * The header fields kept: those a limiter announces its state in (`Retry-After`,
+ * `X-RateLimit-*`, the IETF drafts), and `Location` (a redirect is reported, not followed).
+ */
+const KEPT_HEADER = /^(retry-after|x-ratelimit-.*|x-rate-limit-.*|ratelimit(-.*)?|location)$/;
 
 /** The audit stopped sending: a bound was reached or it was interrupted. */
 export class AuditStopped extends Error {
@@ -265,7 +268,7 @@ export class ProbeClient {
 function rateLimitHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || !RATE_LIMIT_HEADER.test(name)) continue;
+    if (value === undefined || !KEPT_HEADER.test(name)) continue;
     fields[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return fields;

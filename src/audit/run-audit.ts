@@ -1,11 +1,280 @@
 import type { AuditReport } from './audit-report.js';
+import { buildReport } from './build-report.js';
+import { candidateHypotheses, isJump } from './candidates.js';
+import { probeConcurrency } from './concurrency-probe.js';
+import { probeDeniedCount } from './denied-count-probe.js';
+import { discover } from './discovery-probe.js';
+import { probeEdge } from './edge-probe.js';
+import { clientHistories } from './fit.js';
+import { IdentityPool } from './identities.js';
+import { inferFamily } from './inference.js';
+import type { Hypothesis } from './models.js';
+import { AuditStopped, ProbeClient, type ProbeShot } from './probe-client.js';
+import { probeQueue } from './queue-probe.js';
+import type { Readings } from './readings.js';
 import type { AuditOptions } from './run-options.js';
+import { probeScope } from './scope-probe.js';
+import { probeSoak } from './soak-probe.js';
+import { probeSplit } from './split-probe.js';
+import { pollStaircase, type Return } from './staircase.js';
+
+/** The share of `--max-requests` the discovery may spend looking for the first denial. */
+const DISCOVERY_SHARE = 0.6;
+/** The share of `--max-time` the recovery polling may take (the later probes need the rest). */
+const RECOVERY_SHARE = 0.6;
+/** The shortest wait between two polls, ms. */
+const MIN_GAP_MS = 2;
+/** Units a trickle must bring back before its rate is believed. */
+const TRICKLE_UNITS = 50;
+/** Probes whose shots no model is fitted to: many in flight at once (a racy store over-admits there by design). */
+const UNFITTED = new Set(['concurrency', 'queue']);
 
 /**
- * Probes the endpoint and infers what its limiter does (see docs/audit.md). Never throws
- * for what the endpoint does (its verdict is `none` or `unknown`); throws
- * `ENDPOINT_UNAVAILABLE` when the first request gets no response.
+ * Probes the endpoint and infers what its limiter does (docs/audit.md tells how each
+ * conclusion is drawn). Never throws for what the endpoint does: its verdict is `none` or
+ * `unknown`. Throws `ENDPOINT_UNAVAILABLE` when the first request gets no response, and
+ * `INVALID_ARGUMENT` when it is redirected. A bound reached or the signal aborting ends
+ * the probes; the report then holds what was learned (`stoppedBy` says why).
  */
 export async function runAudit(options: AuditOptions): Promise<AuditReport> {
-  throw new Error(`runAudit: the probes are being written (${options.url.href})`);
+  const client = new ProbeClient({
+    url: options.url,
+    keyHeader: options.keyHeader,
+    inFlight: options.inFlight,
+    maxRequests: options.maxRequests,
+    maxTimeMs: options.maxTimeMs,
+    timeoutMs: options.timeoutMs,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const pool = new IdentityPool(options.url.hostname.replace(/^\[(.*)\]$/, '$1'), options.keyHeader);
+  const readings: Readings = { hintedWindowsMs: [], weaker: [] };
+  const progress = progressReporter(client, options);
+  try {
+    await probeAll(client, pool, options, readings, progress);
+  } catch (error) {
+    if (!(error instanceof AuditStopped)) throw error;
+  } finally {
+    client.close();
+  }
+  infer(client, readings);
+  return buildReport(readings, client, options);
+}
+
+type Progress = (phase: string) => void;
+
+function progressReporter(client: ProbeClient, options: AuditOptions): Progress {
+  return (phase) => options.onProgress?.({ phase, requests: client.requests, elapsedMs: client.now() });
+}
+
+async function probeAll(
+  client: ProbeClient,
+  pool: IdentityPool,
+  options: AuditOptions,
+  readings: Readings,
+  progress: Progress,
+): Promise<void> {
+  progress('discovery');
+  const discovery = await discover(client, pool.fresh(), Math.floor(options.maxRequests * DISCOVERY_SHARE));
+  readings.discovery = discovery;
+  if (discovery.queueing) return probeQueueing(client, pool, options, readings, progress);
+  if (discovery.denial === undefined) {
+    progress('concurrency');
+    readings.concurrency = await probeConcurrency(client, pool.fresh(), options.inFlight, 0);
+    return;
+  }
+  progress('scope');
+  const quota = discovery.run.admitted;
+  readings.scope = await probeScope(client, {
+    pool,
+    exhausted: discovery.identity,
+    quota,
+    keyHeader: options.keyHeader,
+    paths: options.paths,
+  });
+  progress('recovery');
+  const perClient = readings.scope.scope.kind !== 'global' && readings.scope.scope.kind !== 'route';
+  await Promise.all([
+    probeRecovery(client, pool, readings, perClient),
+    perClient
+      ? probeConcurrency(client, pool.fresh(), options.inFlight, quota).then((r) => (readings.concurrency = r))
+      : 0,
+  ]);
+  infer(client, readings);
+  progress('confirmation');
+  await probeAfterInference(client, pool, options, readings, perClient);
+}
+
+/** The recovery staircase of the exhausted client and, for a window that resets, the split probe beside it. */
+async function probeRecovery(
+  client: ProbeClient,
+  pool: IdentityPool,
+  readings: Readings,
+  perClient: boolean,
+): Promise<void> {
+  const discovery = readings.discovery;
+  if (!discovery?.denial) return;
+  const quota = discovery.run.admitted;
+  let firstReturn: (value: Return) => void = () => undefined;
+  const firstReturned = new Promise<Return>((resolve) => (firstReturn = resolve));
+  const untilMs = RECOVERY_SHARE * (client.now() + client.timeLeftMs);
+  const recovery = pollStaircase(client, {
+    probe: 'recovery',
+    identity: discovery.identity,
+    exhaustedMs: discovery.denial.sentMs,
+    cap: 2 * quota + 2,
+    untilMs,
+    minGapMs: MIN_GAP_MS,
+    done: (returns) => {
+      if (returns[0]) firstReturn(returns[0]);
+      return recoveredEnough(returns, quota);
+    },
+  }).then((staircase) => (readings.staircase = staircase));
+  const split = perClient
+    ? Promise.race([firstReturned, recovery.then(() => undefined)]).then(async (first) => {
+        if (!first) return;
+        readings.split = await probeSplit(client, {
+          identity: pool.fresh(),
+          quota,
+          windowMs: first.atMs - discovery.run.startMs,
+          untilMs: client.now() + client.timeLeftMs,
+          minGapMs: MIN_GAP_MS,
+        });
+      })
+    : Promise.resolve();
+  await Promise.all([recovery, split]);
+  if (readings.staircase && !readings.staircase.complete) readings.weaker.push(incompleteRecovery(readings));
+}
+
+/** Two resets seen (the window between them), or a trickle long enough to time its rate. */
+function recoveredEnough(returns: readonly Return[], quota: number): boolean {
+  const first = returns[0];
+  if (!first) return false;
+  if (isJump(first, quota)) return returns.filter((ret) => isJump(ret, quota)).length >= 2;
+  const units = returns.slice(1).reduce((sum, ret) => sum + ret.count, 0);
+  return units >= Math.max(3, Math.min(quota, TRICKLE_UNITS));
+}
+
+function incompleteRecovery(readings: Readings): string {
+  const returns = readings.staircase?.returns.length ?? 0;
+  return returns === 0
+    ? 'no quota came back within the time given to recovery: the window (or refill) is longer than the audit can wait, or denied requests keep the client locked out'
+    : 'recovery was cut short by the time allowed: the window or rate rests on one reset or a short trickle';
+}
+
+/** The probes that need the inferred policy: the window edge, whether denials count, the soak. */
+async function probeAfterInference(
+  client: ProbeClient,
+  pool: IdentityPool,
+  options: AuditOptions,
+  readings: Readings,
+  perClient: boolean,
+): Promise<void> {
+  const best = readings.inference?.best?.hypothesis;
+  if (!best || readings.inference?.family === 'unknown') return;
+  if (!perClient) {
+    readings.weaker.push(
+      'one quota for every client: the edge and denied-count probes need fresh clients, so they were not run',
+    );
+    return;
+  }
+  await Promise.all([probeEdgeOf(client, pool, readings, best), probeDenials(client, pool, readings, best)]);
+  infer(client, readings);
+  if (options.soakMs !== undefined) {
+    options.onProgress?.({ phase: 'soak', requests: client.requests, elapsedMs: client.now() });
+    const { limit, windowMs } = limitPerWindow(best);
+    readings.soak = await probeSoak(client, { identity: pool.fresh(), durationMs: options.soakMs, limit, windowMs });
+  }
+}
+
+async function probeEdgeOf(client: ProbeClient, pool: IdentityPool, readings: Readings, h: Hypothesis): Promise<void> {
+  if (h.family === 'token-bucket') return;
+  if (h.windowMs * 1.2 > client.timeLeftMs) {
+    readings.weaker.push('the window edge was not probed: the window is longer than the time left');
+    return;
+  }
+  readings.edge = await probeEdge(client, {
+    identity: pool.fresh(),
+    limit: h.limit,
+    windowMs: h.windowMs,
+    epochAligned: h.family === 'sliding-log' ? false : h.family === 'sliding-counter' || h.alignment === 'epoch',
+    epochOffsetMs: epochOffset(client),
+    burstMs: burstMs(readings),
+  });
+}
+
+async function probeDenials(client: ProbeClient, pool: IdentityPool, readings: Readings, h: Hypothesis): Promise<void> {
+  const needMs = h.family === 'token-bucket' ? (1000 * 12) / h.ratePerSec : 2 * h.windowMs;
+  if (needMs * 1.2 > client.timeLeftMs) {
+    readings.weaker.push('whether denials spend quota was not probed: it needs longer than the time left');
+    return;
+  }
+  readings.deniedCount = await probeDeniedCount(client, {
+    knocker: pool.fresh(),
+    waiter: pool.fresh(),
+    hypothesis: h,
+    epochOffsetMs: epochOffset(client),
+  });
+}
+
+/** A queueing limiter: a burst shows its queue and rate; the scope is checked while that queue is full. */
+async function probeQueueing(
+  client: ProbeClient,
+  pool: IdentityPool,
+  options: AuditOptions,
+  readings: Readings,
+  progress: Progress,
+): Promise<void> {
+  const discovery = readings.discovery;
+  if (!discovery) return;
+  progress('queue');
+  const queued = pool.fresh();
+  const burst = probeQueue(client, queued, options.inFlight, discovery.baseLatencyMs);
+  // Denials come back at once, held requests one interval apart: check the scope while the queue is full.
+  await burst.full;
+  readings.scope = await probeScope(client, {
+    pool,
+    exhausted: queued,
+    quota: 2,
+    keyHeader: options.keyHeader,
+    paths: options.paths,
+  });
+  readings.queue = await burst.done;
+  progress('concurrency');
+  const queue = readings.queue;
+  readings.concurrency = await probeConcurrency(client, pool.fresh(), options.inFlight, queue.served + queue.held);
+}
+
+/** Scores the hypotheses against every decision the fitted probes saw (see UNFITTED). */
+function infer(client: ProbeClient, readings: Readings): void {
+  const { discovery, staircase, scope } = readings;
+  if (!discovery?.denial || !staircase || !scope) return;
+  const candidates = candidateHypotheses({
+    discovery: discovery.run,
+    staircase,
+    hintedWindowsMs: readings.hintedWindowsMs,
+    epochOffsetMs: epochOffset(client),
+  });
+  const fitted = client.shots.filter((shot: ProbeShot) => !UNFITTED.has(shot.probe));
+  const histories = clientHistories(fitted, scope.stateOf);
+  readings.candidates = candidates;
+  readings.histories = histories;
+  readings.inference = inferFamily(candidates, histories);
+}
+
+/** Epoch ms minus audit ms. */
+function epochOffset(client: ProbeClient): number {
+  return client.epochNow() - client.now();
+}
+
+/** How long a full quota took to send one request at a time in the discovery run, ms. */
+function burstMs(readings: Readings): number {
+  const run = readings.discovery?.run;
+  const last = run?.shots[run.shots.length - 1];
+  return run && last ? last.sentMs + last.latencyMs - run.startMs : 0;
+}
+
+/** A hypothesis as a limit per window: a bucket's burst over the time its rate refills it. */
+export function limitPerWindow(h: Hypothesis): { limit: number; windowMs: number } {
+  if (h.family !== 'token-bucket') return { limit: h.limit, windowMs: h.windowMs };
+  return { limit: h.burst, windowMs: (1000 * h.burst) / h.ratePerSec };
 }
