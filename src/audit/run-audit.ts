@@ -24,6 +24,8 @@ const DISCOVERY_SHARE = 0.6;
 const RECOVERY_SHARE = 0.6;
 /** The shortest wait between two polls, ms. */
 const MIN_GAP_MS = 2;
+/** Margin past a moment the policy predicts, ms: the endpoint's clock and ours differ by a request's flight. */
+const MARGIN_MS = 15;
 /** Units a trickle must bring back before its rate is believed. */
 const TRICKLE_UNITS = 50;
 /** Probes whose shots no model is fitted to: many in flight at once (a racy store over-admits there by design). */
@@ -37,6 +39,7 @@ const UNFITTED = new Set(['concurrency', 'queue']);
  * the probes; the report then holds what was learned (`stoppedBy` says why).
  */
 export async function runAudit(options: AuditOptions): Promise<AuditReport> {
+  const progress = new ProgressFeed(options);
   const client = new ProbeClient({
     url: options.url,
     keyHeader: options.keyHeader,
@@ -45,12 +48,12 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
     maxTimeMs: options.maxTimeMs,
     timeoutMs: options.timeoutMs,
     ...(options.signal ? { signal: options.signal } : {}),
+    onShot: () => progress.tick(client),
   });
   const pool = new IdentityPool(options.url.hostname.replace(/^\[(.*)\]$/, '$1'), options.keyHeader);
   const readings: Readings = { hintedWindowsMs: [], weaker: [] };
-  const progress = progressReporter(client, options);
   try {
-    await probeAll(client, pool, options, readings, progress);
+    await probeAll(client, pool, options, readings, (phase) => progress.enter(phase, client));
   } catch (error) {
     if (!(error instanceof AuditStopped)) throw error;
   } finally {
@@ -62,8 +65,29 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
 
 type Progress = (phase: string) => void;
 
-function progressReporter(client: ProbeClient, options: AuditOptions): Progress {
-  return (phase) => options.onProgress?.({ phase, requests: client.requests, elapsedMs: client.now() });
+/** How often the progress is told of requests within a phase, ms. */
+const PROGRESS_EVERY_MS = 100;
+
+/** Tells `onProgress` of each new phase, and of the requests sent within one, at most every {@link PROGRESS_EVERY_MS}. */
+class ProgressFeed {
+  private phase = 'discovery';
+  private toldMs = -Infinity;
+
+  constructor(private readonly options: AuditOptions) {}
+
+  enter(phase: string, client: ProbeClient): void {
+    this.phase = phase;
+    this.tell(client);
+  }
+
+  tick(client: ProbeClient): void {
+    if (client.now() - this.toldMs >= PROGRESS_EVERY_MS) this.tell(client);
+  }
+
+  private tell(client: ProbeClient): void {
+    this.toldMs = client.now();
+    this.options.onProgress?.({ phase: this.phase, requests: client.requests, elapsedMs: client.now() });
+  }
 }
 
 async function probeAll(
@@ -101,7 +125,7 @@ async function probeAll(
   ]);
   infer(client, readings);
   progress('confirmation');
-  await probeAfterInference(client, pool, options, readings, perClient);
+  await probeAfterInference(client, pool, options, readings, perClient, progress);
 }
 
 /** The recovery staircase of the exhausted client and, for a window that resets, the split probe beside it. */
@@ -168,22 +192,47 @@ async function probeAfterInference(
   options: AuditOptions,
   readings: Readings,
   perClient: boolean,
+  progress: Progress,
 ): Promise<void> {
   const best = readings.inference?.best?.hypothesis;
   if (!best || readings.inference?.family === 'unknown') return;
   if (!perClient) {
     readings.weaker.push(
-      'one quota for every client: the edge and denied-count probes need fresh clients, so they were not run',
+      'one quota for every client: the split, edge and denied-count probes need fresh clients, so they were not run',
     );
-    return;
+    return probeSharedConcurrency(client, pool, options, readings, best);
   }
   await Promise.all([probeEdgeOf(client, pool, readings, best), probeDenials(client, pool, readings, best)]);
   infer(client, readings);
   if (options.soakMs !== undefined) {
-    options.onProgress?.({ phase: 'soak', requests: client.requests, elapsedMs: client.now() });
+    progress('soak');
     const { limit, windowMs } = limitPerWindow(best);
     readings.soak = await probeSoak(client, { identity: pool.fresh(), durationMs: options.soakMs, limit, windowMs });
   }
+}
+
+/**
+ * With one quota for every client no fresh client exists: the concurrency probe waits out
+ * a whole window (or a bucket's refill) after the last request, then runs.
+ */
+async function probeSharedConcurrency(
+  client: ProbeClient,
+  pool: IdentityPool,
+  options: AuditOptions,
+  readings: Readings,
+  h: Hypothesis,
+): Promise<void> {
+  const { limit, windowMs } = limitPerWindow(h);
+  const last = client.shots[client.shots.length - 1];
+  const fullAt = (last ? last.sentMs + last.latencyMs : client.now()) + windowMs + MARGIN_MS;
+  if (fullAt + windowMs > client.now() + client.timeLeftMs) {
+    readings.weaker.push(
+      'the concurrency probe was not run: waiting out the shared window takes longer than the time left',
+    );
+    return;
+  }
+  await client.sleepUntil(fullAt);
+  readings.concurrency = await probeConcurrency(client, pool.fresh(), options.inFlight, limit);
 }
 
 async function probeEdgeOf(client: ProbeClient, pool: IdentityPool, readings: Readings, h: Hypothesis): Promise<void> {

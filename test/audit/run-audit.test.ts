@@ -68,6 +68,8 @@ describe('runAudit on endpoints that give it little to work with', () => {
     expect(report.algorithm.family).toBe('fixed-window');
     expect(report.policy).toMatchObject({ limit: 5, windowMs: 500 });
     expect(report.weaker.join(' ')).toMatch(/one quota for every client/);
+    // No fresh client exists: the concurrency probe waited out the window instead.
+    expect(report.concurrency).toMatchObject({ admitted: 5, expected: 5, overAdmitted: 0 });
   });
 
   it('a budget per route: --path finds each path its own', async () => {
