@@ -263,48 +263,48 @@ class Run {
     return this.refillPerMs() * Math.max(0, elapsed) + 1;
   }
 
-  /**
-   * `Remaining n` is followed by n to n + slack admissions before the denial. Responses before
-   * a visible rise of the announced value (a new window, a refill) are not judged: what they
-   * announced held for a quota since replaced.
-   */
+  /** `Remaining n` is followed by n to n + slack admissions before the denial; a denial announces 0. */
   private judgeRemaining(field: string): Judgement | undefined {
     if (this.denial < 0) return undefined;
     const onDenial = this.valueAt(this.denial, field);
     if (onDenial !== undefined && onDenial > 0) {
       return { verdict: 'wrong', detail: `a denial announced ${onDenial} remaining` };
     }
+    const said = this.remainingSaid(field);
+    const disagreeing = said.filter((s) => s.admitted < s.said || s.admitted > s.said + this.slackAfter(s.index));
+    const [first] = disagreeing;
+    if (first) {
+      return {
+        verdict: 'wrong',
+        detail:
+          `off by ${signed(first.admitted - first.said)}: response ${first.index + 1} announced ${first.said} remaining, ` +
+          `then ${first.admitted} were admitted before the denial (${disagreeing.length} of ${said.length} responses disagree)`,
+      };
+    }
+    if (said.length > 0) {
+      const detail = `each of ${said.length} responses was followed by as many admissions (within the refill) before the denial`;
+      return { verdict: 'truthful', detail };
+    }
+    return onDenial === undefined ? undefined : { verdict: 'truthful', detail: 'a denial announced 0 remaining' };
+  }
+
+  /**
+   * What each admitted response said of `field` and how many were admitted after it before the
+   * denial, from the last visible rise of the value on (a new window, a refill): what came
+   * before held for a quota since replaced.
+   */
+  private remainingSaid(field: string): { index: number; said: number; admitted: number }[] {
     let from = 0;
     for (let i = 1; i < this.denial; i++) {
       const [previous, current] = [this.valueAt(i - 1, field), this.valueAt(i, field)];
       if (previous !== undefined && current !== undefined && current > previous) from = i;
     }
-    let [checked, worst] = [0, undefined as { index: number; said: number; admitted: number } | undefined];
-    let disagree = 0;
-    for (let i = from; i < this.denial; i++) {
-      const said = this.valueAt(i, field);
-      if (said === undefined) continue;
-      checked++;
-      const admitted = this.denial - i - 1;
-      if (admitted >= said && admitted <= said + this.slackAfter(i)) continue;
-      disagree++;
-      worst ??= { index: i, said, admitted };
+    const said: { index: number; said: number; admitted: number }[] = [];
+    for (let index = from; index < this.denial; index++) {
+      const value = this.valueAt(index, field);
+      if (value !== undefined) said.push({ index, said: value, admitted: this.denial - index - 1 });
     }
-    if (checked === 0)
-      return onDenial === undefined ? undefined : { verdict: 'truthful', detail: 'a denial announced 0 remaining' };
-    if (!worst) {
-      return {
-        verdict: 'truthful',
-        detail: `each of ${checked} responses was followed by as many admissions (within the refill) before the denial`,
-      };
-    }
-    const off = worst.admitted - worst.said;
-    return {
-      verdict: 'wrong',
-      detail:
-        `off by ${signed(off)}: response ${worst.index + 1} announced ${worst.said} remaining, then ` +
-        `${worst.admitted} were admitted before the denial (${disagree} of ${checked} responses disagree)`,
-    };
+    return said;
   }
 
   /**
