@@ -435,7 +435,7 @@ class WaitJudge {
     }
     if (early.length > 0) {
       const sooner = early[0]!.announcedMs - early[0]!.sentAfterMs;
-      return { verdict: 'truthful', detail: `one ${seconds(sooner)} earlier was denied` };
+      return { verdict: 'truthful', detail: `one sent ${seconds(sooner)} before it was denied` };
     }
     return this.longSideFromRecovery();
   }

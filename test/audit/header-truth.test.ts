@@ -219,7 +219,7 @@ describe('judgeHeaders: a wait is truthful when a request at it is admitted and 
       checks: [check(3000, 3025, true), check(3000, 1700, false)],
       measured: fixedWindow(5, 10_000),
       verdict: 'truthful',
-      detail: 'a request at the announced 3 s was admitted; one 1.3 s earlier was denied',
+      detail: 'a request at the announced 3 s was admitted; one sent 1.3 s before it was denied',
       why: 'both checks agree',
     },
     {
