@@ -5,6 +5,7 @@ import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Fixture } from './fixtures/child-server.js';
 import { startExpressRateLimit } from './fixtures/express-rate-limit.js';
+import { startNginx } from './fixtures/nginx.js';
 import { startRateLimiterFlexible } from './fixtures/rate-limiter-flexible.js';
 import { startRatelabServe } from './fixtures/ratelab-serve.js';
 
@@ -165,5 +166,29 @@ describe('rate-limiter-flexible fixture', () => {
     const url = await using(() => startRateLimiterFlexible({ points: 2, duration: 10, keyHeader: 'X-API-Key' }));
     expect(statuses(await inSequence(3, () => get(url, '127.0.0.2', { 'X-API-Key': 'a' })))).toEqual([200, 200, 429]);
     expect((await get(url, '127.0.0.2', { 'X-API-Key': 'b' })).status).toBe(200);
+  });
+});
+
+describe('nginx limit_req fixture', () => {
+  // rate=1r/s: sending 30 at once takes well under the 1 s in which a place would leak back.
+  it.each([
+    { status: undefined, denial: 503, why: "limit_req_status unset: nginx's default 503" },
+    { status: 429, denial: 429, why: 'limit_req_status 429' },
+  ])('with burst=20 nodelay admits 21 of 30 sent at once and denies the rest ($why)', async ({ status, denial }) => {
+    const url = await using(() => startNginx({ rate: 1, burst: 20, nodelay: true, ...(status ? { status } : {}) }));
+    const answers = await atOnce(30, () => get(url, '127.0.0.2'));
+    expect(admitted(answers)).toBe(21);
+    expect(answers.filter((answer) => answer.status === denial)).toHaveLength(9);
+    expect((await get(url, '127.0.0.3')).status).toBe(200);
+  });
+
+  it('without nodelay delays the queued requests to the rate instead of denying them', async () => {
+    // rate=2r/s burst=3: one admitted at once, three queued (released 0.5 s apart), two denied.
+    const url = await using(() => startNginx({ rate: 2, burst: 3, nodelay: false }));
+    const answers = await atOnce(6, () => get(url, '127.0.0.2'));
+    expect(statuses(answers).sort()).toEqual([200, 200, 200, 200, 503, 503]);
+    const held = answers.filter((answer) => answer.status === 200).map((answer) => answer.heldMs);
+    // The last queued one leaves the queue 1.5 s after the first: held at least two intervals.
+    expect(Math.max(...held)).toBeGreaterThanOrEqual(1000);
   });
 });
