@@ -3,6 +3,7 @@
 // audit client sends them: what each admits, what it denies with, and what it keys on.
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startBrokenLimiter } from './fixtures/broken-limiter.js';
 import type { Fixture } from './fixtures/child-server.js';
 import { startExpressRateLimit } from './fixtures/express-rate-limit.js';
 import { startNginx } from './fixtures/nginx.js';
@@ -190,5 +191,26 @@ describe('nginx limit_req fixture', () => {
     const held = answers.filter((answer) => answer.status === 200).map((answer) => answer.heldMs);
     // The last queued one leaves the queue 1.5 s after the first: held at least two intervals.
     expect(Math.max(...held)).toBeGreaterThanOrEqual(1000);
+  });
+});
+
+describe('broken limiter fixture', () => {
+  it('race: limits sequential requests exactly (429, Retry-After in whole seconds) but over-admits 32 at once', async () => {
+    const url = await using(() => startBrokenLimiter({ mode: 'race', limit: 5, windowMs: 10_000 }));
+    const sequential = await inSequence(7, () => get(url, '127.0.0.2'));
+    expect(statuses(sequential)).toEqual([...repeat(200, 5), 429, 429]);
+    expect(sequential[5]!.headers['retry-after']).toMatch(/^([1-9]|10)$/);
+    expect(admitted(await atOnce(32, () => get(url, '127.0.0.3')))).toBeGreaterThan(5);
+  });
+
+  it('retry-after-ms: limits exactly, also 32 at once, but its Retry-After counts milliseconds', async () => {
+    const url = await using(() => startBrokenLimiter({ mode: 'retry-after-ms', limit: 3, windowMs: 5000 }));
+    const sequential = await inSequence(4, () => get(url, '127.0.0.2'));
+    expect(statuses(sequential)).toEqual([200, 200, 200, 429]);
+    // The window has most of its 5 s left: as milliseconds that is thousands, as seconds it would be 5 at most.
+    const retryAfter = Number(sequential[3]!.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(1000);
+    expect(retryAfter).toBeLessThanOrEqual(5000);
+    expect(admitted(await atOnce(32, () => get(url, '127.0.0.3')))).toBe(3);
   });
 });
