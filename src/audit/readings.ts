@@ -3,6 +3,7 @@ import type { DeniedCountReading } from './denied-count-probe.js';
 import type { Discovery } from './discovery-probe.js';
 import type { EdgeReading } from './edge-probe.js';
 import type { ClientHistory } from './fit.js';
+import type { RetryCheck } from './header-truth.js';
 import type { Inference } from './inference.js';
 import type { Hypothesis } from './models.js';
 import type { QueueReading } from './queue-probe.js';
@@ -30,6 +31,8 @@ export interface Readings {
   candidates?: Hypothesis[];
   /** The decisions they were scored against. */
   histories?: ClientHistory[];
+  /** The checks of announced waits (see header-probe.ts). */
+  retryChecks?: RetryCheck[];
   /** Header fields announced windows, ms (tried as candidates). */
   hintedWindowsMs: number[];
   /** Conclusions the audit's bounds made weaker. */

@@ -4,6 +4,8 @@ import { candidateHypotheses, isJump } from './candidates.js';
 import { probeConcurrency } from './concurrency-probe.js';
 import { probeDeniedCount } from './denied-count-probe.js';
 import { discover } from './discovery-probe.js';
+import { readAnnouncement } from './header-fields.js';
+import { probeRetryChecks } from './header-probe.js';
 import { probeEdge } from './edge-probe.js';
 import { clientHistories } from './fit.js';
 import { IdentityPool } from './identities.js';
@@ -117,8 +119,10 @@ async function probeAll(
   });
   progress('recovery');
   const perClient = readings.scope.scope.kind !== 'global' && readings.scope.scope.kind !== 'route';
+  readings.hintedWindowsMs = announcedWindows(discovery.denial);
   await Promise.all([
     probeRecovery(client, pool, readings, perClient),
+    perClient ? probeRetryChecks(client, pool, quota).then((checks) => (readings.retryChecks = checks)) : 0,
     perClient
       ? probeConcurrency(client, pool.fresh(), options.inFlight, quota).then((r) => (readings.concurrency = r))
       : 0,
@@ -308,6 +312,13 @@ function infer(client: ProbeClient, readings: Readings): void {
   readings.candidates = candidates;
   readings.histories = histories;
   readings.inference = inferFamily(candidates, histories);
+}
+
+/** The windows a denial's fields announce (`RateLimit-Policy` `w`), ms: tried as candidates. */
+function announcedWindows(denial: ProbeShot): number[] {
+  return readAnnouncement(denial.headers, denial.epochMs)
+    .policies.map((policy) => policy.windowMs)
+    .filter((ms): ms is number => ms !== undefined);
 }
 
 /** Epoch ms minus audit ms. */
