@@ -84,6 +84,9 @@ function candidateWindows(evidence: CandidateEvidence): number[] {
   for (const bracket of brackets) for (const ms of roundWithin(bracket)) add(ms);
   for (const ms of epochWindows(evidence)) add(ms);
   for (const ms of evidence.hintedWindowsMs) add(ms);
+  // A limiter whose denials count distorts the staircase (each poll's denial spends): the
+  // round windows are tried whatever the returns say.
+  for (const ms of plausibleRoundWindows(evidence)) add(ms);
   for (const bracket of brackets) for (const ms of gridWithin(bracket)) add(ms);
   return windows;
 }
@@ -123,6 +126,14 @@ function epochWindows({ discovery, staircase, epochOffsetMs }: CandidateEvidence
   return ROUND_WINDOWS_MS.filter((w) => w >= shortest && Math.floor(to / w) * w > from);
 }
 
+/** Every round window at least as long as the discovery run and no longer than the audit has watched. */
+function plausibleRoundWindows({ discovery, staircase }: CandidateEvidence): number[] {
+  const last = staircase.shots[staircase.shots.length - 1];
+  const watchedMs = (last?.sentMs ?? staircase.exhaustedMs) - discovery.startMs;
+  const shortest = staircase.exhaustedMs - discovery.startMs;
+  return ROUND_WINDOWS_MS.filter((w) => w >= shortest && w <= 2 * watchedMs);
+}
+
 /** Round figures inside a bracket, the roundest first (at most a few per scale). */
 function roundWithin({ low, high }: Bracket): number[] {
   const out: number[] = [];
@@ -143,7 +154,8 @@ function gridWithin({ low, high }: Bracket): number[] {
 }
 
 /** The rates the returns allow (units back over the time they took), round rates first. */
-function candidateRates({ staircase }: CandidateEvidence): number[] {
+function candidateRates(evidence: CandidateEvidence): number[] {
+  const { staircase } = evidence;
   const returns = staircase.returns;
   const last = returns[returns.length - 1];
   if (!last || last.atMs <= staircase.exhaustedMs) return [];
@@ -161,6 +173,8 @@ function candidateRates({ staircase }: CandidateEvidence): number[] {
   }
   for (const perMinute of roundWithin(scaled(bracket, 60))) add(perMinute / 60);
   for (const rate of gridWithin(bracket)) add(rate);
+  // As for the windows: a quota per round window, whatever a distorted staircase says.
+  for (const windowMs of plausibleRoundWindows(evidence)) add((1000 * evidence.discovery.admitted) / windowMs);
   return rates;
 }
 
