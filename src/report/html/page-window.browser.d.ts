@@ -10,4 +10,6 @@ interface Window {
   ratelabRenderMs: number;
   /** How long the page script took to draw, ms. */
   ratelabScriptMs: number;
+  /** The audit report's timelines, one per probe drawn (audit-page.browser.js). */
+  ratelabAuditCharts: uPlot[];
 }
