@@ -6,7 +6,6 @@
 /// <reference types="uplot" />
 /** @typedef {import('./audit-html.js').AuditPage} AuditPage */
 /** @typedef {import('./audit-html.js').AuditPageTimeline} AuditPageTimeline */
-/** @typedef {import('./html-document.js').HtmlTable} AuditTable */
 /**
  * @typedef {object} AuditMark How one outcome is drawn: colour, filled or hollow, size (px).
  * @property {string} outcome
@@ -38,19 +37,8 @@
   ];
   var PADDING = /** @type {uPlot.Padding} */ ([12, 24, 8, 0]);
 
-  /**
-   * @template {keyof HTMLElementTagNameMap} K
-   * @param {K} tag
-   * @param {string | null} [className]
-   * @param {unknown} [text]
-   * @returns {HTMLElementTagNameMap[K]}
-   */
-  function el(tag, className, text) {
-    var node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined && text !== null) node.textContent = String(text);
-    return node;
-  }
+  var kit = window.ratelabKit;
+  var el = kit.el;
 
   /** @param {number} s */
   function formatSeconds(s) {
@@ -58,30 +46,7 @@
   }
 
   function chartWidth() {
-    var style = getComputedStyle(root);
-    var inner = root.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-    return Math.max(320, Math.min(1150, Math.floor(inner) - 4));
-  }
-
-  /** @param {AuditTable} spec */
-  function table(spec) {
-    var wrap = el('div');
-    wrap.appendChild(el('h3', null, spec.title));
-    var t = el('table', 'audit');
-    var head = el('tr');
-    spec.columns.forEach(function (c) {
-      head.appendChild(el('th', null, c));
-    });
-    t.appendChild(head);
-    spec.rows.forEach(function (row) {
-      var tr = el('tr');
-      row.forEach(function (cell) {
-        tr.appendChild(el('td', null, cell === null ? '-' : cell));
-      });
-      t.appendChild(tr);
-    });
-    wrap.appendChild(t);
-    return wrap;
+    return kit.chartWidth(root);
   }
 
   /**
@@ -214,7 +179,7 @@
   root.appendChild(el('p', 'sub', data.subtitle));
   root.appendChild(el('p', 'summary', data.summary));
   data.tables.forEach(function (spec) {
-    root.appendChild(table(spec));
+    root.appendChild(kit.table(spec, 'audit'));
   });
   data.timelines.forEach(function (timeline) {
     var section = el('section');

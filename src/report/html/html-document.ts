@@ -89,7 +89,8 @@ export function htmlDocument(report: HtmlReport): string {
 
 /**
  * A self-contained page: uPlot and its styles, the report's page styles, `data` embedded as
- * in {@link htmlDocument}, and `pageScript` (which reads `#report-data` and draws into
+ * in {@link htmlDocument}, the helpers every page script draws with (page-kit.browser.js), and
+ * `pageScript` (which reads `#report-data` and draws into
  * `#report`). Every HTML report is one of these, each with its own page script.
  */
 export function htmlPage(title: string, data: unknown, pageScript: string): string {
@@ -107,6 +108,7 @@ export function htmlPage(title: string, data: unknown, pageScript: string): stri
 <main id="report"><h1>${escapeHtml(title)}</h1><noscript>This report draws its charts with JavaScript: allow scripts for this file.</noscript></main>
 <script type="application/json" id="report-data">${embedJson(data)}</script>
 <script>${safeInElement(assets.uplotScript, 'script')}</script>
+<script>${safeInElement(assets.pageKit, 'script')}</script>
 <script>${safeInElement(pageScript, 'script')}</script>
 </body>
 </html>

@@ -4,6 +4,16 @@
 // typedefs such as ChartRecord are global types.
 
 interface Window {
+  /** The helpers every page script draws with (page-kit.browser.js). */
+  ratelabKit: {
+    el<K extends keyof HTMLElementTagNameMap>(
+      tag: K,
+      className?: string | null,
+      text?: unknown,
+    ): HTMLElementTagNameMap[K];
+    table(spec: import('./html-document.js').HtmlTable, className?: string): HTMLDivElement;
+    chartWidth(root: HTMLElement): number;
+  };
   /** Every chart drawn, per scenario. */
   ratelabCharts: ChartRecord[];
   /** `performance.now()` when the page script finished drawing, ms. */
