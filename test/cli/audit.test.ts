@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AuditReport } from '../../src/audit/audit-report.js';
 import type { AuditOptions as EngineOptions } from '../../src/audit/run-options.js';
-import { auditCommand, type AuditOptions } from '../../src/cli/commands/audit.js';
+import { auditCommand, auditProgressText, type AuditOptions } from '../../src/cli/commands/audit.js';
 import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import { run } from '../../src/cli/main.js';
 import { RatelabError } from '../../src/core/errors.js';
@@ -99,6 +99,34 @@ describe('ratelab audit runs the engine with the flags checked', () => {
       timeoutMs: 2000,
       soakMs: 60_000,
     });
+  });
+});
+
+describe('the progress line', () => {
+  it('says the probe, the requests sent and the time', () => {
+    expect(auditProgressText({ phase: 'recovery', requests: 1212, elapsedMs: 3420 })).toBe(
+      'ratelab audit: recovery, 1,212 requests, 3.4 s',
+    );
+  });
+
+  it('is fed by the engine, and on a terminal leaves nothing behind once the report is printed', async () => {
+    const io = bufferIO({ cwd: scratch, tty: true });
+    const engine = {
+      calls: [] as EngineOptions[],
+      audit: async (options: EngineOptions) => {
+        engine.calls.push(options);
+        options.onProgress?.({ phase: 'discovery', requests: 1, elapsedMs: 0 });
+        return SAMPLE_REPORT;
+      },
+    };
+    const { code, err } = await audit({}, engine, io);
+    expect(code).toBe(0);
+    expect(engine.calls[0]?.onProgress).toBeTypeOf('function');
+    // The line is drawn only after a second (createProgress); drawn or not, none is left.
+    expect(err.replace(/\r\u001b\[K[^\r]*/g, '')).toBe(
+      'ratelab audit: probing http://127.0.0.1:8080/ (at most 5,000 requests, 2m)\n',
+    );
+    expect(err).not.toMatch(/\r\u001b\[K[^\r\n]+$/);
   });
 });
 

@@ -71,14 +71,19 @@ export const auditCommand: Command<AuditOptions> = async (options, io) => {
 /** Runs the engine with the progress line on a terminal. */
 async function probe(run: RunAuditOptions, options: AuditOptions, io: CommandIO): Promise<AuditReport> {
   const progress = createProgress(io);
-  const onProgress = (p: AuditProgress) =>
-    progress.update(`ratelab audit: ${p.phase}, ${p.requests} requests, ${(p.elapsedMs / 1000).toFixed(1)} s`);
+  const onProgress = (p: AuditProgress) => progress.update(auditProgressText(p));
   const engine = options.audit ?? runAudit;
   try {
     return await engine({ ...run, onProgress, ...(options.signal ? { signal: options.signal } : {}) });
   } finally {
     progress.done();
   }
+}
+
+/** The progress line: `ratelab audit: recovery, 212 requests, 3.4 s`. */
+export function auditProgressText(progress: AuditProgress): string {
+  const seconds = (progress.elapsedMs / 1000).toFixed(1);
+  return `ratelab audit: ${progress.phase}, ${progress.requests.toLocaleString('en-US')} requests, ${seconds} s`;
 }
 
 async function writeReports(
