@@ -190,6 +190,13 @@ describe('outputs', () => {
 });
 
 describe('exit codes of a run cut short or without an endpoint', () => {
+  it('exits 0 when a bound stopped it, saying which on stderr', async () => {
+    const bounded: AuditReport = { ...SAMPLE_REPORT, stoppedBy: 'max-time' };
+    const { code, err } = await audit({ maxTime: '30s' }, fakeEngine(bounded));
+    expect(code).toBe(0);
+    expect(err).toContain('ratelab audit: stopped at --max-time 30s: the report covers the 612 requests sent\n');
+  });
+
   it('exits 143 after the partial report when SIGTERM stopped it (130 for SIGINT)', async () => {
     const partial: AuditReport = { ...SAMPLE_REPORT, stoppedBy: 'interrupted', concurrency: null };
     for (const [signal, exit] of [
@@ -198,9 +205,10 @@ describe('exit codes of a run cut short or without an endpoint', () => {
     ] as const) {
       const controller = new AbortController();
       controller.abort(new Error(signal));
-      const { code, out } = await audit({ signal: controller.signal }, fakeEngine(partial));
+      const { code, out, err } = await audit({ signal: controller.signal }, fakeEngine(partial));
       expect(code).toBe(exit);
       expect(out).toContain('interrupted: the report is partial');
+      expect(err).toContain('ratelab audit: interrupted: the report covers the 612 requests sent\n');
     }
   });
 

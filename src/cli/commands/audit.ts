@@ -63,6 +63,8 @@ export const auditCommand: Command<AuditOptions> = async (options, io) => {
   const measured = await probe({ ...plan.run, url }, options, io);
   const report = plan.claim === undefined ? measured : { ...measured, expect: judgeExpectation(measured, plan.claim) };
   await writeReports(report, options, plan.toStdout, io);
+  const partial = partialNote(report, plan);
+  if (partial !== undefined) io.stderr.write(`ratelab audit: ${partial}\n`);
   for (const mismatch of report.expect?.mismatches ?? []) io.stderr.write(`ratelab audit: --expect: ${mismatch}\n`);
   if (options.signal?.aborted === true) return interruptedExitCode(options.signal.reason);
   return report.expect?.passed === false ? EXIT.CHECK_FAILED : EXIT.OK;
@@ -78,6 +80,16 @@ async function probe(run: RunAuditOptions, options: AuditOptions, io: CommandIO)
   } finally {
     progress.done();
   }
+}
+
+/** Why a partial report is partial (undefined when every probe had its answer). */
+function partialNote(report: AuditReport, plan: AuditPlan): string | undefined {
+  const sent = `the report covers the ${report.requests.toLocaleString('en-US')} requests sent`;
+  if (report.stoppedBy === 'interrupted') return `interrupted: ${sent}`;
+  if (report.stoppedBy === 'max-requests')
+    return `stopped at --max-requests ${plan.maxRequests.toLocaleString('en-US')}: ${sent}`;
+  if (report.stoppedBy === 'max-time') return `stopped at --max-time ${formatDuration(plan.maxTimeMs)}: ${sent}`;
+  return undefined;
 }
 
 /** The progress line: `ratelab audit: recovery, 212 requests, 3.4 s`. */
