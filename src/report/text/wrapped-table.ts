@@ -14,7 +14,7 @@ const GAP = 2;
 /**
  * A plain-text table of at most `width` columns: the columns that may wrap share what the
  * others leave, each as wide as it needs up to its share, and their cells wrap at words
- * (a word longer than its column stays whole, so a line can then be wider). Cells are
+ * (a word longer than its column is cut at the column's width). Cells are
  * plain text; `paint` colours each line of a cell after the layout, so widths ignore ANSI.
  */
 export function renderWrappedTable(
@@ -25,7 +25,7 @@ export function renderWrappedTable(
 ): string {
   const widths = columnWidths(columns, rows, width);
   const line = (cells: readonly string[], row: number) => {
-    const wrapped = cells.map((cell, i) => (columns[i]?.wrap === true ? wrapWords(cell, widths[i] as number) : [cell]));
+    const wrapped = cells.map((cell, i) => (columns[i]?.wrap === true ? wrapCell(cell, widths[i] as number) : [cell]));
     const height = Math.max(...wrapped.map((cell) => cell.length));
     const lines: string[] = [];
     for (let l = 0; l < height; l += 1) {
@@ -43,6 +43,19 @@ export function renderWrappedTable(
     -1,
   );
   return [header, rule, ...rows.map(line)].join('\n') + '\n';
+}
+
+/**
+ * A cell's lines: wrapped at words, and a word longer than the column (a response body, a
+ * header's value) cut into pieces of its width, so the table keeps to the terminal.
+ */
+function wrapCell(text: string, width: number): string[] {
+  const words = text.split(/\s+/).flatMap((word) => {
+    const pieces: string[] = [];
+    for (let at = 0; at < word.length; at += width) pieces.push(word.slice(at, at + width));
+    return pieces;
+  });
+  return wrapWords(words.join(' '), width);
 }
 
 /** Each column's width: its widest cell, the wrapping columns cut down to share what is left of `width`. */
