@@ -63,6 +63,14 @@ describe('the audit page data', () => {
     });
   });
 
+  it('says so when the claim passed, rather than an empty table', () => {
+    const report: AuditReport = {
+      ...SAMPLE_REPORT,
+      expect: { claim: 'token-bucket 20/1s burst 40', passed: true, mismatches: [] },
+    };
+    expect(auditPage(report).tables.at(-1)?.rows).toEqual([['none: the audit bears the claim out']]);
+  });
+
   it('is one self-contained page: no URL with a scheme, no markup from the report', () => {
     const html = auditHtml({ ...SAMPLE_REPORT, target: 'http://127.0.0.1:8080/</script><b>' });
     expect(html).not.toMatch(/https?:\/\//);
