@@ -1,5 +1,7 @@
 import { formatDuration } from '../core/duration.js';
 import type { AttackOptions } from './commands/attack.js';
+import type { AuditOptions } from './commands/audit.js';
+import { AUDIT_DEFAULTS } from '../audit/run-options.js';
 import type { BenchOptions } from './commands/bench.js';
 import type { CompareOptions } from './commands/compare.js';
 import type { DistributedOptions } from './commands/distributed.js';
@@ -183,6 +185,60 @@ export const COMMANDS: readonly CommandSpec[] = [
     },
     options: (flags, [url, scenario], io) => ({ ...flags, url, scenario, signal: io.interrupts?.() }),
     load: async () => (await import('./commands/attack.js')).attackCommand,
+  }),
+  defineCommand<AuditOptions, 'url' | 'signal' | 'audit'>()({
+    name: 'audit',
+    description:
+      'probe a live HTTP endpoint and infer its limiter: algorithm, limit, scope, denial, whether its headers tell the truth and whether it holds under concurrency (docs/audit.md); loopback only unless --allow-remote',
+    arguments: [{ syntax: '<url>', description: 'the endpoint, e.g. http://127.0.0.1:8080/ (http only)' }],
+    flags: {
+      path: {
+        value: '<path>',
+        repeatable: true,
+        description: 'another path on the same origin (repeatable): do the paths share one budget or have one each?',
+      },
+      keyHeader: {
+        value: '<name>',
+        description: 'the header that names a client, e.g. X-API-Key or Authorization (fresh values give fresh quotas)',
+      },
+      inFlight: {
+        value: '<n>',
+        description: 'requests in flight at once for the concurrency probe',
+        default: String(AUDIT_DEFAULTS.inFlight),
+      },
+      maxTime: {
+        value: '<duration>',
+        description: 'stop after this much wall time (a hard bound: the report says what was learned)',
+        default: AUDIT_DEFAULTS.maxTime,
+      },
+      maxRequests: {
+        value: '<n>',
+        description: 'send at most this many requests in all (a hard bound)',
+        default: String(AUDIT_DEFAULTS.maxRequests),
+      },
+      timeout: {
+        value: '<duration>',
+        description: 'a request without its complete response after this long counts as an error',
+        default: AUDIT_DEFAULTS.timeout,
+      },
+      soak: {
+        value: '<duration>',
+        description: 'also send at the inferred rate this long and judge it against the exact oracle',
+      },
+      allowRemote,
+      expect: {
+        value: '<claim>',
+        description:
+          'CI gate: exit 1 naming each mismatch with this claim, e.g. "token-bucket 20/1s burst 40 per header X-API-Key"',
+      },
+      expectFile: { value: '<file>', description: 'CI gate: the claim is a tier of this tiers file (with --tier)' },
+      tier: { value: '<name>', description: 'the tier of --expect-file whose policy is the claim' },
+      json: { output: 'the audit (format 1, docs/audit.md)' },
+      html: { output: "the summary, the findings and each probe's requests over time against the oracle" },
+      ...COLOR_FLAGS,
+    },
+    options: (flags, [url], io) => ({ ...flags, url, signal: io.interrupts?.() }),
+    load: async () => (await import('./commands/audit.js')).auditCommand,
   }),
   defineCommand<CompareOptions, 'scenarios'>()({
     name: 'compare',

@@ -10,7 +10,7 @@ import type { RatelabErrorCode } from '../core/errors.js';
  * - 74 `OUTPUT_FAILED`: the command ran, but an output file could not be written (a full
  *   disk, an I/O error); every existing file was left as it was. sysexits' EX_IOERR.
  * - 70 `INTERNAL`: a bug in ratelab; rerun with RATELAB_DEBUG=1 for the stack trace.
- * - 130 `INTERRUPTED` / 143 `TERMINATED`: a run (`attack`) cut short by SIGINT / SIGTERM,
+ * - 130 `INTERRUPTED` / 143 `TERMINATED`: a run (`attack`, `audit`) cut short by SIGINT / SIGTERM,
  *   after its partial report; 128 + the signal's number, as a shell reports a process the
  *   signal killed, so a script does not take the partial run for a finished one.
  */

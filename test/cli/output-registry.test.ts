@@ -18,6 +18,7 @@ describe('the flags come from the formats a command declares', () => {
     // command, its formats, why
     ['compare', ['csv', 'json', 'html'], 'rows, timelines and the report'],
     ['attack', ['csv', 'json', 'html'], "compare's, with an attack section"],
+    ['audit', ['json', 'html'], 'the audit (format 1) and its timelines'],
     ['distributed', ['csv', 'json', 'html'], 'one row per design'],
     ['fidelity', ['csv', 'json'], 'no HTML report'],
     ['bench', ['json', 'csv'], 'in the order its help always listed them'],

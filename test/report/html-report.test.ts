@@ -67,12 +67,14 @@ describe('the HTML report page', () => {
     expect(page.startsWith('<!doctype html>')).toBe(true);
     expect(page).toContain(assets.uplotScript);
     expect(page).toContain(assets.uplotStyles);
+    expect(page).toContain(assets.pageKit);
     expect(page).toContain(assets.pageScript);
     expect(resourceReferences(page)).toEqual([]);
     expect(page).not.toMatch(/https?:\/\//);
     // One element of each kind, so nothing closed an element early.
-    expect(page.match(/<script\b/g)).toHaveLength(3);
-    expect(page.match(/<\/script>/g)).toHaveLength(3);
+    // The data, uPlot, the helpers every page draws with and the page script.
+    expect(page.match(/<script\b/g)).toHaveLength(4);
+    expect(page.match(/<\/script>/g)).toHaveLength(4);
   });
 
   it('the data element may hold `src=` as text, but no `<` and no bare `/`: it forms no tag, attribute or URL', () => {

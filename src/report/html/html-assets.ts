@@ -8,6 +8,10 @@ export interface HtmlAssets {
   uplotStyles: string;
   /** ratelab's own page script: reads the embedded data and draws it with uPlot. */
   pageScript: string;
+  /** The helpers every page script draws with (page-kit.browser.js), inlined before it. */
+  pageKit: string;
+  /** The page script of `ratelab audit`'s report (audit-page.browser.js). */
+  auditPageScript: string;
 }
 
 let loaded: HtmlAssets | undefined;
@@ -26,6 +30,8 @@ export function htmlAssets(): HtmlAssets {
     uplotScript: withoutSchemes(read('uplot/dist/uPlot.iife.min.js')),
     uplotStyles: read('uplot/dist/uPlot.min.css'),
     pageScript: readFileSync(new URL('./html-page.browser.js', import.meta.url), 'utf8'),
+    pageKit: readFileSync(new URL('./page-kit.browser.js', import.meta.url), 'utf8'),
+    auditPageScript: readFileSync(new URL('./audit-page.browser.js', import.meta.url), 'utf8'),
   };
   return loaded;
 }

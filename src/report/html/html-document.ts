@@ -84,21 +84,32 @@ export interface HtmlStrip {
  * the DOM as text only.
  */
 export function htmlDocument(report: HtmlReport): string {
+  return htmlPage(report.title, report, htmlAssets().pageScript);
+}
+
+/**
+ * A self-contained page: uPlot and its styles, the report's page styles, `data` embedded as
+ * in {@link htmlDocument}, the helpers every page script draws with (page-kit.browser.js), and
+ * `pageScript` (which reads `#report-data` and draws into
+ * `#report`). Every HTML report is one of these, each with its own page script.
+ */
+export function htmlPage(title: string, data: unknown, pageScript: string): string {
   const assets = htmlAssets();
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(report.title)}</title>
+<title>${escapeHtml(title)}</title>
 <style>${safeInElement(assets.uplotStyles, 'style')}</style>
 <style>${PAGE_STYLES}</style>
 </head>
 <body>
-<main id="report"><h1>${escapeHtml(report.title)}</h1><noscript>This report draws its charts with JavaScript: allow scripts for this file.</noscript></main>
-<script type="application/json" id="report-data">${embedJson(report)}</script>
+<main id="report"><h1>${escapeHtml(title)}</h1><noscript>This report draws its charts with JavaScript: allow scripts for this file.</noscript></main>
+<script type="application/json" id="report-data">${embedJson(data)}</script>
 <script>${safeInElement(assets.uplotScript, 'script')}</script>
-<script>${safeInElement(assets.pageScript, 'script')}</script>
+<script>${safeInElement(assets.pageKit, 'script')}</script>
+<script>${safeInElement(pageScript, 'script')}</script>
 </body>
 </html>
 `;
@@ -132,6 +143,7 @@ th, td { border: 1px solid var(--line); padding: 3px 8px; text-align: right; whi
 th:first-child, td:first-child { text-align: left; }
 th { background: #f4f4f4; font-weight: 600; }
 td.over { background: var(--over); } td.within { background: var(--ok); }
+table.audit th, table.audit td { white-space: normal; text-align: left; } p.summary { font-size: 16px; font-weight: 600; }
 .notes { margin: 4px 0; padding-left: 20px; color: var(--muted); }
 .controls { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin: 10px 0 4px; }
 .controls button, .controls select { font: inherit; padding: 2px 10px; }

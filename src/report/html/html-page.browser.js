@@ -72,19 +72,9 @@
     { key: 'admitted', label: 'admitted (as the oracle)', color: '#0072B2', pattern: null },
   ];
 
-  /**
-   * @template {keyof HTMLElementTagNameMap} K
-   * @param {K} tag
-   * @param {string | null} [className]
-   * @param {unknown} [text]
-   * @returns {HTMLElementTagNameMap[K]}
-   */
-  function el(tag, className, text) {
-    var node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined && text !== null) node.textContent = String(text);
-    return node;
-  }
+  var kit = window.ratelabKit;
+  var el = kit.el;
+  var table = kit.table;
 
   /** @param {number} ms */
   function seconds(ms) {
@@ -109,30 +99,7 @@
 
   /** The width of the report's content (its padding excluded), for every chart. */
   function chartWidth() {
-    var style = getComputedStyle(root);
-    var inner = root.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-    return Math.max(320, Math.min(1150, Math.floor(inner) - 4));
-  }
-
-  /** @param {HtmlTable} spec */
-  function table(spec) {
-    var wrap = el('div');
-    if (spec.title) wrap.appendChild(el('h3', null, spec.title));
-    var t = el('table');
-    var head = el('tr');
-    spec.columns.forEach(function (c) {
-      head.appendChild(el('th', null, c));
-    });
-    t.appendChild(head);
-    spec.rows.forEach(function (row) {
-      var tr = el('tr');
-      row.forEach(function (cell) {
-        tr.appendChild(el('td', null, cell === null ? '-' : cell));
-      });
-      t.appendChild(tr);
-    });
-    wrap.appendChild(t);
-    return wrap;
+    return kit.chartWidth(root);
   }
 
   /** @param {HtmlReport['matrix']} spec */
