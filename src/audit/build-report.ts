@@ -30,6 +30,7 @@ const PURPOSES: Record<string, string> = {
   queue: 'many requests at once: a queueing limiter serves one, holds some, denies the rest',
   edge: 'a quota just before a window ends and one just after: the edge burst',
   'denied-count': 'one client knocks while another waits: do denied requests spend quota',
+  'sparse-recovery': 'a fresh client exhausted, then asked with each wait twice the last: recovery with few knocks',
   'retry-after': 'requests at the announced retry time, and earlier: is the header honest',
   soak: 'a longer run at 1.5x the inferred rate, judged against the exact oracle',
 };
@@ -58,6 +59,7 @@ export function buildReport(readings: Readings, client: ProbeClient, options: Au
     stoppedBy: client.stoppedBy ?? 'done',
   };
   if (readings.deniedCount) report.deniedCount = readings.deniedCount.deniedCount;
+  else if (readings.lockedOut) report.deniedCount = true;
   if (readings.edge) report.edge = readings.edge.edge;
   if (readings.soak) report.soak = readings.soak.soak;
   report.findings = findingsOf(report, readings);

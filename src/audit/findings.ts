@@ -29,6 +29,14 @@ export function findingsOf(report: AuditReport, readings: Readings): Finding[] {
       evidence: `after ${d.knocks} denied knocks a client got ${d.knocked} back where one that waited got ${d.waited}`,
       confidence: Math.abs(d.waited - d.knocked) >= d.knocks / 2 || !d.deniedCount ? 'high' : 'medium',
     });
+  } else if (readings.lockedOut) {
+    rows.push({
+      topic: 'denied requests',
+      conclusion: 'spend quota: a client that keeps knocking stays locked out',
+      evidence:
+        'the client polled every few ms got nothing back, while a client asked with each wait twice the last was let back in',
+      confidence: 'medium',
+    });
   }
   if (report.concurrency) rows.push(concurrencyRow(report));
   if (report.edge) rows.push(edgeRow(report));

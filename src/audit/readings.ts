@@ -21,6 +21,10 @@ export interface Readings {
   scope?: ScopeReading;
   staircase?: Staircase;
   split?: Staircase;
+  /** A fresh client polled sparsely beside the recovery (few knocks). */
+  sparse?: Staircase;
+  /** The busy poller got nothing back while the sparse one did: its denials kept it out. */
+  lockedOut?: boolean;
   concurrency?: ConcurrencyReading;
   edge?: EdgeReading;
   deniedCount?: DeniedCountReading;

@@ -8,7 +8,7 @@ import { readAnnouncement } from './header-fields.js';
 import { probeRetryChecks } from './header-probe.js';
 import { probeEdge } from './edge-probe.js';
 import { clientHistories } from './fit.js';
-import { IdentityPool } from './identities.js';
+import { IdentityPool, type Identity } from './identities.js';
 import { inferFamily } from './inference.js';
 import type { Hypothesis } from './models.js';
 import { AuditStopped, ProbeClient, type ProbeShot } from './probe-client.js';
@@ -18,7 +18,8 @@ import type { AuditOptions } from './run-options.js';
 import { probeScope } from './scope-probe.js';
 import { probeSoak } from './soak-probe.js';
 import { probeSplit } from './split-probe.js';
-import { pollStaircase, type Return } from './staircase.js';
+import { drain } from './drain.js';
+import { pollStaircase, type Return, type Staircase } from './staircase.js';
 
 /** The share of `--max-requests` the discovery may spend looking for the first denial. */
 const DISCOVERY_SHARE = 0.6;
@@ -28,6 +29,8 @@ const RECOVERY_SHARE = 0.6;
 const MIN_GAP_MS = 2;
 /** Margin past a moment the policy predicts, ms: the endpoint's clock and ours differ by a request's flight. */
 const MARGIN_MS = 15;
+/** Slack on top of the lockout's four times the sparse poller's wait, ms. */
+const LOCKOUT_GRACE_MS = 200;
 /** Units a trickle must bring back before its rate is believed. */
 const TRICKLE_UNITS = 50;
 /** Probes whose shots no model is fitted to: many in flight at once (a racy store over-admits there by design). */
@@ -132,7 +135,12 @@ async function probeAll(
   await probeAfterInference(client, pool, options, readings, perClient, progress);
 }
 
-/** The recovery staircase of the exhausted client and, for a window that resets, the split probe beside it. */
+/**
+ * The recovery staircase of the exhausted client and, beside it, two fresh clients: one
+ * polled sparsely (each wait twice the last, so it is knocked on a few times only: a
+ * limiter whose denials count lets it back in where the busy poller stays locked out) and
+ * the split probe.
+ */
 async function probeRecovery(
   client: ProbeClient,
   pool: IdentityPool,
@@ -145,6 +153,7 @@ async function probeRecovery(
   let firstReturn: (value: Return) => void = () => undefined;
   const firstReturned = new Promise<Return>((resolve) => (firstReturn = resolve));
   const untilMs = RECOVERY_SHARE * (client.now() + client.timeLeftMs);
+  const sparse: { exhaustedMs?: number; first?: Return } = {};
   const recovery = pollStaircase(client, {
     probe: 'recovery',
     identity: discovery.identity,
@@ -154,9 +163,12 @@ async function probeRecovery(
     minGapMs: MIN_GAP_MS,
     done: (returns) => {
       if (returns[0]) firstReturn(returns[0]);
-      return recoveredEnough(returns, quota);
+      return recoveredEnough(returns, quota) || lockedOut(client, discovery.denial as ProbeShot, returns, sparse);
     },
   }).then((staircase) => (readings.staircase = staircase));
+  const sparseRecovery = perClient
+    ? pollSparsely(client, pool.fresh(), quota, untilMs, sparse).then((staircase) => (readings.sparse = staircase))
+    : Promise.resolve();
   const split = perClient
     ? Promise.race([firstReturned, recovery.then(() => undefined)]).then(async (first) => {
         if (!first) return;
@@ -169,8 +181,51 @@ async function probeRecovery(
         });
       })
     : Promise.resolve();
-  await Promise.all([recovery, split]);
-  if (readings.staircase && !readings.staircase.complete) readings.weaker.push(incompleteRecovery(readings));
+  await Promise.all([recovery, sparseRecovery, split]);
+  if (readings.staircase?.returns.length === 0 && sparse.first) readings.lockedOut = true;
+  else if (readings.staircase && !readings.staircase.complete) readings.weaker.push(incompleteRecovery(readings));
+}
+
+/** A fresh client exhausted, then polled with each wait twice the last. */
+async function pollSparsely(
+  client: ProbeClient,
+  identity: Identity,
+  quota: number,
+  untilMs: number,
+  seen: { exhaustedMs?: number; first?: Return },
+): Promise<Staircase | undefined> {
+  const run = await drain(client, 'sparse-recovery', identity, { cap: 2 * quota + 2 });
+  if (!run.stoppedAt) return undefined;
+  seen.exhaustedMs = run.stoppedAt.sentMs;
+  const staircase = await pollStaircase(client, {
+    probe: 'sparse-recovery',
+    identity,
+    exhaustedMs: run.stoppedAt.sentMs,
+    cap: 2 * quota + 2,
+    untilMs,
+    minGapMs: MIN_GAP_MS,
+    gapShare: 1,
+    done: (returns) => {
+      seen.first ??= returns[0];
+      return recoveredEnough(returns, quota);
+    },
+  });
+  return { ...staircase, shots: [...run.shots, ...staircase.shots] };
+}
+
+/**
+ * The busy poller is locked out: nothing came back to it in four times the wait after
+ * which the sparse poller got quota back. Its own denials keep it out.
+ */
+function lockedOut(
+  client: ProbeClient,
+  denial: ProbeShot,
+  returns: readonly Return[],
+  sparse: { exhaustedMs?: number; first?: Return },
+): boolean {
+  if (returns.length > 0 || !sparse.first || sparse.exhaustedMs === undefined) return false;
+  const sparseWait = sparse.first.atMs - sparse.exhaustedMs;
+  return client.now() - denial.sentMs > 4 * sparseWait + LOCKOUT_GRACE_MS;
 }
 
 /** Two resets seen (the window between them), or a trickle long enough to time its rate. */
@@ -301,12 +356,15 @@ async function probeQueueing(
 function infer(client: ProbeClient, readings: Readings): void {
   const { discovery, staircase, scope } = readings;
   if (!discovery?.denial || !staircase || !scope) return;
-  const candidates = candidateHypotheses({
-    discovery: discovery.run,
-    staircase,
-    hintedWindowsMs: readings.hintedWindowsMs,
-    epochOffsetMs: epochOffset(client),
-  });
+  const staircases = readings.sparse ? [staircase, readings.sparse] : [staircase];
+  const candidates = staircases.flatMap((each) =>
+    candidateHypotheses({
+      discovery: discovery.run,
+      staircase: each,
+      hintedWindowsMs: readings.hintedWindowsMs,
+      epochOffsetMs: epochOffset(client),
+    }),
+  );
   const fitted = client.shots.filter((shot: ProbeShot) => !UNFITTED.has(shot.probe));
   const histories = clientHistories(fitted, scope.stateOf);
   readings.candidates = candidates;

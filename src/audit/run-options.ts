@@ -4,7 +4,7 @@ export interface AuditOptions {
   url: URL;
   /** More paths on the same origin (`--path`): whether they share one budget or have one each. */
   paths: string[];
-  /** The header that names a client (`--key-header`, e.g. `x-api-key`), lower case. */
+  /** The header that names a client (`--key-header`, e.g. `X-API-Key`; names compare without case). */
   keyHeader?: string;
   /** Requests in flight at once for the concurrency probe (default 64). */
   inFlight: number;

@@ -38,6 +38,12 @@ export interface StaircaseOptions {
   minGapMs: number;
   /** Says when polling has seen enough. */
   done: (returns: readonly Return[]) => boolean;
+  /**
+   * The share of the time since the last return each poll waits (default
+   * {@link GAP_SHARE}); 1 doubles the wait each time, so a client that is never left alone
+   * long is knocked on only a few times.
+   */
+  gapShare?: number;
   path?: string;
 }
 
@@ -64,7 +70,7 @@ export async function pollStaircase(client: ProbeClient, options: StaircaseOptio
   while (!complete) {
     // Once a steady flow is seen, polls a little more often than one unit comes back.
     const flowGap = returned >= 3 ? (0.5 * (anchor - options.exhaustedMs)) / returned : 0;
-    const gap = Math.max(options.minGapMs, GAP_SHARE * (client.now() - anchor), flowGap);
+    const gap = Math.max(options.minGapMs, (options.gapShare ?? GAP_SHARE) * (client.now() - anchor), flowGap);
     const next = client.now() + gap;
     if (next > options.untilMs) break;
     await client.sleepUntil(next);

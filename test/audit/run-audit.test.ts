@@ -112,6 +112,54 @@ describe('runAudit on endpoints that give it little to work with', () => {
   });
 });
 
+/** A sliding log that logs every request before counting (Redis ZADD then ZCARD): denials spend quota. */
+function loggingDenials(limit: number, windowMs: number) {
+  const logs = new Map<string, number[]>();
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const key = req.socket.remoteAddress ?? '';
+    const now = Date.now();
+    const log = (logs.get(key) ?? []).filter((t) => t > now - windowMs);
+    log.push(now);
+    logs.set(key, log);
+    res.writeHead(log.length <= limit ? 200 : 429).end();
+  };
+}
+
+/** A token bucket that takes a token for a denial too (it goes below zero). */
+function bucketSpendingOnDenials(burst: number, ratePerSec: number) {
+  const buckets = new Map<string, { tokens: number; at: number }>();
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const key = req.socket.remoteAddress ?? '';
+    const now = Date.now();
+    const bucket = buckets.get(key) ?? { tokens: burst, at: now };
+    bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) * ratePerSec) / 1000);
+    bucket.at = now;
+    const admitted = bucket.tokens >= 1;
+    bucket.tokens -= 1;
+    buckets.set(key, bucket);
+    res.writeHead(admitted ? 200 : 429).end();
+  };
+}
+
+describe('runAudit on limiters whose denials spend quota (a client that keeps knocking stays locked out)', () => {
+  it('a sliding log that logs its denials: found, with its window, although the busy poller is kept out', async () => {
+    const report = await runAudit(
+      options(await serve(loggingDenials(20, 1000)), { maxTimeMs: 40_000, maxRequests: 4000 }),
+    );
+    expect(report.algorithm.family).toBe('sliding-log');
+    expect(report.policy).toMatchObject({ limit: 20 });
+    expect(Math.abs((report.policy.windowMs ?? 0) - 1000)).toBeLessThanOrEqual(100);
+    expect(report.deniedCount).toBe(true);
+  });
+
+  it('a token bucket whose denials take a token: the sparse poller times its rate', async () => {
+    const report = await runAudit(options(await serve(bucketSpendingOnDenials(20, 20))));
+    expect(report.algorithm.family).toBe('token-bucket');
+    expect(report.policy).toMatchObject({ burst: 20, ratePerSec: 20 });
+    expect(report.deniedCount).toBe(true);
+  });
+});
+
 describe('runAudit refuses what it cannot audit, in one line', () => {
   it('nothing listening: ENDPOINT_UNAVAILABLE (exit 3)', async () => {
     const url = await serve(ok);

@@ -92,7 +92,7 @@ describe('ratelab audit runs the engine with the flags checked', () => {
     });
     expect(calls[0]).toMatchObject({
       paths: ['/a', '/b'],
-      keyHeader: 'x-api-key',
+      keyHeader: 'X-API-Key',
       inFlight: 32,
       maxTimeMs: 30_000,
       maxRequests: 2000,

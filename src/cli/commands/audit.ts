@@ -176,9 +176,9 @@ function checkPath(path: string): string {
   return path;
 }
 
-/** The header name, lower case as the engine takes it. */
+/** The header name, spelled as given (HTTP compares names without case; the report shows the user's spelling). */
 function checkHeaderName(name: string): string {
   if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
     throw usage('--key-header', `expected an HTTP header name, got ${describeValue(name)}`);
-  return name.toLowerCase();
+  return name;
 }
