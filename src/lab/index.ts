@@ -124,6 +124,14 @@ export { SyncSchedule } from '../sim/distributed/sync-schedule.js';
 /** Network wait per request in a simulated fleet (ms percentiles). */
 export type { AddedLatency } from '../sim/distributed/latency-tally.js';
 
+// The audit (`ratelab audit`): what a live endpoint's limiter really does.
+/** Probes an endpoint and infers its limiter (family, policy, scope, denial, headers, over-admission); bounded by `maxTimeMs` and `maxRequests`. */
+export { runAudit } from '../audit/run-audit.js';
+/** What `runAudit` takes, and its defaults as the CLI shows them. */
+export type { AuditOptions, AuditProgress } from '../audit/run-options.js';
+/** What `runAudit` learned: the `ratelab audit --json` document, format 1. */
+export type { AuditReport, Family as AuditFamily } from '../audit/audit-report.js';
+
 // The attack runner (`ratelab attack`, `ratelab serve`): live HTTP endpoints.
 /** Sends a stream's requests to an endpoint at their times (wall ms), recording every response; never throws on network errors. */
 export { runAttack } from '../attack/runner.js';
