@@ -58,7 +58,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   const pool = new IdentityPool(options.url.hostname.replace(/^\[(.*)\]$/, '$1'), options.keyHeader);
   const readings: Readings = { hintedWindowsMs: [], weaker: [] };
   try {
-    await probeAll(client, pool, options, readings, (phase) => progress.enter(phase, client));
+    await probeAll({ client, pool, options, readings, progress: (phase) => progress.enter(phase, client) });
   } catch (error) {
     if (!(error instanceof AuditStopped)) throw error;
   } finally {
@@ -69,6 +69,15 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
 }
 
 type Progress = (phase: string) => void;
+
+/** One audit under way: what every probe step works with. */
+interface Audit {
+  client: ProbeClient;
+  pool: IdentityPool;
+  options: AuditOptions;
+  readings: Readings;
+  progress: Progress;
+}
 
 /** How often the progress is told of requests within a phase, ms. */
 const PROGRESS_EVERY_MS = 100;
@@ -95,17 +104,12 @@ class ProgressFeed {
   }
 }
 
-async function probeAll(
-  client: ProbeClient,
-  pool: IdentityPool,
-  options: AuditOptions,
-  readings: Readings,
-  progress: Progress,
-): Promise<void> {
+async function probeAll(audit: Audit): Promise<void> {
+  const { client, pool, options, readings, progress } = audit;
   progress('discovery');
   const discovery = await discover(client, pool.fresh(), Math.floor(options.maxRequests * DISCOVERY_SHARE));
   readings.discovery = discovery;
-  if (discovery.queueing) return probeQueueing(client, pool, options, readings, progress);
+  if (discovery.queueing) return probeQueueing(audit);
   if (discovery.denial === undefined) {
     progress('concurrency');
     readings.concurrency = await probeConcurrency(client, pool.fresh(), options.inFlight, 0);
@@ -124,7 +128,7 @@ async function probeAll(
   const perClient = readings.scope.scope.kind !== 'global' && readings.scope.scope.kind !== 'route';
   readings.hintedWindowsMs = announcedWindows(discovery.denial);
   await Promise.all([
-    probeRecovery(client, pool, readings, perClient),
+    probeRecovery(audit, perClient),
     perClient ? probeRetryChecks(client, pool, quota).then((checks) => (readings.retryChecks = checks)) : 0,
     perClient
       ? probeConcurrency(client, pool.fresh(), options.inFlight, quota).then((r) => (readings.concurrency = r))
@@ -132,7 +136,7 @@ async function probeAll(
   ]);
   infer(client, readings);
   progress('confirmation');
-  await probeAfterInference(client, pool, options, readings, perClient, progress);
+  await probeAfterInference(audit, perClient);
 }
 
 /**
@@ -141,12 +145,8 @@ async function probeAll(
  * limiter whose denials count lets it back in where the busy poller stays locked out) and
  * the split probe.
  */
-async function probeRecovery(
-  client: ProbeClient,
-  pool: IdentityPool,
-  readings: Readings,
-  perClient: boolean,
-): Promise<void> {
+async function probeRecovery(audit: Audit, perClient: boolean): Promise<void> {
+  const { client, pool, readings } = audit;
   const discovery = readings.discovery;
   if (!discovery?.denial) return;
   const quota = discovery.run.admitted;
@@ -245,23 +245,17 @@ function incompleteRecovery(readings: Readings): string {
 }
 
 /** The probes that need the inferred policy: the window edge, whether denials count, the soak. */
-async function probeAfterInference(
-  client: ProbeClient,
-  pool: IdentityPool,
-  options: AuditOptions,
-  readings: Readings,
-  perClient: boolean,
-  progress: Progress,
-): Promise<void> {
+async function probeAfterInference(audit: Audit, perClient: boolean): Promise<void> {
+  const { client, pool, options, readings, progress } = audit;
   const best = readings.inference?.best?.hypothesis;
   if (!best || readings.inference?.family === 'unknown') return;
   if (!perClient) {
     readings.weaker.push(
       'one quota for every client: the split, edge and denied-count probes need fresh clients, so they were not run',
     );
-    return probeSharedConcurrency(client, pool, options, readings, best);
+    return probeSharedConcurrency(audit, best);
   }
-  await Promise.all([probeEdgeOf(client, pool, readings, best), probeDenials(client, pool, readings, best)]);
+  await Promise.all([probeEdgeOf(audit, best), probeDenials(audit, best)]);
   infer(client, readings);
   if (options.soakMs !== undefined) {
     progress('soak');
@@ -274,13 +268,8 @@ async function probeAfterInference(
  * With one quota for every client no fresh client exists: the concurrency probe waits out
  * a whole window (or a bucket's refill) after the last request, then runs.
  */
-async function probeSharedConcurrency(
-  client: ProbeClient,
-  pool: IdentityPool,
-  options: AuditOptions,
-  readings: Readings,
-  h: Hypothesis,
-): Promise<void> {
+async function probeSharedConcurrency(audit: Audit, h: Hypothesis): Promise<void> {
+  const { client, pool, options, readings } = audit;
   const { limit, windowMs } = limitPerWindow(h);
   const last = client.shots[client.shots.length - 1];
   const fullAt = (last ? last.sentMs + last.latencyMs : client.now()) + windowMs + MARGIN_MS;
@@ -294,7 +283,8 @@ async function probeSharedConcurrency(
   readings.concurrency = await probeConcurrency(client, pool.fresh(), options.inFlight, limit);
 }
 
-async function probeEdgeOf(client: ProbeClient, pool: IdentityPool, readings: Readings, h: Hypothesis): Promise<void> {
+async function probeEdgeOf(audit: Audit, h: Hypothesis): Promise<void> {
+  const { client, pool, readings } = audit;
   if (h.family === 'token-bucket') return;
   if (h.windowMs * 1.2 > client.timeLeftMs) {
     readings.weaker.push('the window edge was not probed: the window is longer than the time left');
@@ -310,7 +300,8 @@ async function probeEdgeOf(client: ProbeClient, pool: IdentityPool, readings: Re
   });
 }
 
-async function probeDenials(client: ProbeClient, pool: IdentityPool, readings: Readings, h: Hypothesis): Promise<void> {
+async function probeDenials(audit: Audit, h: Hypothesis): Promise<void> {
+  const { client, pool, readings } = audit;
   const needMs = h.family === 'token-bucket' ? (1000 * 12) / h.ratePerSec : 2 * h.windowMs;
   if (needMs * 1.2 > client.timeLeftMs) {
     readings.weaker.push('whether denials spend quota was not probed: it needs longer than the time left');
@@ -325,13 +316,8 @@ async function probeDenials(client: ProbeClient, pool: IdentityPool, readings: R
 }
 
 /** A queueing limiter: a burst shows its queue and rate; the scope is checked while that queue is full. */
-async function probeQueueing(
-  client: ProbeClient,
-  pool: IdentityPool,
-  options: AuditOptions,
-  readings: Readings,
-  progress: Progress,
-): Promise<void> {
+async function probeQueueing(audit: Audit): Promise<void> {
+  const { client, pool, options, readings, progress } = audit;
   const discovery = readings.discovery;
   if (!discovery) return;
   progress('queue');

@@ -1,10 +1,10 @@
-import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { rateLimit } from 'express-rate-limit';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conventionGroup, readAnnouncement, type Announcement } from '../../src/audit/header-fields.js';
 import { rateLimitHeaders } from '../../src/http/headers.js';
+import { listenOnLoopback } from '../support/listen-app.js';
 
 /** When the request was sent: 2025-12-02T00:41:09.000Z. */
 const SENT = 1_764_636_069_000;
@@ -393,10 +393,7 @@ describe("readAnnouncement: express-rate-limit's actual output (a real app on lo
         res.send('ok');
       });
     }
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+    ({ origin, close } = await listenOnLoopback(app));
   });
   afterAll(() => close());
 

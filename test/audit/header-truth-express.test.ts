@@ -1,10 +1,10 @@
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import express from 'express';
 import { rateLimit } from 'express-rate-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conventionGroup, readAnnouncement } from '../../src/audit/header-fields.js';
 import { judgeHeaders, retryCheckPlan, type RetryCheck, type SequenceResponse } from '../../src/audit/header-truth.js';
+import { listenOnLoopback } from '../support/listen-app.js';
 
 /** express-rate-limit's fixed window: 3 per 2 s, keyed by a header so each key is a fresh identity. */
 const LIMIT = 3;
@@ -30,10 +30,7 @@ describe('judgeHeaders on express-rate-limit (draft-8 and legacy fields), the ch
     app.get('/', limiter, (_req, res) => {
       res.send('ok');
     });
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+    ({ origin, close } = await listenOnLoopback(app));
   });
   afterAll(() => close());
 
