@@ -15,6 +15,8 @@ export interface Identity {
 /** The loopback source addresses a fresh identity may bind: 127.0.0.2 to 127.0.0.254. */
 const FIRST_HOST = 2;
 const LAST_HOST = 254;
+/** How many such addresses there are. */
+const HOSTS = LAST_HOST - FIRST_HOST + 1;
 
 /**
  * Hands out fresh identities, each a client the limiter has not seen: a new loopback source
@@ -22,9 +24,14 @@ const LAST_HOST = 254;
  * 127.0.0.254 makes a per-address limiter see a new client) and, with a key header, a new
  * key value. Addresses are used only when the target itself is an IPv4 loopback address;
  * once they run out, identities differ by key alone (and {@link freshAddresses} says so).
+ * The addresses start at a random one and go round, so that an audit run just after
+ * another (whose clients the endpoint may still count) starts on others.
  */
 export class IdentityPool {
-  private nextHost = FIRST_HOST;
+  /** Addresses handed out so far. */
+  private taken = 0;
+  /** The first address's host number: random, so that an audit run just after another does not start on the clients it spent. */
+  private readonly firstHost: number;
   private nextKey = 1;
   private readonly runTag: string;
 
@@ -40,6 +47,7 @@ export class IdentityPool {
   ) {
     this.bindable = isIP(targetHost) === 4 && isLoopbackAddress(targetHost);
     this.runTag = runTag;
+    this.firstHost = FIRST_HOST + Math.floor(Math.random() * HOSTS);
   }
 
   /** Whether source addresses can vary (the target is an IPv4 loopback address). */
@@ -47,7 +55,7 @@ export class IdentityPool {
 
   /** Whether fresh identities still get fresh addresses. */
   get freshAddresses(): boolean {
-    return this.bindable && this.nextHost <= LAST_HOST;
+    return this.bindable && this.taken < HOSTS;
   }
 
   /** Whether identities can differ at all (by address or key). */
@@ -72,7 +80,8 @@ export class IdentityPool {
 
   private takeAddress(): string | undefined {
     if (!this.freshAddresses) return undefined;
-    return `127.0.0.${this.nextHost++}`;
+    const host = FIRST_HOST + ((this.firstHost - FIRST_HOST + this.taken++) % HOSTS);
+    return `127.0.0.${host}`;
   }
 
   private takeKey(): string | undefined {

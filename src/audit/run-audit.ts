@@ -1,6 +1,6 @@
 import type { AuditReport } from './audit-report.js';
 import { buildReport } from './build-report.js';
-import { candidateHypotheses, isJump } from './candidates.js';
+import { candidateHypotheses } from './candidates.js';
 import { probeConcurrency } from './concurrency-probe.js';
 import { probeDeniedCount } from './denied-count-probe.js';
 import { discover } from './discovery-probe.js';
@@ -25,6 +25,10 @@ import { pollStaircase, type Return, type Staircase } from './staircase.js';
 const DISCOVERY_SHARE = 0.6;
 /** The share of `--max-time` the recovery polling may take (the later probes need the rest). */
 const RECOVERY_SHARE = 0.6;
+/** The share of `--max-requests` the recovery polling may send. */
+const RECOVERY_REQUEST_SHARE = 0.3;
+/** The share each probe beside it (the sparse poller, the split) may send. */
+const SIDE_REQUEST_SHARE = 0.1;
 /** The shortest wait between two polls, ms. */
 const MIN_GAP_MS = 2;
 /** Margin past a moment the policy predicts, ms: the endpoint's clock and ours differ by a request's flight. */
@@ -160,6 +164,7 @@ async function probeRecovery(audit: Audit, perClient: boolean): Promise<void> {
     exhaustedMs: discovery.denial.sentMs,
     cap: 2 * quota + 2,
     untilMs,
+    maxShots: RECOVERY_REQUEST_SHARE * audit.options.maxRequests,
     minGapMs: MIN_GAP_MS,
     done: (returns) => {
       if (returns[0]) firstReturn(returns[0]);
@@ -167,7 +172,9 @@ async function probeRecovery(audit: Audit, perClient: boolean): Promise<void> {
     },
   }).then((staircase) => (readings.staircase = staircase));
   const sparseRecovery = perClient
-    ? pollSparsely(client, pool.fresh(), quota, untilMs, sparse).then((staircase) => (readings.sparse = staircase))
+    ? pollSparsely(client, pool.fresh(), quota, untilMs, SIDE_REQUEST_SHARE * audit.options.maxRequests, sparse).then(
+        (staircase) => (readings.sparse = staircase),
+      )
     : Promise.resolve();
   const split = perClient
     ? Promise.race([firstReturned, recovery.then(() => undefined)]).then(async (first) => {
@@ -177,6 +184,7 @@ async function probeRecovery(audit: Audit, perClient: boolean): Promise<void> {
           quota,
           windowMs: first.atMs - discovery.run.startMs,
           untilMs: client.now() + client.timeLeftMs,
+          maxShots: SIDE_REQUEST_SHARE * audit.options.maxRequests,
           minGapMs: MIN_GAP_MS,
         });
       })
@@ -192,6 +200,7 @@ async function pollSparsely(
   identity: Identity,
   quota: number,
   untilMs: number,
+  maxShots: number,
   seen: { exhaustedMs?: number; first?: Return },
 ): Promise<Staircase | undefined> {
   const run = await drain(client, 'sparse-recovery', identity, { cap: 2 * quota + 2 });
@@ -203,6 +212,7 @@ async function pollSparsely(
     exhaustedMs: run.stoppedAt.sentMs,
     cap: 2 * quota + 2,
     untilMs,
+    maxShots,
     minGapMs: MIN_GAP_MS,
     gapShare: 1,
     done: (returns) => {
@@ -228,11 +238,13 @@ function lockedOut(
   return client.now() - denial.sentMs > 4 * sparseWait + LOCKOUT_GRACE_MS;
 }
 
-/** Two resets seen (the window between them), or a trickle long enough to time its rate. */
+/**
+ * Enough has come back to time it: after the first return, as many units again as a quota
+ * (at most {@link TRICKLE_UNITS}): a second reset of a window, a second round of a log, or a
+ * trickle long enough to time its rate.
+ */
 function recoveredEnough(returns: readonly Return[], quota: number): boolean {
-  const first = returns[0];
-  if (!first) return false;
-  if (isJump(first, quota)) return returns.filter((ret) => isJump(ret, quota)).length >= 2;
+  if (returns.length === 0) return false;
   const units = returns.slice(1).reduce((sum, ret) => sum + ret.count, 0);
   return units >= Math.max(3, Math.min(quota, TRICKLE_UNITS));
 }

@@ -11,6 +11,8 @@ export interface SplitProbeOptions {
   windowMs: number;
   /** Polling stops at this time, ms after the start. */
   untilMs: number;
+  /** Polling stops once it has sent this many requests. */
+  maxShots: number;
   minGapMs: number;
 }
 
@@ -32,6 +34,7 @@ export async function probeSplit(client: ProbeClient, options: SplitProbeOptions
     exhaustedMs,
     cap: 2 * quota,
     untilMs: Math.min(options.untilMs, first.startMs + 1.6 * options.windowMs),
+    maxShots: options.maxShots,
     minGapMs: options.minGapMs,
     done: (returns) => returns.length >= 2 && returns.reduce((sum, r) => sum + r.count, 0) >= quota,
   });

@@ -34,6 +34,8 @@ export interface StaircaseOptions {
   cap: number;
   /** Polling stops at this time, ms after the start, complete or not. */
   untilMs: number;
+  /** Polling stops once it has sent this many requests, complete or not. */
+  maxShots: number;
   /** The shortest wait between polls, ms. */
   minGapMs: number;
   /** Says when polling has seen enough. */
@@ -72,7 +74,7 @@ export async function pollStaircase(client: ProbeClient, options: StaircaseOptio
     const flowGap = returned >= 3 ? (0.5 * (anchor - options.exhaustedMs)) / returned : 0;
     const gap = Math.max(options.minGapMs, (options.gapShare ?? GAP_SHARE) * (client.now() - anchor), flowGap);
     const next = client.now() + gap;
-    if (next > options.untilMs) break;
+    if (next > options.untilMs || shots.length >= options.maxShots) break;
     await client.sleepUntil(next);
     const poll = await drain(client, options.probe, options.identity, { cap: options.cap, path: options.path });
     shots.push(...poll.shots);
