@@ -49,7 +49,7 @@ export function buildReport(readings: Readings, client: ProbeClient, options: Au
     alignment: alignmentOf(family.family, best),
     scope: readings.scope?.scope ?? { kind: 'unknown', evidence: ['the audit stopped before the scope was probed'] },
     denial: denialOf(readings, client.shots),
-    headers: headerVerdicts(readings, policy, family.family),
+    headers: headerVerdicts(readings, client.shots, policy, family.family),
     concurrency: concurrencyOf(readings, best),
     weaker: [...readings.weaker, ...stopNote(client)],
     findings: [],

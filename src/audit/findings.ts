@@ -78,7 +78,7 @@ function rangeText(range: readonly [number, number] | undefined, unit: string): 
   if (!range) return 'not measured';
   const [low, high] = range;
   if (high === Infinity) return `at least ${low}${unit}`;
-  return low === high ? `exactly ${low}${unit} fits` : `${low}-${high}${unit} fit equally`;
+  return low === high ? `exactly ${low}${unit}` : `${low}-${high}${unit}`;
 }
 
 /** A duration in seconds as people write it: `1s`, `1.5s`, `250ms`. */
@@ -101,19 +101,25 @@ function scopeText(report: AuditReport): string {
   return `${who}; ${routes === 'shared' ? 'the paths share one budget' : 'each path has its own budget'}`;
 }
 
+/** What each alignment means, and what shows it. */
+const ALIGNMENTS: Record<AuditReport['alignment'], { conclusion: string; evidence: string }> = {
+  epoch: {
+    conclusion: 'windows start at epoch multiples of the window',
+    evidence: 'the resets fell on multiples of the window on the clock, whatever each client’s first request',
+  },
+  'first-request': {
+    conclusion: "windows start at each client's first request",
+    evidence: 'each client’s reset came one window after its own first request',
+  },
+  continuous: {
+    conclusion: 'no windows: quota returns continuously',
+    evidence: 'no resets: each unit came back on its own (a bucket’s refill, a log’s window after each request)',
+  },
+  unknown: { conclusion: 'unknown', evidence: 'no reset was seen' },
+};
+
 function alignmentRow(report: AuditReport): Finding {
-  const text = {
-    epoch: 'windows start at epoch multiples of the window',
-    'first-request': "windows start at each client's first request",
-    continuous: 'no windows: quota returns continuously',
-    unknown: 'unknown',
-  }[report.alignment];
-  return {
-    topic: 'alignment',
-    conclusion: text,
-    evidence: 'from the best-fitting model',
-    confidence: report.algorithm.confidence,
-  };
+  return { topic: 'alignment', ...ALIGNMENTS[report.alignment], confidence: report.algorithm.confidence };
 }
 
 function denialRow(report: AuditReport): Finding {

@@ -5,7 +5,7 @@ import { judgeHeaders, retryCheckPlan, type RetryCheck, type RetryCheckPlan } fr
 import type { Identity, IdentityPool } from './identities.js';
 import type { ProbeClient, ProbeShot } from './probe-client.js';
 import type { Readings } from './readings.js';
-import { isAdmittedShot } from './shot-outcome.js';
+import { isAdmittedShot, isDeniedShot } from './shot-outcome.js';
 
 /** A fresh client run to its first denial, and the plan for checking the wait that denial announced. */
 interface Denied {
@@ -54,12 +54,21 @@ async function check(client: ProbeClient, denied: Denied, sendAtMs: number): Pro
 
 /**
  * The verdict on each rate-limit field the endpoint sends (or a missing row per convention
- * it does not), from the discovery's sequence, the retry checks and the measured policy.
+ * it does not), from the discovery's sequence, the retry checks and the measured policy;
+ * `shots` are every request sent (a queue's first denial comes from its burst).
  */
-export function headerVerdicts(readings: Readings, policy: AuditPolicy, family: Family): HeaderVerdict[] {
+export function headerVerdicts(
+  readings: Readings,
+  shots: readonly ProbeShot[],
+  policy: AuditPolicy,
+  family: Family,
+): HeaderVerdict[] {
   const discovery = readings.discovery;
   if (!discovery) return [];
-  const sequence = discovery.run.shots.map((shot) => ({
+  // A queue denies nothing one request at a time: its first denial (from the burst) is the one judged.
+  const denial = discovery.denial === undefined ? shots.find(isDeniedShot) : undefined;
+  const run = denial ? [...discovery.run.shots, denial] : discovery.run.shots;
+  const sequence = run.map((shot) => ({
     sentMs: shot.sentMs,
     epochMs: shot.epochMs,
     admitted: isAdmittedShot(shot),

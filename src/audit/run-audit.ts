@@ -154,10 +154,11 @@ async function probeRecovery(audit: Audit, perClient: boolean): Promise<void> {
   const discovery = readings.discovery;
   if (!discovery?.denial) return;
   const quota = discovery.run.admitted;
-  let firstReturn: (value: Return) => void = () => undefined;
-  const firstReturned = new Promise<Return>((resolve) => (firstReturn = resolve));
   const untilMs = RECOVERY_SHARE * (client.now() + client.timeLeftMs);
-  const sparse: { exhaustedMs?: number; first?: Return } = {};
+  const sideShots = SIDE_REQUEST_SHARE * audit.options.maxRequests;
+  const sparse: SparseSeen = {};
+  let firstReturn: (value: Return | undefined) => void = () => undefined;
+  const firstReturned = new Promise<Return | undefined>((resolve) => (firstReturn = resolve));
   const recovery = pollStaircase(client, {
     probe: 'recovery',
     identity: discovery.identity,
@@ -170,28 +171,42 @@ async function probeRecovery(audit: Audit, perClient: boolean): Promise<void> {
       if (returns[0]) firstReturn(returns[0]);
       return recoveredEnough(returns, quota) || lockedOut(client, discovery.denial as ProbeShot, returns, sparse);
     },
-  }).then((staircase) => (readings.staircase = staircase));
-  const sparseRecovery = perClient
-    ? pollSparsely(client, pool.fresh(), quota, untilMs, SIDE_REQUEST_SHARE * audit.options.maxRequests, sparse).then(
-        (staircase) => (readings.sparse = staircase),
-      )
-    : Promise.resolve();
-  const split = perClient
-    ? Promise.race([firstReturned, recovery.then(() => undefined)]).then(async (first) => {
-        if (!first) return;
-        readings.split = await probeSplit(client, {
-          identity: pool.fresh(),
-          quota,
-          windowMs: first.atMs - discovery.run.startMs,
-          untilMs: client.now() + client.timeLeftMs,
-          maxShots: SIDE_REQUEST_SHARE * audit.options.maxRequests,
-          minGapMs: MIN_GAP_MS,
-        });
-      })
-    : Promise.resolve();
-  await Promise.all([recovery, sparseRecovery, split]);
+  }).then((staircase) => {
+    firstReturn(undefined);
+    readings.staircase = staircase;
+  });
+  await Promise.all([
+    recovery,
+    perClient
+      ? pollSparsely(client, pool.fresh(), quota, { untilMs, maxShots: sideShots }, sparse).then(
+          (staircase) => (readings.sparse = staircase),
+        )
+      : undefined,
+    perClient ? firstReturned.then((first) => splitAfter(audit, first, sideShots)) : undefined,
+  ]);
   if (readings.staircase?.returns.length === 0 && sparse.first) readings.lockedOut = true;
   else if (readings.staircase && !readings.staircase.complete) readings.weaker.push(incompleteRecovery(readings));
+}
+
+/** What the sparse poller has seen so far, for the busy poller's lockout check. */
+interface SparseSeen {
+  exhaustedMs?: number;
+  first?: Return;
+}
+
+/** The split probe, once the recovery's first return suggests how long a window is. */
+async function splitAfter(audit: Audit, first: Return | undefined, maxShots: number): Promise<void> {
+  const { client, pool, readings } = audit;
+  const discovery = readings.discovery;
+  if (!first || !discovery) return;
+  readings.split = await probeSplit(client, {
+    identity: pool.fresh(),
+    quota: discovery.run.admitted,
+    windowMs: first.atMs - discovery.run.startMs,
+    untilMs: client.now() + client.timeLeftMs,
+    maxShots,
+    minGapMs: MIN_GAP_MS,
+  });
 }
 
 /** A fresh client exhausted, then polled with each wait twice the last. */
@@ -199,9 +214,8 @@ async function pollSparsely(
   client: ProbeClient,
   identity: Identity,
   quota: number,
-  untilMs: number,
-  maxShots: number,
-  seen: { exhaustedMs?: number; first?: Return },
+  bounds: { untilMs: number; maxShots: number },
+  seen: SparseSeen,
 ): Promise<Staircase | undefined> {
   const run = await drain(client, 'sparse-recovery', identity, { cap: 2 * quota + 2 });
   if (!run.stoppedAt) return undefined;
@@ -211,8 +225,7 @@ async function pollSparsely(
     identity,
     exhaustedMs: run.stoppedAt.sentMs,
     cap: 2 * quota + 2,
-    untilMs,
-    maxShots,
+    ...bounds,
     minGapMs: MIN_GAP_MS,
     gapShare: 1,
     done: (returns) => {
@@ -227,12 +240,7 @@ async function pollSparsely(
  * The busy poller is locked out: nothing came back to it in four times the wait after
  * which the sparse poller got quota back. Its own denials keep it out.
  */
-function lockedOut(
-  client: ProbeClient,
-  denial: ProbeShot,
-  returns: readonly Return[],
-  sparse: { exhaustedMs?: number; first?: Return },
-): boolean {
+function lockedOut(client: ProbeClient, denial: ProbeShot, returns: readonly Return[], sparse: SparseSeen): boolean {
   if (returns.length > 0 || !sparse.first || sparse.exhaustedMs === undefined) return false;
   const sparseWait = sparse.first.atMs - sparse.exhaustedMs;
   return client.now() - denial.sentMs > 4 * sparseWait + LOCKOUT_GRACE_MS;
