@@ -62,12 +62,15 @@ export function candidateHypotheses(evidence: CandidateEvidence): Hypothesis[] {
   return out;
 }
 
-/** The limits: what the fresh client got, and the largest quota that came back at once, each give or take one. */
+/**
+ * The limits: what the fresh client got, and every quota that came back at once (a window's
+ * reset gives exactly its limit, where a discovery run across a reset got more), each give
+ * or take one.
+ */
 function candidateLimits({ discovery, staircase }: CandidateEvidence): number[] {
-  const seen = [discovery.admitted, ...staircase.returns.map((ret) => ret.count)];
-  const largest = Math.max(...seen);
+  const resets = staircase.returns.filter((ret) => isJump(ret, discovery.admitted)).map((ret) => ret.count);
   const limits = new Set<number>();
-  for (const base of [largest, discovery.admitted]) {
+  for (const base of [...resets, discovery.admitted]) {
     for (const value of [base, base - 1, base + 1]) if (value >= 1) limits.add(value);
   }
   return [...limits];

@@ -73,6 +73,8 @@ export class ProbeClient {
   private readonly halt = new AbortController();
   private haltedBy: Exclude<AuditStop, 'done'> | undefined;
   private readonly startPerf = performance.now();
+  /** The wall clock minus the monotonic one (see {@link wallClockOffset}). */
+  private readonly wallOffsetMs = wallClockOffset();
   private readonly deadline: NodeJS.Timeout | undefined;
   private readonly unwatch: () => void;
 
@@ -87,9 +89,9 @@ export class ProbeClient {
     return performance.now() - this.startPerf;
   }
 
-  /** Epoch ms now, with sub-millisecond precision. */
+  /** Epoch ms now (the wall clock an endpoint's windows align to), with sub-millisecond precision. */
   epochNow(): number {
-    return performance.timeOrigin + performance.now();
+    return this.wallOffsetMs + performance.now();
   }
 
   /** Requests sent so far. */
@@ -262,6 +264,23 @@ export class ProbeClient {
       req.end();
     });
   }
+}
+
+/** How long {@link wallClockOffset} samples the clocks, ms: over one tick of `Date.now()`. */
+const CALIBRATION_MS = 2;
+
+/**
+ * `Date.now()` minus `performance.now()`, to the sub-millisecond: the clocks are sampled
+ * over a tick of the wall clock, whose whole milliseconds are floored, so the largest
+ * difference seen is the closest. `performance.timeOrigin` would not do: the wall clock
+ * drifts from it (NTP) over a process's life, by milliseconds, and an endpoint's epoch
+ * windows follow the wall clock.
+ */
+function wallClockOffset(): number {
+  const until = performance.now() + CALIBRATION_MS;
+  let best = -Infinity;
+  for (let now = performance.now(); now < until; now = performance.now()) best = Math.max(best, Date.now() - now);
+  return best;
 }
 
 /** The rate-limit fields of a response, by lower-case name; a repeated field's values joined by `, `. */

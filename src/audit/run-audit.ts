@@ -17,7 +17,7 @@ import type { Readings } from './readings.js';
 import type { AuditOptions } from './run-options.js';
 import { probeScope } from './scope-probe.js';
 import { probeSoak } from './soak-probe.js';
-import { probeSplit } from './split-probe.js';
+import { probeSplits, splitGaps } from './split-probe.js';
 import { drain } from './drain.js';
 import { pollStaircase, type Return, type Staircase } from './staircase.js';
 
@@ -182,7 +182,18 @@ async function probeRecovery(audit: Audit, perClient: boolean): Promise<void> {
           (staircase) => (readings.sparse = staircase),
         )
       : undefined,
-    perClient ? firstReturned.then((first) => splitAfter(audit, first, sideShots)) : undefined,
+    perClient
+      ? probeSplits(client, {
+          identities: () => pool.fresh(),
+          quota,
+          gapsMs: splitGaps(discovery.denial.sentMs - discovery.run.startMs, untilMs - client.now()),
+          firstReturn: firstReturned,
+          discoveryStartMs: discovery.run.startMs,
+          untilMs: client.now() + client.timeLeftMs,
+          maxShots: sideShots,
+          minGapMs: MIN_GAP_MS,
+        }).then((staircase) => (readings.split = staircase))
+      : undefined,
   ]);
   if (readings.staircase?.returns.length === 0 && sparse.first) readings.lockedOut = true;
   else if (readings.staircase && !readings.staircase.complete) readings.weaker.push(incompleteRecovery(readings));
@@ -192,21 +203,6 @@ async function probeRecovery(audit: Audit, perClient: boolean): Promise<void> {
 interface SparseSeen {
   exhaustedMs?: number;
   first?: Return;
-}
-
-/** The split probe, once the recovery's first return suggests how long a window is. */
-async function splitAfter(audit: Audit, first: Return | undefined, maxShots: number): Promise<void> {
-  const { client, pool, readings } = audit;
-  const discovery = readings.discovery;
-  if (!first || !discovery) return;
-  readings.split = await probeSplit(client, {
-    identity: pool.fresh(),
-    quota: discovery.run.admitted,
-    windowMs: first.atMs - discovery.run.startMs,
-    untilMs: client.now() + client.timeLeftMs,
-    maxShots,
-    minGapMs: MIN_GAP_MS,
-  });
 }
 
 /** A fresh client exhausted, then polled with each wait twice the last. */

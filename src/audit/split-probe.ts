@@ -1,14 +1,19 @@
-import { drain } from './drain.js';
+import { drain, type Drain } from './drain.js';
 import type { Identity } from './identities.js';
-import type { ProbeClient } from './probe-client.js';
-import { pollStaircase, type Staircase } from './staircase.js';
+import type { ProbeClient, ProbeShot } from './probe-client.js';
+import { pollStaircase, type Return, type Staircase } from './staircase.js';
 
-/** Options of {@link probeSplit}. */
+/** Options of {@link probeSplits}. */
 export interface SplitProbeOptions {
-  identity: Identity;
+  /** Fresh identities, one per rung (see {@link splitGaps}). */
+  identities: () => Identity;
   quota: number;
-  /** The window as the first reset suggests it, ms (the second half is sent 0.4 of it later). */
-  windowMs: number;
+  /** The gaps between the two halves, ms, shortest first (see {@link splitGaps}). */
+  gapsMs: readonly number[];
+  /** Resolves with the recovery's first return (undefined when none came): it tells how long a window is. */
+  firstReturn: Promise<Return | undefined>;
+  /** When the discovery run started, ms after the audit's start (the first return is a window after it). */
+  discoveryStartMs: number;
   /** Polling stops at this time, ms after the start. */
   untilMs: number;
   /** Polling stops once it has sent this many requests. */
@@ -16,27 +21,94 @@ export interface SplitProbeOptions {
   minGapMs: number;
 }
 
+/** A split's second half is sent at most this share of a window after its first. */
+const MAX_GAP_SHARE = 0.6;
+/** Each rung's gap is this many times the one before. */
+const GAP_RATIO = 4;
+
 /**
- * Tells a sliding log from a fixed window: half the quota now, the rest 0.4 of a window
- * later, then polls. A sliding log returns the two halves a window after each was sent; a
- * window resetting returns both at once (and one that resets between the halves admits
- * more than the rest at the second). The exact models scored on these shots decide.
+ * The gaps of the ladder: from twice the discovery run's length (a window holds at least
+ * that) up to {@link MAX_GAP_SHARE} of the time the audit can wait, each four times the last.
  */
-export async function probeSplit(client: ProbeClient, options: SplitProbeOptions): Promise<Staircase> {
-  const { identity, quota } = options;
-  const first = await drain(client, 'split', identity, { cap: Math.ceil(quota / 2) });
-  await client.sleepUntil(first.startMs + 0.4 * options.windowMs);
-  const second = await drain(client, 'split', identity, { cap: 2 * quota });
-  const exhaustedMs = second.stoppedAt?.sentMs ?? client.now();
+export function splitGaps(discoveryMs: number, waitMs: number): number[] {
+  const gaps: number[] = [];
+  for (let gap = Math.max(20, 2 * discoveryMs); gap <= MAX_GAP_SHARE * waitMs; gap *= GAP_RATIO) gaps.push(gap);
+  return gaps;
+}
+
+/**
+ * Tells a sliding log from a fixed window: half a quota now, the rest some time later,
+ * then polled. A sliding log returns the two halves a window after each was sent; a window
+ * returns both at once (and one that resets between the halves admits more than the rest
+ * at the second). How long a window is shows only at the recovery's first return, and a
+ * split started then would need one and a half windows more, so a ladder of splits starts
+ * at once, each rung a fresh client whose second half goes 4 times later than the last
+ * rung's, until the first return says the window: the rung with the longest gap under 0.6
+ * of it is polled, the others stop. Returns every rung's shots (the models score them all)
+ * and the polled rung's staircase.
+ */
+export async function probeSplits(client: ProbeClient, options: SplitProbeOptions): Promise<Staircase | undefined> {
+  const { quota } = options;
+  const rungs: Rung[] = [];
+  for (const gapMs of options.gapsMs) {
+    const identity = options.identities();
+    const first = await drain(client, 'split', identity, { cap: Math.ceil(quota / 2) });
+    rungs.push({ identity, gapMs, first, second: undefined, shots: [...first.shots] });
+  }
+  let windowMs: number | undefined;
+  const known = options.firstReturn.then((ret) => {
+    windowMs = ret === undefined ? undefined : ret.atMs - options.discoveryStartMs;
+  });
+  await Promise.all(rungs.map((rung) => sendSecondHalf(client, rung, quota, () => windowMs, known)));
+  await known;
+  if (windowMs === undefined) return undefined;
+  const chosen = chooseRung(rungs, windowMs);
+  if (!chosen?.second) return undefined;
   const staircase = await pollStaircase(client, {
     probe: 'split',
-    identity,
-    exhaustedMs,
+    identity: chosen.identity,
+    exhaustedMs: chosen.second.stoppedAt?.sentMs ?? client.now(),
     cap: 2 * quota,
-    untilMs: Math.min(options.untilMs, first.startMs + 1.6 * options.windowMs),
+    untilMs: Math.min(options.untilMs, chosen.first.startMs + chosen.gapMs + 1.3 * windowMs),
     maxShots: options.maxShots,
     minGapMs: options.minGapMs,
-    done: (returns) => returns.length >= 2 && returns.reduce((sum, r) => sum + r.count, 0) >= quota,
+    done: (returns) => returns.reduce((sum, r) => sum + r.count, 0) >= quota && returns.length >= 2,
   });
-  return { ...staircase, shots: [...first.shots, ...second.shots, ...staircase.shots] };
+  return { ...staircase, shots: [...rungs.flatMap((rung) => rung.shots), ...staircase.shots] };
+}
+
+/** One rung of the ladder: a fresh client, its two halves and the gap between them. */
+interface Rung {
+  identity: Identity;
+  gapMs: number;
+  first: Drain;
+  second: Drain | undefined;
+  shots: ProbeShot[];
+}
+
+/**
+ * Sends a rung's second half at its gap, unless the window is known by then and the gap
+ * is too long for it (the halves would fall in two windows, where a log and a window
+ * decide alike).
+ */
+async function sendSecondHalf(
+  client: ProbeClient,
+  rung: Rung,
+  quota: number,
+  windowMs: () => number | undefined,
+  known: Promise<void>,
+): Promise<void> {
+  const due = rung.first.startMs + rung.gapMs;
+  await Promise.race([client.sleepUntil(due), known]);
+  const window = windowMs();
+  if (window !== undefined && rung.gapMs > MAX_GAP_SHARE * window) return;
+  await client.sleepUntil(due);
+  rung.second = await drain(client, 'split', rung.identity, { cap: 2 * quota });
+  rung.shots.push(...rung.second.shots);
+}
+
+/** The rung whose gap is the longest under {@link MAX_GAP_SHARE} of the window, second half sent. */
+function chooseRung(rungs: readonly Rung[], windowMs: number): Rung | undefined {
+  const fitting = rungs.filter((rung) => rung.second !== undefined && rung.gapMs <= MAX_GAP_SHARE * windowMs);
+  return fitting[fitting.length - 1];
 }

@@ -72,6 +72,19 @@ describe('runAudit on endpoints that give it little to work with', () => {
     expect(report.concurrency).toMatchObject({ admitted: 5, expected: 5, overAdmitted: 0 });
   });
 
+  it('a discovery run across a window’s reset (more than the limit admitted at first): the resets give the limit', async () => {
+    const url = await serve(fixedWindow(20, 500, (req) => req.socket.remoteAddress ?? ''));
+    // Start just before an epoch multiple of 500 ms, the first request's connection made:
+    // the first run of 20 crosses the reset.
+    await fetch(url);
+    await new Promise((resolve) => setTimeout(resolve, 500 - ((Date.now() + 12) % 500)));
+    const report = await runAudit(options(url));
+    const discovery = report.timelines.find((timeline) => timeline.probe === 'discovery');
+    expect(discovery?.shots.filter((shot) => shot.outcome === 'admitted').length).toBeGreaterThan(20);
+    expect(report.algorithm.family).toBe('fixed-window');
+    expect(report.policy).toMatchObject({ limit: 20, windowMs: 500 });
+  });
+
   it('a budget per route: --path finds each path its own', async () => {
     const url = await serve(fixedWindow(5, 500, (req) => `${req.socket.remoteAddress} ${req.url}`));
     const report = await runAudit(options(url, { paths: ['/other'] }));
