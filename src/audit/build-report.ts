@@ -105,7 +105,7 @@ function heldMs(shots: readonly ProbeShot[]): number {
 function policyOf(readings: Readings, best: Hypothesis | undefined): AuditPolicy {
   if (readings.queue) return queuePolicy(readings);
   const fit = readings.inference?.best;
-  if (!best || !fit || readings.inference?.family === 'none') return { limit: null, windowMs: null, range: {} };
+  if (!best || !fit) return { limit: null, windowMs: null, range: {} };
   const tied = tiesOf(readings);
   const ties = tied.length > 0 ? tied : [best];
   if (best.family === 'token-bucket') {
@@ -137,7 +137,7 @@ function policyOf(readings: Readings, best: Hypothesis | undefined): AuditPolicy
   };
 }
 
-/** The hypotheses of the best's family that reproduce as many decisions as it does. */
+/** The hypotheses of the best's family that reproduce as many decisions as it does, within the noise. */
 function tiesOf(readings: Readings): Hypothesis[] {
   const fit = readings.inference?.best;
   if (!fit || !readings.scope) return [];
@@ -149,9 +149,10 @@ function queuePolicy(readings: Readings): AuditPolicy {
   if (!queue?.ratePerSec) return { limit: null, windowMs: null, range: {} };
   const burst = queue.served + queue.held;
   const [low, high] = queue.rateRange ?? [queue.ratePerSec, queue.ratePerSec];
+  // A queue that took the whole burst is at least that long: its burst has no range then (see weaker).
   return bucketPolicy(queue.ratePerSec, burst, {
     ratePerSec: [round3(low), round3(high)],
-    burst: queue.denied > 0 ? [burst, burst] : [burst, Infinity],
+    ...(queue.denied > 0 ? { burst: [burst, burst] as const } : {}),
   });
 }
 

@@ -349,6 +349,11 @@ async function probeQueueing(audit: Audit): Promise<void> {
     paths: options.paths,
   });
   readings.queue = await burst.done;
+  if (readings.queue.denied === 0) {
+    readings.weaker.push(
+      `the queue took all ${options.inFlight} requests sent at once: its burst is at least that (raise --in-flight to find it)`,
+    );
+  }
   progress('concurrency');
   const queue = readings.queue;
   readings.concurrency = await probeConcurrency(client, pool.fresh(), options.inFlight, queue.served + queue.held);
