@@ -77,7 +77,6 @@ function policyText(report: AuditReport): { conclusion: string; evidence: string
 function rangeText(range: readonly [number, number] | undefined, unit: string): string {
   if (!range) return 'not measured';
   const [low, high] = range;
-  if (high === Infinity) return `at least ${low}${unit}`;
   return low === high ? `exactly ${low}${unit}` : `${low}-${high}${unit}`;
 }
 
