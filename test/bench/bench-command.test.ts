@@ -8,6 +8,7 @@ import { renderBars } from '../../src/report/text/bench-report.js';
 import { bufferIO } from '../../src/report/io.js';
 import { run as runCli } from '../../src/cli/main.js';
 import { memory, rounds, run, speed } from './sample-runs.js';
+import { TINY_BENCH } from '../support/tiny-bench.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -100,22 +101,6 @@ describe('ratelab bench: exit codes', () => {
     }
   });
 
-  /** A bench run small enough for a test: one algorithm, 10 keys, two 5 ms rounds, no memory probe. */
-  const TINY_RUN = [
-    'bench',
-    '--quick',
-    '--rounds',
-    '2',
-    '--time',
-    '10ms',
-    '--keys',
-    '10',
-    '--memory-keys',
-    '0',
-    '--algorithms',
-    'token-bucket',
-  ];
-
   it.each<{ what: string; figures: () => ReturnType<typeof speed>[]; message: RegExp }>([
     {
       what: '300,000 figures (larger than any run writes)',
@@ -143,7 +128,7 @@ describe('ratelab bench: exit codes', () => {
   ])('a baseline with $what: exit 2 naming the file, before measuring anything', async ({ figures, message }) => {
     await writeFile(join(dir, 'base.json'), JSON.stringify(run(figures())));
     const io = bufferIO({ cwd: dir });
-    expect(await runCli([...TINY_RUN, '--baseline', 'base.json'], io)).toBe(2);
+    expect(await runCli([...TINY_BENCH, '--baseline', 'base.json'], io)).toBe(2);
     expect(io.err()).toMatch(message);
     expect(io.err().trim().split('\n')).toHaveLength(1);
     expect(io.out()).toBe('');
@@ -164,7 +149,7 @@ describe('ratelab bench: exit codes', () => {
       JSON.stringify(run([speed('token-bucket/hot-key', rounds(1, 0.02)), speed('leaky-bucket/hot-key', [1])])),
     );
     const io = bufferIO({ cwd: dir });
-    expect(await runCli([...TINY_RUN, '--baseline', 'base.json', '--max-regression', '99%'], io)).toBe(0);
+    expect(await runCli([...TINY_BENCH, '--baseline', 'base.json', '--max-regression', '99%'], io)).toBe(0);
     expect(io.out()).toMatch(/leaky-bucket\/hot-key .*gone/);
   });
 

@@ -21,6 +21,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
 import { bufferIO } from '../../src/report/io.js';
 import { writeOutputs } from '../../src/report/write-output.js';
+import { TINY_BENCH } from '../support/tiny-bench.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'ratelab-outputs-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -201,25 +202,10 @@ async function withFullDisk(body: (dir: string) => Promise<void>): Promise<void>
   }
 }
 
-const QUICK_BENCH = [
-  'bench',
-  '--quick',
-  '--rounds',
-  '2',
-  '--time',
-  '10ms',
-  '--keys',
-  '10',
-  '--memory-keys',
-  '0',
-  '--algorithms',
-  'token-bucket',
-];
-
 describe('a write that fails after the run: exit 74, one line naming the file, nothing already written lost', () => {
   it.runIf(canMountTmpfs()).each([
     ['compare --html', ['compare', 'edge-attack', '--no-measure', '--no-chart', '--html', 'ok.html']],
-    ['bench --json', [...QUICK_BENCH, '--json', 'ok.html']],
+    ['bench --json', [...TINY_BENCH, '--json', 'ok.html']],
     [
       'compare --csv new.csv (a new file)',
       ['compare', 'edge-attack', '--no-measure', '--no-chart', '--csv', 'new.csv'],
@@ -242,7 +228,7 @@ describe('a write that fails after the run: exit 74, one line naming the file, n
   // A full device of its own (mknod, so root), like /dev/full: written directly, it fails on write.
   it.runIf(process.getuid?.() === 0).each([
     ['compare --json', ['compare', 'edge-attack', '--no-measure', '--no-chart', '--csv', 'ok.csv', '--json', 'full']],
-    ['bench --json', [...QUICK_BENCH, '--csv', 'ok.csv', '--json', 'full']],
+    ['bench --json', [...TINY_BENCH, '--csv', 'ok.csv', '--json', 'full']],
   ])('%s to a device that is always full', async (_name, argv) => {
     const dir = mkdtempSync(join(scratch, 'device-full-'));
     execFileSync('mknod', ['-m', '666', join(dir, 'full'), 'c', '1', '7']);
@@ -257,7 +243,7 @@ describe('a write that fails after the run: exit 74, one line naming the file, n
 
   // As root, permission bits pass every access() check; /proc takes no new file whatever the bits say.
   it.runIf(process.getuid?.() === 0).each([
-    ['bench --json', [...QUICK_BENCH, '--json', '/proc/ratelab-out.json']],
+    ['bench --json', [...TINY_BENCH, '--json', '/proc/ratelab-out.json']],
     ['compare --html', ['compare', 'edge-attack', '--no-measure', '--no-chart', '--html', '/proc/ratelab-out.html']],
   ])(
     '%s /proc/x: refused before the run (exit 2), the pre-check having tried to create a file there',
