@@ -58,10 +58,16 @@ export async function probeDeniedCount(client: ProbeClient, options: DeniedCount
   };
 }
 
-/** Knocks go a third into a window (so a log still holds them at the check), or at once for a bucket. */
+/**
+ * Knocks go at once for a bucket or a counter (later, a counter's next window may already
+ * admit some, and an admitted knock spends quota whatever the limiter does with denials),
+ * a third into the window for a log or a window opened by the first request (so that a
+ * log still holds them at the check).
+ */
 function knockMoment(h: Hypothesis, last: Drain): number {
   const exhaustedMs = last.stoppedAt?.sentMs ?? last.startMs;
-  return h.family === 'token-bucket' ? exhaustedMs : exhaustedMs + h.windowMs / 3;
+  const atOnce = h.family === 'token-bucket' || h.family === 'sliding-counter';
+  return atOnce ? exhaustedMs : exhaustedMs + h.windowMs / 3;
 }
 
 /** When the waiting client has quota back and a knocker whose knocks counted clearly less. */
