@@ -20,7 +20,6 @@ export interface Readings {
   queue?: QueueReading;
   scope?: ScopeReading;
   staircase?: Staircase;
-  split?: Staircase;
   /** A fresh client polled sparsely beside the recovery (few knocks). */
   sparse?: Staircase;
   /** The busy poller got nothing back while the sparse one did: its denials kept it out. */

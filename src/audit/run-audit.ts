@@ -192,7 +192,7 @@ async function probeRecovery(audit: Audit, perClient: boolean): Promise<void> {
           untilMs: client.now() + client.timeLeftMs,
           maxShots: sideShots,
           minGapMs: MIN_GAP_MS,
-        }).then((staircase) => (readings.split = staircase))
+        })
       : undefined,
   ]);
   if (readings.staircase?.returns.length === 0 && sparse.first) readings.lockedOut = true;

@@ -1,7 +1,7 @@
 import { drain, type Drain } from './drain.js';
 import type { Identity } from './identities.js';
-import type { ProbeClient, ProbeShot } from './probe-client.js';
-import { pollStaircase, type Return, type Staircase } from './staircase.js';
+import type { ProbeClient } from './probe-client.js';
+import { pollStaircase, type Return } from './staircase.js';
 
 /** Options of {@link probeSplits}. */
 export interface SplitProbeOptions {
@@ -44,16 +44,16 @@ export function splitGaps(discoveryMs: number, waitMs: number): number[] {
  * split started then would need one and a half windows more, so a ladder of splits starts
  * at once, each rung a fresh client whose second half goes 4 times later than the last
  * rung's, until the first return says the window: the rung with the longest gap under 0.6
- * of it is polled, the others stop. Returns every rung's shots (the models score them all)
- * and the polled rung's staircase.
+ * of it is polled, the others stop. Its shots, like every probe's, are the client's: the
+ * models score them all.
  */
-export async function probeSplits(client: ProbeClient, options: SplitProbeOptions): Promise<Staircase | undefined> {
+export async function probeSplits(client: ProbeClient, options: SplitProbeOptions): Promise<void> {
   const { quota } = options;
   const rungs: Rung[] = [];
   for (const gapMs of options.gapsMs) {
     const identity = options.identities();
     const first = await drain(client, 'split', identity, { cap: Math.ceil(quota / 2) });
-    rungs.push({ identity, gapMs, first, second: undefined, shots: [...first.shots] });
+    rungs.push({ identity, gapMs, first, second: undefined });
   }
   let windowMs: number | undefined;
   const known = options.firstReturn.then((ret) => {
@@ -61,10 +61,10 @@ export async function probeSplits(client: ProbeClient, options: SplitProbeOption
   });
   await Promise.all(rungs.map((rung) => sendSecondHalf(client, rung, quota, () => windowMs, known)));
   await known;
-  if (windowMs === undefined) return undefined;
+  if (windowMs === undefined) return;
   const chosen = chooseRung(rungs, windowMs);
-  if (!chosen?.second) return undefined;
-  const staircase = await pollStaircase(client, {
+  if (!chosen?.second) return;
+  await pollStaircase(client, {
     probe: 'split',
     identity: chosen.identity,
     exhaustedMs: chosen.second.stoppedAt?.sentMs ?? client.now(),
@@ -74,7 +74,6 @@ export async function probeSplits(client: ProbeClient, options: SplitProbeOption
     minGapMs: options.minGapMs,
     done: (returns) => returns.reduce((sum, r) => sum + r.count, 0) >= quota && returns.length >= 2,
   });
-  return { ...staircase, shots: [...rungs.flatMap((rung) => rung.shots), ...staircase.shots] };
 }
 
 /** One rung of the ladder: a fresh client, its two halves and the gap between them. */
@@ -83,7 +82,6 @@ interface Rung {
   gapMs: number;
   first: Drain;
   second: Drain | undefined;
-  shots: ProbeShot[];
 }
 
 /**
@@ -104,7 +102,6 @@ async function sendSecondHalf(
   if (window !== undefined && rung.gapMs > MAX_GAP_SHARE * window) return;
   await client.sleepUntil(due);
   rung.second = await drain(client, 'split', rung.identity, { cap: 2 * quota });
-  rung.shots.push(...rung.second.shots);
 }
 
 /** The rung whose gap is the longest under {@link MAX_GAP_SHARE} of the window, second half sent. */
