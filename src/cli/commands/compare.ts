@@ -10,6 +10,7 @@ import { comparisonJson } from '../../report/data/compare-json.js';
 import { comparisonHtml } from '../../report/html/compare-html.js';
 import { htmlFollowPlans } from '../../report/html/html-views.js';
 import { summarise } from '../../report/text/compare-summary.js';
+import { contendersOf } from '../../report/trade-off.js';
 import { renderComparison } from '../../report/text/compare-table.js';
 import { renderSummaryMatrix } from '../../report/text/summary-matrix.js';
 import { wrapWords } from '../../report/text/wrap.js';
@@ -126,10 +127,7 @@ export const compareCommand: Command<CompareOptions> = async (flags, io) => {
       csv: () => comparisonCsv(results),
       json: () => comparisonJson(results, summaries),
       html: () =>
-        comparisonHtml(
-          results,
-          `${results.map((r) => r.name).join(', ')} through ${[...new Set(results.flatMap((r) => r.rows.map((row) => row.algorithm)))].join(', ')}`,
-        ),
+        comparisonHtml(results, `${results.map((r) => r.name).join(', ')} through ${contendersOf(results).join(', ')}`),
     },
     io,
   );

@@ -2,6 +2,7 @@ import type { ComparisonRow, WorkloadComparison } from '../../sim/comparison.js'
 import { ACCURACY_COLUMNS, accuracyCells } from '../accuracy-cells.js';
 import { runSpan } from '../chart-frame.js';
 import { roundToPlaces } from '../round.js';
+import { contendersOf } from '../trade-off.js';
 import { summarise } from '../text/compare-summary.js';
 import { describePolicy } from '../text/compare-table.js';
 import { htmlDocument, type HtmlReport, type HtmlScenario, type HtmlTable } from './html-document.js';
@@ -23,7 +24,7 @@ export function comparisonReport(results: readonly WorkloadComparison[], title: 
 
 /** Scenario x contender (in order of appearance): worst window / limit and error %. */
 export function matrixOf(results: readonly WorkloadComparison[]): HtmlReport['matrix'] {
-  const columns = [...new Set(results.flatMap((result) => result.rows.map((row) => row.algorithm)))];
+  const columns = contendersOf(results);
   return {
     columns,
     rows: results.map((result) => ({

@@ -14,6 +14,54 @@ export interface HtmlReport {
     rows: { scenario: string; cells: ({ ratio: number; errorPercent: number } | null)[] }[];
   };
   scenarios: HtmlScenario[];
+  /** The trade-off scatter drawn above the per-scenario sections, when the report compares several contenders. */
+  tradeOff?: HtmlTradeOff;
+}
+
+/**
+ * What each contender gets wrong (x) against what it costs (y, one cost axis at a time,
+ * picked in a list): a point per (contender, workload) and each contender's median marked.
+ */
+export interface HtmlTradeOff {
+  title: string;
+  /** The x axis's title, e.g. `error % of requests vs the exact oracle`. */
+  xLabel: string;
+  /** The cost axes, the first shown first. */
+  costs: HtmlCostAxis[];
+  /** The contenders in legend order; points and medians name one of them. */
+  contenders: string[];
+  points: HtmlTradeOffPoint[];
+  /** One per contender (in `contenders` order): the medians over its points, each cost's over the points that have it. */
+  medians: HtmlTradeOffPoint[];
+}
+
+export interface HtmlCostAxis {
+  /** The axis title and list entry, e.g. `memory per key (B)`. */
+  label: string;
+  /** The unit after a figure under the cursor: `B`, `x ref`, `calls/decision`. */
+  unit: string;
+  /** Which way is cheaper, said on the axis: bytes and calls are cheaper lower, speed is better higher. */
+  better: 'lower' | 'higher';
+  /** Drawn by powers of ten (figures that span decades). */
+  log?: boolean;
+}
+
+export interface HtmlTradeOffPoint {
+  contender: string;
+  /** The workload; `median` for a median. */
+  scenario: string;
+  /** Error % of requests, 0-100. */
+  x: number;
+  /** One figure per cost axis, in {@link HtmlTradeOff.costs} order; null where not measured. */
+  costs: (number | null)[];
+}
+
+/** One bar chart: a bar per contender on one shared scale, the figure printed beside it. */
+export interface HtmlBars {
+  title: string;
+  /** After each figure: `B`, `x ref`. */
+  unit: string;
+  bars: { name: string; value: number }[];
 }
 
 /** One workload: its figures, then charts of the views (one shown at a time, picked in a list). */
@@ -28,6 +76,8 @@ export interface HtmlScenario {
   table: HtmlTable;
   /** More facts (attack: responses, latency, Retry-After honesty). */
   facts: HtmlTable[];
+  /** Bar charts beside the table (memory and speed per contender, when measured). */
+  bars?: HtmlBars[];
   /** Spans to shade on every chart (distributed: the store's outage). */
   spans: { fromMs: number; toMs: number; label: string }[];
   views: HtmlView[];

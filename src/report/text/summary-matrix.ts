@@ -1,7 +1,7 @@
 import type { ChalkInstance } from 'chalk';
-import { median } from 'simple-statistics';
 import type { ComparisonRow, WorkloadComparison } from '../../sim/comparison.js';
 import { MAX_WIDTH, OVER_MARK, speedRatioCell, worstWindowCell } from './compare-table.js';
+import { contendersOf, medianOf } from '../trade-off.js';
 import { fits, renderTable, rightAligned, type Column } from './table.js';
 import { wrapWords } from './wrap.js';
 
@@ -47,7 +47,7 @@ export function renderSummaryMatrix(
   width = MAX_WIDTH,
 ): string {
   const fit = Math.min(width, MAX_WIDTH);
-  const contenders = [...new Set(results.flatMap((result) => result.rows.map((row) => row.algorithm)))];
+  const contenders = contendersOf(results);
   const costs = COST_ROWS.filter((cost) =>
     results.some((result) => result.rows.some((row) => cost.value(row) !== null)),
   );
@@ -93,10 +93,9 @@ function cell(row: ComparisonRow | undefined, paint: ChalkInstance): string {
 }
 
 function costCell(results: readonly WorkloadComparison[], name: string, cost: CostRow): string {
-  const values = results
-    .flatMap((result) => result.rows.filter((row) => row.algorithm === name).map(cost.value))
-    .filter((value): value is number => value !== null);
-  return values.length === 0 ? '-' : cost.format(median(values));
+  const rows = results.flatMap((result) => result.rows.filter((row) => row.algorithm === name));
+  const value = medianOf(rows, cost.value);
+  return value === null ? '-' : cost.format(value);
 }
 
 /** `items` in `count` consecutive groups whose sizes differ by at most one. */
