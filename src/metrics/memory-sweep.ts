@@ -65,13 +65,13 @@ export type SweepProgress = (done: number, total: number, row: SweepRow) => void
 /**
  * The keys a probe of `algorithm` at `limit` fills: `keys`, halved while the state it would
  * build (the sliding log's full ring per key; the others keep a few bytes) is over
- * {@link SWEEP_BUDGET_BYTES}, never below {@link MIN_SWEEP_KEYS}. Stays a power of two when `keys` is one.
+ * {@link SWEEP_BUDGET_BYTES}, never below {@link MIN_SWEEP_KEYS} (nor above `keys`). Stays a power of two when `keys` is one.
  */
 export function sweepKeys(algorithm: Algorithm, limit: number, keys = SWEEP_KEYS): number {
   if (algorithm !== 'sliding-log') return keys;
   let fitted = keys;
   while (fitted > MIN_SWEEP_KEYS && fitted * slidingLogBytes(limit) > SWEEP_BUDGET_BYTES) fitted /= 2;
-  return Math.max(MIN_SWEEP_KEYS, fitted);
+  return fitted;
 }
 
 /**
