@@ -51,14 +51,14 @@ describe('sweepKeys', () => {
     ['sliding-log', 2 ** 20, SWEEP_KEYS, 64, 'the largest ring, 8 MiB: 64 keys fill the budget'],
     ['sliding-log', 2 ** 20, 32, 32, 'never above what the plan asks'],
     ['sliding-log', 10, 256, 256, 'a small plan is kept as it is'],
-  ] as const)('%s at %i of %i keys: %i (%s)', (algorithm, limit, keys, expected) => {
+  ] as const)('%s at %i of %i keys: %i (%s)', (algorithm, limit, keys, expected, _why) => {
     expect(sweepKeys(algorithm, limit, keys)).toBe(expected);
     expect(expected >= MIN_SWEEP_KEYS || expected === keys).toBe(true);
   });
 });
 
 describe('leastSquaresSlope', () => {
-  it.each([
+  it.each<[{ x: number; y: number }[], number | null, string]>([
     [
       [
         { x: 10, y: 100 },
@@ -87,7 +87,7 @@ describe('leastSquaresSlope', () => {
     ],
     [[{ x: 10, y: 50 }], null, 'one point has no slope'],
     [[], null, 'no point has none'],
-  ])('%j: %s', (points, expected) => {
+  ])('%j: %s', (points, expected, _why) => {
     const slope = leastSquaresSlope(points);
     if (expected === null) expect(slope).toBeNull();
     else expect(slope).toBeCloseTo(expected, 9);

@@ -38,7 +38,7 @@ import type { Command } from '../../report/io.js';
 import { reportGates } from '../gates.js';
 import { createProgress } from '../progress.js';
 import { terminalWidth } from '../terminal-width.js';
-import { compareSweepCommand } from './compare-sweep.js';
+import { compareSweepCommand } from '../compare-sweep.js';
 
 /** Options of `ratelab compare`: its flags, text as commander hands them over, and the scenarios named. */
 export interface CompareOptions extends PolicyFlags, GateFlags, ColorFlags, OutputTargets<'csv' | 'json' | 'html'> {
@@ -65,7 +65,7 @@ export interface CompareOptions extends PolicyFlags, GateFlags, ColorFlags, Outp
   detail?: boolean;
   /** --max-arrivals N: the most arrivals a scenario may make (default DEFAULT_MAX_ARRIVALS). */
   maxArrivals?: string;
-  /** --sweep-limit LIST: measure memory per full key at each limit instead of replaying (compare-sweep.ts). */
+  /** --sweep-limit LIST: measure memory per full key at each limit instead of replaying (src/cli/compare-sweep.ts). */
   sweepLimit?: string;
 }
 

@@ -1,25 +1,56 @@
-import { parseDuration } from '../../core/duration.js';
-import { sweepMemory, type MemorySweep } from '../../metrics/memory-sweep.js';
-import { memorySweepCsv } from '../../report/data/memory-sweep-csv.js';
-import { memorySweepJson } from '../../report/data/memory-sweep-json.js';
-import { memorySweepHtml } from '../../report/html/sweep-html.js';
-import type { CommandIO } from '../../report/io.js';
-import { painter } from '../../report/text/color.js';
-import { renderMemorySweep } from '../../report/text/memory-sweep-chart.js';
-import { algorithmsFlag, sweepLimitsFlag, usage } from '../flags.js';
-import { checkOutputs, writeFormats } from '../outputs.js';
-import { createProgress } from '../progress.js';
-import { terminalWidth } from '../terminal-width.js';
-import type { CompareOptions } from './compare.js';
+import { parseDuration } from '../core/duration.js';
+import { sweepMemory, type MemorySweep } from '../metrics/memory-sweep.js';
+import { memorySweepCsv } from '../report/data/memory-sweep-csv.js';
+import { memorySweepJson } from '../report/data/memory-sweep-json.js';
+import { memorySweepHtml } from '../report/html/sweep-html.js';
+import type { CommandIO } from '../report/io.js';
+import { painter } from '../report/text/color.js';
+import { renderMemorySweep } from '../report/text/memory-sweep-chart.js';
+import { algorithmsFlag, sweepLimitsFlag, usage } from './flags.js';
+import { checkOutputs, writeFormats, type OutputTargets } from './outputs.js';
+import type { ColorFlags } from './flag-groups.js';
+import { createProgress } from './progress.js';
+import { terminalWidth } from './terminal-width.js';
 
 /** The window of the sweep's policies when --window is not given: it changes no algorithm's memory. */
 export const SWEEP_WINDOW_MS = 60_000;
 
 /**
+ * The options compare hands a sweep: the flags it uses, and those of a replay, which it refuses
+ * (see {@link NOT_WITH_SWEEP}). Values are text as commander gives them.
+ */
+export interface SweepOptions extends ColorFlags, OutputTargets<'csv' | 'json' | 'html'> {
+  sweepLimit: string;
+  algorithms?: string;
+  window?: string;
+  /** false with --no-chart: the table without the plot. */
+  chart?: boolean;
+  /** false with --no-measure, refused. */
+  measure?: boolean;
+  scenarios?: string[];
+  trace?: string;
+  limiter?: string;
+  limit?: string;
+  burst?: string;
+  seed?: string;
+  bucket?: string;
+  skipBadLines?: boolean;
+  strip?: boolean;
+  key?: string;
+  from?: string;
+  to?: string;
+  detail?: boolean;
+  maxWorstWindow?: string;
+  maxError?: string;
+  maxArrivals?: string;
+  limiterTimeout?: string;
+}
+
+/**
  * The flags of compare that mean nothing to a sweep (it replays no traffic), with how the
  * sweep differs: given with --sweep-limit, each is bad input rather than silently ignored.
  */
-const NOT_WITH_SWEEP: readonly [keyof CompareOptions, string, string][] = [
+const NOT_WITH_SWEEP: readonly [keyof SweepOptions, string, string][] = [
   ['trace', '--trace', 'the sweep replays no trace'],
   ['limiter', '--limiter', 'the sweep measures the built-in algorithms only'],
   ['limit', '--limit', 'the sweep sets the limit itself'],
@@ -44,7 +75,7 @@ const NOT_WITH_SWEEP: readonly [keyof CompareOptions, string, string][] = [
  * reports it as a log-log chart, a legend of slopes and a table, and as --csv, --json and
  * --html. Every flag is checked and the output targets too before the first probe.
  */
-export async function compareSweepCommand(flags: CompareOptions & { sweepLimit: string }, io: CommandIO) {
+export async function compareSweepCommand(flags: SweepOptions, io: CommandIO) {
   refuseScenarioFlags(flags);
   const algorithms = algorithmsFlag(flags.algorithms);
   const limits = sweepLimitsFlag(flags.sweepLimit, algorithms);
@@ -68,7 +99,7 @@ export async function compareSweepCommand(flags: CompareOptions & { sweepLimit: 
 }
 
 /** Throws naming the first scenario argument or replay flag given with --sweep-limit. */
-function refuseScenarioFlags(flags: CompareOptions): void {
+function refuseScenarioFlags(flags: SweepOptions): void {
   const named = flags.scenarios ?? [];
   if (named.length > 0)
     throw usage('--sweep-limit', `give either scenarios or --sweep-limit, not both (got ${named.join(', ')})`);
