@@ -48,7 +48,7 @@ export function renderMemorySweep(sweep: MemorySweep, paint: ChalkInstance, widt
     width: Math.min(width, PLOT_WIDTH),
     height: PLOT_HEIGHT,
   });
-  const legend = sweep.slopes.map((slope, i) => legendLine(letters[i] as string, slope, algorithms));
+  const legend = sweep.slopes.map((slope, i) => legendLine(letters[i] as string, slope, algorithms, width));
   return [
     ...wrapWords(title(sweep), width).map((line) => paint.bold(line)),
     '',
@@ -84,10 +84,12 @@ function title(sweep: MemorySweep): string {
   return `Memory per full key against the limit, window ${formatDuration(windowMs)}`;
 }
 
-function legendLine(letter: string, slope: SweepSlope, algorithms: readonly string[]): string {
+/** `  S sliding-log  ~8.1 B/unit  O(limit): grows with the limit`, the words left out where they would not fit `width`. */
+function legendLine(letter: string, slope: SweepSlope, algorithms: readonly string[], width: number): string {
   const nameWidth = largest(algorithms.map((a) => a.length));
-  const words = slope.growth === 'O(1)' ? 'O(1): flat, whatever the limit' : 'O(limit): grows with the limit';
-  return `  ${letter} ${slope.algorithm.padEnd(nameWidth)}  ${slopeText(slope).padEnd(12)} ${words}`;
+  const words = slope.growth === 'O(1)' ? ': flat, whatever the limit' : ': grows with the limit';
+  const line = `  ${letter} ${slope.algorithm.padEnd(nameWidth)}  ${slopeText(slope).padEnd(12)} ${slope.growth}`;
+  return line.length + words.length <= width ? line + words : line;
 }
 
 /** Bytes per key, algorithm x limit: as many limits side by side as fit in `width`, the rest in further blocks. */
