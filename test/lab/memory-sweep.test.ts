@@ -115,11 +115,10 @@ describe('the terminal sweep', () => {
     expect(text).toContain('sliding-log at 10,000: 2,048');
   });
 
-  it('keeps to a narrower terminal: the growth without its words, the limits in blocks', () => {
-    const narrow = renderMemorySweep(sweep, new Chalk({ level: 0 }), 40);
-    for (const line of narrow.split('\n')) expect(line.length).toBeLessThanOrEqual(40);
+  it('keeps to a narrower terminal: the growth without its words', () => {
+    const narrow = renderMemorySweep(sweep, new Chalk({ level: 0 }), 44);
+    for (const line of narrow.split('\n')) expect(line.length).toBeLessThanOrEqual(44);
     expect(narrow).toMatch(/^ {2}S sliding-log +~8\.0 B\/unit +O\(limit\)$/m);
-    expect(narrow.match(/^B per key at limit/gm)?.length).toBeGreaterThan(1);
   });
 
   it('draws the log rising to the top right and the flat ones along the bottom', () => {
