@@ -121,6 +121,21 @@ describe('the terminal sweep', () => {
     expect(narrow).toMatch(/^ {2}S sliding-log +~8\.0 B\/unit +O\(limit\)$/m);
   });
 
+  it('splits twelve limits into blocks of the table that fit the width', () => {
+    const limits = [10, 30, 100, 300, 1e3, 3e3, 1e4, 3e4, 1e5, 3e5, 1e6, 2 ** 20];
+    const many: SweepRow[] = limits.map((limit) => ({ ...rows[0]!, limit }));
+    const wide = renderMemorySweep(
+      { rows: many, slopes: [slopeOf('token-bucket', many)] },
+      new Chalk({ level: 0 }),
+      80,
+    );
+    for (const line of wide.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+    const headers = wide.split('\n').filter((line) => line.startsWith('B per key at limit'));
+    expect(headers.length).toBeGreaterThan(1);
+    const shown = headers.flatMap((line) => line.replace('B per key at limit', '').trim().split(/ +/));
+    expect(shown).toEqual(limits.map((limit) => limit.toLocaleString('en-US')));
+  });
+
   it('draws the log rising to the top right and the flat ones along the bottom', () => {
     const grid = text.split('\n').filter((line) => /[┤┼]/.test(line));
     expect(grid[0]?.trimEnd().endsWith('S')).toBe(true);
