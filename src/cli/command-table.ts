@@ -292,6 +292,11 @@ export const COMMANDS: readonly CommandSpec[] = [
       },
       ...GATE_FLAGS,
       maxArrivals,
+      sweepLimit: {
+        value: '<limits>',
+        description:
+          'replay nothing: measure memory per full key of each algorithm at each limit, e.g. 10,100,1000,10000 (a log-log chart; --csv a row per algorithm x limit)',
+      },
     },
     options: (flags, [scenarios]) => ({ ...flags, scenarios }),
     load: async () => (await import('./commands/compare.js')).compareCommand,

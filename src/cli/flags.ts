@@ -1,7 +1,7 @@
 import { MAX_TIMER_MS } from '../core/clock.js';
 import { parseDuration } from '../core/duration.js';
 import { RatelabError, describeValue } from '../core/errors.js';
-import { ALGORITHMS, type Algorithm } from '../core/policy.js';
+import { ALGORITHMS, MAX_LIMIT, limitTooLarge, type Algorithm } from '../core/policy.js';
 import { checkAlgorithm } from '../core/names.js';
 import { DEFAULT_MAX_ARRIVALS, checkArrivalCap } from '../scenario/arrival-estimate.js';
 import type { ScenarioOverrides } from '../scenario/load-scenario.js';
@@ -163,4 +163,31 @@ export function arrivalCapFlag(value: string | undefined): (scenario: Scenario) 
 /** A usage error naming the flag: exit 2. */
 export function usage(flag: string, why: string): RatelabError {
   return new RatelabError('INVALID_ARGUMENT', `${flag}: ${why}`, { field: flag });
+}
+
+/** The most limits `--sweep-limit` takes: each is a child process per algorithm. */
+export const MAX_SWEEP_LIMITS = 12;
+
+/**
+ * `--sweep-limit LIST`: comma-separated whole numbers >= 1 (digits or `1e4`), blanks and
+ * empty entries dropped, repeats kept once, sorted ascending; at most {@link MAX_SWEEP_LIMITS}.
+ * Each limit must be one every algorithm of `algorithms` takes (the sliding log's at most
+ * 2^20). Throws `INVALID_ARGUMENT` naming the flag and the bad entry.
+ */
+export function sweepLimitsFlag(list: string, algorithms: readonly Algorithm[], flag = '--sweep-limit'): number[] {
+  const entries = list
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  if (entries.length === 0) throw usage(flag, `expected limits such as 10,100,1000,10000, got ${describeValue(list)}`);
+  const limits = [...new Set(entries.map((entry) => wholeNumberFlag(entry, flag, 1, MAX_LIMIT)))].sort((a, b) => a - b);
+  if (limits.length > MAX_SWEEP_LIMITS)
+    throw usage(flag, `expected at most ${MAX_SWEEP_LIMITS} limits, got ${limits.length}`);
+  for (const limit of limits) {
+    for (const algorithm of algorithms) {
+      const tooLarge = limitTooLarge(algorithm, limit);
+      if (tooLarge) throw usage(flag, `${limit} (${algorithm}): ${tooLarge}`);
+    }
+  }
+  return limits;
 }

@@ -1,22 +1,14 @@
 import { ManualClock } from '../core/clock.js';
 import { createLimiter } from '../memory/limiter.js';
-import { measureMemory } from '../metrics/memory-probe.js';
+import { SWEEP_KEYS, slopeOf, sweepMemory, type MemorySweep } from '../metrics/memory-sweep.js';
 import { ALGORITHMS, hasBucket, type Algorithm } from '../core/policy.js';
 import { fixed, judged, type FidelityCase, type FidelityCheck } from './case.js';
 import { replayScenario, shippedScenario } from './edges.js';
 
 /** Limits at which memory per full key is measured. */
 export const MEMORY_LIMITS = [10, 100, 1000] as const;
-/**
- * Keys each memory probe fills: enough that heap noise is a few bytes per key, and a power
- * of two, because the columns grow by doubling (5,000 keys would be measured in columns
- * for 8,192, 1.6x the bytes per key). 4,096 full sliding logs of limit 1,000 are 32 MB.
- */
-const MEMORY_KEYS = 4_096;
 /** The burst column's policy: a bucket capacity below the limit, so the two differ. */
 const BURST_POLICY = { limit: 100, windowMs: 1000, burst: 20 };
-/** The slope (bytes per unit of the limit) under which memory counts as flat, O(1). */
-const FLAT_SLOPE = 0.5;
 
 /** What the design table states per algorithm: exact or approximate, memory O(1) or O(limit), burst b or limit in 1 ms. */
 interface Design {
@@ -33,20 +25,9 @@ const DESIGN: Record<Algorithm, Design> = {
   'fixed-window': { exact: false, slope: 0 },
 };
 
-/** Bytes per full key at each of {@link MEMORY_LIMITS}, each measured in a child process, two at a time. */
-async function memoryRows(): Promise<Map<Algorithm, number[]>> {
-  const jobs = ALGORITHMS.flatMap((algorithm) => MEMORY_LIMITS.map((limit) => ({ algorithm, limit })));
-  const bytes = new Map<Algorithm, number[]>(ALGORITHMS.map((a) => [a, []]));
-  for (let i = 0; i < jobs.length; i += 2) {
-    const pair = jobs.slice(i, i + 2);
-    const samples = await Promise.all(
-      pair.map(({ algorithm, limit }) =>
-        measureMemory({ algorithm, policy: { limit, windowMs: 60_000 } }, MEMORY_KEYS, 60_000, limit),
-      ),
-    );
-    pair.forEach(({ algorithm }, k) => bytes.get(algorithm)?.push((samples[k] as { bytesPerKey: number }).bytesPerKey));
-  }
-  return bytes;
+/** Bytes per full key at each of {@link MEMORY_LIMITS} and the slope, per algorithm (see sweepMemory). */
+function memorySweep(): Promise<MemorySweep> {
+  return sweepMemory({ algorithms: ALGORITHMS, limits: MEMORY_LIMITS, windowMs: 60_000 });
 }
 
 /** Most units admitted within one millisecond from a full state (a fresh key): the burst column. */
@@ -70,42 +51,31 @@ export function burstInOneMs(algorithm: Algorithm): number {
 export const designCheck: FidelityCheck = {
   name: 'design',
   async run() {
-    const memory = memoryRows();
+    const memory = memorySweep();
     const realistic = await replayScenario(shippedScenario('zipf-many-keys'), ALGORITHMS);
     const adversarial = await replayScenario(shippedScenario('sliding-counter-worst'), ALGORITHMS);
-    const bytes = await memory;
+    const sweep = await memory;
     return ALGORITHMS.map((algorithm, i) =>
-      designCase(
-        algorithm,
-        realistic[i]?.errorRate ?? NaN,
-        adversarial[i]?.errorRate ?? NaN,
-        bytes.get(algorithm) ?? [],
-      ),
+      designCase(algorithm, realistic[i]?.errorRate ?? NaN, adversarial[i]?.errorRate ?? NaN, sweep),
     );
   },
 };
 
-function designCase(
-  algorithm: Algorithm,
-  realistic: number,
-  adversarial: number,
-  bytes: readonly number[],
-): FidelityCase {
+function designCase(algorithm: Algorithm, realistic: number, adversarial: number, sweep: MemorySweep): FidelityCase {
   const design = DESIGN[algorithm];
-  const first = bytes[0] as number;
-  const last = bytes.at(-1) as number;
-  const slope = (last - first) / (MEMORY_LIMITS.at(-1)! - MEMORY_LIMITS[0]);
+  const bytes = sweep.rows.filter((row) => row.algorithm === algorithm).map((row) => row.bytesPerKey);
+  const { bytesPerUnit, growth } = slopeOf(algorithm, sweep.rows);
+  const slope = bytesPerUnit ?? NaN;
   const burst = burstInOneMs(algorithm);
   const expectedBurst = hasBucket(algorithm) ? BURST_POLICY.burst : BURST_POLICY.limit;
   const exactOk = design.exact ? realistic === 0 && adversarial === 0 : adversarial > 0;
-  const memoryOk =
-    design.slope === 0 ? Math.abs(slope) < FLAT_SLOPE : slope > design.slope / 2 && slope < design.slope * 2;
+  const memoryOk = design.slope === 0 ? growth === 'O(1)' : slope > design.slope / 2 && slope < design.slope * 2;
   return judged(
     {
       id: `design/${algorithm}`,
       claim: `${algorithm}: ${design.exact ? 'exact' : 'approximate'}, memory ${design.slope === 0 ? 'O(1)' : 'O(limit)'} per key, burst ${hasBucket(algorithm) ? 'b' : 'limit'} in 1 ms`,
       source: 'the design table (README "One policy, five algorithms")',
-      scenario: `error: zipf-many-keys / sliding-counter-worst; memory: ${MEMORY_KEYS.toLocaleString('en-US')} full keys at limits ${MEMORY_LIMITS.join(', ')}; burst: 100/s, b = 20`,
+      scenario: `error: zipf-many-keys / sliding-counter-worst; memory: ${SWEEP_KEYS.toLocaleString('en-US')} full keys at limits ${MEMORY_LIMITS.join(', ')}; burst: 100/s, b = 20`,
       expected: `${design.exact ? 'error 0%/0%' : 'error >= 0%/> 0%'}; ${design.slope === 0 ? 'flat' : `~${design.slope} B/unit`}; burst ${expectedBurst}`,
       measured: `error ${fixed(realistic)}%/${fixed(adversarial)}%; ${bytes.map((b) => Math.round(b)).join('/')} B (${fixed(slope)} B/unit); burst ${burst}`,
       details: {

@@ -38,6 +38,7 @@ import type { Command } from '../../report/io.js';
 import { reportGates } from '../gates.js';
 import { createProgress } from '../progress.js';
 import { terminalWidth } from '../terminal-width.js';
+import { compareSweepCommand } from '../compare-sweep.js';
 
 /** Options of `ratelab compare`: its flags, text as commander hands them over, and the scenarios named. */
 export interface CompareOptions extends PolicyFlags, GateFlags, ColorFlags, OutputTargets<'csv' | 'json' | 'html'> {
@@ -64,6 +65,8 @@ export interface CompareOptions extends PolicyFlags, GateFlags, ColorFlags, Outp
   detail?: boolean;
   /** --max-arrivals N: the most arrivals a scenario may make (default DEFAULT_MAX_ARRIVALS). */
   maxArrivals?: string;
+  /** --sweep-limit LIST: measure memory per full key at each limit instead of replaying (src/cli/compare-sweep.ts). */
+  sweepLimit?: string;
 }
 
 /** Naming at most this many scenarios shows each one's table and charts without --detail. */
@@ -79,6 +82,7 @@ const DETAIL_UP_TO = 2;
  * that when a row breaks one, naming each such row on stderr.
  */
 export const compareCommand: Command<CompareOptions> = async (flags, io) => {
+  if (flags.sweepLimit !== undefined) return compareSweepCommand({ ...flags, sweepLimit: flags.sweepLimit }, io);
   const overrides = policyOverrides(flags);
   const algorithms = algorithmsFlag(flags.algorithms);
   const gates = gateFlags(flags);

@@ -12,6 +12,8 @@ export interface HtmlAssets {
   pageKit: string;
   /** The page script of `ratelab audit`'s report (audit-page.browser.js). */
   auditPageScript: string;
+  /** The page script of `ratelab compare --sweep-limit`'s report (sweep-page.browser.js). */
+  sweepPageScript: string;
 }
 
 let loaded: HtmlAssets | undefined;
@@ -32,6 +34,7 @@ export function htmlAssets(): HtmlAssets {
     pageScript: readFileSync(new URL('./html-page.browser.js', import.meta.url), 'utf8'),
     pageKit: readFileSync(new URL('./page-kit.browser.js', import.meta.url), 'utf8'),
     auditPageScript: readFileSync(new URL('./audit-page.browser.js', import.meta.url), 'utf8'),
+    sweepPageScript: readFileSync(new URL('./sweep-page.browser.js', import.meta.url), 'utf8'),
   };
   return loaded;
 }

@@ -22,4 +22,6 @@ interface Window {
   ratelabScriptMs: number;
   /** The audit report's timelines, one per probe drawn (audit-page.browser.js). */
   ratelabAuditCharts: uPlot[];
+  /** The memory sweep's chart (sweep-page.browser.js). */
+  ratelabSweepChart: uPlot;
 }
