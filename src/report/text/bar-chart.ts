@@ -94,3 +94,8 @@ export function barGlyphs(share: number, cells: number): string {
 function fitLabel(label: string, width: number): string {
   return label.length <= width ? label : `${label.slice(0, Math.max(0, width - 1))}…`;
 }
+
+/** Chart lines as text to write: each ended by a newline. */
+export function linesOf(lines: readonly string[]): string {
+  return lines.map((line) => `${line}\n`).join('');
+}
