@@ -20,7 +20,12 @@ export function redisMedians(result: RedisBenchResult): RedisContenderMedians[] 
       inFlight: level.inFlight,
       contender: c.name,
       callsPerSec: Math.round(median(c.callsPerSec)),
-      xRlf: baseline ? roundToPlaces(medianRatio(c, baseline, (f) => f.callsPerSec), 3) : null,
+      xRlf: baseline
+        ? roundToPlaces(
+            medianRatio(c, baseline, (f) => f.callsPerSec),
+            3,
+          )
+        : null,
     }));
   });
 }

@@ -141,7 +141,9 @@ describe('ratelab bench: exit codes', () => {
     expect(await finishBench(same, huge, { baseline: 'base.json', maxRegression: '10%' }, io)).toBe(0);
     expect(io.out()).toMatch(/token-bucket\/w299999 .*gone/);
     const subjects = run(Array.from({ length: 300_000 }, (_, i) => speed(`subject${i}/hot-key`, [1])));
-    const bars = renderSpeedBars(subjects, new Chalk({ level: 0 }), 80).trimEnd().split('\n');
+    const bars = renderSpeedBars(subjects, new Chalk({ level: 0 }), 80)
+      .trimEnd()
+      .split('\n');
     expect(bars).toHaveLength(2 + 300_000); // the title, the workload's heading, a bar per subject
   });
 
@@ -225,9 +227,11 @@ describe('ratelab bench: outputs', () => {
     const terminal = bufferIO({ tty: true, env: { NO_COLOR: '1', COLUMNS: '80' } });
     await finishBench(twoAlgorithms, undefined, {}, terminal);
     const out = terminal.out();
-    expect(out).toMatch(/speed \(x ref per workload; longer is faster\)\nhot-key\n  reference +[█-▏]+ 1\.00x\n/);
+    expect(out).toMatch(/speed \(x ref per workload; longer is faster\)\nhot-key\n {2}reference +[█-▏]+ 1\.00x\n/);
     expect(out).toMatch(/\n {2}gcra {9}█{59} 1\.10x\n/); // the largest ratio spans the 80 columns
-    expect(out).toMatch(/memory per key \(B; shorter is smaller\)\ntoken-bucket █{60} 56\.0 B\ngcra {9}█{30} 28\.0 B\n/);
+    expect(out).toMatch(
+      /memory per key \(B; shorter is smaller\)\ntoken-bucket █{60} 56\.0 B\ngcra {9}█{30} 28\.0 B\n/,
+    );
     expect(out.indexOf('memory per key (B')).toBeGreaterThan(out.indexOf('Memory per key')); // under the memory table
     expect(out).toContain('x reference per round on hot-key');
     const barLines = out.split('\n').filter((line) => /[█-▏]/.test(line));

@@ -50,7 +50,11 @@ export function renderRedisBench(result: RedisBenchResult, paint: ChalkInstance 
   return `${lines.join('\n')}\n`;
 }
 
-function medianOf(medians: readonly RedisContenderMedians[], inFlight: number, contender: string): RedisContenderMedians {
+function medianOf(
+  medians: readonly RedisContenderMedians[],
+  inFlight: number,
+  contender: string,
+): RedisContenderMedians {
   return medians.find((m) => m.inFlight === inFlight && m.contender === contender) as RedisContenderMedians;
 }
 
