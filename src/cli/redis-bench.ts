@@ -1,6 +1,9 @@
 import { REDIS_BENCH_DEFAULTS, runRedisBench, type RedisBenchPlan } from '../bench/redis-throughput.js';
 import { openRedis } from '../redis/client.js';
+import { redisMedians } from '../report/redis-bench-medians.js';
+import { painter } from '../report/text/color.js';
 import { renderRedisBench } from '../report/text/redis-bench-report.js';
+import { terminalWidth } from './terminal-width.js';
 import { EXIT } from './exit-codes.js';
 import type { RedisTargetFlags } from './flag-groups.js';
 import { wholeNumberFlag } from './flags.js';
@@ -31,8 +34,10 @@ export async function redisBenchCommand(options: RedisBenchOptions, io: CommandI
   try {
     const progress = io.stderr.isTTY ? (line: string) => io.stderr.write(`bench redis: ${line}\n`) : () => undefined;
     const result = await runRedisBench(redis, plan, progress);
-    await writeFormats(options, { json: () => `${JSON.stringify(result, null, 2)}\n` }, io);
-    (toStdout ? io.stderr : io.stdout).write(renderRedisBench(result));
+    // `medians`: the figures the table's calls/s and x RLF columns and the bars show.
+    const json = () => `${JSON.stringify({ ...result, medians: redisMedians(result) }, null, 2)}\n`;
+    await writeFormats(options, { json }, io);
+    (toStdout ? io.stderr : io.stdout).write(renderRedisBench(result, painter(io), terminalWidth(io)));
     return EXIT.OK;
   } finally {
     redis.disconnect();

@@ -2,7 +2,9 @@ import { cpus, loadavg } from 'node:os';
 import { runThreadBench } from '../bench/threads.js';
 import { parseDuration } from '../core/duration.js';
 import type { CommandIO } from '../report/io.js';
+import { painter } from '../report/text/color.js';
 import { renderThreadBench } from '../report/text/threads-report.js';
+import { terminalWidth } from './terminal-width.js';
 import { EXIT } from './exit-codes.js';
 import { algorithmsFlag, wholeNumberFlag } from './flags.js';
 import { checkOutputs, writeFormats, type OutputTargets } from './outputs.js';
@@ -44,6 +46,6 @@ export async function threadBenchCommand(
   const figures = await runThreadBench(plan);
   await writeFormats(options, { json: () => `${JSON.stringify({ plan, machine, figures }, null, 2)}\n` }, io);
   // Data owns stdout when it was sent there; the report then goes to stderr.
-  (toStdout ? io.stderr : io.stdout).write(renderThreadBench(figures, machine));
+  (toStdout ? io.stderr : io.stdout).write(renderThreadBench(figures, machine, painter(io), terminalWidth(io)));
   return EXIT.OK;
 }

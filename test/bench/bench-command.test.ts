@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseBenchRun, readBenchRun } from '../../src/bench/bench-run.js';
 import { finishBench } from '../../src/cli/commands/bench.js';
-import { renderBars } from '../../src/report/text/bench-report.js';
+import { Chalk } from 'chalk';
+import { renderSpeedBars } from '../../src/report/text/bench-report.js';
 import { bufferIO } from '../../src/report/io.js';
 import { run as runCli } from '../../src/cli/main.js';
 import { memory, rounds, run, speed } from './sample-runs.js';
@@ -140,7 +141,10 @@ describe('ratelab bench: exit codes', () => {
     expect(await finishBench(same, huge, { baseline: 'base.json', maxRegression: '10%' }, io)).toBe(0);
     expect(io.out()).toMatch(/token-bucket\/w299999 .*gone/);
     const subjects = run(Array.from({ length: 300_000 }, (_, i) => speed(`subject${i}/hot-key`, [1])));
-    expect(renderBars(subjects, 'hot-key').split('\n')).toHaveLength(300_001);
+    const bars = renderSpeedBars(subjects, new Chalk({ level: 0 }), 80)
+      .trimEnd()
+      .split('\n');
+    expect(bars).toHaveLength(2 + 300_000); // the title, the workload's heading, a bar per subject
   });
 
   it('a baseline sharing some figures with the run compares those, and lists the rest as gone', async () => {
@@ -212,20 +216,39 @@ describe('ratelab bench: outputs', () => {
     expect(io.out()).toMatch(/\d+ goals not measured in this run/);
   });
 
-  it('draws bars and the per-round chart only for a person at a terminal', async () => {
+  it('draws the bars under the tables, within 80 columns, and the per-round chart only for a person at a terminal', async () => {
     const twoAlgorithms = run([
       speed('reference/hot-key', rounds(1, 0)),
       speed('token-bucket/hot-key', rounds(0.9, 0.05)),
       speed('gcra/hot-key', rounds(1.1, 0.05)),
+      memory('token-bucket', 56),
+      memory('gcra', 28),
     ]);
-    const terminal = bufferIO({ tty: true, env: { NO_COLOR: '1' } });
+    const terminal = bufferIO({ tty: true, env: { NO_COLOR: '1', COLUMNS: '80' } });
     await finishBench(twoAlgorithms, undefined, {}, terminal);
-    expect(terminal.out()).toMatch(/gcra\s+█{40} 1\.10x/);
-    expect(terminal.out()).toContain('x reference per round on hot-key');
+    const out = terminal.out();
+    expect(out).toMatch(/speed \(x ref per workload; longer is faster\)\nhot-key\n {2}reference +[█-▏]+ 1\.00x\n/);
+    expect(out).toMatch(/\n {2}gcra {9}█{59} 1\.10x\n/); // the largest ratio spans the 80 columns
+    expect(out).toMatch(
+      /memory per key \(B; shorter is smaller\)\ntoken-bucket █{60} 56\.0 B\ngcra {9}█{30} 28\.0 B\n/,
+    );
+    expect(out.indexOf('memory per key (B')).toBeGreaterThan(out.indexOf('Memory per key')); // under the memory table
+    expect(out).toContain('x reference per round on hot-key');
+    const barLines = out.split('\n').filter((line) => /[█-▏]/.test(line));
+    expect(barLines).toHaveLength(5);
+    for (const line of barLines) expect(line.length).toBeLessThanOrEqual(80);
     const piped = bufferIO();
     await finishBench(twoAlgorithms, undefined, {}, piped);
-    expect(piped.out()).not.toContain('█');
+    expect(piped.out()).toContain('gcra  ');
+    expect(piped.out()).toMatch(/█ 1\.10x/);
     expect(piped.out()).not.toContain('per round on');
+  });
+
+  it('--quiet draws no bar', async () => {
+    const io = bufferIO({ tty: true });
+    await finishBench(same, undefined, { quiet: true }, io);
+    expect(io.out()).not.toMatch(/[█-▏]/);
+    expect(io.out()).toBe(`bench: ${same.figures.length} figures measured (no --baseline to compare with)\n`);
   });
 
   it('explains a missed goal on the ratio to the reference', async () => {

@@ -39,6 +39,11 @@ describe('the thread bench', () => {
     expect(text).toContain("the machine's ceiling in this run (pure compute, 2 threads):");
     expect(text).toMatch(/^pure compute +2 /m);
     expect(text).toContain('machine: 2 cores, load average 1.50');
+    // A bar per figure (its decisions/s, a JSON field), a group per workload, within 80 columns.
+    const bars = text.slice(text.indexOf('decisions/s of all threads together'));
+    expect(bars.match(/^ {2}(per-key|global|unshared)?(, )?\d threads? +[█-▏]+ [\d.]+[Mk]\/s$/gm)).toHaveLength(14);
+    expect(bars).toMatch(/\n10000 keys\n {2}per-key, 1 thread /);
+    for (const line of bars.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
   }, 60_000);
 
   it('says when the ceiling of the run is under the goal, so the run cannot judge it', () => {

@@ -343,6 +343,76 @@ describe('ratelab compare: the summary first', () => {
   });
 });
 
+describe('ratelab compare: the trade-off closes a measured run', () => {
+  const BARS = /^(token-bucket|gcra|sliding-log|sliding-counter|fixed-window) +[█-▏]+ [\d.]+(x| B)$/gm;
+
+  /** Runs the CLI, measuring, as a person on an 80-column terminal without colour would. */
+  async function measured(argv: string[]) {
+    const io = bufferIO({ cwd: ROOT, env: { NO_COLOR: '1', COLUMNS: '80' } });
+    const code = await run(['compare', ...argv], io);
+    return { code, out: io.out(), lines: io.out().trimEnd().split('\n') };
+  }
+
+  it('the default summary ends with the memory and speed bars and the scatter, in at most 120 lines of at most 80 columns', async () => {
+    const { code, out, lines } = await measured([]);
+    expect(code).toBe(0);
+    expect(lines.length).toBeLessThanOrEqual(120);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
+    const tail = out.slice(out.indexOf('memory per key (heap bytes per key, medians over 14 scenarios)'));
+    expect(tail).toContain('\nspeed (x ref: over a reference in the same rounds, medians over 14 scenarios)\n');
+    expect(tail.match(BARS)).toHaveLength(10); // a memory and a speed bar per algorithm
+    expect(unwrap(tail)).toContain('trade-off (medians over 14 scenarios): what each gets wrong (x, error % vs');
+    expect(tail).toMatch(/^ *\d* ┤S/m); // the exact sliding log: at 0% error, the first column
+    expect(lines.at(-1)).toBe('T token-bucket  G gcra  S sliding-log  C sliding-counter  F fixed-window');
+    expect(out.indexOf('memory per key (heap')).toBeGreaterThan(out.indexOf(MATRIX_LEGEND));
+  }, 120_000);
+
+  it('--detail closes with the same charts after the matrix; its JSON contenders are the medians of its rows', async () => {
+    const json = join(scratch, 'trade-off.json');
+    const { code, out } = await measured([...BUILTIN_SAMPLE, '--detail', '--no-chart', '--json', json]);
+    expect(code).toBe(0);
+    expect(out.indexOf('memory per key (heap bytes per key, medians over 3 scenarios)')).toBeGreaterThan(
+      out.indexOf(MATRIX_LEGEND),
+    );
+    expect(out.match(BARS)).toHaveLength(10);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as {
+      contenders: Record<string, number | string>[];
+      rows: Record<string, number | string>[];
+    };
+    expect(report.contenders.map((c) => c.contender)).toEqual(ALGORITHMS);
+    const median = (values: number[]) => {
+      const sorted = [...values].sort((a, b) => a - b);
+      return sorted[(sorted.length - 1) / 2] as number; // three scenarios: the middle one
+    };
+    for (const contender of report.contenders) {
+      const rows = report.rows.filter((row) => row.algorithm === contender.contender);
+      expect(contender.workloads).toBe(3);
+      for (const field of ['errorPercent', 'worstWindowRatio', 'bytesPerKey', 'speedRatio'])
+        expect(contender[field]).toBe(median(rows.map((row) => row[field] as number)));
+      // The bar prints whole bytes of the unrounded median; the JSON keeps one decimal of it.
+      const bar = new RegExp(`^${contender.contender} +[█-▏]+ (\\d+) B$`, 'm').exec(out);
+      expect(Math.abs(Number(bar?.[1]) - (contender.bytesPerKey as number))).toBeLessThanOrEqual(0.55);
+    }
+  }, 120_000);
+
+  it('one scenario shows its own figures after its table ("in" it, not medians)', async () => {
+    const { out, lines } = await measured(['edge-attack', '--no-chart', '--algorithms', 'fixed-window,sliding-log']);
+    expect(out).toContain('memory per key (heap bytes per key, in edge-attack)');
+    expect(out.match(BARS)).toHaveLength(4);
+    expect(lines.at(-1)).toBe('F fixed-window  S sliding-log');
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
+  }, 60_000);
+
+  it('--no-measure leaves out the bars and the scatter, and the JSON medians of cost are null', async () => {
+    const json = join(scratch, 'no-measure.json');
+    const { out } = await measured([...BUILTIN_SAMPLE, '--no-measure', '--json', json]);
+    expect(out).not.toMatch(/[█-▏┤]/);
+    expect(out).not.toContain('memory per key');
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { contenders: Record<string, unknown>[] };
+    for (const contender of report.contenders) expect(contender).toMatchObject({ bytesPerKey: null, speedRatio: null });
+  });
+});
+
 describe('ratelab compare gates (--max-worst-window, --max-error)', () => {
   it.each([
     {

@@ -21,9 +21,16 @@ describeRedis('ratelab bench --redis URL', () => {
     for (const level of ['50 in flight', '500 in flight']) expect(report).toContain(level);
     expect(report.match(/^(ratelab batched|ratelab per call|RLF) +[\d,]+ +\d+\.\d\d/gm)).toHaveLength(6);
     for (const line of report.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+    const bars = report.slice(report.indexOf('calls/s x RLF (longer is faster)'));
+    expect(bars.match(/^ {2}(ratelab batched|ratelab per call|RLF) +[█-▏]+ \d+\.\d\dx$/gm)).toHaveLength(6);
     const json = JSON.parse(io.out()) as {
       levels: { inFlight: number; contenders: { name: string; callsPerSec: number[] }[] }[];
+      medians: { inFlight: number; contender: string; callsPerSec: number; xRlf: number }[];
     };
+    // Every bar's figure is in the JSON: x RLF per level and contender, 1 for RLF itself.
+    expect(json.medians).toHaveLength(6);
+    for (const m of json.medians.filter((m) => m.contender.startsWith('rate-limiter'))) expect(m.xRlf).toBe(1);
+    for (const m of json.medians) expect(bars).toContain(`${m.xRlf.toFixed(2)}x`);
     expect(json.levels.map((l) => l.inFlight)).toEqual([50, 500]);
     expect(json.levels[0]!.contenders.map((c) => c.name)).toEqual([
       'ratelab token bucket, batched',

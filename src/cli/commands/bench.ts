@@ -8,13 +8,14 @@ import { RatelabError } from '../../core/errors.js';
 import { ALGORITHMS } from '../../core/policy.js';
 import {
   SPEED_COLUMNS_NOTE,
-  renderBars,
   renderComparison,
   renderGoals,
   renderMemory,
+  renderMemoryBars,
   renderPeers,
   renderRoundsChart,
   renderSpeed,
+  renderSpeedBars,
 } from '../../report/text/bench-report.js';
 import { renderCsv } from '../../report/data/bench-csv.js';
 import { benchJson } from '../../report/data/bench-json.js';
@@ -26,6 +27,7 @@ import { redisBenchCommand } from '../redis-bench.js';
 import { algorithmsFlag, limiterTimeoutFlag, wholeNumberFlag } from '../flags.js';
 import type { ColorFlags, RedisTargetFlags } from '../flag-groups.js';
 import { checkOutputs, outputTarget, sendsToStdout, writeFormats, type OutputTargets } from '../outputs.js';
+import { terminalWidth } from '../terminal-width.js';
 import { threadBenchCommand } from '../thread-bench.js';
 import type { Command, CommandIO, OutputStream } from '../../report/io.js';
 
@@ -238,13 +240,14 @@ async function loadBaseline(path: string, updating: boolean, io: CommandIO): Pro
 
 function renderReport(run: BenchRun, io: CommandIO, options: BenchOptions): string {
   const paint = painter(io, options.color);
+  const width = terminalWidth(io);
   const parts = [
     paint.bold('Decisions per second') + ` (median of ${run.settings.rounds} rounds)\n${SPEED_COLUMNS_NOTE}\n`,
     renderSpeed(run),
   ];
+  const speedBars = renderSpeedBars(run, paint, width);
+  if (speedBars) parts.push(`\n${speedBars}`);
   if (io.stdout.isTTY) {
-    for (const workload of run.settings.workloads)
-      parts.push(`\n${workload.name} (x reference)\n`, renderBars(run, workload.name));
     const first = run.settings.workloads[0]?.name;
     if (first)
       parts.push(
@@ -263,6 +266,7 @@ function renderReport(run: BenchRun, io: CommandIO, options: BenchOptions): stri
     parts.push(
       `\n${paint.bold('Memory per key')} (${run.settings.memoryKeys} keys, limit ${MEMORY_POLICY.limit}; key strings excluded)\n`,
       memory,
+      `\n${renderMemoryBars(run, paint, width)}`,
     );
   if (options.goals) parts.push(renderGoalsSection(run, paint));
   if (run.harness) {

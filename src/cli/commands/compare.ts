@@ -13,6 +13,7 @@ import { summarise } from '../../report/text/compare-summary.js';
 import { contendersOf } from '../../report/trade-off.js';
 import { renderComparison } from '../../report/text/compare-table.js';
 import { renderSummaryMatrix } from '../../report/text/summary-matrix.js';
+import { renderTradeOffCharts } from '../../report/text/trade-off-charts.js';
 import { wrapWords } from '../../report/text/wrap.js';
 import { colorEnabled, painter } from '../../report/text/color.js';
 import { builtinScenarios, resolveScenario } from '../../scenario/builtins.js';
@@ -123,7 +124,7 @@ export const compareCommand: Command<CompareOptions> = async (flags, io) => {
       // --strip: the request strip of the followed key, right after the charts.
       if (flags.strip && result.focus) io.stdout.write(`${renderStrip(result, result.focus, paint)}\n`);
     }
-    if (results.length > 1) io.stdout.write(renderClosing(results, detail, paint, width));
+    io.stdout.write(renderClosing(results, detail, paint, width));
   }
   await writeFormats(
     flags,
@@ -212,15 +213,22 @@ function renderLesson(result: WorkloadComparison, paint: ChalkInstance, width: n
   return [...wrapWords(summarise(result), width, '  '), ...notes].join('\n') + '\n';
 }
 
-/** The matrix that closes a run of several workloads (and, in the summary, how to see more). */
+/**
+ * What closes the run: for several workloads the matrix (and, in the summary, how to see
+ * more); then, when measured, the trade-off's bars and scatter (for one workload, its own
+ * figures after its table).
+ */
 function renderClosing(
   results: readonly WorkloadComparison[],
   detail: boolean,
   paint: ChalkInstance,
   width: number,
 ): string {
+  const tradeOff = renderTradeOffCharts(results, paint, width);
+  // One workload's table or charts already end with a blank line.
+  if (results.length <= 1) return tradeOff.replace(/^\n/, '');
   const hint = detail ? '' : paint.dim('Tables and charts per scenario: --detail, or name one or two scenarios.\n');
-  return `${detail ? '' : '\n'}${renderSummaryMatrix(results, paint, width)}${hint}`;
+  return `${detail ? '' : '\n'}${renderSummaryMatrix(results, paint, width)}${hint}${tradeOff}`;
 }
 
 function resolveWorkloads(flags: CompareOptions, overrides: ScenarioOverrides, cwd: string): Workload[] {

@@ -2,6 +2,7 @@ import type { WorkloadComparison } from '../../sim/comparison.js';
 import type { FocusSeries } from '../../metrics/focus-recorder.js';
 import type { FocusView } from '../../sim/focus.js';
 import { roundToPlaces } from '../round.js';
+import { contenderCosts, type ContenderCosts } from '../trade-off.js';
 import { JSON_FORMAT_VERSION, withErrorPercent } from './json-format.js';
 
 /**
@@ -10,7 +11,8 @@ import { JSON_FORMAT_VERSION, withErrorPercent } from './json-format.js';
  * falseDenials, errorPercent, worstWindowRatio, fairness, bytesPerKey, opsPerSec` and a few
  * more; `labels`: per source label `{ label, offered, admitted, falseDenials, falseAdmits, wait? }`
  * (`wait`: `{ p50, p99 }` ms from wanting to admitted, retry clients only),
- * empty when no source has one), `scenarios` (name,
+ * empty when no source has one), `contenders` (per contender its medians over the
+ * workloads, see {@link contenderJson}), `scenarios` (name,
  * description, policy, the one-line summary, notes) and `timelines` (offered and admitted
  * units per bucket for each row), and `focus` when a key was followed (see {@link focusJson}). Measured figures not taken are null. `extra` adds
  * top-level sections (`ratelab attack` adds `attack`).
@@ -30,6 +32,7 @@ export function comparisonJson(
       summary: summaries[i],
       notes: result.notes,
     })),
+    contenders: contenderCosts(results).map(contenderJson),
     rows: results.flatMap((result) =>
       result.rows.map((row, j) => ({
         ...withErrorPercent(row),
@@ -48,6 +51,22 @@ export function comparisonJson(
     ...focusSection(results),
   };
   return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+/**
+ * One contender's medians over the workloads it ran on (what the trade-off bars and scatter
+ * draw): `contender, workloads, errorPercent, worstWindowRatio, bytesPerKey, speedRatio`,
+ * rounded as the rows' figures are; the measured ones null when not measured.
+ */
+function contenderJson(costs: ContenderCosts): Record<string, unknown> {
+  return {
+    contender: costs.contender,
+    workloads: costs.workloads,
+    errorPercent: roundToPlaces(costs.errorPercent, 6),
+    worstWindowRatio: roundToPlaces(costs.worstWindowRatio, 6),
+    bytesPerKey: costs.bytesPerKey === null ? null : roundToPlaces(costs.bytesPerKey, 1),
+    speedRatio: costs.speedRatio === null ? null : roundToPlaces(costs.speedRatio, 3),
+  };
 }
 
 /** `focus`: per workload with a followed key, that key's series (and strip cells with --strip). */

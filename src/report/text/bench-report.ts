@@ -5,7 +5,7 @@ import type { BenchRun, Figure } from '../../bench/bench-run.js';
 import type { Comparison, ComparisonRow } from '../../bench/compare.js';
 import type { GoalCheck } from '../../bench/goals.js';
 import { renderTable, rightAligned } from './table.js';
-import { largest } from '../../metrics/largest.js';
+import { barChart, linesOf } from './bar-chart.js';
 
 /** 12345678 -> "12.3M", 45600 -> "45.6k". */
 function formatRate(value: number): string {
@@ -89,24 +89,33 @@ export function renderMemory(run: BenchRun): string {
   return renderTable([{ header: 'subject' }, ...rightAligned('per key', 'x ref')], rows);
 }
 
-/** One bar per subject: its ratio to the reference on `workload`, for a person at a terminal. */
-export function renderBars(run: BenchRun, workload: string, width = 40): string {
-  const figures = run.figures.filter((f) => f.workload === workload && f.unit === 'decisions/s');
-  const top = largest(
-    figures.map((f) => f.ratio),
-    1,
-  );
-  const label = largest(
-    figures.map((f) => f.subject.length),
-    0,
-  );
-  return figures
-    .map(
-      (f) =>
-        `${f.subject.padEnd(label)}  ${'█'.repeat(Math.max(1, Math.round((f.ratio / top) * width)))} ${f.ratio.toFixed(2)}x`,
-    )
-    .join('\n')
-    .concat('\n');
+/**
+ * Bars of each subject's x ref (the median of its per-round ratios to the reference, the
+ * speed table's `x ref`), a group per workload in the table's order of subjects, every
+ * group on one scale from 0; '' without speed figures.
+ */
+export function renderSpeedBars(run: BenchRun, paint: ChalkInstance, width: number): string {
+  const speed = run.figures.filter((f) => f.unit === 'decisions/s');
+  const groups = run.settings.workloads
+    .map((workload) => ({
+      heading: workload.name,
+      bars: speed
+        .filter((f) => f.workload === workload.name)
+        .sort((a, b) => order(a) - order(b))
+        .map((f) => ({ label: f.subject, value: f.ratio })),
+    }))
+    .filter((group) => group.bars.length > 0);
+  if (groups.length === 0) return '';
+  const title = paint.bold('speed (x ref per workload; longer is faster)');
+  return linesOf(barChart({ title, groups, format: (v) => `${v.toFixed(2)}x`, width, paint }));
+}
+
+/** Bars of each subject's bytes per key (the memory table's `per key`), from 0; '' when memory was not measured. */
+export function renderMemoryBars(run: BenchRun, paint: ChalkInstance, width: number): string {
+  const bars = run.figures.filter((f) => f.unit === 'B/key').map((f) => ({ label: f.subject, value: f.value }));
+  if (bars.length === 0) return '';
+  const title = paint.bold('memory per key (B; shorter is smaller)');
+  return linesOf(barChart({ title, groups: [{ bars }], format: (v) => `${v.toFixed(1)} B`, width, paint }));
 }
 
 /**

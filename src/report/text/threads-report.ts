@@ -1,5 +1,9 @@
 import type { ThreadFigure } from '../../bench/threads.js';
+import { Chalk, type ChalkInstance } from 'chalk';
+import { barChart } from './bar-chart.js';
 import { renderTable, rightAligned } from './table.js';
+
+const PLAIN = new Chalk({ level: 0 });
 
 /** Where the thread bench ran: what the figures depend on besides the code. */
 export interface Machine {
@@ -24,10 +28,15 @@ function workload(f: ThreadFigure): string {
 /**
  * The thread bench as a table (decisions/s of all threads together, the ratio to the
  * fewest threads, the ratio to the global lock), the machine's ceiling first; then, when
- * measured, per-key locks on 1e4 keys at 2 threads beside the ceiling of the same run, and
- * the machine.
+ * measured, per-key locks on 1e4 keys at 2 threads beside the ceiling of the same run; bars
+ * of the decisions/s (a group per workload, one scale from 0); and the machine.
  */
-export function renderThreadBench(figures: readonly ThreadFigure[], machine: Machine): string {
+export function renderThreadBench(
+  figures: readonly ThreadFigure[],
+  machine: Machine,
+  paint: ChalkInstance = PLAIN,
+  width = 80,
+): string {
   const rows = figures.map((f) => [
     workload(f),
     f.locking === 'compute' ? '' : f.locking,
@@ -58,8 +67,27 @@ export function renderThreadBench(figures: readonly ThreadFigure[], machine: Mac
         `the ceiling is under the goal: this run cannot tell whether the limiter meets it; rerun on a quiet machine\n`,
       );
   }
+  lines.push(`${barChart({ ...decisionBars(figures), width, paint }).join('\n')}\n`);
   lines.push(
     `machine: ${machine.cores} cores, load average ${machine.load.toFixed(2)} at the start, Node ${machine.node}\n`,
   );
   return lines.join('\n');
+}
+
+/** The bars of the table's decisions/s: a group per workload (in the table's order), a bar per locking and thread count. */
+function decisionBars(figures: readonly ThreadFigure[]) {
+  const workloads = [...new Set(figures.map(workload))];
+  return {
+    title: 'decisions/s of all threads together (longer is faster)',
+    groups: workloads.map((name) => ({
+      heading: name,
+      bars: figures
+        .filter((f) => workload(f) === name)
+        .map((f) => ({
+          label: `${f.locking === 'compute' ? '' : `${f.locking}, `}${f.threads} thread${f.threads === 1 ? '' : 's'}`,
+          value: f.decisionsPerSec,
+        })),
+    })),
+    format: rate,
+  };
 }
