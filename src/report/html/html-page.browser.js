@@ -482,15 +482,25 @@
         var top = u.cursor.top;
         /** @type {{ p: HtmlTradeOffPoint, x: number, y: number, d: number } | null} */
         var best = null;
+        // The medians first: a point under its median (the same figures) leaves the median's figures shown.
+        var shownGroups = groups.filter(function (group, i) {
+          return u.series[i + 1].show;
+        });
+        var candidates = shownGroups
+          .flatMap(function (group) {
+            return group.median ? [group.median] : [];
+          })
+          .concat(
+            shownGroups.flatMap(function (group) {
+              return group.points;
+            }),
+          );
         if (left !== undefined && top !== undefined && left >= 0) {
-          groups.forEach(function (group, i) {
-            if (!u.series[i + 1].show) return;
-            group.points.concat(group.median ? [group.median] : []).forEach(function (p) {
-              var x = u.valToPos(p.x, 'x');
-              var y = u.valToPos(/** @type {number} */ (p.costs[costIndex]), 'y');
-              var d = Math.hypot(x - /** @type {number} */ (left), y - /** @type {number} */ (top));
-              if (d <= 14 && (!best || d < best.d)) best = { p: p, x: x, y: y, d: d };
-            });
+          candidates.forEach(function (p) {
+            var x = u.valToPos(p.x, 'x');
+            var y = u.valToPos(/** @type {number} */ (p.costs[costIndex]), 'y');
+            var d = Math.hypot(x - /** @type {number} */ (left), y - /** @type {number} */ (top));
+            if (d <= 14 && (!best || d < best.d)) best = { p: p, x: x, y: y, d: d };
           });
         }
         if (!best) {
