@@ -216,7 +216,7 @@
         fill.style.background = contenderMark(bar.name, index < 0 ? 0 : index).color;
         track.appendChild(fill);
         row.appendChild(track);
-        row.appendChild(el('span', 'bar-value', formatFigure(bar.value) + ' ' + chart.unit));
+        row.appendChild(el('span', 'bar-value', formatFigure(bar.value) + (chart.unit ? ' ' + chart.unit : '')));
         box.appendChild(row);
       });
       wrap.appendChild(box);
@@ -308,7 +308,7 @@
       el(
         'p',
         'hint',
-        'A small mark: one algorithm on one scenario; a big ringed mark with its name: the median over the scenarios. Left is more accurate (0 = as the exact oracle).',
+        "A small mark: one run (a contender on one scenario); a big ringed mark with its name: that contender's median over the scenarios. Left is more accurate (0 = as the exact oracle).",
       ),
     );
     /** @type {TradeOffRecord} */
