@@ -2,14 +2,20 @@
 // RATELAB_CHROMIUM), driven by playwright-core. Skipped with a notice when there is no
 // Chromium; RATELAB_REQUIRE_CHROMIUM=1 (set by .ci/run, which installs it) fails instead.
 // Saves screenshots under test-artifacts/ (git-ignored; RATELAB_TEST_ARTIFACTS moves it).
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { attackCommand } from '../../src/cli/commands/attack.js';
 import { compareCommand } from '../../src/cli/commands/compare.js';
+import { auditHtml } from '../../src/report/html/audit-html.js';
+import type { HtmlReport } from '../../src/report/html/html-document.js';
 import { bufferIO } from '../../src/report/io.js';
+import { SAMPLE_REPORT } from '../audit/sample-report.js';
+import { startServe } from '../cli/run-serve.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const CHROMIUM = process.env.RATELAB_CHROMIUM ?? '/usr/bin/chromium';
@@ -104,6 +110,123 @@ async function chartStates(page: Page): Promise<ChartState[]> {
   });
 }
 
+/** How wide the page and its tables are, against the window's width (CSS px). */
+interface Fit {
+  pageWidth: number;
+  windowWidth: number;
+  /** The header row of each table whose right edge is past the window's. */
+  overflowing: string[];
+}
+
+async function fitOf(page: Page): Promise<Fit> {
+  return page.evaluate(() => {
+    interface Box {
+      right: number;
+    }
+    interface Table {
+      getBoundingClientRect(): Box;
+      rows: { textContent: string }[];
+    }
+    const browser = globalThis as unknown as {
+      document: {
+        documentElement: { scrollWidth: number; clientWidth: number };
+        querySelectorAll(s: 'table'): Table[];
+      };
+    };
+    const { scrollWidth, clientWidth } = browser.document.documentElement;
+    const tables = [...browser.document.querySelectorAll('table')];
+    return {
+      pageWidth: scrollWidth,
+      windowWidth: clientWidth,
+      overflowing: tables
+        .filter((t) => t.getBoundingClientRect().right > clientWidth)
+        .map((t) => t.rows[0]?.textContent ?? ''),
+    };
+  });
+}
+
+/** The trade-off scatter's state (window.ratelabTradeOff), read in the page. */
+interface ScatterState {
+  cost: number;
+  labels: { contender: string; x: number; y: number }[];
+  hovered: string | null;
+  painted: number;
+  /** A digest of the canvas's pixels, to tell one drawing from another. */
+  digest: number;
+  canvas: { width: number; height: number };
+  /** The y axis's title. */
+  yLabel: string;
+  /** Each contender's median in CSS px of the plot area, as drawn. */
+  medians: { contender: string; left: number; top: number }[];
+}
+
+async function scatterState(page: Page): Promise<ScatterState> {
+  return page.evaluate(() => {
+    interface Canvas {
+      width: number;
+      height: number;
+      getContext(kind: '2d', options: { willReadFrequently: boolean }): Context;
+    }
+    interface Context {
+      canvas: Canvas;
+      drawImage(image: Canvas, x: number, y: number): void;
+      getImageData(x: number, y: number, width: number, height: number): { data: Uint8ClampedArray };
+    }
+    type U = {
+      series: { label: string }[];
+      data: [null, ...number[][][]];
+      ctx: Context;
+      axes: { label: string }[];
+      valToPos(v: number, scale: string): number;
+    };
+    const browser = globalThis as unknown as {
+      document: { createElement(tag: 'canvas'): Canvas };
+      ratelabTradeOff: {
+        chart: U;
+        cost: number;
+        labels: { contender: string; x: number; y: number }[];
+        hovered: string | null;
+      };
+    };
+    const record = browser.ratelabTradeOff;
+    const u = record.chart;
+    const { width, height } = u.ctx.canvas;
+    const copy = browser.document.createElement('canvas');
+    copy.width = width;
+    copy.height = height;
+    const context = copy.getContext('2d', { willReadFrequently: true });
+    context.drawImage(u.ctx.canvas, 0, 0);
+    const pixels = context.getImageData(0, 0, width, height).data;
+    let painted = 0;
+    let digest = 0;
+    for (let i = 0; i < pixels.length; i += 4) {
+      if ((pixels[i + 3] as number) > 0) painted++;
+      digest = (digest * 31 + (pixels[i] as number) + (pixels[i + 1] as number) * 7 + (pixels[i + 3] as number)) % 1e9;
+    }
+    // Each series' last point is its median (the page draws it ringed and named).
+    const medians = u.series.slice(1).map((s, i) => {
+      const [xs, ys] = u.data[i + 1] as number[][];
+      return {
+        contender: s.label,
+        left: u.valToPos(xs?.at(-1) as number, 'x'),
+        top: u.valToPos(ys?.at(-1) as number, 'y'),
+      };
+    });
+    return {
+      cost: record.cost,
+      labels: record.labels,
+      hovered: record.hovered,
+      painted,
+      digest,
+      canvas: { width, height },
+      yLabel: u.axes[1]?.label ?? '',
+      medians,
+    };
+  });
+}
+
+const ALGORITHMS = ['token-bucket', 'gcra', 'sliding-log', 'sliding-counter', 'fixed-window'];
+
 const available = existsSync(CHROMIUM);
 if (!available && process.env.RATELAB_REQUIRE_CHROMIUM !== '1') {
   process.stderr.write(
@@ -185,9 +308,26 @@ describe.skipIf(!available && process.env.RATELAB_REQUIRE_CHROMIUM !== '1')(
         expect(peak(name)).toBeLessThanOrEqual(1);
     });
 
+    it('opens each view on its worst window with one window either side, strips too, so their cells can be read', async () => {
+      const [edge, twoKeys] = await chartStates(page);
+      // edge-attack: the worst window is 0-1 s (fixed-window's 2x), so 0-2 s (no time before 0) of a 12 s run.
+      expect(edge?.x).toEqual({ min: 0, max: 2 });
+      for (const strip of edge?.stripX ?? []) expect(strip).toEqual(edge?.x);
+      // two-keys: alice's window edge at 1 s; 4 s run.
+      expect(twoKeys?.x.max).toBeLessThan(4);
+      for (const strip of twoKeys?.stripX ?? []) expect(strip).toEqual(twoKeys?.x);
+    });
+
+    it('fits a 1280-px window: no table past its edge, no horizontal scrollbar', async () => {
+      const fit = await fitOf(page);
+      expect(fit.overflowing).toEqual([]);
+      expect(fit.pageWidth).toBeLessThanOrEqual(fit.windowWidth);
+    });
+
     it('zooms on a drag across the chart, strips following, then pans and resets with the buttons', async () => {
       const before = (await chartStates(page))[0] as ChartState;
       const over = page.locator('#scenario-0 .timeline .u-over');
+      await over.scrollIntoViewIfNeeded();
       const box = await over.boundingBox();
       if (!box) throw new Error('no plot area');
       await page.mouse.move(box.x + box.width * 0.05, box.y + box.height / 2);
@@ -212,7 +352,10 @@ describe.skipIf(!available && process.env.RATELAB_REQUIRE_CHROMIUM !== '1')(
       mkdirSync(ARTIFACTS, { recursive: true });
       await page.locator('#scenario-0').screenshot({ path: join(ARTIFACTS, 'html-report-edge-attack.png') });
       await page.locator('#scenario-0 button', { hasText: 'whole run' }).click();
-      expect(((await chartStates(page))[0] as ChartState).x).toEqual(before.x);
+      const whole = (await chartStates(page))[0] as ChartState;
+      expect(whole.x.min).toBe(0);
+      expect(whole.x.max).toBeGreaterThan(11);
+      for (const strip of whole.stripX) expect(strip).toEqual(whole.x);
     });
 
     it('offers the worst keys of a multi-key scenario in a list, and redraws for the one picked', async () => {
@@ -228,6 +371,165 @@ describe.skipIf(!available && process.env.RATELAB_REQUIRE_CHROMIUM !== '1')(
       expect(problems).toEqual([]);
       mkdirSync(ARTIFACTS, { recursive: true });
       await page.screenshot({ path: join(ARTIFACTS, 'html-report.png'), fullPage: true });
+    });
+  },
+  BROWSER_TIMEOUT_MS,
+);
+
+describe.skipIf(!available && process.env.RATELAB_REQUIRE_CHROMIUM !== '1')(
+  'the trade-off scatter and the bars of a measured compare --html, and every page at 1280 px',
+  () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'ratelab-html-trade-off-'));
+    let browser: Browser;
+    let page: Page;
+    let data: HtmlReport;
+    const problems: string[] = [];
+
+    beforeAll(async () => {
+      if (!available) throw new Error(`no Chromium at ${CHROMIUM}, and RATELAB_REQUIRE_CHROMIUM=1 forbids skipping`);
+      const io = bufferIO({ cwd: scratch });
+      expect(
+        await compareCommand({ scenarios: ['edge-attack', 'steady-over'], chart: false, html: 'measured.html' }, io),
+      ).toBe(0);
+      const text = readFileSync(join(scratch, 'measured.html'), 'utf8');
+      const json = /<script type="application\/json" id="report-data">([\s\S]*?)<\/script>/.exec(text)?.[1] ?? '';
+      data = JSON.parse(json) as HtmlReport;
+      browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+      page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+      page.on('console', (message) => {
+        if (message.type() === 'error' || message.type() === 'warning')
+          problems.push(`console ${message.type()}: ${message.text()}`);
+      });
+      await page.goto(pathToFileURL(join(scratch, 'measured.html')).href);
+      await page.waitForSelector('body[data-ready="true"]');
+      await page.locator('#trade-off .u-over').scrollIntoViewIfNeeded();
+    }, BROWSER_TIMEOUT_MS);
+
+    afterAll(async () => {
+      await browser?.close();
+      rmSync(scratch, { recursive: true, force: true });
+    });
+
+    it('draws the scatter above the scenarios: painted, a series per algorithm, each median named on the canvas', async () => {
+      const order = await page.evaluate(() =>
+        [
+          ...(
+            globalThis as unknown as { document: { querySelectorAll(s: string): { id: string }[] } }
+          ).document.querySelectorAll('main > section[id]'),
+        ].map((s) => s.id),
+      );
+      expect(order).toEqual(['trade-off', 'scenario-0', 'scenario-1']);
+      const state = await scatterState(page);
+      expect(state.painted).toBeGreaterThan(10_000);
+      expect(state.labels.map((l) => l.contender)).toEqual(ALGORITHMS);
+      for (const label of state.labels) {
+        expect(label.x).toBeGreaterThanOrEqual(0);
+        expect(label.x).toBeLessThan(state.canvas.width);
+        expect(label.y).toBeGreaterThan(0);
+        expect(label.y).toBeLessThan(state.canvas.height);
+      }
+      // Every (algorithm, scenario) point and a median each, in the data the page draws.
+      expect(data.tradeOff?.points).toHaveLength(ALGORITHMS.length * 2);
+      expect(data.tradeOff?.medians.map((m) => m.contender)).toEqual(ALGORITHMS);
+      expect(problems).toEqual([]);
+    });
+
+    it('offers memory, speed and the worst window as the cost axis, and redraws for the one picked', async () => {
+      const select = page.locator('#trade-off select');
+      expect(await select.locator('option').allTextContents()).toEqual([
+        'memory per key (B)',
+        'speed (x ref)',
+        'worst window / limit',
+      ]);
+      const memory = await scatterState(page);
+      await select.selectOption({ label: 'speed (x ref)' });
+      const speed = await scatterState(page);
+      expect(speed.cost).toBe(1);
+      expect(speed.digest).not.toBe(memory.digest);
+      expect(speed.painted).toBeGreaterThan(10_000);
+      expect(speed.labels.map((l) => l.contender)).toEqual(ALGORITHMS);
+      expect(speed.yLabel).toBe('speed (x ref)');
+      expect(memory.yLabel).toMatch(/^memory per key \(B\)/);
+      await select.selectOption({ label: 'memory per key (B)' });
+      expect((await scatterState(page)).digest).toBe(memory.digest);
+    });
+
+    it.each(ALGORITHMS)('hovering the median of %s shows its name and figures', async (name) => {
+      await page.locator('#trade-off select').selectOption({ label: 'memory per key (B)' });
+      const state = await scatterState(page);
+      const median = state.medians.find((m) => m.contender === name);
+      const figures = data.tradeOff?.medians.find((m) => m.contender === name);
+      if (!median || !figures) throw new Error(`no median of ${name}`);
+      const over = await page.locator('#trade-off .u-over').boundingBox();
+      if (!over) throw new Error('no plot area');
+      await page.mouse.move(over.x + median.left + 1, over.y + median.top + 1);
+      const hovered = (await scatterState(page)).hovered ?? '';
+      // Medians can coincide (gcra = token-bucket on the bytes they keep): the tip names the nearest.
+      expect(hovered).toMatch(/^[a-z-]+, median over the scenarios: error [\d.]+ %, memory per key [\d.]+ B$/);
+      if (hovered.startsWith(`${name},`)) {
+        expect(hovered).toContain(`error ${+figures.x.toPrecision(3)} %`);
+        const bytes = figures.costs[0] as number;
+        expect(hovered).toContain(`memory per key ${bytes >= 100 ? Math.round(bytes) : +bytes.toPrecision(3)} B`);
+      }
+      await expect(page.locator('#trade-off .tip').isVisible()).resolves.toBe(true);
+      await expect(page.locator('#trade-off .tip').textContent()).resolves.toBe(hovered);
+    });
+
+    it('draws memory and speed bars beside each per-algorithm table, on one scale from 0, the figure printed', async () => {
+      for (const [index, scenario] of data.scenarios.entries()) {
+        const charts = page.locator(`#scenario-${index} .bar-chart`);
+        await expect(charts.count()).resolves.toBe(2);
+        expect(scenario.bars?.map((b) => b.unit)).toEqual(['B', 'x ref']);
+        for (const [c, chart] of (scenario.bars ?? []).entries()) {
+          const rows = charts.nth(c).locator('.bar-row');
+          await expect(rows.locator('.bar-name').allTextContents()).resolves.toEqual(ALGORITHMS);
+          const values = await rows.locator('.bar-value').allTextContents();
+          expect(values).toEqual(
+            chart.bars.map(
+              (bar) => `${bar.value >= 100 ? Math.round(bar.value) : +bar.value.toPrecision(3)} ${chart.unit}`,
+            ),
+          );
+          const widths = await rows
+            .locator('.bar')
+            .evaluateAll((bars) => bars.map((bar) => (bar as unknown as { style: { width: string } }).style.width));
+          const max = Math.max(...chart.bars.map((bar) => bar.value));
+          expect(widths.map(parseFloat)).toEqual(chart.bars.map((bar) => +((100 * bar.value) / max).toFixed(2)));
+        }
+      }
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.locator('#trade-off').screenshot({ path: join(ARTIFACTS, 'html-trade-off.png') });
+      await page.locator('#scenario-0 .figures').screenshot({ path: join(ARTIFACTS, 'html-bars.png') });
+    });
+
+    it('fits a 1280-px window: the measured compare page', async () => {
+      const fit = await fitOf(page);
+      expect(fit.overflowing).toEqual([]);
+      expect(fit.pageWidth).toBeLessThanOrEqual(fit.windowWidth);
+    });
+
+    it('fits a 1280-px window: the attack and audit pages', async () => {
+      const serve = await startServe({ quiet: true, algorithm: 'fixed-window', limit: 5, window: '1s' });
+      try {
+        const edge = fileURLToPath(new URL('../fixtures/http-edge.yaml', import.meta.url));
+        expect(
+          await attackCommand(
+            { url: serve.url, scenario: edge, speed: 10, align: '1s', chart: false, html: 'attack.html' },
+            bufferIO({ cwd: scratch }),
+          ),
+        ).toBe(0);
+      } finally {
+        await serve.stop();
+      }
+      writeFileSync(join(scratch, 'audit.html'), auditHtml(SAMPLE_REPORT));
+      for (const file of ['attack.html', 'audit.html']) {
+        await page.goto(pathToFileURL(join(scratch, file)).href);
+        await page.waitForSelector('body[data-ready="true"]');
+        const fit = await fitOf(page);
+        expect({ file, overflowing: fit.overflowing }).toEqual({ file, overflowing: [] });
+        expect(fit.pageWidth).toBeLessThanOrEqual(fit.windowWidth);
+      }
+      expect(problems).toEqual([]);
     });
   },
   BROWSER_TIMEOUT_MS,

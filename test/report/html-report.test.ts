@@ -13,11 +13,11 @@ import { distributedCommand } from '../../src/cli/commands/distributed.js';
 import { startServe } from '../cli/run-serve.js';
 import { bufferIO } from '../../src/report/io.js';
 import { downsampleMinMax } from '../../src/report/html/downsample.js';
-import { comparisonHtml } from '../../src/report/html/compare-html.js';
+import { comparisonHtml, comparisonReport } from '../../src/report/html/compare-html.js';
 import { htmlAssets, withoutSchemes } from '../../src/report/html/html-assets.js';
 import { embedJson, htmlDocument, type HtmlReport } from '../../src/report/html/html-document.js';
 import { HTML_MAX_POINTS, htmlGrid, timelineHtmlView } from '../../src/report/html/html-views.js';
-import type { WorkloadComparison } from '../../src/sim/comparison.js';
+import type { ComparisonRow, WorkloadComparison } from '../../src/sim/comparison.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'ratelab-html-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -249,6 +249,152 @@ describe('distributed --html and attack --html', () => {
     ]);
     expect(scenario?.extra?.series.map((s) => s.name)).toEqual(['slowest', 'mean']);
     expect(scenario?.extra?.x).toEqual(scenario?.views[0]?.x);
+  });
+});
+
+/** A row with the figures the trade-off reads; the rest as a plain run. */
+function costRow(
+  algorithm: string,
+  errorRate: number,
+  worstWindowRatio: number,
+  bytesPerKey: number | null,
+  speedRatio: number | null,
+): ComparisonRow {
+  return {
+    scenario: '',
+    algorithm,
+    offered: 800,
+    admitted: 400,
+    denied: 400,
+    falseAdmits: 0,
+    falseDenials: 0,
+    errorRate,
+    worstWindowRatio,
+    fairness: null,
+    bytesPerKey,
+    stateBytesPerKey: null,
+    opsPerSec: null,
+    speedRatio,
+    keys: 1,
+  };
+}
+
+function costWorkload(name: string, rows: ComparisonRow[]): WorkloadComparison {
+  return {
+    name,
+    description: 'a test workload',
+    policy: { limit: 100, windowMs: 1000 },
+    rows: rows.map((row) => ({ ...row, scenario: name })),
+    timelines: [],
+    worstWindows: rows.map(() => null),
+    notes: [],
+  };
+}
+
+const MEASURED = [
+  costWorkload('a', [costRow('sliding-log', 0, 1, 120.04, 0.41), costRow('fixed-window', 50, 2, 60, 1.2)]),
+  costWorkload('b', [costRow('sliding-log', 0, 1, 1300, 0.2), costRow('fixed-window', 10, 1.5, 62, 1)]),
+  costWorkload('c', [costRow('sliding-log', 0, 0.9, 9000, 0.3), costRow('fixed-window', 20, 1.2, 64, 1.1)]),
+];
+
+describe('the trade-off scatter and the bars, as data', () => {
+  it('puts every (algorithm, scenario) at (error %, each cost), and each median, the measured costs first', () => {
+    const tradeOff = comparisonReport(MEASURED, 't', 's').tradeOff;
+    expect(tradeOff?.contenders).toEqual(['sliding-log', 'fixed-window']);
+    expect(tradeOff?.costs).toEqual([
+      { label: 'memory per key (B)', unit: 'B', better: 'lower', log: true },
+      { label: 'speed (x ref)', unit: 'x ref', better: 'higher' },
+      { label: 'worst window / limit', unit: 'x the limit', better: 'lower' },
+    ]);
+    expect(tradeOff?.points).toHaveLength(6);
+    expect(tradeOff?.points[0]).toEqual({ contender: 'sliding-log', scenario: 'a', x: 0, costs: [120, 0.41, 1] });
+    expect(tradeOff?.points[3]).toEqual({ contender: 'fixed-window', scenario: 'b', x: 10, costs: [62, 1, 1.5] });
+    expect(tradeOff?.medians).toEqual([
+      { contender: 'sliding-log', scenario: 'median', x: 0, costs: [1300, 0.3, 1] },
+      { contender: 'fixed-window', scenario: 'median', x: 20, costs: [62, 1.1, 1.5] },
+    ]);
+  });
+
+  it.each([
+    {
+      results: [MEASURED[0] as WorkloadComparison],
+      log: false,
+      why: '120 and 60 B are within a factor of 10: a linear axis reads better',
+    },
+    { results: MEASURED, log: true, why: '60 to 9,000 B spans decades: by powers of ten, or the cheap ones sit on 0' },
+  ])('memory by powers of ten: $log ($why)', ({ results, log }) => {
+    expect(comparisonReport(results, 't', 's').tradeOff?.costs[0]?.log === true).toBe(log);
+  });
+
+  it.each([
+    {
+      what: '--no-measure',
+      results: [
+        costWorkload('a', [costRow('sliding-log', 0, 1, null, null), costRow('fixed-window', 50, 2, null, null)]),
+      ],
+      costs: ['worst window / limit'],
+      why: 'no cost was measured: the scatter weighs error against the burst let through',
+    },
+    {
+      what: 'memory only',
+      results: [
+        costWorkload('a', [costRow('sliding-log', 0, 1, 100, null), costRow('fixed-window', 50, 2, null, null)]),
+      ],
+      costs: ['memory per key (B)', 'worst window / limit'],
+      why: 'an axis appears when any point has its figure; the point without it is left off that axis',
+    },
+  ])('the cost axes under $what: $costs ($why)', ({ results, costs }) => {
+    const tradeOff = comparisonReport(results, 't', 's').tradeOff;
+    expect(tradeOff?.costs.map((c) => c.label)).toEqual(costs);
+    expect(tradeOff?.points.map((p) => p.costs.length)).toEqual([costs.length, costs.length]);
+  });
+
+  it('leaves the scatter out for one contender: nothing to weigh it against', () => {
+    const one = [costWorkload('a', [costRow('gcra', 0, 1, 80, 1)])];
+    expect(comparisonReport(one, 't', 's')).not.toHaveProperty('tradeOff');
+  });
+
+  it("draws each scenario's memory and speed bars from the table's figures, rounded as the table is", () => {
+    const report = comparisonReport(MEASURED, 't', 's');
+    expect(report.scenarios[0]?.bars).toEqual([
+      {
+        title: 'memory per key (B, lower is cheaper)',
+        unit: 'B',
+        bars: [
+          { name: 'sliding-log', value: 120 },
+          { name: 'fixed-window', value: 60 },
+        ],
+      },
+      {
+        title: 'speed (x ref, higher is faster)',
+        unit: 'x ref',
+        bars: [
+          { name: 'sliding-log', value: 0.41 },
+          { name: 'fixed-window', value: 1.2 },
+        ],
+      },
+    ]);
+    const table = report.scenarios[0]?.table;
+    const column = (name: string) => table?.rows.map((row) => row[table.columns.indexOf(name)]);
+    expect(column('B/key')).toEqual([120, 60]);
+    expect(column('speed x ref')).toEqual([0.41, 1.2]);
+  });
+
+  it('has no bars under --no-measure', async () => {
+    const io = bufferIO({ cwd: scratch });
+    expect(
+      await compareCommand({ scenarios: ['edge-attack'], measure: false, chart: false, html: 'nm.html' }, io),
+    ).toBe(0);
+    const data = embedded(readFileSync(join(scratch, 'nm.html'), 'utf8'));
+    expect(data.scenarios[0]).not.toHaveProperty('bars');
+    expect(data.tradeOff?.costs.map((c) => c.label)).toEqual(['worst window / limit']);
+    expect(data.tradeOff?.medians.map((m) => [m.contender, m.x, m.costs[0]])).toEqual([
+      ['token-bucket', 0, 1],
+      ['gcra', 0, 1],
+      ['sliding-log', 0, 1],
+      ['sliding-counter', 0, 1],
+      ['fixed-window', 50, 2],
+    ]);
   });
 });
 

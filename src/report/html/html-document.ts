@@ -203,4 +203,18 @@ table.audit th, table.audit td { white-space: normal; text-align: left; } p.summ
 .legend-key span.swatch { display: inline-block; width: 22px; height: 12px; border: 1px solid #444; vertical-align: -2px; margin-right: 5px; }
 .hint { font-size: 12px; color: var(--muted); }
 .u-legend { font-size: 12px; } .u-legend th { background: none; border: none; } .u-legend td { border: none; }
+.figures { display: flex; flex-wrap: wrap; gap: 0 40px; align-items: flex-start; }
+.bars { display: flex; flex-wrap: wrap; gap: 4px 32px; }
+.bar-chart { width: 340px; }
+.bar-row { display: grid; grid-template-columns: 112px 1fr 72px; gap: 6px; align-items: center; font-size: 13px; line-height: 20px; }
+.bar-name { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.bar-track { height: 14px; border-left: 1px solid #444; }
+.bar { display: block; height: 100%; min-width: 1px; -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+.bar-value { font-variant-numeric: tabular-nums; white-space: nowrap; }
+.chart.scatter { position: relative; }
+.tip { position: absolute; z-index: 2; max-width: 260px; padding: 4px 8px; background: #fff; border: 1px solid #444; font-size: 12px; pointer-events: none; }
+.mark-key { font: inherit; background: none; border: 1px solid transparent; padding: 0 4px; cursor: pointer; color: var(--fg); }
+.mark-key.off { opacity: 0.4; text-decoration: line-through; }
+.mark-key .glyph { font-size: 16px; margin-right: 5px; }
+@media print { .controls, .mark-key { border: none; } .tip { display: none; } }
 `;

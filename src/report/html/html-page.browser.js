@@ -11,6 +11,17 @@
 /** @typedef {import('./html-document.js').HtmlSeries} HtmlSeries */
 /** @typedef {import('./html-document.js').HtmlView} HtmlView */
 /** @typedef {import('./html-document.js').HtmlStrip} HtmlStrip */
+/** @typedef {import('./html-document.js').HtmlTradeOff} HtmlTradeOff */
+/** @typedef {import('./html-document.js').HtmlTradeOffPoint} HtmlTradeOffPoint */
+/** @typedef {import('./html-document.js').HtmlBars} HtmlBars */
+/** @typedef {'circle' | 'square' | 'triangle' | 'diamond' | 'down' | 'cross'} Shape */
+/**
+ * @typedef {object} TradeOffRecord The trade-off scatter, as the browser test reads it.
+ * @property {uPlot | null} chart
+ * @property {number} cost The cost axis shown (index into HtmlTradeOff.costs).
+ * @property {{ contender: string, x: number, y: number }[]} labels The medians' labels as drawn (canvas px of the label's start).
+ * @property {string | null} hovered The figures under the cursor, as shown.
+ */
 /** @typedef {'admitted' | 'denied' | 'falseAdmits' | 'falseDenials'} CellKey */
 /** @typedef {{ key: CellKey, label: string, color: string, pattern: 'cross' | 'diagonal' | null }} Cell */
 /** @typedef {{ fromMs: number, toMs: number, label: string, color: string }} Band */
@@ -52,6 +63,27 @@
     'sliding-log': { stroke: '#009E73', dash: [] },
     'sliding-counter': { stroke: '#CC79A7', dash: [12, 4, 3, 4] },
     'fixed-window': { stroke: '#D55E00', dash: [] },
+  };
+  // A marker shape per algorithm in the trade-off scatter, so points that coincide or
+  // share a hue (gcra and token-bucket) are still told apart; a glyph of each for its legend.
+  /** @type {Record<string, Shape>} */
+  var KNOWN_SHAPES = {
+    'token-bucket': 'circle',
+    gcra: 'diamond',
+    'sliding-log': 'square',
+    'sliding-counter': 'triangle',
+    'fixed-window': 'down',
+  };
+  /** @type {Shape[]} */
+  var OTHER_SHAPES = ['circle', 'square', 'triangle', 'diamond', 'down', 'cross'];
+  /** @type {Record<Shape, string>} */
+  var SHAPE_GLYPHS = {
+    circle: '\u25CF',
+    square: '\u25A0',
+    triangle: '\u25B2',
+    diamond: '\u25C6',
+    down: '\u25BC',
+    cross: '\u271A',
   };
   var OTHERS = ['#E69F00', '#000000', '#0072B2', '#009E73', '#CC79A7', '#D55E00', '#56B4E9'];
   var OTHER_DASHES = [[], [9, 5], [3, 3], [12, 4, 3, 4]];
@@ -100,6 +132,492 @@
   /** The width of the report's content (its padding excluded), for every chart. */
   function chartWidth() {
     return kit.chartWidth(root);
+  }
+
+  /**
+   * A contender's colour and marker in the scatter and the bars: its line's colour.
+   * @param {string} name
+   * @param {number} index Its place among the contenders.
+   * @returns {{ color: string, shape: Shape }}
+   */
+  function contenderMark(name, index) {
+    var known = KNOWN[name];
+    return {
+      color: known ? known.stroke : OTHERS[index % OTHERS.length],
+      shape: KNOWN_SHAPES[name] || OTHER_SHAPES[index % OTHER_SHAPES.length],
+    };
+  }
+
+  /**
+   * Adds a marker of `shape` centred at (x, y), `r` from its centre to its edge, to `path`.
+   * @param {Path2D} path
+   * @param {Shape} shape
+   * @param {number} x
+   * @param {number} y
+   * @param {number} r
+   */
+  function markerPath(path, shape, x, y, r) {
+    if (shape === 'circle') {
+      path.moveTo(x + r, y);
+      path.arc(x, y, r, 0, 2 * Math.PI);
+    } else if (shape === 'square') {
+      path.rect(x - r * 0.88, y - r * 0.88, r * 1.76, r * 1.76);
+    } else if (shape === 'diamond') {
+      path.moveTo(x, y - r * 1.2);
+      path.lineTo(x + r * 1.2, y);
+      path.lineTo(x, y + r * 1.2);
+      path.lineTo(x - r * 1.2, y);
+      path.closePath();
+    } else if (shape === 'triangle' || shape === 'down') {
+      var s = shape === 'triangle' ? 1 : -1;
+      path.moveTo(x, y - s * r * 1.2);
+      path.lineTo(x + r * 1.1, y + s * r * 0.8);
+      path.lineTo(x - r * 1.1, y + s * r * 0.8);
+      path.closePath();
+    } else {
+      var t = r * 0.4;
+      path.rect(x - r, y - t, 2 * r, 2 * t);
+      path.rect(x - t, y - r, 2 * t, 2 * r);
+    }
+  }
+
+  /**
+   * A figure as the scatter prints it: up to 3 significant digits, whole numbers whole.
+   * @param {number} v
+   */
+  function formatFigure(v) {
+    if (Math.abs(v) >= 100) return String(Math.round(v));
+    return String(+v.toPrecision(3));
+  }
+
+  /**
+   * Bar charts (memory, speed): a bar per contender on one scale from 0, the figure printed after it.
+   * @param {HtmlBars[]} charts
+   * @param {string[]} order The contenders in the report's order, for their colours.
+   */
+  function barCharts(charts, order) {
+    var wrap = el('div', 'bars');
+    charts.forEach(function (chart) {
+      var box = el('div', 'bar-chart');
+      box.appendChild(el('h3', null, chart.title));
+      var max = Math.max.apply(
+        null,
+        chart.bars.map(function (bar) {
+          return bar.value;
+        }),
+      );
+      chart.bars.forEach(function (bar) {
+        var row = el('div', 'bar-row');
+        row.appendChild(el('span', 'bar-name', bar.name));
+        var track = el('span', 'bar-track');
+        var fill = el('span', 'bar');
+        fill.style.width = (max > 0 ? (100 * Math.max(0, bar.value)) / max : 0).toFixed(2) + '%';
+        var index = order.indexOf(bar.name);
+        fill.style.background = contenderMark(bar.name, index < 0 ? 0 : index).color;
+        track.appendChild(fill);
+        row.appendChild(track);
+        row.appendChild(el('span', 'bar-value', formatFigure(bar.value) + ' ' + chart.unit));
+        box.appendChild(row);
+      });
+      wrap.appendChild(box);
+    });
+    return wrap;
+  }
+
+  /**
+   * Where each median's name goes: beside its marker, on the first side where it overlaps
+   * no label placed before it and stays inside the plot. Canvas pixels.
+   * @param {CanvasRenderingContext2D} ctx
+   * @param {{ name: string, x: number, y: number }[]} marks
+   * @param {uPlot.BBox} box
+   * @param {number} gap From the marker's centre to the label.
+   * @param {number} height The labels' font size.
+   */
+  function placeLabels(ctx, marks, box, gap, height) {
+    /** @type {{ left: number, top: number, right: number, bottom: number }[]} */
+    var taken = marks.map(function (m) {
+      return { left: m.x - gap * 0.7, top: m.y - gap * 0.7, right: m.x + gap * 0.7, bottom: m.y + gap * 0.7 };
+    });
+    return marks.map(function (m) {
+      var width = ctx.measureText(m.name).width;
+      var sides = [
+        [gap, height * 0.35],
+        [-gap - width, height * 0.35],
+        [-width / 2, -gap],
+        [-width / 2, gap + height * 0.8],
+        [gap, -gap * 0.6],
+        [gap, gap + height * 0.6],
+        [-gap - width, -gap * 0.6],
+        [-gap - width, gap + height * 0.6],
+        [gap, -gap - height * 0.9],
+        [gap, gap + height * 1.5],
+        [-gap - width, -gap - height * 0.9],
+        [-gap - width, gap + height * 1.5],
+      ];
+      /** @param {number[]} side */
+      function rect(side) {
+        var left = m.x + side[0];
+        var baseline = m.y + side[1];
+        return { left: left, top: baseline - height, right: left + width, bottom: baseline + height * 0.25 };
+      }
+      /** @param {{ left: number, top: number, right: number, bottom: number }} r */
+      function free(r) {
+        var inside = r.left >= box.left && r.right <= box.left + box.width && r.top >= box.top;
+        return (
+          inside &&
+          r.bottom <= box.top + box.height &&
+          taken.every(function (t) {
+            return r.right <= t.left || r.left >= t.right || r.bottom <= t.top || r.top >= t.bottom;
+          })
+        );
+      }
+      var chosen = sides.find(function (side) {
+        return free(rect(side));
+      });
+      var at = rect(chosen || sides[0]);
+      taken.push(at);
+      // A label pushed off its marker's sides gets a line to it.
+      var far = chosen !== undefined && sides.indexOf(chosen) > 1;
+      return {
+        name: m.name,
+        x: at.left,
+        y: at.bottom - height * 0.25,
+        leader: far
+          ? {
+              fromX: m.x,
+              fromY: m.y,
+              toX: Math.min(Math.max(m.x, at.left), at.right),
+              toY: Math.min(Math.max(m.y, at.top), at.bottom),
+            }
+          : null,
+      };
+    });
+  }
+
+  /**
+   * The trade-off scatter: every (contender, scenario) point at (error %, the cost picked in
+   * the list), a marker shape and colour per contender, its median drawn bigger with a ring
+   * and its name; hovering a point prints its figures.
+   * @param {HtmlTradeOff} spec
+   */
+  function tradeOffSection(spec) {
+    var section = el('section', 'trade-off');
+    section.id = 'trade-off';
+    section.appendChild(el('h2', null, spec.title));
+    section.appendChild(
+      el(
+        'p',
+        'hint',
+        'A small mark: one algorithm on one scenario; a big ringed mark with its name: the median over the scenarios. Left is more accurate (0 = as the exact oracle).',
+      ),
+    );
+    /** @type {TradeOffRecord} */
+    var record = { chart: null, cost: 0, labels: [], hovered: null };
+    window.ratelabTradeOff = record;
+    var bar = el('div', 'controls');
+    var label = el('label', null, 'cost ');
+    var select = el('select');
+    spec.costs.forEach(function (cost, i) {
+      var option = el('option', null, cost.label);
+      option.value = String(i);
+      select.appendChild(option);
+    });
+    label.appendChild(select);
+    bar.appendChild(label);
+    var better = el('span', 'hint');
+    bar.appendChild(better);
+    section.appendChild(bar);
+    var key = el('div', 'legend-key');
+    /** @type {boolean[]} */
+    var shown = spec.contenders.map(function () {
+      return true;
+    });
+    spec.contenders.forEach(function (name, i) {
+      var mark = contenderMark(name, i);
+      var item = el('button', 'mark-key');
+      item.type = 'button';
+      item.title = 'show or hide ' + name;
+      var glyph = el('span', 'glyph', SHAPE_GLYPHS[mark.shape]);
+      glyph.style.color = mark.color;
+      item.appendChild(glyph);
+      item.appendChild(document.createTextNode(name));
+      item.addEventListener('click', function () {
+        shown[i] = !shown[i];
+        item.classList.toggle('off', !shown[i]);
+        if (record.chart) record.chart.setSeries(i + 1, { show: shown[i] });
+      });
+      key.appendChild(item);
+    });
+    section.appendChild(key);
+    var box = el('div', 'chart scatter');
+    var tip = el('div', 'tip');
+    tip.hidden = true;
+    section.appendChild(box);
+    var caption = el('p', 'hint', 'Hover a mark for its figures.');
+    section.appendChild(caption);
+    root.appendChild(section);
+    select.addEventListener('change', function () {
+      draw(Number(select.value));
+    });
+    draw(0);
+
+    /** @param {number} costIndex */
+    function draw(costIndex) {
+      if (record.chart) record.chart.destroy();
+      box.textContent = '';
+      tip.hidden = true;
+      record.cost = costIndex;
+      record.hovered = null;
+      var cost = spec.costs[costIndex];
+      better.textContent =
+        cost.better === 'lower'
+          ? 'Down and left is better: cheaper and more accurate.'
+          : 'Up and left is better: faster and more accurate.';
+      /** @param {HtmlTradeOffPoint} p */
+      function has(p) {
+        var y = p.costs[costIndex];
+        return y !== null && y !== undefined && (!cost.log || y > 0);
+      }
+      var groups = spec.contenders.map(function (name) {
+        return {
+          points: spec.points.filter(function (p) {
+            return p.contender === name && has(p);
+          }),
+          median: spec.medians.find(function (p) {
+            return p.contender === name && has(p);
+          }),
+        };
+      });
+      var all = spec.points.concat(spec.medians).filter(has);
+      var xs = all.map(function (p) {
+        return p.x;
+      });
+      var ys = all.map(function (p) {
+        return /** @type {number} */ (p.costs[costIndex]);
+      });
+      var xMax = Math.max(1, Math.max.apply(null, xs));
+      var yMin = Math.min.apply(null, ys);
+      var yMax = Math.max.apply(null, ys);
+      var ratio = window.devicePixelRatio || 1;
+      var r = 4.5 * ratio;
+      var big = 8 * ratio;
+
+      /**
+       * The contender's points, then its median bigger and ringed (a uPlot path builder that draws them itself).
+       * @type {uPlot.Series.PathBuilder}
+       */
+      function markers(u, seriesIdx) {
+        var i = seriesIdx - 1;
+        var group = groups[i];
+        var mark = contenderMark(spec.contenders[i], i);
+        var small = new Path2D();
+        group.points.forEach(function (p) {
+          markerPath(
+            small,
+            mark.shape,
+            u.valToPos(p.x, 'x', true),
+            u.valToPos(/** @type {number} */ (p.costs[costIndex]), 'y', true),
+            r,
+          );
+        });
+        u.ctx.save();
+        u.ctx.globalAlpha = 0.75;
+        u.ctx.fillStyle = mark.color;
+        u.ctx.fill(small);
+        u.ctx.restore();
+        if (group.median) {
+          var median = new Path2D();
+          var mx = u.valToPos(group.median.x, 'x', true);
+          var my = u.valToPos(/** @type {number} */ (group.median.costs[costIndex]), 'y', true);
+          markerPath(median, mark.shape, mx, my, big);
+          u.ctx.save();
+          u.ctx.fillStyle = mark.color;
+          u.ctx.strokeStyle = '#1b1b1b';
+          u.ctx.lineWidth = 1.5 * ratio;
+          u.ctx.fill(median);
+          u.ctx.stroke(median);
+          u.ctx.restore();
+        }
+        return null;
+      }
+
+      /** The medians' names, after every series so no marker covers one. @param {uPlot} u */
+      function labels(u) {
+        u.ctx.save();
+        u.ctx.font = '600 ' + 13 * ratio + 'px system-ui, sans-serif';
+        u.ctx.textAlign = 'left';
+        u.ctx.textBaseline = 'alphabetic';
+        /** @type {{ name: string, x: number, y: number }[]} */
+        var marks = [];
+        groups.forEach(function (group, i) {
+          if (!group.median || !u.series[i + 1].show) return;
+          marks.push({
+            name: spec.contenders[i],
+            x: u.valToPos(group.median.x, 'x', true),
+            y: u.valToPos(/** @type {number} */ (group.median.costs[costIndex]), 'y', true),
+          });
+        });
+        record.labels = placeLabels(u.ctx, marks, u.bbox, big + 4 * ratio, 13 * ratio).map(function (l) {
+          if (l.leader) {
+            u.ctx.beginPath();
+            u.ctx.lineWidth = ratio;
+            u.ctx.strokeStyle = '#777777';
+            u.ctx.moveTo(l.leader.fromX, l.leader.fromY);
+            u.ctx.lineTo(l.leader.toX, l.leader.toY);
+            u.ctx.stroke();
+          }
+          u.ctx.lineWidth = 4 * ratio;
+          u.ctx.strokeStyle = 'rgba(255,255,255,0.92)';
+          u.ctx.strokeText(l.name, l.x, l.y);
+          u.ctx.fillStyle = '#1b1b1b';
+          u.ctx.fillText(l.name, l.x, l.y);
+          return { contender: l.name, x: l.x, y: l.y };
+        });
+        u.ctx.restore();
+      }
+
+      /** The point nearest the cursor (within 14 px), its figures in the tip. @param {uPlot} u */
+      function hover(u) {
+        var left = u.cursor.left;
+        var top = u.cursor.top;
+        /** @type {{ p: HtmlTradeOffPoint, x: number, y: number, d: number } | null} */
+        var best = null;
+        // The medians first: a point under its median (the same figures) leaves the median's figures shown.
+        var shownGroups = groups.filter(function (group, i) {
+          return u.series[i + 1].show;
+        });
+        var candidates = shownGroups
+          .flatMap(function (group) {
+            return group.median ? [group.median] : [];
+          })
+          .concat(
+            shownGroups.flatMap(function (group) {
+              return group.points;
+            }),
+          );
+        if (left !== undefined && top !== undefined && left >= 0) {
+          candidates.forEach(function (p) {
+            var x = u.valToPos(p.x, 'x');
+            var y = u.valToPos(/** @type {number} */ (p.costs[costIndex]), 'y');
+            var d = Math.hypot(x - /** @type {number} */ (left), y - /** @type {number} */ (top));
+            if (d <= 14 && (!best || d < best.d)) best = { p: p, x: x, y: y, d: d };
+          });
+        }
+        if (!best) {
+          tip.hidden = true;
+          record.hovered = null;
+          return;
+        }
+        var hit = /** @type {{ p: HtmlTradeOffPoint, x: number, y: number, d: number }} */ (best);
+        var text =
+          hit.p.contender +
+          (hit.p.scenario === 'median' ? ', median over the scenarios' : ' on ' + hit.p.scenario) +
+          ': error ' +
+          formatFigure(hit.p.x) +
+          ' %, ' +
+          cost.label.replace(/ \(.*\)$/, '') +
+          ' ' +
+          formatFigure(/** @type {number} */ (hit.p.costs[costIndex])) +
+          ' ' +
+          cost.unit;
+        tip.textContent = text;
+        tip.hidden = false;
+        var width = u.over.clientWidth;
+        tip.style.left = Math.min(u.over.offsetLeft + hit.x + 12, u.over.offsetLeft + width - 260) + 'px';
+        tip.style.top = u.over.offsetTop + hit.y + 12 + 'px';
+        record.hovered = text;
+      }
+
+      /** @type {uPlot.Options} */
+      var options = {
+        mode: 2,
+        width: chartWidth(),
+        height: 440,
+        padding: [16, 24, 8, 0],
+        legend: { show: false },
+        cursor: { x: false, y: false, drag: { x: false, y: false }, points: { show: false } },
+        scales: {
+          x: {
+            time: false,
+            auto: false,
+            range: function () {
+              return [-xMax * 0.04, xMax * 1.08];
+            },
+          },
+          y: cost.log
+            ? {
+                distr: 3,
+                log: 10,
+                range: function () {
+                  return [
+                    Math.pow(10, Math.floor(Math.log10(yMin / 1.3))),
+                    Math.pow(10, Math.ceil(Math.log10(yMax * 1.3))),
+                  ];
+                },
+              }
+            : {
+                range: function () {
+                  return [0, yMax * 1.12];
+                },
+              },
+        },
+        axes: [
+          {
+            label: spec.xLabel,
+            labelSize: AXIS_LABEL_SIZE,
+            values: function (u, vals) {
+              return vals.map(function (v) {
+                return v < 0 ? '' : formatFigure(v) + ' %';
+              });
+            },
+          },
+          {
+            label: cost.label + (cost.log ? ', log scale' : ''),
+            size: AXIS_SIZE,
+            labelSize: AXIS_LABEL_SIZE,
+            values: function (u, vals) {
+              return vals.map(function (v) {
+                if (!cost.log) return formatFigure(v);
+                // Decades and their 2 and 5 only, so a log axis stays readable.
+                var lead = v / Math.pow(10, Math.floor(Math.log10(v) + EPSILON));
+                return Math.abs(lead - 1) < 1e-6 || Math.abs(lead - 2) < 1e-6 || Math.abs(lead - 5) < 1e-6
+                  ? formatFigure(v)
+                  : '';
+              });
+            },
+          },
+        ],
+        hooks: { draw: [labels], setCursor: [hover] },
+        series: /** @type {uPlot.Series[]} */ ([{}]).concat(
+          spec.contenders.map(function (name, i) {
+            return {
+              label: name,
+              stroke: contenderMark(name, i).color,
+              show: shown[i],
+              paths: markers,
+              points: { show: false },
+            };
+          }),
+        ),
+      };
+      var data = /** @type {unknown[]} */ ([null]).concat(
+        groups.map(function (group) {
+          var pts = group.points.concat(group.median ? [group.median] : []);
+          return [
+            pts.map(function (p) {
+              return p.x;
+            }),
+            pts.map(function (p) {
+              return p.costs[costIndex];
+            }),
+          ];
+        }),
+      );
+      // uPlot's faceted mode (2) takes [null, [xs, ys] per series]; its types know only aligned data.
+      record.chart = new uPlot(options, /** @type {uPlot.AlignedData} */ (/** @type {unknown} */ (data)), box);
+      box.appendChild(tip);
+    }
+    return record;
   }
 
   /** @param {HtmlReport['matrix']} spec */
@@ -643,6 +1161,25 @@
     record.members = group.members;
     record.full = { min: record.timeline.data[0][0], max: record.timeline.data[0][record.timeline.data[0].length - 1] };
     record.worst = view.worst;
+    // Open on the worst window, where a strip's cells are wide enough to read; 'whole run' shows everything.
+    var around = worstSpan(record, scenario.windowMs);
+    if (around) record.timeline.setScale('x', around);
+  }
+
+  /**
+   * The x range (s) of a view's worst window with one window either side, within the run;
+   * null when the view has none.
+   * @param {ChartRecord} record
+   * @param {number} windowMs
+   * @returns {{ min: number, max: number } | null}
+   */
+  function worstSpan(record, windowMs) {
+    if (!record.worst || !record.full) return null;
+    var w = seconds(windowMs);
+    return {
+      min: Math.max(record.full.min, seconds(record.worst.fromMs) - w),
+      max: Math.min(record.full.max, seconds(record.worst.toMs) + w),
+    };
   }
 
   /**
@@ -689,12 +1226,8 @@
       bar.appendChild(label);
     }
     button('worst window', 'zoom to the worst window, one window either side', function () {
-      if (!record.worst || !record.full) return;
-      var w = seconds(scenario.windowMs);
-      setX(
-        Math.max(record.full.min, seconds(record.worst.fromMs) - w),
-        Math.min(record.full.max, seconds(record.worst.toMs) + w),
-      );
+      var around = worstSpan(record, scenario.windowMs);
+      if (around) setX(around.min, around.max);
     });
     button('\u2190 pan', 'move left by half the span shown', function () {
       pan(-0.5);
@@ -751,7 +1284,10 @@
       });
       section.appendChild(notes);
     }
-    section.appendChild(table(scenario.table));
+    var figures = el('div', 'figures');
+    figures.appendChild(table(scenario.table));
+    if (scenario.bars && scenario.bars.length > 0) figures.appendChild(barCharts(scenario.bars, data.matrix.columns));
+    section.appendChild(figures);
     scenario.facts.forEach(function (facts) {
       section.appendChild(table(facts));
     });
@@ -771,6 +1307,7 @@
   root.appendChild(el('h1', null, data.title));
   root.appendChild(el('p', 'sub', data.subtitle));
   root.appendChild(matrix(data.matrix));
+  if (data.tradeOff) tradeOffSection(data.tradeOff);
   data.scenarios.forEach(scenarioSection);
 
   /** @type {ReturnType<typeof setTimeout> | number} */
@@ -783,6 +1320,8 @@
           u.setSize({ width: chartWidth(), height: u.height });
         });
       });
+      var scatter = window.ratelabTradeOff && window.ratelabTradeOff.chart;
+      if (scatter) scatter.setSize({ width: chartWidth(), height: scatter.height });
     }, 100);
   });
   /** Milliseconds from the start of navigation to every chart drawn, and of them this script's (docs/report.md quotes both). */

@@ -14,6 +14,8 @@ interface Window {
     table(spec: import('./html-document.js').HtmlTable, className?: string): HTMLDivElement;
     chartWidth(root: HTMLElement): number;
   };
+  /** The trade-off scatter (html-page.browser.js), when the report has one. */
+  ratelabTradeOff?: TradeOffRecord;
   /** Every chart drawn, per scenario. */
   ratelabCharts: ChartRecord[];
   /** `performance.now()` when the page script finished drawing, ms. */
