@@ -18,19 +18,19 @@ describe('distributed --html data', () => {
     const result = await simulateDistributed(traffic, designs);
     const { tradeOff } = distributedReport(result);
     expect(tradeOff?.costs.map((axis) => [axis.label, axis.unit, axis.better])).toEqual([
-      ['store calls per decision', 'calls/decision', 'lower'],
-      ['added latency per decision, mean (ms)', 'ms', 'lower'],
-      ['added latency per decision, p99 (ms)', 'ms', 'lower'],
+      ['store calls (per decision)', 'per decision', 'lower'],
+      ['added latency, mean (ms)', 'ms', 'lower'],
+      ['added latency, p99 (ms)', 'ms', 'lower'],
     ]);
     expect(tradeOff?.contenders).toEqual(['central', 'local-split', 'sync']);
     const [central, split, sync] = result.rows;
     expect(tradeOff?.points).toEqual([
       { contender: 'central', scenario: 'test', x: 0, costs: [1, 2, 2] },
-      { contender: 'local-split', scenario: 'test', x: Number(split!.errorRate.toFixed(2)), costs: [0, 0, 0] },
+      { contender: 'local-split', scenario: 'test', x: Number(split!.errorRate.toFixed(3)), costs: [0, 0, 0] },
       {
         contender: 'sync',
         scenario: 'test',
-        x: Number(sync!.errorRate.toFixed(2)),
+        x: Number(sync!.errorRate.toFixed(3)),
         // 4 nodes at each of the 100 ticks of 10 s, a call each.
         costs: [Number(((4 * 100) / sync!.offered).toPrecision(4)), 0, 0],
       },
@@ -39,12 +39,12 @@ describe('distributed --html data', () => {
     expect(tradeOff?.medians).toEqual(tradeOff?.points.map((point) => ({ ...point, scenario: 'median' })));
   });
 
-  it('draws bars of the calls per decision and of the mean added latency, one per design', async () => {
+  it('draws bars of the calls per decision (the figure alone: the title says per what) and of the mean added latency, one per design', async () => {
     const result = await simulateDistributed(traffic, designs);
     const bars = distributedReport(result).scenarios[0]?.bars;
     expect(bars?.map((chart) => [chart.title, chart.unit])).toEqual([
-      ['store calls per decision', 'calls/decision'],
-      ['added latency per decision, mean (ms)', 'ms'],
+      ['store calls per decision (lower is cheaper)', ''],
+      ['added latency, mean (ms, lower is cheaper)', 'ms'],
     ]);
     expect(bars?.[0]?.bars.map((bar) => bar.name)).toEqual(['central', 'local-split', 'sync']);
     expect(bars?.[1]?.bars.map((bar) => bar.value)).toEqual([2, 0, 0]);

@@ -14,28 +14,36 @@ import {
   type HtmlTradeOffPoint,
 } from './html-document.js';
 
+/** One cost of a design: its trade-off axis, its figure (rounded as every chart and table shows it), and its bar chart if drawn. */
+interface Cost {
+  axis: HtmlCostAxis;
+  value(row: DistributedRow): number;
+  /** The bar chart's title and the unit after each bar's figure; none for a cost left to the table and the scatter. */
+  bars?: { title: string; unit: string };
+}
+
 /**
- * What a design costs, as the simulator measures it: each a trade-off axis, a bar chart
- * and a column of the cost table, in this order. All cheaper lower; none drawn by powers
- * of ten, since `local-split` costs 0 of each.
+ * What a design costs, as the simulator measures it: each a trade-off axis and a column of
+ * the cost table, in this order. All cheaper lower; none drawn by powers of ten, since
+ * `local-split` costs 0 of each. The calls' bars print the figure alone (the title says
+ * per what), which keeps it within the bar chart's figure column.
  */
-const COSTS: readonly { axis: HtmlCostAxis; value(row: DistributedRow): number }[] = [
+const COSTS: readonly Cost[] = [
   {
-    axis: { label: 'store calls per decision', unit: 'calls/decision', better: 'lower' },
+    axis: { label: 'store calls (per decision)', unit: 'per decision', better: 'lower' },
     value: (row) => roundToSignificant(row.storeCallsPerDecision, 4),
+    bars: { title: 'store calls per decision (lower is cheaper)', unit: '' },
   },
   {
-    axis: { label: 'added latency per decision, mean (ms)', unit: 'ms', better: 'lower' },
+    axis: { label: 'added latency, mean (ms)', unit: 'ms', better: 'lower' },
     value: (row) => roundToPlaces(row.addedLatencyMs, 2),
+    bars: { title: 'added latency, mean (ms, lower is cheaper)', unit: 'ms' },
   },
   {
-    axis: { label: 'added latency per decision, p99 (ms)', unit: 'ms', better: 'lower' },
+    axis: { label: 'added latency, p99 (ms)', unit: 'ms', better: 'lower' },
     value: (row) => roundToPlaces(row.addedLatencyP99Ms, 2),
   },
 ];
-
-/** The costs drawn as bars beside the table: calls and the mean latency (the p99 is in the table and the scatter). */
-const BAR_COSTS = COSTS.slice(0, 2);
 
 /**
  * The HTML report of `ratelab distributed`: compare's page with a line per design (for
@@ -66,7 +74,7 @@ export function distributedReport(result: DistributedComparison): HtmlReport {
         ...scenario,
         table: accuracyTable(result.rows),
         facts: [costTable(result.rows)],
-        bars: BAR_COSTS.map((cost) => costBars(result.rows, cost.axis, cost.value)),
+        bars: COSTS.flatMap((cost) => costBars(result.rows, cost)),
         spans: outage
           ? [
               {
@@ -112,12 +120,10 @@ function costTable(rows: readonly DistributedRow[]): HtmlTable {
   };
 }
 
-function costBars(
-  rows: readonly DistributedRow[],
-  axis: HtmlCostAxis,
-  value: (row: DistributedRow) => number,
-): HtmlBars {
-  return { title: axis.label, unit: axis.unit, bars: rows.map((row) => ({ name: row.design, value: value(row) })) };
+function costBars(rows: readonly DistributedRow[], cost: Cost): HtmlBars[] {
+  if (cost.bars === undefined) return [];
+  const bars = rows.map((row) => ({ name: row.design, value: cost.value(row) }));
+  return [{ title: cost.bars.title, unit: cost.bars.unit, bars }];
 }
 
 /**
@@ -127,7 +133,7 @@ function costBars(
 function tradeOff(result: DistributedComparison): HtmlTradeOff {
   const points = result.rows.map((row) => tradeOffPoint(row, result.name));
   return {
-    title: 'what each design gets wrong against what it costs',
+    title: 'What each design gets wrong against what it costs',
     xLabel: 'error % of requests vs the exact global oracle',
     costs: COSTS.map((cost) => cost.axis),
     contenders: result.rows.map((row) => row.design),
@@ -140,7 +146,7 @@ function tradeOffPoint(row: DistributedRow, scenario: string): HtmlTradeOffPoint
   return {
     contender: row.design,
     scenario,
-    x: roundToPlaces(row.errorRate, 2),
+    x: roundToPlaces(row.errorRate, 3),
     costs: COSTS.map((cost) => cost.value(row)),
   };
 }
