@@ -6,37 +6,14 @@ import stripAnsi from '../../src/report/text/strip-ansi.js';
 import { MATRIX_LEGEND, renderSummaryMatrix } from '../../src/report/text/summary-matrix.js';
 import { wrapWords } from '../../src/report/text/wrap.js';
 import type { ComparisonRow, WorkloadComparison } from '../../src/sim/comparison.js';
+import { comparisonRow } from '../support/comparison-row.js';
 
 const plain = new Chalk({ level: 0 });
 const coloured = new Chalk({ level: 1 });
 const RED = '\u001b[31m';
 const GREEN = '\u001b[32m';
 
-function row(
-  algorithm: string,
-  worstWindowRatio: number,
-  errorRate: number,
-  more: Partial<ComparisonRow> = {},
-): ComparisonRow {
-  return {
-    scenario: 's',
-    algorithm,
-    offered: 800,
-    admitted: 400,
-    denied: 400,
-    falseAdmits: 0,
-    falseDenials: 0,
-    errorRate,
-    worstWindowRatio,
-    fairness: null,
-    bytesPerKey: null,
-    stateBytesPerKey: null,
-    opsPerSec: null,
-    speedRatio: null,
-    keys: 1,
-    ...more,
-  };
-}
+const row = comparisonRow;
 
 /** A workload whose worst windows are all for key `k` and end at 1,247 ms. */
 function workload(name: string, rows: ComparisonRow[]): WorkloadComparison {

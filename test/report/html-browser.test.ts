@@ -148,7 +148,7 @@ async function fitOf(page: Page): Promise<Fit> {
 /** The trade-off scatter's state (window.ratelabTradeOff), read in the page. */
 interface ScatterState {
   cost: number;
-  labels: { contender: string; x: number; y: number }[];
+  labels: { contender: string; text: string; x: number; y: number }[];
   hovered: string | null;
   painted: number;
   /** A digest of the canvas's pixels, to tell one drawing from another. */
@@ -184,7 +184,7 @@ async function scatterState(page: Page): Promise<ScatterState> {
       ratelabTradeOff: {
         chart: U;
         cost: number;
-        labels: { contender: string; x: number; y: number }[];
+        labels: { contender: string; text: string; x: number; y: number }[];
         hovered: string | null;
       };
     };
@@ -318,6 +318,19 @@ describe.skipIf(!available && process.env.RATELAB_REQUIRE_CHROMIUM !== '1')(
       for (const strip of twoKeys?.stripX ?? []) expect(strip).toEqual(twoKeys?.x);
     });
 
+    it('without measured costs, weighs error against the worst window; medians on one spot share one label', async () => {
+      await expect(page.locator('#trade-off select option').allTextContents()).resolves.toEqual([
+        'worst window / limit',
+      ]);
+      const state = await scatterState(page);
+      expect(state.painted).toBeGreaterThan(5_000);
+      // gcra makes token-bucket's decisions, so their medians coincide; fixed-window's is alone at 2x.
+      const texts = [...new Set(state.labels.map((l) => l.text))];
+      expect(texts).toContain('token-bucket = gcra');
+      expect(texts).toContain('fixed-window');
+      expect(state.labels.map((l) => l.contender).sort()).toEqual([...ALGORITHMS].sort());
+    });
+
     it('fits a 1280-px window: no table past its edge, no horizontal scrollbar', async () => {
       const fit = await fitOf(page);
       expect(fit.overflowing).toEqual([]);
@@ -422,8 +435,10 @@ describe.skipIf(!available && process.env.RATELAB_REQUIRE_CHROMIUM !== '1')(
       expect(order).toEqual(['trade-off', 'scenario-0', 'scenario-1']);
       const state = await scatterState(page);
       expect(state.painted).toBeGreaterThan(10_000);
-      expect(state.labels.map((l) => l.contender)).toEqual(ALGORITHMS);
+      // A label each; medians on the same spot share one (`token-bucket = gcra`), naming all of them.
+      expect(state.labels.map((l) => l.contender).sort()).toEqual([...ALGORITHMS].sort());
       for (const label of state.labels) {
+        expect(label.text.split(' = ')).toContain(label.contender);
         expect(label.x).toBeGreaterThanOrEqual(0);
         expect(label.x).toBeLessThan(state.canvas.width);
         expect(label.y).toBeGreaterThan(0);
@@ -448,7 +463,7 @@ describe.skipIf(!available && process.env.RATELAB_REQUIRE_CHROMIUM !== '1')(
       expect(speed.cost).toBe(1);
       expect(speed.digest).not.toBe(memory.digest);
       expect(speed.painted).toBeGreaterThan(10_000);
-      expect(speed.labels.map((l) => l.contender)).toEqual(ALGORITHMS);
+      expect(speed.labels.map((l) => l.contender).sort()).toEqual([...ALGORITHMS].sort());
       expect(speed.yLabel).toBe('speed (x ref)');
       expect(memory.yLabel).toMatch(/^memory per key \(B\)/);
       await select.selectOption({ label: 'memory per key (B)' });

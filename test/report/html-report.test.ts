@@ -11,6 +11,7 @@ import { attackCommand } from '../../src/cli/commands/attack.js';
 import { compareCommand } from '../../src/cli/commands/compare.js';
 import { distributedCommand } from '../../src/cli/commands/distributed.js';
 import { startServe } from '../cli/run-serve.js';
+import { comparisonRow } from '../support/comparison-row.js';
 import { bufferIO } from '../../src/report/io.js';
 import { downsampleMinMax } from '../../src/report/html/downsample.js';
 import { comparisonHtml, comparisonReport } from '../../src/report/html/compare-html.js';
@@ -252,7 +253,7 @@ describe('distributed --html and attack --html', () => {
   });
 });
 
-/** A row with the figures the trade-off reads; the rest as a plain run. */
+/** A row with the figures the trade-off reads. */
 function costRow(
   algorithm: string,
   errorRate: number,
@@ -260,23 +261,7 @@ function costRow(
   bytesPerKey: number | null,
   speedRatio: number | null,
 ): ComparisonRow {
-  return {
-    scenario: '',
-    algorithm,
-    offered: 800,
-    admitted: 400,
-    denied: 400,
-    falseAdmits: 0,
-    falseDenials: 0,
-    errorRate,
-    worstWindowRatio,
-    fairness: null,
-    bytesPerKey,
-    stateBytesPerKey: null,
-    opsPerSec: null,
-    speedRatio,
-    keys: 1,
-  };
+  return comparisonRow(algorithm, worstWindowRatio, errorRate, { bytesPerKey, speedRatio });
 }
 
 function costWorkload(name: string, rows: ComparisonRow[]): WorkloadComparison {

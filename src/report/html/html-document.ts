@@ -191,7 +191,7 @@ h3 { font-size: 14px; margin: 16px 0 6px; }
 table { border-collapse: collapse; margin: 6px 0 10px; font-variant-numeric: tabular-nums; }
 th, td { border: 1px solid var(--line); padding: 3px 8px; text-align: right; white-space: nowrap; }
 th:first-child, td:first-child { text-align: left; }
-th { background: #f4f4f4; font-weight: 600; }
+th { background: #f4f4f4; font-weight: 600; white-space: normal; vertical-align: bottom; }
 td.over { background: var(--over); } td.within { background: var(--ok); }
 table.audit th, table.audit td { white-space: normal; text-align: left; } p.summary { font-size: 16px; font-weight: 600; }
 .notes { margin: 4px 0; padding-left: 20px; color: var(--muted); }

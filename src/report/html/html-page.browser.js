@@ -19,7 +19,7 @@
  * @typedef {object} TradeOffRecord The trade-off scatter, as the browser test reads it.
  * @property {uPlot | null} chart
  * @property {number} cost The cost axis shown (index into HtmlTradeOff.costs).
- * @property {{ contender: string, x: number, y: number }[]} labels The medians' labels as drawn (canvas px of the label's start).
+ * @property {{ contender: string, text: string, x: number, y: number }[]} labels Each median's label as drawn (its text names every median on the same spot; canvas px of its start).
  * @property {string | null} hovered The figures under the cursor, as shown.
  */
 /** @typedef {'admitted' | 'denied' | 'falseAdmits' | 'falseDenials'} CellKey */
@@ -216,7 +216,7 @@
         fill.style.background = contenderMark(bar.name, index < 0 ? 0 : index).color;
         track.appendChild(fill);
         row.appendChild(track);
-        row.appendChild(el('span', 'bar-value', formatFigure(bar.value) + ' ' + chart.unit));
+        row.appendChild(el('span', 'bar-value', formatFigure(bar.value) + (chart.unit ? ' ' + chart.unit : '')));
         box.appendChild(row);
       });
       wrap.appendChild(box);
@@ -308,7 +308,7 @@
       el(
         'p',
         'hint',
-        'A small mark: one algorithm on one scenario; a big ringed mark with its name: the median over the scenarios. Left is more accurate (0 = as the exact oracle).',
+        "A small mark: one run (a contender on one scenario); a big ringed mark with its name: that contender's median over the scenarios. Left is more accurate (0 = as the exact oracle).",
       ),
     );
     /** @type {TradeOffRecord} */
@@ -457,7 +457,20 @@
             y: u.valToPos(/** @type {number} */ (group.median.costs[costIndex]), 'y', true),
           });
         });
-        record.labels = placeLabels(u.ctx, marks, u.bbox, big + 4 * ratio, 13 * ratio).map(function (l) {
+        // Medians on (almost) the same spot share one label, `a = b`, as the terminal charts write it.
+        /** @type {{ name: string, x: number, y: number, names: string[] }[]} */
+        var spots = [];
+        marks.forEach(function (m) {
+          var same = spots.find(function (spot) {
+            return Math.hypot(spot.x - m.x, spot.y - m.y) <= 3 * ratio;
+          });
+          if (same) {
+            same.names.push(m.name);
+            same.name = same.names.join(' = ');
+          } else spots.push({ name: m.name, x: m.x, y: m.y, names: [m.name] });
+        });
+        record.labels = [];
+        placeLabels(u.ctx, spots, u.bbox, big + 4 * ratio, 13 * ratio).forEach(function (l, i) {
           if (l.leader) {
             u.ctx.beginPath();
             u.ctx.lineWidth = ratio;
@@ -471,7 +484,9 @@
           u.ctx.strokeText(l.name, l.x, l.y);
           u.ctx.fillStyle = '#1b1b1b';
           u.ctx.fillText(l.name, l.x, l.y);
-          return { contender: l.name, x: l.x, y: l.y };
+          spots[i].names.forEach(function (name) {
+            record.labels.push({ contender: name, text: l.name, x: l.x, y: l.y });
+          });
         });
         u.ctx.restore();
       }
