@@ -44,7 +44,7 @@ describe('distributed --html data', () => {
     const bars = distributedReport(result).scenarios[0]?.bars;
     expect(bars?.map((chart) => [chart.title, chart.unit])).toEqual([
       ['store calls per decision (lower is cheaper)', ''],
-      ['mean added latency (ms, lower is cheaper)', 'ms'],
+      ['mean added wait (ms, lower is cheaper)', 'ms'],
     ]);
     expect(bars?.[0]?.bars.map((bar) => bar.name)).toEqual(['central', 'local-split', 'sync']);
     expect(bars?.[1]?.bars.map((bar) => bar.value)).toEqual([2, 0, 0]);

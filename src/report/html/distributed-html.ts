@@ -37,7 +37,7 @@ const COSTS: readonly Cost[] = [
   {
     axis: { label: 'added latency, mean (ms)', unit: 'ms', better: 'lower' },
     value: (row) => roundToPlaces(row.addedLatencyMs, 2),
-    bars: { title: 'mean added latency (ms, lower is cheaper)', unit: 'ms' },
+    bars: { title: 'mean added wait (ms, lower is cheaper)', unit: 'ms' },
   },
   {
     axis: { label: 'added latency, p99 (ms)', unit: 'ms', better: 'lower' },
