@@ -30,7 +30,7 @@ describe('ratelab distributed', () => {
     ['80', 80],
     ['100', 100],
   ])(
-    'fits the terminal: every line within COLUMNS=%s (at 80 the latency columns go in a table below)',
+    'fits the terminal: every line within COLUMNS=%s (at 80 the cost columns go in a table below)',
     async (columns, width) => {
       const io = bufferIO({ env: { NO_COLOR: '1', COLUMNS: columns } });
       expect(await distributedCommand({ outage: '10s-20s', chart: false }, io)).toBe(EXIT.OK);
@@ -58,7 +58,7 @@ describe('ratelab distributed', () => {
     expect(io.out()).not.toContain('admitted (flat line');
   });
 
-  it('writes CSV rows with the strategy, fail mode, counts, worst window and added latency', async () => {
+  it('writes CSV rows with the strategy, fail mode, counts, worst window, added latency and store calls', async () => {
     const io = bufferIO();
     expect(
       await distributedCommand(
@@ -74,6 +74,12 @@ describe('ratelab distributed', () => {
     ]);
     expect(Number(rows[0]!.added_latency_ms)).toBeGreaterThan(1);
     expect(rows[1]!.added_latency_ms).toBe('0');
+    // central: a call per decision, those of the outage (which time out) too; sync: 3 nodes at each of 300 ticks in 30 s.
+    expect(rows.map((row) => Number(row.store_calls))).toEqual([Number(rows[0]!.offered), 3 * 300]);
+    expect(rows.map((row) => Number(row.store_calls_per_decision))).toEqual([
+      1,
+      Number((900 / Number(rows[1]!.offered)).toFixed(6)),
+    ]);
   });
 
   it('writes JSON rows and timelines to a file, and the table still goes to stdout', async () => {
@@ -94,6 +100,8 @@ describe('ratelab distributed', () => {
         'errorPercent',
         'worstWindowRatio',
         'addedLatencyMs',
+        'storeCalls',
+        'storeCallsPerDecision',
       ])
         expect(row).toHaveProperty(field);
       expect(row).not.toHaveProperty('errorRate');

@@ -210,7 +210,7 @@ describe('distributed --html and attack --html', () => {
     expect(data.matrix.columns).toEqual(designs);
     const scenario = data.scenarios[0];
     expect(scenario?.spans).toEqual([{ fromMs: 10_000, toMs: 20_000, label: 'store unreachable 10s-20s' }]);
-    expect(scenario?.table.columns).toContain('added latency ms');
+    expect(scenario?.facts[0]?.columns).toContain('added latency ms');
     expect(scenario?.views[0]?.label).toBe('worst key api-key');
     expect(scenario?.views[0]?.series.map((s) => s.name)).toEqual(['limit', 'exact', ...designs]);
     expect(scenario?.views[0]?.strips.map((s) => s.name)).toEqual([...designs, 'exact']);

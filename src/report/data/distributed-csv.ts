@@ -6,8 +6,10 @@ import { roundToPlaces } from '../round.js';
 /**
  * The CSV columns of `ratelab distributed`, in order; names are stable and carry their
  * units like `compare`'s: counts are requests, `worst_window_ratio` is units / the GLOBAL
- * limit, latencies are ms per decision, times are ms on the scenario's clock. An empty
- * cell means not applicable (no sync period, no outage).
+ * limit, latencies are ms per decision, times are ms on the scenario's clock, store
+ * calls are round trips (see `DistributedRow.storeCalls`). An empty cell means not
+ * applicable (no sync period, no outage). Columns added later go at the end, so a
+ * script reading by position keeps working.
  */
 export const DISTRIBUTED_CSV_COLUMNS = [
   'scenario',
@@ -31,6 +33,8 @@ export const DISTRIBUTED_CSV_COLUMNS = [
   'outage_offered',
   'outage_admitted',
   'keys',
+  'store_calls',
+  'store_calls_per_decision',
 ] as const;
 
 /** One row per design, RFC 4180 (CRLF line ends, quoted where needed), with a header. */
@@ -58,6 +62,8 @@ export function distributedCsv(result: DistributedComparison): string {
     row.outageOffered ?? '',
     row.outageAdmitted ?? '',
     row.keys,
+    row.storeCalls,
+    roundToPlaces(row.storeCallsPerDecision, 6),
   ]);
   return stringify(records, { header: true, columns: [...DISTRIBUTED_CSV_COLUMNS], record_delimiter: '\r\n' });
 }

@@ -6,8 +6,9 @@ import { JSON_FORMAT_VERSION, withErrorPercent } from './json-format.js';
  * The JSON report of `ratelab distributed`: `scenario` (name, description, global policy,
  * the one-line summary), `rows` (one per design: `strategy, failMode, design, nodes,
  * balance, offered, admitted, falseAdmits, falseDenials, errorPercent, worstWindowRatio, addedLatencyMs,
- * addedLatencyP99Ms, outageOffered, outageAdmitted`, the fleet's settings, and where the
- * worst window was) and `timelines` (offered and admitted units per bucket per design).
+ * addedLatencyP99Ms, storeCalls, storeCallsPerDecision, outageOffered, outageAdmitted`, the
+ * fleet's settings, and where the worst window was) and `timelines` (offered and admitted
+ * units per bucket per design).
  */
 export function distributedJson(result: DistributedComparison, summary: string): string {
   const report = {
@@ -17,6 +18,7 @@ export function distributedJson(result: DistributedComparison, summary: string):
       ...withErrorPercent(row),
       worstWindowRatio: roundToPlaces(row.worstWindowRatio, 6),
       addedLatencyMs: roundToPlaces(row.addedLatencyMs, 6),
+      storeCallsPerDecision: roundToPlaces(row.storeCallsPerDecision, 6),
       worstWindow: result.worstWindows[i] ?? null,
     })),
     timelines: result.timelines.map(({ design, timeline }) => ({ scenario: result.name, design, ...timeline })),

@@ -2,6 +2,7 @@ import type { ChalkInstance } from 'chalk';
 import { formatDuration } from '../../core/duration.js';
 import type { DistributedComparison, DistributedRow } from '../../sim/distributed/simulate.js';
 import { asComparison } from '../distributed-as-comparison.js';
+import { roundToSignificant } from '../round.js';
 import { summarise } from './compare-summary.js';
 import { MAX_WIDTH, describePolicy, worstWindowCell } from './compare-table.js';
 import { count, fits, renderTable, rightAligned, type Column } from './table.js';
@@ -18,11 +19,13 @@ const COLUMNS: Column[] = [
     'worst win',
     'latency ms',
     'p99 ms',
+    'store calls',
+    'calls/dec',
     'outage adm',
   ),
 ];
 
-/** `design` and the accuracy columns come first; a table too wide moves the rest (latency, outage) below. */
+/** `design` and the accuracy columns come first; a table too wide moves the rest (the costs, the outage) below. */
 const FIRST_TABLE_COLUMNS = 7;
 
 /**
@@ -30,8 +33,9 @@ const FIRST_TABLE_COLUMNS = 7;
  * a line describing the fleet, the lab's one-sentence summary, then the table
  * (worst-window ratios over the global limit in red) with the admitted share during the
  * outage when there was one. Every line fits `width` columns (at most {@link MAX_WIDTH}):
- * the text wraps, and a table too wide puts its latency and outage columns in a second
- * table below, as `compare` does with its memory and speed columns.
+ * the text wraps, and a table too wide puts its cost columns (latency, calls to the
+ * store) and the outage's in a second table below, as `compare` does with its memory and
+ * speed columns.
  */
 export function renderDistributed(result: DistributedComparison, paint: ChalkInstance, width = MAX_WIDTH): string {
   const fit = Math.min(width, MAX_WIDTH);
@@ -97,6 +101,8 @@ function cells(row: DistributedRow, paint: ChalkInstance): string[] {
     worstWindowCell(row.worstWindowRatio, paint),
     row.addedLatencyMs.toFixed(2),
     String(row.addedLatencyP99Ms),
+    count(row.storeCalls),
+    String(roundToSignificant(row.storeCallsPerDecision, 3)),
     row.outageOffered === null ? '-' : `${count(row.outageAdmitted ?? 0)}/${count(row.outageOffered)}`,
   ];
 }

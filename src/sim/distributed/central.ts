@@ -30,4 +30,7 @@ export class CentralDesign implements Design {
   }
 
   admittedLocally(): void {}
+
+  /** No call of its own: its calls are its decisions. */
+  advance(): void {}
 }

@@ -20,4 +20,10 @@ export interface Design {
   decideOpen(node: number, key: string, cost: number, t: number): Verdict;
   /** `node` admitted `cost` units of `key` at `t` on its own limiter (fail mode `local`). */
   admittedLocally(node: number, key: string, cost: number, t: number): void;
+  /**
+   * Brings the design's own calls to the store, those no decision waits for (the `sync`
+   * exchanges), up to `t`: every one due before `t` has been made. The fleet calls it
+   * before each decision and once at the end of the run.
+   */
+  advance(t: number): void;
 }

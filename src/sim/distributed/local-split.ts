@@ -22,4 +22,7 @@ export class LocalSplitDesign implements Design {
   }
 
   admittedLocally(): void {}
+
+  /** Never calls the store. */
+  advance(): void {}
 }

@@ -44,6 +44,14 @@ export interface DistributedRow extends RowCounts {
   addedLatencyMs: number;
   /** 99th percentile of that wait, ms. */
   addedLatencyP99Ms: number;
+  /**
+   * Calls to the store over the run, one per round trip: each `central` decision, and at
+   * every `sync` tick one per node; calls sent while the store was down (which time out)
+   * included. 0 for `local-split`.
+   */
+  storeCalls: number;
+  /** `storeCalls` per decision offered (0 when none was offered). */
+  storeCallsPerDecision: number;
   /** Requests offered / admitted while the store was down; null without an outage or a store. */
   outageOffered: number | null;
   outageAdmitted: number | null;
@@ -106,6 +114,7 @@ export async function simulateDistributed(
       originMs: workload.originMs,
       minBuckets: workload.minBuckets,
     });
+    (fleet as Fleet).endRun(scenario.durationMs);
     result.rows.push(toRow(scenario.name, contender.name, options, metrics, fleet as Fleet));
     result.timelines.push({ design: contender.name, timeline: metrics.timeline });
     result.worstWindows.push(metrics.worstWindow);
@@ -131,6 +140,7 @@ function toRow(
   const usesStore = options.strategy !== 'local-split';
   const latency = fleet.addedLatency();
   const outage = fleet.outageCounts();
+  const storeCalls = fleet.storeCalls();
   const measuredOutage = usesStore && options.outage !== undefined;
   return {
     scenario,
@@ -147,6 +157,8 @@ function toRow(
     ...counts(m),
     addedLatencyMs: latency.meanMs,
     addedLatencyP99Ms: latency.p99Ms,
+    storeCalls,
+    storeCallsPerDecision: m.offered === 0 ? 0 : storeCalls / m.offered,
     outageOffered: measuredOutage ? outage.offered : null,
     outageAdmitted: measuredOutage ? outage.admitted : null,
   };

@@ -11,7 +11,8 @@ import { isDown, type Outage } from './outage.js';
  */
 export class SyncSchedule {
   constructor(
-    private readonly syncMs: number,
+    /** The period of the exchanges, ms (> 0). */
+    readonly syncMs: number,
     private readonly rttMs: number,
     private readonly outage: Outage | undefined,
   ) {}
