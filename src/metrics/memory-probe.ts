@@ -7,7 +7,7 @@ export type MemoryTarget = { algorithm: Algorithm; policy: Policy } | { module: 
 /** Bytes per live key, measured in a fresh process after a forced GC. */
 export interface MemorySample {
   keys: number;
-  /** Heap + external bytes the limiter holds per key, key strings excluded. */
+  /** Heap (compiled code excluded) + external bytes the limiter holds per key, key strings excluded. */
   bytesPerKey: number;
   /** Bytes per key of the key strings themselves (and the array referencing them), measured apart. */
   keyBytesPerKey: number;

@@ -3,11 +3,12 @@ import { slidingLogBytes } from '../core/sliding-log-size.js';
 import { measureMemory } from './memory-probe.js';
 
 /**
- * Keys each probe fills by default: enough that heap noise is a few bytes per key, and a
- * power of two, because the store's columns grow by doubling (5,000 keys would be measured
- * in columns for 8,192, 1.6x the bytes per key). 4,096 full sliding logs of limit 10,000 are 330 MB.
+ * Keys each probe fills by default: enough that the heap's own noise (what V8 allocates for
+ * itself, tens of kB from one process to the next) is about 1 B per key, and a power of two,
+ * because the store's columns grow by doubling (5,000 keys would be measured in columns for
+ * 8,192, 1.6x the bytes per key). The sliding log's larger limits take fewer, see {@link sweepKeys}.
  */
-export const SWEEP_KEYS = 4_096;
+export const SWEEP_KEYS = 65_536;
 /** The fewest keys a probe fills however large the limit: below it heap noise shows per key. */
 export const MIN_SWEEP_KEYS = 64;
 /**

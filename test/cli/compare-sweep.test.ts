@@ -23,7 +23,7 @@ describe('ratelab compare --sweep-limit', () => {
     expect(rows.map((row) => `${row.algorithm}@${row.limit}`)).toEqual(
       ALGORITHMS.flatMap((algorithm) => [`${algorithm}@10`, `${algorithm}@1000`]),
     );
-    for (const row of rows) expect([row.window_ms, row.keys]).toEqual(['60000', '4096']);
+    for (const row of rows) expect([row.window_ms, row.keys]).toEqual(['60000', '65536']);
     const document = JSON.parse(readFileSync(json, 'utf8')) as {
       mode: string;
       rows: unknown[];
@@ -78,6 +78,6 @@ describe('ratelab compare --sweep-limit', () => {
     const io = bufferIO({ cwd: scratch });
     const csv = join(scratch, 'large.csv');
     expect(await run(['compare', '--sweep-limit', '4e9', '--algorithms', 'fixed-window', '--csv', csv], io)).toBe(0);
-    expect(readFileSync(csv, 'utf8')).toMatch(/^fixed-window,4000000000,60000,4096,\d/m);
+    expect(readFileSync(csv, 'utf8')).toMatch(/^fixed-window,4000000000,60000,65536,\d/m);
   });
 });

@@ -46,7 +46,8 @@ describe('sweepMemory', () => {
 describe('sweepKeys', () => {
   it.each([
     ['token-bucket', 2 ** 20, SWEEP_KEYS, SWEEP_KEYS, 'O(1) state: the budget never binds'],
-    ['sliding-log', 10_000, SWEEP_KEYS, SWEEP_KEYS, '4,096 rings of 80 kB are 330 MB, within 512 MiB'],
+    ['sliding-log', 1000, SWEEP_KEYS, SWEEP_KEYS, '65,536 rings of 8 kB are 526 MB, within 512 MiB (537 MB)'],
+    ['sliding-log', 10_000, SWEEP_KEYS, 4096, 'halved until 4,096 rings of 80 kB (330 MB) fit'],
     ['sliding-log', 100_000, SWEEP_KEYS, 512, 'halved until 512 rings of 800 kB (410 MB) fit'],
     ['sliding-log', 2 ** 20, SWEEP_KEYS, 64, 'the largest ring, 8 MiB: 64 keys fill the budget'],
     ['sliding-log', 2 ** 20, 32, 32, 'never above what the plan asks'],

@@ -205,8 +205,8 @@ table.audit th, table.audit td { white-space: normal; text-align: left; } p.summ
 .u-legend { font-size: 12px; } .u-legend th { background: none; border: none; } .u-legend td { border: none; }
 .figures { display: flex; flex-wrap: wrap; gap: 0 40px; align-items: flex-start; }
 .bars { display: flex; flex-wrap: wrap; gap: 4px 32px; }
-.bar-chart { width: 340px; }
-.bar-row { display: grid; grid-template-columns: 112px 1fr 72px; gap: 6px; align-items: center; font-size: 13px; line-height: 20px; }
+.bar-chart { width: 380px; }
+.bar-row { display: grid; grid-template-columns: 112px 1fr 108px; gap: 6px; align-items: center; font-size: 13px; line-height: 20px; }
 .bar-name { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .bar-track { height: 14px; border-left: 1px solid #444; }
 .bar { display: block; height: 100%; min-width: 1px; -webkit-print-color-adjust: exact; print-color-adjust: exact; }

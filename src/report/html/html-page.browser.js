@@ -304,13 +304,32 @@
     var section = el('section', 'trade-off');
     section.id = 'trade-off';
     section.appendChild(el('h2', null, spec.title));
+    // One run per contender (distributed's designs, or a compare of one scenario): its
+    // median is its one run, so the page speaks of runs, not medians.
+    var single = spec.points.length === spec.medians.length;
     section.appendChild(
       el(
         'p',
         'hint',
-        "A small mark: one run (a contender on one scenario); a big ringed mark with its name: that contender's median over the scenarios. Left is more accurate (0 = as the exact oracle).",
+        single
+          ? 'A mark with its name: one contender on ' +
+              (spec.points[0] ? spec.points[0].scenario : 'the run') +
+              '. Left is more accurate (0 = as the exact oracle).'
+          : "A small mark: one run (a contender on one scenario); a big ringed mark with its name: that contender's median over the scenarios. Left is more accurate (0 = as the exact oracle).",
       ),
     );
+    /**
+     * `, median over the scenarios` or ` on steady-over`: what a hovered mark stands for.
+     * @param {HtmlTradeOffPoint} p
+     */
+    function where(p) {
+      if (p.scenario !== 'median') return ' on ' + p.scenario;
+      if (!single) return ', median over the scenarios';
+      var run = spec.points.find(function (q) {
+        return q.contender === p.contender;
+      });
+      return run ? ' on ' + run.scenario : '';
+    }
     /** @type {TradeOffRecord} */
     var record = { chart: null, cost: 0, labels: [], hovered: null };
     window.ratelabTradeOff = record;
@@ -526,7 +545,7 @@
         var hit = /** @type {{ p: HtmlTradeOffPoint, x: number, y: number, d: number }} */ (best);
         var text =
           hit.p.contender +
-          (hit.p.scenario === 'median' ? ', median over the scenarios' : ' on ' + hit.p.scenario) +
+          where(hit.p) +
           ': error ' +
           formatFigure(hit.p.x) +
           ' %, ' +
