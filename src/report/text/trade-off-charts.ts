@@ -67,6 +67,9 @@ function chart(
  * saying what the axes are, and a legend of letter and name. Coinciding contenders (the
  * token bucket and GCRA decide alike) read side by side, as `TG`.
  */
+/** Under the scatter: what its memory is, and where memory at larger limits is drawn. */
+export const SWEEP_HINT = 'B/key: one request a key; full keys by limit: --sweep-limit 10,100,1000,10000';
+
 function scatter(costs: readonly ContenderCosts[], over: string, width: number, paint: ChalkInstance): string[] {
   const letters = lettersFor(costs.map((c) => c.contender));
   const title = wrapWords(
@@ -84,7 +87,15 @@ function scatter(costs: readonly ContenderCosts[], over: string, width: number, 
   });
   const entries = costs.map((c, i) => `${letters[i]} ${c.contender}`);
   const legend = wrapIndexes(entries, width, 0).map((line) => line.map((i) => entries[i]).join('  '));
-  return [paint.bold(title[0] ?? ''), ...title.slice(1), ...plot, ...legend.map((line) => paint.dim(line))];
+  // B/key here is after one request a key; a sliding log's full key grows with the limit,
+  // which only the sweep shows, so the closing line points there.
+  const sweep = wrapWords(SWEEP_HINT, width, '  ');
+  return [
+    paint.bold(title[0] ?? ''),
+    ...title.slice(1),
+    ...plot,
+    ...[...legend, ...sweep].map((line) => paint.dim(line)),
+  ];
 }
 
 /** Bounds on the multiples of ten just around `values` (`78..108` -> 70..110), so the figures fill the axis. */
