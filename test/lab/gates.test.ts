@@ -1,26 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { numberFlag } from '../../src/cli/flags.js';
-import type { ComparisonRow } from '../../src/sim/comparison.js';
 import { checkGates } from '../../src/sim/gates.js';
+import { comparisonRow } from '../support/comparison-row.js';
 
-function row(algorithm: string, worstWindowRatio: number, errorRate: number): ComparisonRow {
-  return {
-    scenario: 'edge-attack',
-    algorithm,
-    offered: 100,
-    admitted: 100,
-    denied: 0,
-    falseAdmits: 0,
-    falseDenials: 0,
-    errorRate,
-    worstWindowRatio,
-    fairness: null,
-    bytesPerKey: null,
-    stateBytesPerKey: null,
-    opsPerSec: null,
-    speedRatio: null,
-    keys: 1,
-  };
+/** A row of edge-attack, the scenario the gates' messages name. */
+function row(algorithm: string, worstWindowRatio: number, errorRate: number) {
+  return comparisonRow(algorithm, worstWindowRatio, errorRate, { scenario: 'edge-attack' });
 }
 
 describe('checkGates', () => {

@@ -2,11 +2,11 @@
 // RATELAB_CHROMIUM), driven by playwright-core. Skipped with a notice when there is no
 // Chromium; RATELAB_REQUIRE_CHROMIUM=1 (set by .ci/run, which installs it) fails instead.
 // Saves screenshots under test-artifacts/ (git-ignored; RATELAB_TEST_ARTIFACTS moves it).
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { attackCommand } from '../../src/cli/commands/attack.js';
@@ -16,9 +16,9 @@ import type { HtmlReport } from '../../src/report/html/html-document.js';
 import { bufferIO } from '../../src/report/io.js';
 import { SAMPLE_REPORT } from '../audit/sample-report.js';
 import { startServe } from '../cli/run-serve.js';
+import { openPage, skipWithoutChromium, overflowing, widthsOf, type Pixels } from '../support/browser-page.js';
 
 const ROOT = join(import.meta.dirname, '../..');
-const CHROMIUM = process.env.RATELAB_CHROMIUM ?? '/usr/bin/chromium';
 const ARTIFACTS = process.env.RATELAB_TEST_ARTIFACTS ?? join(ROOT, 'test-artifacts');
 const BROWSER_TIMEOUT_MS = 120_000;
 
@@ -53,40 +53,17 @@ interface ChartState {
 
 async function chartStates(page: Page): Promise<ChartState[]> {
   return page.evaluate(() => {
-    // Runs in Chromium; tsconfig has no DOM library, so the browser's objects are typed here, as far as used.
-    interface Canvas {
-      width: number;
-      height: number;
-      getContext(kind: '2d', options: { willReadFrequently: boolean }): Context;
-    }
-    interface Context {
-      canvas: Canvas;
-      drawImage(image: Canvas, x: number, y: number): void;
-      getImageData(x: number, y: number, width: number, height: number): { data: Uint8ClampedArray };
-    }
     type U = {
       series: { label: string }[];
       data: number[][];
       scales: { x: { min: number; max: number } };
-      ctx: Context;
+      ctx: { canvas: unknown };
     };
     const page = globalThis as unknown as {
-      document: { createElement(tag: 'canvas'): Canvas };
+      ratelabTestPixels(canvas: unknown): Pixels;
       ratelabCharts: { scenario: string; view: string | null; timeline: U | null; strips: U[] }[];
     };
-    // Read through a copy made for reading, so the page's own canvases never warn about readbacks.
-    const painted = (u: U) => {
-      const { width, height } = u.ctx.canvas;
-      const copy = page.document.createElement('canvas');
-      copy.width = width;
-      copy.height = height;
-      const context = copy.getContext('2d', { willReadFrequently: true });
-      context.drawImage(u.ctx.canvas, 0, 0);
-      const pixels = context.getImageData(0, 0, width, height).data;
-      let count = 0;
-      for (let i = 3; i < pixels.length; i += 4) if ((pixels[i] as number) > 0) count++;
-      return count;
-    };
+    const painted = (u: U) => page.ratelabTestPixels(u.ctx.canvas).painted;
     const records = page.ratelabCharts;
     return records.map((r) => {
       const u = r.timeline as U;
@@ -110,41 +87,6 @@ async function chartStates(page: Page): Promise<ChartState[]> {
   });
 }
 
-/** How wide the page and its tables are, against the window's width (CSS px). */
-interface Fit {
-  pageWidth: number;
-  windowWidth: number;
-  /** The header row of each table whose right edge is past the window's. */
-  overflowing: string[];
-}
-
-async function fitOf(page: Page): Promise<Fit> {
-  return page.evaluate(() => {
-    interface Box {
-      right: number;
-    }
-    interface Table {
-      getBoundingClientRect(): Box;
-      rows: { textContent: string }[];
-    }
-    const browser = globalThis as unknown as {
-      document: {
-        documentElement: { scrollWidth: number; clientWidth: number };
-        querySelectorAll(s: 'table'): Table[];
-      };
-    };
-    const { scrollWidth, clientWidth } = browser.document.documentElement;
-    const tables = [...browser.document.querySelectorAll('table')];
-    return {
-      pageWidth: scrollWidth,
-      windowWidth: clientWidth,
-      overflowing: tables
-        .filter((t) => t.getBoundingClientRect().right > clientWidth)
-        .map((t) => t.rows[0]?.textContent ?? ''),
-    };
-  });
-}
-
 /** The trade-off scatter's state (window.ratelabTradeOff), read in the page. */
 interface ScatterState {
   cost: number;
@@ -162,25 +104,15 @@ interface ScatterState {
 
 async function scatterState(page: Page): Promise<ScatterState> {
   return page.evaluate(() => {
-    interface Canvas {
-      width: number;
-      height: number;
-      getContext(kind: '2d', options: { willReadFrequently: boolean }): Context;
-    }
-    interface Context {
-      canvas: Canvas;
-      drawImage(image: Canvas, x: number, y: number): void;
-      getImageData(x: number, y: number, width: number, height: number): { data: Uint8ClampedArray };
-    }
     type U = {
       series: { label: string }[];
       data: [null, ...number[][][]];
-      ctx: Context;
+      ctx: { canvas: { width: number; height: number } };
       axes: { label: string }[];
       valToPos(v: number, scale: string): number;
     };
     const browser = globalThis as unknown as {
-      document: { createElement(tag: 'canvas'): Canvas };
+      ratelabTestPixels(canvas: unknown): Pixels;
       ratelabTradeOff: {
         chart: U;
         cost: number;
@@ -191,18 +123,7 @@ async function scatterState(page: Page): Promise<ScatterState> {
     const record = browser.ratelabTradeOff;
     const u = record.chart;
     const { width, height } = u.ctx.canvas;
-    const copy = browser.document.createElement('canvas');
-    copy.width = width;
-    copy.height = height;
-    const context = copy.getContext('2d', { willReadFrequently: true });
-    context.drawImage(u.ctx.canvas, 0, 0);
-    const pixels = context.getImageData(0, 0, width, height).data;
-    let painted = 0;
-    let digest = 0;
-    for (let i = 0; i < pixels.length; i += 4) {
-      if ((pixels[i + 3] as number) > 0) painted++;
-      digest = (digest * 31 + (pixels[i] as number) + (pixels[i + 1] as number) * 7 + (pixels[i + 3] as number)) % 1e9;
-    }
+    const { painted, digest } = browser.ratelabTestPixels(u.ctx.canvas);
     // Each series' last point is its median (the page draws it ringed and named).
     const medians = u.series.slice(1).map((s, i) => {
       const [xs, ys] = u.data[i + 1] as number[][];
@@ -227,23 +148,17 @@ async function scatterState(page: Page): Promise<ScatterState> {
 
 const ALGORITHMS = ['token-bucket', 'gcra', 'sliding-log', 'sliding-counter', 'fixed-window'];
 
-const available = existsSync(CHROMIUM);
-if (!available && process.env.RATELAB_REQUIRE_CHROMIUM !== '1') {
-  process.stderr.write(
-    `\n[ratelab] SKIPPED the HTML report's browser test: no Chromium at ${CHROMIUM} (apt-get install chromium, set RATELAB_CHROMIUM, or RATELAB_REQUIRE_CHROMIUM=1 to fail instead)\n`,
-  );
-}
+const skip = skipWithoutChromium("the HTML report's browser test");
 
-describe.skipIf(!available && process.env.RATELAB_REQUIRE_CHROMIUM !== '1')(
+describe.skipIf(skip)(
   'compare --html in Chromium',
   () => {
     const scratch = mkdtempSync(join(tmpdir(), 'ratelab-html-browser-'));
     let browser: Browser;
     let page: Page;
-    const problems: string[] = [];
+    let problems: string[];
 
     beforeAll(async () => {
-      if (!available) throw new Error(`no Chromium at ${CHROMIUM}, and RATELAB_REQUIRE_CHROMIUM=1 forbids skipping`);
       writeFileSync(join(scratch, 'two-keys.yaml'), TWO_KEYS);
       const io = bufferIO({ cwd: scratch });
       expect(
@@ -252,16 +167,7 @@ describe.skipIf(!available && process.env.RATELAB_REQUIRE_CHROMIUM !== '1')(
           io,
         ),
       ).toBe(0);
-      browser = await chromium.launch({ executablePath: CHROMIUM });
-      page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-      page.on('console', (message) => {
-        if (message.type() === 'error' || message.type() === 'warning')
-          problems.push(`console ${message.type()}: ${message.text()}`);
-      });
-      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-      page.on('request', (request) => {
-        if (!request.url().startsWith('file:')) problems.push(`request: ${request.url()}`);
-      });
+      ({ browser, page, problems } = await openPage({ width: 1280, height: 900 }));
       await page.goto(pathToFileURL(join(scratch, 'r.html')).href);
       await page.waitForSelector('body[data-ready="true"]');
     }, BROWSER_TIMEOUT_MS);
@@ -332,9 +238,9 @@ describe.skipIf(!available && process.env.RATELAB_REQUIRE_CHROMIUM !== '1')(
     });
 
     it('fits a 1280-px window: no table past its edge, no horizontal scrollbar', async () => {
-      const fit = await fitOf(page);
-      expect(fit.overflowing).toEqual([]);
-      expect(fit.pageWidth).toBeLessThanOrEqual(fit.windowWidth);
+      const fit = await widthsOf(page, 'table');
+      expect(overflowing(fit)).toEqual([]);
+      expect(fit.document).toBeLessThanOrEqual(fit.window);
     });
 
     it('zooms on a drag across the chart, strips following, then pans and resets with the buttons', async () => {
@@ -389,17 +295,16 @@ describe.skipIf(!available && process.env.RATELAB_REQUIRE_CHROMIUM !== '1')(
   BROWSER_TIMEOUT_MS,
 );
 
-describe.skipIf(!available && process.env.RATELAB_REQUIRE_CHROMIUM !== '1')(
+describe.skipIf(skip)(
   'the trade-off scatter and the bars of a measured compare --html, and every page at 1280 px',
   () => {
     const scratch = mkdtempSync(join(tmpdir(), 'ratelab-html-trade-off-'));
     let browser: Browser;
     let page: Page;
     let data: HtmlReport;
-    const problems: string[] = [];
+    let problems: string[];
 
     beforeAll(async () => {
-      if (!available) throw new Error(`no Chromium at ${CHROMIUM}, and RATELAB_REQUIRE_CHROMIUM=1 forbids skipping`);
       const io = bufferIO({ cwd: scratch });
       expect(
         await compareCommand({ scenarios: ['edge-attack', 'steady-over'], chart: false, html: 'measured.html' }, io),
@@ -407,13 +312,7 @@ describe.skipIf(!available && process.env.RATELAB_REQUIRE_CHROMIUM !== '1')(
       const text = readFileSync(join(scratch, 'measured.html'), 'utf8');
       const json = /<script type="application\/json" id="report-data">([\s\S]*?)<\/script>/.exec(text)?.[1] ?? '';
       data = JSON.parse(json) as HtmlReport;
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-      page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-      page.on('console', (message) => {
-        if (message.type() === 'error' || message.type() === 'warning')
-          problems.push(`console ${message.type()}: ${message.text()}`);
-      });
+      ({ browser, page, problems } = await openPage({ width: 1280, height: 800 }));
       await page.goto(pathToFileURL(join(scratch, 'measured.html')).href);
       await page.waitForSelector('body[data-ready="true"]');
       await page.locator('#trade-off .u-over').scrollIntoViewIfNeeded();
@@ -518,9 +417,9 @@ describe.skipIf(!available && process.env.RATELAB_REQUIRE_CHROMIUM !== '1')(
     });
 
     it('fits a 1280-px window: the measured compare page', async () => {
-      const fit = await fitOf(page);
-      expect(fit.overflowing).toEqual([]);
-      expect(fit.pageWidth).toBeLessThanOrEqual(fit.windowWidth);
+      const fit = await widthsOf(page, 'table');
+      expect(overflowing(fit)).toEqual([]);
+      expect(fit.document).toBeLessThanOrEqual(fit.window);
     });
 
     it('fits a 1280-px window: the attack and audit pages', async () => {
@@ -540,9 +439,9 @@ describe.skipIf(!available && process.env.RATELAB_REQUIRE_CHROMIUM !== '1')(
       for (const file of ['attack.html', 'audit.html']) {
         await page.goto(pathToFileURL(join(scratch, file)).href);
         await page.waitForSelector('body[data-ready="true"]');
-        const fit = await fitOf(page);
-        expect({ file, overflowing: fit.overflowing }).toEqual({ file, overflowing: [] });
-        expect(fit.pageWidth).toBeLessThanOrEqual(fit.windowWidth);
+        const fit = await widthsOf(page, 'table');
+        expect({ file, overflowing: overflowing(fit) }).toEqual({ file, overflowing: [] });
+        expect(fit.document).toBeLessThanOrEqual(fit.window);
       }
       expect(problems).toEqual([]);
     });
