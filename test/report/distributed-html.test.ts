@@ -4,6 +4,7 @@
 // test/report/distributed-browser.test.ts.
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
+import { ACCURACY_COLUMNS } from '../../src/report/accuracy-cells.js';
 import { distributedCsv } from '../../src/report/data/distributed-csv.js';
 import { distributedReport } from '../../src/report/html/distributed-html.js';
 import { simulateDistributed } from '../../src/sim/distributed/simulate.js';
@@ -63,16 +64,7 @@ describe('distributed --html data', () => {
       designs.map((design) => ({ ...design, ...(down ? { outage: down } : {}) })),
     );
     const scenario = distributedReport(result).scenarios[0];
-    expect(scenario?.table.columns).toEqual([
-      'design',
-      'offered',
-      'admitted',
-      'denied',
-      'false admits',
-      'false denials',
-      'error %',
-      'worst window / limit',
-    ]);
+    expect(scenario?.table.columns).toEqual(['design', ...ACCURACY_COLUMNS]);
     expect(scenario?.facts.map((table) => table.columns)).toEqual([
       ['design', 'store calls', 'calls / decision', 'added latency ms', 'p99 ms', ...extra],
     ]);
