@@ -56,8 +56,10 @@ function chart(
   width: number,
   paint: ChalkInstance,
 ): string[] {
+  // A title too wide for the terminal goes on over its next lines, above the bars.
   const [head, ...rest] = wrapWords(title, width, '  ');
-  return barChart({ title: paint.bold(head ?? ''), groups: [{ bars }], format, width, paint }).concat(rest);
+  const [first, ...body] = barChart({ title: paint.bold(head ?? ''), groups: [{ bars }], format, width, paint });
+  return [first ?? '', ...rest, ...body];
 }
 
 /**
