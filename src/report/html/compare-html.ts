@@ -1,6 +1,7 @@
 import type { ComparisonRow, WorkloadComparison } from '../../sim/comparison.js';
 import { ACCURACY_COLUMNS, accuracyCells } from '../accuracy-cells.js';
 import { runSpan } from '../chart-frame.js';
+import { largest, smallest } from '../../metrics/largest.js';
 import { roundToPlaces } from '../round.js';
 import { contenderCosts, contendersOf, tradeOffPoints, type TradeOffPoint } from '../trade-off.js';
 import { summarise } from '../text/compare-summary.js';
@@ -105,7 +106,7 @@ export function tradeOffOf(results: readonly WorkloadComparison[]): HtmlTradeOff
 
 function spansDecades(points: readonly TradeOffPoint[], cost: CostSource): boolean {
   const values = points.map(cost.value).filter((v): v is number => v !== null && v > 0);
-  return values.length > 0 && Math.max(...values) >= LOG_SPAN * Math.min(...values);
+  return values.length > 0 && largest(values, 0) >= LOG_SPAN * smallest(values, Infinity);
 }
 
 /** Scenario x contender (in order of appearance): worst window / limit and error %. */

@@ -18,3 +18,6 @@ export function colorEnabled(io: CommandIO, flag?: boolean): boolean {
 export function painter(io: CommandIO, flag?: boolean): ChalkInstance {
   return new Chalk({ level: colorEnabled(io, flag) ? 1 : 0 });
 }
+
+/** A chalk instance that never colours: the default of renderers whose callers may not pass one. */
+export const PLAIN = new Chalk({ level: 0 });

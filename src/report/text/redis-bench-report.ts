@@ -1,13 +1,12 @@
 import { median } from 'simple-statistics';
-import { Chalk, type ChalkInstance } from 'chalk';
+import type { ChalkInstance } from 'chalk';
+import { PLAIN } from './color.js';
 import { RLF, medianRatio, type RedisBenchResult, type RedisContenderFigures } from '../../bench/redis-throughput.js';
 import { redisMedians, type RedisContenderMedians } from '../redis-bench-medians.js';
 import { barChart } from './bar-chart.js';
 import { count, renderTable, rightAligned, type Column } from './table.js';
 
 const totalCpu = (f: RedisContenderFigures) => f.nodeCpuUs.map((node, i) => node + (f.serverCpuUs[i] as number));
-
-const PLAIN = new Chalk({ level: 0 });
 
 const COLUMNS: Column[] = [
   { header: 'contender' },

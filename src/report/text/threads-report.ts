@@ -1,9 +1,8 @@
 import type { ThreadFigure } from '../../bench/threads.js';
-import { Chalk, type ChalkInstance } from 'chalk';
+import type { ChalkInstance } from 'chalk';
+import { PLAIN } from './color.js';
 import { barChart } from './bar-chart.js';
 import { renderTable, rightAligned } from './table.js';
-
-const PLAIN = new Chalk({ level: 0 });
 
 /** Where the thread bench ran: what the figures depend on besides the code. */
 export interface Machine {
