@@ -52,8 +52,8 @@ export interface StoreContext {
   cached(key: string, cost: number): ReasonedDecision<'deny-cache'> | undefined;
   /** The store decided: remembers a denial for the deny cache, and returns `decision`. */
   decided<D extends Decision>(key: string, cost: number, decision: D): D;
-  /** The store could not answer: the fail mode's decision. */
-  unavailable(key: string, cost: number): ReasonedDecision<FailOverReason>;
+  /** The store could not answer (`error` says why: a timeout, the client's error): the fail mode's decision. */
+  unavailable(key: string, cost: number, error: string): ReasonedDecision<FailOverReason>;
   /** The key's state in the store is unusable: the fail mode's decision, with reason `key-error` and the store's `error`. */
   keyError(key: string, cost: number, error: string): ReasonedDecision<'key-error'>;
 }
@@ -189,8 +189,8 @@ export class StoreLimiter<D extends ReasonedDecision, S extends LimiterStore<D> 
     return decision;
   }
 
-  unavailable(key: string, cost: number): ReasonedDecision<FailOverReason> {
-    return this.failOver.decide(key, cost);
+  unavailable(key: string, cost: number, error: string): ReasonedDecision<FailOverReason> {
+    return { ...this.failOver.decide(key, cost), error };
   }
 
   keyError(key: string, cost: number, error: string): ReasonedDecision<'key-error'> {

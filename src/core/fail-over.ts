@@ -74,6 +74,7 @@ export type FailOverReason = 'fail-open' | 'fail-closed' | 'local-fallback';
  *   decided by the primary), `store` (any other backend built on `createStoreLimiter`);
  * - `deny-cache`: a denial the store gave earlier, reused in process;
  * - a {@link FailOverReason}: the store could not answer in time and the fail mode decided;
+ *   the decision's `error` says what failed (a timeout, the client's error, an open breaker);
  * - `key-error`: the key's own state in the store is unusable (WRONGTYPE, a value that does
  *   not parse); the fail mode decided, and the decision's `error` says what the store said.
  * The HTTP middleware reads it: `fail-open`/`fail-closed` answer like a limiter failure, and
@@ -81,7 +82,10 @@ export type FailOverReason = 'fail-open' | 'fail-closed' | 'local-fallback';
  */
 export type DecisionReason = 'redis' | 'primary' | 'store' | 'deny-cache' | FailOverReason | 'key-error';
 
-/** A {@link Decision} that says where it came from; with `key-error`, `error` is the store's message. */
+/**
+ * A {@link Decision} that says where it came from; with `key-error`, `error` is the store's
+ * message, and with a {@link FailOverReason}, why the store could not answer.
+ */
 export type ReasonedDecision<R extends DecisionReason = DecisionReason> = Decision & { reason: R; error?: string };
 
 /** What the `local` fail mode decides with: an in-process limiter holding this node's share. */

@@ -94,7 +94,7 @@ export class ScriptBatcher {
       (replies) => {
         this.inFlight -= 1;
         if (!Array.isArray(replies) || replies.length !== 4 * calls.length) {
-          const error = new Error(`unexpected script reply ${JSON.stringify(replies)}`);
+          const error = unexpectedReply(replies);
           for (const call of calls) call.fail(error);
           return;
         }
@@ -106,4 +106,9 @@ export class ScriptBatcher {
       },
     );
   }
+}
+
+/** The error for a script reply that is not the decisions asked for (what Redis sent, as JSON). */
+export function unexpectedReply(reply: unknown): Error {
+  return new Error(`unexpected script reply ${JSON.stringify(reply)}`);
 }

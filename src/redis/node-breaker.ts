@@ -4,10 +4,14 @@
  * straight to the fail mode without a round trip, so a hanging node costs one timeout per
  * `openMs`, not one per call. Then one call is let through as a probe (half-open): its
  * success closes the breaker, its failure opens it again. Keys on other nodes never notice.
+ * An open breaker keeps what failed, so a decision it makes can say why.
  */
+/** How the `error` of a decision an open breaker made begins; the failure that opened it follows. */
+export const CIRCUIT_OPEN = 'not sent (circuit open): ';
+
 export class NodeBreakers {
-  /** Nodes not closed: when they may probe again, and whether a probe is out. */
-  private readonly open = new Map<string, { until: number; probing: boolean }>();
+  /** Nodes not closed: when they may probe again, whether a probe is out, and what failed. */
+  private readonly open = new Map<string, { until: number; probing: boolean; cause: string }>();
 
   constructor(private readonly openMs: number) {}
 
@@ -28,7 +32,13 @@ export class NodeBreakers {
     if (this.open.size > 0 && this.open.get(node)?.probing === true) this.open.delete(node);
   }
 
-  failed(node: string, now: number): void {
-    this.open.set(node, { until: now + this.openMs, probing: false });
+  /** A call to `node` failed at time `now` (ms); `cause` says how (a timeout, the client's error). */
+  failed(node: string, now: number, cause: string): void {
+    this.open.set(node, { until: now + this.openMs, probing: false, cause });
+  }
+
+  /** Why `node`'s breaker is open: its last failure, as {@link failed} was told (`undefined` when closed). */
+  causeOf(node: string): string | undefined {
+    return this.open.get(node)?.cause;
   }
 }

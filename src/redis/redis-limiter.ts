@@ -11,8 +11,8 @@ import type { DecisionReason, FailMode, ReasonedDecision } from '../core/fail-ov
 import { checkAlgorithm } from '../core/names.js';
 import { invalidOption, positiveMsOption } from '../core/options.js';
 import type { Algorithm, Policy } from '../core/policy.js';
-import { ScriptBatcher } from './batcher.js';
-import { NodeBreakers } from './node-breaker.js';
+import { ScriptBatcher, unexpectedReply } from './batcher.js';
+import { CIRCUIT_OPEN, NodeBreakers } from './node-breaker.js';
 import { redisKeyOf, type RedisKey } from './redis-key.js';
 import {
   acknowledgedScriptClient,
@@ -208,7 +208,7 @@ class RedisStore implements LimiterStore<RedisDecision> {
     const redisKey = this.redisKey(key);
     const slot = this.client.slotOf(redisKey);
     const node = this.client.nodeOf(slot);
-    if (!this.breakers.allow(node, performance.now())) return Promise.resolve(this.context.unavailable(key, cost));
+    if (!this.breakers.allow(node, performance.now())) return Promise.resolve(this.shortCircuited(key, cost, node));
     const now = this.clock ? String(this.clock()) : '';
     if (this.single !== undefined) return this.decideAlone(this.single, key, redisKey, cost, node, now);
     // A callback object rather than promise chains or async frames: this runs once per
@@ -220,7 +220,7 @@ class RedisStore implements LimiterStore<RedisDecision> {
         cost: String(cost),
         now,
         answer: (replies, at) => resolve(this.answered(key, cost, node, replies, at)),
-        fail: () => resolve(this.failed(key, cost, node)),
+        fail: (error) => resolve(this.failed(key, cost, node, error)),
       });
     });
   }
@@ -241,17 +241,24 @@ class RedisStore implements LimiterStore<RedisDecision> {
     return this.deadlines.run(this.client.run(script, [redisKey], args)).then(
       (reply) => {
         if (Array.isArray(reply) && reply.length === 4) return this.answered(key, cost, node, reply, 0);
-        return this.failed(key, cost, node);
+        return this.failed(key, cost, node, unexpectedReply(reply));
       },
-      () => this.failed(key, cost, node),
+      (error: unknown) => this.failed(key, cost, node, error),
     );
   }
 
   /** The fail mode's decision after a failed call to `node`, which counts against its breaker. */
-  private failed(key: string, cost: number, node: string): RedisDecision {
-    this.breakers.failed(node, performance.now());
+  private failed(key: string, cost: number, node: string, error: unknown): RedisDecision {
+    const cause = error instanceof Error ? error.message : String(error);
+    this.breakers.failed(node, performance.now(), cause);
     this.client.nodeFailed(node);
-    return this.context.unavailable(key, cost);
+    return this.context.unavailable(key, cost, cause);
+  }
+
+  /** The fail mode's decision while `node`'s breaker is open: no call is sent; `error` names what opened it. */
+  private shortCircuited(key: string, cost: number, node: string): RedisDecision {
+    const cause = this.breakers.causeOf(node) ?? 'a call failed';
+    return this.context.unavailable(key, cost, CIRCUIT_OPEN + cause);
   }
 
   /** The decision in `replies[at..at+3]`; a key error there is decided by the fail mode. */
@@ -268,7 +275,7 @@ class RedisStore implements LimiterStore<RedisDecision> {
       typeof retryAfterMs !== 'number' ||
       typeof resetMs !== 'number'
     ) {
-      return this.failed(key, cost, node);
+      return this.failed(key, cost, node, unexpectedReply(replies.slice(at, at + 4)));
     }
     const decision: RedisDecision = {
       allowed: allowed === 1,

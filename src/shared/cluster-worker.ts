@@ -148,7 +148,8 @@ class PrimaryStore implements LimiterStore<ClusterDecision> {
   async decide(key: string, cost: number): Promise<ClusterDecision> {
     checkKey(key);
     const result = await this.ask(key, cost);
-    if (result === undefined || result === null) return this.context.unavailable(key, cost);
+    if (result === undefined || result === null)
+      return this.context.unavailable(key, cost, `the primary did not answer within ${this.retryAfterMs} ms`);
     if ('error' in result) throw refusal(result.error);
     if ('reset' in result)
       throw new RatelabError('INVALID_DECISION', 'createClusterLimiter: the primary answered a decision with a reset', {

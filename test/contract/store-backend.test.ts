@@ -47,7 +47,7 @@ class MapStore implements LimiterStore<MapDecision> {
     if (cached) return cached;
     await remote();
     this.calls += 1;
-    if (this.down) return this.context.unavailable(key, cost);
+    if (this.down) return this.context.unavailable(key, cost, 'the store is down');
     if (this.broken.has(key)) return this.context.keyError(key, cost, 'WRONGTYPE');
     const now = this.now();
     const row = this.rowOf(key, now);
@@ -146,6 +146,7 @@ describe('what the seam gives a backend', () => {
     const decisions = [await limiter.consume('k'), await limiter.consume('k'), await limiter.consume('k')];
     expect(decisions.map((d) => d.reason)).toEqual(reasons);
     expect(decisions.map((d) => d.allowed)).toEqual(allowed);
+    expect(decisions.map((d) => d.error)).toEqual(['the store is down', 'the store is down', 'the store is down']);
     expect(limiter.failMode).toBe(failMode);
   });
 

@@ -18,7 +18,9 @@ import { startSentinelGroup, type SentinelGroup } from '../support/redis-sentine
 // (plus a loose margin for this shared machine: a bound on the library's timeout, not a
 // speed), every process decides through the promoted replica again without a restart
 // (the run waits for it), NOSCRIPT on the replica (which never ran the scripts, and again
-// after a SCRIPT FLUSH there) never reaches a caller, and what Redis admitted beyond the
+// after a SCRIPT FLUSH there) never reaches a caller (no decision's `error` names it, and
+// after the flush none is for an error at all: a call may still time out on this loaded
+// machine, which the limiter's timeout is for), and what Redis admitted beyond the
 // limit is no more than the writes the replica never received. The figures (time in fail
 // mode, to recovery, admitted beyond the limit) are printed: bench/redis-failover.ts
 // reruns them.
@@ -36,7 +38,8 @@ function expectFailoverHeld(label: string, run: Failover): void {
   expect(run.noscriptBeforeFlush).toBeGreaterThan(0);
   expect(run.noscriptAfterFlush).toBeGreaterThan(0);
   expect(figures.callsAfterFlush).toBeGreaterThan(0);
-  expect(figures.failModeAfterFlush).toBe(0);
+  expect(figures.noscriptFailures).toBe(0);
+  expect(figures.errorsAfterFlush).toBe(0);
   expect(figures.overAdmitted).toBeLessThanOrEqual(figures.lostWrites);
 }
 

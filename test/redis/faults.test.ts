@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { Redis, type RedisOptions } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boundedRedisOptions } from '../../src/redis/client.js';
+import { CIRCUIT_OPEN } from '../../src/redis/node-breaker.js';
 import {
   createRedisLimiter,
   type FailMode,
@@ -92,6 +93,8 @@ describeRedis('fail modes while Redis is killed, paused or flushed', () => {
         await server.kill();
         const down = await hammer(limiter, 5);
         expect(down.every((r) => r.decision.reason === FAIL_REASON[failMode])).toBe(true);
+        // Each says what failed: the client's error or the timeout, sent or (breaker open) not.
+        expect(down.every((r) => typeof r.decision.error === 'string' && r.decision.error.length > 0)).toBe(true);
         expect(Math.max(...down.map((r) => r.ms))).toBeLessThan(BOUND_MS);
         expectFailModeDecisions(failMode, down);
         await server.restart();
@@ -105,6 +108,10 @@ describeRedis('fail modes while Redis is killed, paused or flushed', () => {
         await admin.call('CLIENT', 'PAUSE', '1000', 'ALL');
         const paused = await hammer(limiter, 3);
         expect(paused.every((r) => r.decision.reason === FAIL_REASON[failMode])).toBe(true);
+        // A hanging server only times out: sent calls say so, and so do those the open breaker kept back.
+        expect(new Set(paused.map((r) => r.decision.error?.replace(CIRCUIT_OPEN, '')))).toEqual(
+          new Set([`Redis did not answer within ${TIMEOUT_MS} ms`]),
+        );
         expect(Math.max(...paused.map((r) => r.ms))).toBeLessThan(BOUND_MS);
         admin.disconnect();
         const recovering = await untilRecovered(limiter);

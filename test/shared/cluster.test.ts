@@ -35,7 +35,7 @@ describe('cluster workers sharing a limit through the primary', () => {
 });
 
 describe('a primary that does not answer', () => {
-  type Call = { decision: { allowed: boolean; reason: string; remaining: number }; ms: number };
+  type Call = { decision: { allowed: boolean; reason: string; remaining: number; error?: string }; ms: number };
   it.each([
     ['open', [true, true, true], 'fail-open'],
     ['closed', [false, false, false], 'fail-closed'],
@@ -49,6 +49,9 @@ describe('a primary that does not answer', () => {
       for (const calls of results) {
         expect(calls.map((c) => c.decision.allowed)).toEqual(allowed);
         expect(calls.every((c) => c.decision.reason === reason)).toBe(true);
+        expect(new Set(calls.map((c) => c.decision.error))).toEqual(
+          new Set(['the primary did not answer within 200 ms']),
+        );
         // Waited for the timeout, and not much longer (generous: a loaded 2-core machine).
         for (const call of calls) expect(call.ms).toBeGreaterThanOrEqual(190);
         for (const call of calls) expect(call.ms).toBeLessThan(200 + 3000);

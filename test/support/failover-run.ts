@@ -28,6 +28,14 @@ export const REASONS: readonly DecisionReason[] = [
   'key-error',
 ];
 
+/**
+ * What made a call take the fail mode, by index as the worker reports it (from the
+ * decision's `error`, an open breaker's named by the failure that opened it): nothing
+ * (Redis decided), the limiter's timeout, an error naming NOSCRIPT, any other error.
+ */
+export const CAUSES = ['none', 'timeout', 'noscript', 'error'] as const;
+export type Cause = (typeof CAUSES)[number];
+
 /** What one deciding process connects to and does. */
 export interface FailoverPlan {
   client: 'ioredis' | 'node-redis';
@@ -51,13 +59,14 @@ export interface FailoverPlan {
   pauseMs: number;
 }
 
-/** One call: started at (epoch ms), took (ms), its reason, whether admitted, its key's index. */
+/** One call: started at (epoch ms), took (ms), its reason, whether admitted, its key's index, what failed. */
 export interface Call {
   at: number;
   ms: number;
   reason: DecisionReason;
   allowed: boolean;
   key: number;
+  cause: Cause;
 }
 
 /** What the run needs from the replicated Redis. */
@@ -165,12 +174,13 @@ function startWorker(plan: FailoverPlan) {
 }
 
 function parseCalls(line: string): Call[] {
-  return (JSON.parse(line) as number[][]).map(([at, ms, reason, allowed, key]) => ({
+  return (JSON.parse(line) as number[][]).map(([at, ms, reason, allowed, key, cause]) => ({
     at: at as number,
     ms: ms as number,
     reason: REASONS[reason as number] as DecisionReason,
     allowed: allowed === 1,
     key: key as number,
+    cause: CAUSES[cause as number] as Cause,
   }));
 }
 
@@ -205,9 +215,15 @@ export interface FailoverFigures {
   lostWrites: number;
   /** Redis admissions answered in the last 100 ms before the kill, for scale. */
   admittedLast100msBeforeKill: number;
-  /** Calls after the SCRIPT FLUSH, and how many of them the fail mode decided (an error reaching the limiter). */
+  /**
+   * Calls after the SCRIPT FLUSH; how many of them the fail mode decided; and of those, how
+   * many for an error rather than the limiter's timeout (which a loaded machine can cause).
+   */
   callsAfterFlush: number;
   failModeAfterFlush: number;
+  errorsAfterFlush: number;
+  /** Calls of the whole run the fail mode decided for an error naming NOSCRIPT. */
+  noscriptFailures: number;
 }
 
 /** Computes {@link FailoverFigures} from a run of `keys` keys at `limit` each. */
@@ -255,5 +271,7 @@ export function failoverFigures(run: FailoverRun, keys: number, limit: number): 
     ).length,
     callsAfterFlush: afterFlush.length,
     failModeAfterFlush: afterFlush.filter((call) => call.reason !== 'redis').length,
+    errorsAfterFlush: afterFlush.filter((call) => call.cause === 'error' || call.cause === 'noscript').length,
+    noscriptFailures: all.filter((call) => call.cause === 'noscript').length,
   };
 }

@@ -2,7 +2,7 @@
 // several): connects the client its plan names (Sentinel or Cluster, ioredis or node-redis),
 // prints "ready", and on a "go" line decides on the plan's keys in rounds until a "stop"
 // line (and "killed" before it, see below), then prints every call as one JSON line: [start (epoch ms), duration ms, reason
-// index, allowed, key index].
+// index, allowed, key index, cause index].
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { Cluster } from 'ioredis';
@@ -10,7 +10,9 @@ import { createCluster, createSentinel } from 'redis';
 import { boundedRedisOptions, connectRedis } from '../../src/redis/client.js';
 import { createRedisLimiter, type RedisDecision } from '../../src/redis/redis-limiter.js';
 import type { RedisClient } from '../../src/redis/run-script.js';
-import { REASONS, type FailoverPlan } from './failover-run.js';
+import { CIRCUIT_OPEN } from '../../src/redis/node-breaker.js';
+import { RedisTimeoutError } from '../../src/redis/timeout.js';
+import { CAUSES, REASONS, type Cause, type FailoverPlan } from './failover-run.js';
 
 const plan = JSON.parse(process.argv[2] as string) as FailoverPlan;
 
@@ -106,6 +108,15 @@ const noteRecovery = (decision: RedisDecision) => {
   }
 };
 
+const TIMED_OUT = new RedisTimeoutError(plan.timeoutMs).message;
+/** What failed, from the decision's `error` (a decision the open breaker made names the failure that opened it). */
+const causeOf = (decision: RedisDecision): Cause => {
+  if (decision.error === undefined) return 'none';
+  const error = decision.error.startsWith(CIRCUIT_OPEN) ? decision.error.slice(CIRCUIT_OPEN.length) : decision.error;
+  if (error === TIMED_OUT) return 'timeout';
+  return error.includes('NOSCRIPT') ? 'noscript' : 'error';
+};
+
 const calls: number[][] = [];
 const epoch = performance.timeOrigin;
 const timed = async (index: number): Promise<void> => {
@@ -118,6 +129,7 @@ const timed = async (index: number): Promise<void> => {
     REASONS.indexOf(decision.reason),
     decision.allowed ? 1 : 0,
     index,
+    CAUSES.indexOf(causeOf(decision)),
   ]);
 };
 const round = plan.keys.flatMap((_, index) => Array.from({ length: plan.callsPerKey }, () => index));
