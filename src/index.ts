@@ -21,8 +21,8 @@ export { createStoreLimiter } from './backend/store-limiter.js';
 export type { LimiterStore, StoreContext, StoreLimiterOptions, StoreRateLimiter } from './backend/store-limiter.js';
 /** Why a decision of a limiter over a store is what it is (`reason`), and such a decision. */
 export type { DecisionReason, FailMode, FailOverReason, ReasonedDecision } from './core/fail-over.js';
-/** One decision: `allowed`, `limit` and `remaining` units, `retryAfterMs` and `resetMs` in whole ms (rounded up). */
-export type { Decision } from './core/decision.js';
+/** One decision: `allowed`, `limit` and `remaining` units, `retryAfterMs` and `resetMs` in whole ms (rounded up); with several limits, each one's answer in `limits`. */
+export type { Decision, LimitDecision } from './core/decision.js';
 
 /** The five algorithm names, in report order: token-bucket, gcra, sliding-log, sliding-counter, fixed-window. */
 export { ALGORITHMS } from './core/policy.js';
@@ -36,6 +36,10 @@ export { MAX_LIMIT } from './core/policy.js';
 export { SLIDING_LOG_MAX_LIMIT } from './core/sliding-log-size.js';
 /** `Policy`: `limit` units per `windowMs` ms (whole numbers >= 1), optional `burst`; `Limits`: a checked policy with its `capacity`. */
 export type { Algorithm, Limits, Policy } from './core/policy.js';
+/** Several limits on one key, all or nothing: `LimitSpec` (a policy with its own `algorithm?` and `name?`), `PolicyInput` (a policy or a list of them), `NamedLimits` (`limiter.policies`' entries). */
+export type { LimitSpec, NamedLimits, PolicyInput } from './core/policy.js';
+/** The most limits one limiter enforces at once: 16. */
+export { MAX_LIMITS } from './core/limit-list.js';
 
 /** A clock that moves only when told to (ms), for tests and simulations. */
 export { ManualClock } from './core/clock.js';

@@ -99,6 +99,7 @@ describe('the source of the core entry (src/index.ts)', () => {
     expect(Object.keys(core).sort()).toEqual([
       'ALGORITHMS',
       'MAX_LIMIT',
+      'MAX_LIMITS',
       'ManualClock',
       'RateLimiterRegistry',
       'RatelabError',

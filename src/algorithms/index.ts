@@ -1,4 +1,5 @@
-import type { Algorithm, Limits } from '../core/policy.js';
+import type { Algorithm, Limits, NamedLimits } from '../core/policy.js';
+import { CompositeMeter } from './composite-meter.js';
 import { FixedWindow } from './fixed-window.js';
 import { Gcra } from './gcra.js';
 import type { Meter } from './meter.js';
@@ -21,3 +22,14 @@ export function createMeter(algorithm: Algorithm, limits: Limits, store?: Column
 }
 
 export type { Meter } from './meter.js';
+
+/**
+ * The meter of a limiter's checked limits: the one limit's own meter, or for several a
+ * {@link CompositeMeter} over one meter per limit (in order), their columns in `store`.
+ */
+export function createLimitsMeter(list: readonly NamedLimits[], store?: ColumnStore): Meter {
+  if (list.length === 1) return createMeter((list[0] as NamedLimits).algorithm, list[0] as NamedLimits, store);
+  return new CompositeMeter(list.map((entry) => createMeter(entry.algorithm, entry, store)));
+}
+
+export { CompositeMeter } from './composite-meter.js';

@@ -14,7 +14,8 @@ import {
 import type { AsyncRateLimiter, WaitOptions } from '../core/limiter.js';
 import { checkAlgorithm } from '../core/names.js';
 import { checkCost, invalidOption } from '../core/options.js';
-import { checkPolicy, type Algorithm, type Limits, type Policy } from '../core/policy.js';
+import { checkPolicy, type Algorithm, type Limits, type NamedLimits, type Policy } from '../core/policy.js';
+import { namedLimits, tightestLimits } from '../core/limit-list.js';
 import { createLimiter } from '../memory/limiter.js';
 import { spreadRetry } from '../wait/jitter.js';
 import { lazyWait, type WaitFn } from '../wait/key-waiters.js';
@@ -46,6 +47,8 @@ export interface LimiterStore<D extends ReasonedDecision> {
 export interface StoreContext {
   readonly algorithm: Algorithm;
   readonly limits: Limits;
+  /** Every limit the store decides together, named, in order (one for a single policy). */
+  readonly policies: readonly NamedLimits[];
   /** The `clock` option as a Clock; undefined when the store keeps its own time (Redis's TIME). */
   readonly clock: Clock | undefined;
   /** A denial the store gave earlier that still stands for `cost` (the deny cache), if any. */
@@ -122,6 +125,7 @@ export class StoreLimiter<D extends ReasonedDecision, S extends LimiterStore<D> 
   implements StoreRateLimiter<D>, StoreContext
 {
   readonly limits: Limits;
+  readonly policies: readonly NamedLimits[];
   readonly failMode: FailMode;
   readonly clock: Clock | undefined;
   protected readonly store: S;
@@ -137,7 +141,8 @@ export class StoreLimiter<D extends ReasonedDecision, S extends LimiterStore<D> 
     options: StoreLimiterOptions & StoreLimiterNaming,
     open: (context: StoreContext) => S,
   ) {
-    this.limits = checkPolicy(policy, algorithm);
+    this.policies = [namedLimits(algorithm, checkPolicy(policy, algorithm))];
+    this.limits = tightestLimits(this.policies);
     this.clock = options.clock === undefined ? undefined : toClock(options.clock);
     this.localNow = this.clock ?? (() => performance.now());
     this.failMode = checkFailMode(options.failMode ?? 'open');

@@ -1,5 +1,5 @@
-import type { Meter } from '../algorithms/index.js';
-import type { Limits } from './policy.js';
+import type { CompositeMeter, Meter } from '../algorithms/index.js';
+import type { Limits, NamedLimits } from './policy.js';
 
 /**
  * The answer to one request. All times are whole milliseconds, rounded up.
@@ -11,8 +11,29 @@ import type { Limits } from './policy.js';
  *   admitted (if nothing else arrives), or Infinity when its cost exceeds what the policy
  *   can ever admit.
  * - `resetMs`: the wait until the key is back to its full quota.
+ * - `limits` (a limiter of several limits only): each limit's own answer, in order.
+ *
+ * With several limits, `limit` and `resetMs` are the binding limit's (admitted: the one
+ * with the least remaining; denied: the one with the longest wait; ties: the first listed),
+ * `remaining` the least of the limits' (so 0 when a unit request is denied), `retryAfterMs`
+ * the longest wait of the limits that deny.
  */
 export interface Decision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  retryAfterMs: number;
+  resetMs: number;
+  limits?: readonly LimitDecision[];
+}
+
+/**
+ * One limit's own answer within a decision of several: `allowed` whether it alone would
+ * admit the request, `remaining` after the decision, `retryAfterMs` its own wait (0 when it
+ * would admit), `resetMs` its wait to full quota; `name` and `limit` (capacity) are the limit's.
+ */
+export interface LimitDecision {
+  name: string;
   allowed: boolean;
   limit: number;
   remaining: number;
@@ -34,4 +55,67 @@ export function meterDecision(meter: Meter, limits: Limits, slot: number, now: n
     retryAfterMs: allowed ? 0 : meter.waitFor(slot, now, cost),
     resetMs: meter.untilFull(slot, now),
   };
+}
+
+/**
+ * {@link meterDecision} for a limiter of several limits: takes `cost` from every part of
+ * `meter` or from none, and answers with the binding limit's figures and each limit's own
+ * (see {@link Decision}). `list` holds the limits of `meter.parts`, in the same order.
+ */
+export function compositeDecision(
+  meter: CompositeMeter,
+  list: readonly NamedLimits[],
+  slot: number,
+  now: number,
+  cost: number,
+): Decision {
+  const allowed = meter.take(slot, now, cost);
+  const limits = list.map((entry, i) => limitDecision(meter.parts[i] as Meter, entry, slot, now, allowed ? 0 : cost));
+  return combineDecisions(allowed, limits);
+}
+
+/** One part's answer; `deniedCost` is the cost it was asked for when the composite denied (0 when admitted). */
+function limitDecision(part: Meter, entry: NamedLimits, slot: number, now: number, deniedCost: number): LimitDecision {
+  const retryAfterMs = deniedCost === 0 ? 0 : part.waitFor(slot, now, deniedCost);
+  return {
+    name: entry.name,
+    allowed: retryAfterMs === 0,
+    limit: entry.capacity,
+    remaining: part.remaining(slot, now),
+    retryAfterMs,
+    resetMs: part.untilFull(slot, now),
+  };
+}
+
+/**
+ * The decision of several limits from each one's answer: the rule every backend shares (the
+ * Redis script returns the parts, this combines them). `limits` is kept as given.
+ */
+export function combineDecisions(allowed: boolean, limits: readonly LimitDecision[]): Decision {
+  let binding = limits[0] as LimitDecision;
+  let remaining = Infinity;
+  for (const limit of limits) {
+    remaining = Math.min(remaining, limit.remaining);
+    if (allowed ? limit.remaining < binding.remaining : limit.retryAfterMs > binding.retryAfterMs) binding = limit;
+  }
+  return {
+    allowed,
+    limit: binding.limit,
+    remaining,
+    retryAfterMs: allowed ? 0 : binding.retryAfterMs,
+    resetMs: binding.resetMs,
+    limits,
+  };
+}
+
+/** How a limiter answers from its meter for `cost` units of the key in `slot` at `now`. */
+export type DecideFn = (slot: number, now: number, cost: number) => Decision;
+
+/**
+ * The decision function of `meter`, built by `createLimitsMeter` over `list`:
+ * {@link meterDecision} for one limit (`limits` its own), {@link compositeDecision} for several.
+ */
+export function decisionOf(meter: Meter, list: readonly NamedLimits[], limits: Limits): DecideFn {
+  if (list.length === 1) return (slot, now, cost) => meterDecision(meter, limits, slot, now, cost);
+  return (slot, now, cost) => compositeDecision(meter as CompositeMeter, list, slot, now, cost);
 }

@@ -1,5 +1,5 @@
 import type { Decision } from './decision.js';
-import type { Algorithm, Limits } from './policy.js';
+import type { Algorithm, Limits, NamedLimits } from './policy.js';
 
 // The types every limiter shares, whatever keeps its state: the one consumer type (what
 // the middleware, the replay, the contract suite need) and the one limiter interface the
@@ -36,10 +36,14 @@ export interface WaitOptions {
  * - `allow`: `consume(key, 1).allowed`.
  * - `wait`: the decision that took `cost` units, once they could be taken (see `RateLimiter.wait`).
  * - `reset`: forgets `key`, so its next request starts with a full quota; whether it held state.
+ * `policies` lists the limits it enforces, named (one, or several all at once); `limits` is
+ * the one policy's, or of several the one with the least capacity; `algorithm` is the one
+ * given at creation (a limit may name its own, see `policies`).
  */
 export interface AsyncRateLimiter<D extends Decision = Decision> extends Consumer<D> {
   readonly algorithm: Algorithm;
   readonly limits: Limits;
+  readonly policies: readonly NamedLimits[];
   consume(key: string, cost?: number): Awaitable<D>;
   allow(key: string): Awaitable<boolean>;
   wait(key: string, cost?: number, options?: WaitOptions): Promise<D>;

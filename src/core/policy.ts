@@ -32,6 +32,26 @@ export interface Limits {
   readonly capacity: number;
 }
 
+/**
+ * One limit of several on a key (a composite: every limit must admit a request, then every
+ * limit takes its cost): a {@link Policy}, its own `algorithm` (default: the limiter's), and
+ * a `name` for headers and reports (default: its window, `1s`, `1h`; letters, digits and
+ * `._:-`, at most 64 characters, unique within the list).
+ */
+export interface LimitSpec extends Policy {
+  algorithm?: Algorithm;
+  name?: string;
+}
+
+/** What a limiter is given to enforce: one policy, or a list of limits (at least one) it enforces all at once. */
+export type PolicyInput = Policy | readonly LimitSpec[];
+
+/** One limit of a limiter, checked: its name, its algorithm and its {@link Limits}. A limiter of one policy has one. */
+export interface NamedLimits extends Limits {
+  readonly name: string;
+  readonly algorithm: Algorithm;
+}
+
 /** Counters are stored in 32-bit columns. */
 export const MAX_LIMIT = 0xffff_ffff;
 

@@ -1,12 +1,13 @@
-import { createMeter, type Meter } from '../algorithms/index.js';
+import { createLimitsMeter, type Meter } from '../algorithms/index.js';
 import { readClock, schedulerOf, toClock, type Clock, type ClockSource } from '../core/clock.js';
-import { meterDecision, type Decision } from '../core/decision.js';
+import { decisionOf, type Decision, type DecideFn } from '../core/decision.js';
 import { advanceKeyTime } from '../core/key-time.js';
 import type { AsyncRateLimiter } from '../core/limiter.js';
 import { RatelabError } from '../core/errors.js';
 import { positiveOption, checkCost, checkKey } from '../core/options.js';
 import { checkAlgorithm } from '../core/names.js';
-import { checkPolicy, type Algorithm, type Limits, type Policy } from '../core/policy.js';
+import { checkLimitList, tightestLimits } from '../core/limit-list.js';
+import type { Algorithm, Limits, NamedLimits, PolicyInput } from '../core/policy.js';
 import { lazyWait, type WaitFn, type WaitOptions } from '../wait/key-waiters.js';
 import { SlotTable } from './slot-table.js';
 
@@ -62,17 +63,22 @@ export interface RateLimiter extends AsyncRateLimiter<Decision> {
 }
 
 /**
- * Creates an in-memory limiter of `algorithm` enforcing `policy`.
- * Throws `UNKNOWN_ALGORITHM`, `INVALID_POLICY` (naming the field) or `INVALID_ARGUMENT`.
+ * Creates an in-memory limiter of `algorithm` enforcing `policy`: one policy, or a list of
+ * limits enforced all at once (`[{ limit: 20, windowMs: 1000 }, { limit: 1000, windowMs:
+ * 3_600_000 }]`: admitted only if every limit admits, then every limit takes the cost; each
+ * entry may name its own `algorithm` and a `name`). Throws `UNKNOWN_ALGORITHM`,
+ * `INVALID_POLICY` (naming the field, `policy[1].limit` in a list) or `INVALID_ARGUMENT`.
  */
-export function createLimiter(algorithm: Algorithm, policy: Policy, options: LimiterOptions = {}): RateLimiter {
+export function createLimiter(algorithm: Algorithm, policy: PolicyInput, options: LimiterOptions = {}): RateLimiter {
   return new MemoryLimiter(checkAlgorithm(algorithm), policy, options);
 }
 
 class MemoryLimiter implements RateLimiter {
   readonly limits: Limits;
+  readonly policies: readonly NamedLimits[];
   readonly stateBytesPerKey: number;
   private readonly meter: Meter;
+  private readonly decide: DecideFn;
   private readonly table: SlotTable;
   private readonly clock: Clock;
   /** `wait`: its queue is built on first use. */
@@ -80,11 +86,13 @@ class MemoryLimiter implements RateLimiter {
 
   constructor(
     readonly algorithm: Algorithm,
-    policy: Policy,
+    policy: PolicyInput,
     options: LimiterOptions,
   ) {
-    this.limits = checkPolicy(policy, algorithm);
-    this.meter = createMeter(algorithm, this.limits);
+    this.policies = checkLimitList(algorithm, policy);
+    this.limits = tightestLimits(this.policies);
+    this.meter = createLimitsMeter(this.policies);
+    this.decide = decisionOf(this.meter, this.policies, this.limits);
     this.clock = toClock(options.clock);
     this.waitFor = lazyWait((k, c) => this.consume(k, c), {
       scheduler: schedulerOf(options.clock),
@@ -115,7 +123,7 @@ class MemoryLimiter implements RateLimiter {
     checkCost(cost);
     checkKey(key);
     const slot = this.slotFor(key, readClock(this.clock));
-    return meterDecision(this.meter, this.limits, slot, this.table.touched[slot] as number, cost);
+    return this.decide(slot, this.table.touched[slot] as number, cost);
   }
 
   wait(key: string, cost = 1, options?: WaitOptions): Promise<Decision> {

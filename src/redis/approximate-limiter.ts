@@ -2,7 +2,8 @@ import { schedulerOf, toClock, type Clock, type ClockSource } from '../core/cloc
 import type { Decision } from '../core/decision.js';
 import type { AsyncRateLimiter } from '../core/limiter.js';
 import { checkCost, checkKey, invalidOption } from '../core/options.js';
-import { checkPolicy, type Limits, type Policy } from '../core/policy.js';
+import { checkPolicy, type Limits, type NamedLimits, type Policy } from '../core/policy.js';
+import { namedLimits } from '../core/limit-list.js';
 import { shareOf } from '../core/fail-over.js';
 
 import { redisKeyOf } from './redis-key.js';
@@ -94,6 +95,7 @@ export function createApproximateLimiter(policy: Policy, options: ApproximateLim
 
 class Approximate implements ApproximateLimiter {
   readonly algorithm = 'fixed-window';
+  readonly policies: readonly NamedLimits[];
   private readonly states = new Map<string, KeyState>();
   private readonly clock: Clock;
   private readonly nodes: number;
@@ -109,6 +111,7 @@ class Approximate implements ApproximateLimiter {
     readonly limits: Limits,
     private readonly options: ApproximateLimiterOptions,
   ) {
+    this.policies = [namedLimits('fixed-window', limits)];
     this.nodes = options.expectedNodes;
     if (!Number.isInteger(this.nodes) || this.nodes < 1)
       throw invalidOption('expectedNodes', 'expected a whole number >= 1', this.nodes);

@@ -6,7 +6,8 @@ import { RatelabError, describeValue } from '../core/errors.js';
 import type { RateLimiter } from '../memory/limiter.js';
 import { positiveOption, wholeNumber, checkCost, checkKey } from '../core/options.js';
 import { checkAlgorithm } from '../core/names.js';
-import { checkPolicy, type Algorithm, type Limits, type Policy } from '../core/policy.js';
+import { checkPolicy, type Algorithm, type Limits, type NamedLimits, type Policy } from '../core/policy.js';
+import { namedLimits } from '../core/limit-list.js';
 import { describeBuffer, initialise, openHandle, specOf, type SharedLimiterHandle } from './handle.js';
 import { KeyCodec } from './key-codec.js';
 import { SharedKeyTable } from './key-table.js';
@@ -105,6 +106,7 @@ export function attachSharedLimiter(handle: SharedLimiterHandle, options: Attach
 class SharedLimiter implements SharedRateLimiter {
   readonly algorithm: Algorithm;
   readonly limits: Limits;
+  readonly policies: readonly NamedLimits[];
   readonly stateBytesPerKey: number;
   private readonly meter: Meter;
   private readonly touched: Float64Array;
@@ -123,6 +125,7 @@ class SharedLimiter implements SharedRateLimiter {
     const spec = specOf(handle);
     this.algorithm = spec.algorithm;
     this.limits = spec.limits;
+    this.policies = [namedLimits(spec.algorithm, spec.limits)];
     this.meter = view.meter;
     this.touched = view.touched;
     this.clock = toClock(clock);

@@ -1,11 +1,14 @@
 import fc from 'fast-check';
 import {
+  ALGORITHMS,
   ManualClock,
   createLimiter,
   type Algorithm,
   type Decision,
   type LimiterOptions,
+  type LimitSpec,
   type Policy,
+  type PolicyInput,
 } from '../../src/index.js';
 
 /** A request: at `at` ms, `cost` units for `key`. */
@@ -24,6 +27,11 @@ export const policyArb: fc.Arbitrary<Policy> = fc.record(
   },
   { requiredKeys: ['limit', 'windowMs'] },
 );
+
+/** Two or three limits, each with its own algorithm and a name of its own (`l0`, `l1`, ...). */
+export const limitListArb: fc.Arbitrary<LimitSpec[]> = fc
+  .array(fc.tuple(fc.constantFrom(...ALGORITHMS), policyArb), { minLength: 2, maxLength: 3 })
+  .map((entries) => entries.map(([algorithm, policy], i) => ({ ...policy, algorithm, name: `l${i}` })));
 
 /** Mostly unit costs; sometimes 0 (a query) or up to 7 (above every capacity here). */
 export const costArb: fc.Arbitrary<number> = fc.oneof(
@@ -64,7 +72,7 @@ export function arrivalsArb(
 /** Plays `arrivals` through a fresh in-memory limiter on a ManualClock; returns every decision. */
 export function replay(
   algorithm: Algorithm,
-  policy: Policy,
+  policy: PolicyInput,
   arrivals: readonly Arrival[],
   options: Omit<LimiterOptions, 'clock'> = {},
 ): Decision[] {

@@ -1,4 +1,4 @@
-import type { Algorithm, Decision, Policy } from '../../src/index.js';
+import type { Algorithm, Decision, LimitDecision, LimitSpec, Policy } from '../../src/index.js';
 
 /** An admitted request, as the oracles remember it. */
 interface Admitted {
@@ -31,7 +31,19 @@ export class Oracle {
   }
 
   consume(at: number, cost: number): Decision {
-    const allowed = this.admits(this.log, at, cost);
+    return this.decideAs(at, cost, this.admitsNow(at, cost));
+  }
+
+  /** Whether it would admit `cost` units at `at` (changing nothing). */
+  admitsNow(at: number, cost: number): boolean {
+    return this.admits(this.log, at, cost);
+  }
+
+  /**
+   * The decision when `allowed` was decided elsewhere (a composite admits only what all its
+   * limits admit): remembers the request if admitted, then answers as {@link consume}.
+   */
+  decideAs(at: number, cost: number, allowed: boolean): Decision {
     if (allowed && cost > 0) this.log.push({ at, cost });
     return {
       allowed,
@@ -40,6 +52,12 @@ export class Oracle {
       retryAfterMs: allowed ? 0 : cost > this.capacity ? Infinity : this.firstAdmitting(at, cost, 1),
       resetMs: this.firstAdmitting(at, this.capacity, 0),
     };
+  }
+
+  /** The wait until it alone would admit `cost` at `at`: 0 now, Infinity above its capacity. */
+  waitFor(at: number, cost: number): number {
+    if (this.admitsNow(at, cost)) return 0;
+    return cost > this.capacity ? Infinity : this.firstAdmitting(at, cost, 1);
   }
 
   /** The admitted requests so far. */
@@ -109,4 +127,49 @@ function tokenBacklog(log: readonly Admitted[], at: number, limit: number, windo
     backlog = Math.max(backlog, since - limit * (at - entry.at));
   }
   return backlog;
+}
+
+/**
+ * The brute-force model of several limits on one key: the conjunction of one oracle per
+ * limit. A request is admitted when every oracle would admit it, and then every oracle
+ * remembers it. Each limit's answer is its oracle's alone; the binding limit is found by
+ * the rule as documented (admitted: least remaining; denied: longest wait; ties: first).
+ */
+export class CompositeOracle {
+  private readonly parts: { name: string; oracle: Oracle }[];
+
+  constructor(algorithm: Algorithm, list: readonly LimitSpec[]) {
+    this.parts = list.map((spec, i) => ({
+      name: spec.name ?? `l${i}`,
+      oracle: oracleFor(spec.algorithm ?? algorithm, spec),
+    }));
+  }
+
+  consume(at: number, cost: number): Decision {
+    const allowed = this.parts.every(({ oracle }) => oracle.admitsNow(at, cost));
+    const waits = this.parts.map(({ oracle }) => (allowed ? 0 : oracle.waitFor(at, cost)));
+    const limits: LimitDecision[] = this.parts.map(({ name, oracle }, i) => {
+      const own = oracle.decideAs(at, cost, allowed);
+      return {
+        name,
+        allowed: waits[i] === 0,
+        limit: own.limit,
+        remaining: own.remaining,
+        retryAfterMs: waits[i] as number,
+        resetMs: own.resetMs,
+      };
+    });
+    const remainders = limits.map((limit) => limit.remaining);
+    const least = Math.min(...remainders);
+    const longest = Math.max(...waits);
+    const binding = limits[allowed ? remainders.indexOf(least) : waits.indexOf(longest)] as LimitDecision;
+    return {
+      allowed,
+      limit: binding.limit,
+      remaining: least,
+      retryAfterMs: allowed ? 0 : longest,
+      resetMs: binding.resetMs,
+      limits,
+    };
+  }
 }
