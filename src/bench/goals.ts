@@ -1,4 +1,5 @@
 import type { BenchRun, Figure } from './bench-run.js';
+import { LIMITS_ALGORITHM } from './subjects.js';
 
 /** The algorithms whose speed and memory goals are O(1) per key. */
 const CONSTANT_STATE = ['token-bucket', 'fixed-window', 'sliding-counter', 'gcra'] as const;
@@ -27,7 +28,8 @@ export interface GoalCheck {
  * - token bucket, fixed window, sliding counter, GCRA: ratio to the reference >= 1.0 on one
  *   hot key and on 1e4 keys, and >= 3x rate-limiter-flexible's decisions/s there;
  * - memory per key (state, without the key string): those four <= 60 B; the sliding log
- *   <= 8 B per slot of its limit + 64 B (`memoryLimit` is the probe's policy limit).
+ *   <= 8 B per slot of its limit + 64 B (`memoryLimit` is the probe's policy limit);
+ * - the token bucket under two limits (`consume`) at most 2.2x the time per decision under one.
  */
 export function checkGoals(run: BenchRun, memoryLimit: number): GoalCheck[] {
   const figure = (name: string) => run.figures.find((f) => f.name === name);
@@ -42,6 +44,7 @@ export function checkGoals(run: BenchRun, memoryLimit: number): GoalCheck[] {
     }
     checks.push(atMost(`${algorithm} memory per key`, figure(`${algorithm}/memory`), 60));
   }
+  for (const workload of GOAL_WORKLOADS) checks.push(secondLimitCost(run, workload));
   checks.push(
     atMost(
       `sliding-log memory per key (limit ${memoryLimit})`,
@@ -50,6 +53,23 @@ export function checkGoals(run: BenchRun, memoryLimit: number): GoalCheck[] {
     ),
   );
   return checks;
+}
+
+/** The most a second limit may multiply a decision's time by (`consume`, two limits against one). */
+const SECOND_LIMIT_TIME = 2.2;
+
+/**
+ * Time per decision under two limits over time under one, both through `consume`: the ratio of
+ * their ratios to the reference measured beside each, so the noise of the run cancels out.
+ */
+function secondLimitCost(run: BenchRun, workload: string): GoalCheck {
+  const one = run.figures.find((f) => f.name === `${LIMITS_ALGORITHM}:1-limit/${workload}`);
+  const two = run.figures.find((f) => f.name === `${LIMITS_ALGORITHM}:2-limits/${workload}`);
+  const goal = `${LIMITS_ALGORITHM} on ${workload}: time of 2 limits x 1 limit (consume)`;
+  const target = `<= ${SECOND_LIMIT_TIME}`;
+  if (!one || !two || two.ratio <= 0) return { goal, target, actual: '', met: undefined };
+  const times = one.ratio / two.ratio;
+  return { goal, target, actual: times.toFixed(2), met: times <= SECOND_LIMIT_TIME };
 }
 
 function atLeast(goal: string, actual: number | undefined, target: number): GoalCheck {

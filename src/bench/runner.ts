@@ -9,6 +9,7 @@ import { centre } from './statistics.js';
 import { measuredSources } from './source-fingerprint.js';
 import { packageRoot } from '../config/package-root.js';
 import {
+  LIMITS_ALGORITHM,
   PEERS,
   followsVirtualClock,
   moduleOf,
@@ -63,10 +64,20 @@ export const PEER_NOTE =
  */
 export function plannedFigureNames(plan: BenchPlan): string[] {
   const subjects = ['reference', ...plan.algorithms];
+  const speedSubjects = [...subjects, ...limitsSubjects(plan).map(subjectName)];
   const speed = workloadSpecs(plan.keyCounts, plan.quick).flatMap((workload) =>
-    subjects.map((subject) => `${subject}/${workload.name}`),
+    speedSubjects.map((subject) => `${subject}/${workload.name}`),
   );
   return plan.memoryKeys > 0 ? [...speed, ...subjects.map((subject) => `${subject}/memory`)] : speed;
+}
+
+/** The two subjects that time what a second limit costs, when the plan runs {@link LIMITS_ALGORITHM}. */
+function limitsSubjects(plan: BenchPlan): SubjectSpec[] {
+  if (!plan.algorithms.includes(LIMITS_ALGORITHM)) return [];
+  return [
+    { kind: 'limits', algorithm: LIMITS_ALGORITHM, limits: 1 },
+    { kind: 'limits', algorithm: LIMITS_ALGORITHM, limits: 2 },
+  ];
 }
 
 /** Runs the benchmark: speed (one child process per subject), then memory, then the harness check. */
@@ -196,6 +207,7 @@ function poolTask(tasks: readonly TaskMeasurement[]): TaskMeasurement {
 
 async function chooseSubjects(plan: BenchPlan, notes: string[]): Promise<SubjectSpec[]> {
   const subjects: SubjectSpec[] = plan.algorithms.map((algorithm) => ({ kind: 'algorithm', algorithm }));
+  subjects.push(...limitsSubjects(plan));
   if (plan.peers) {
     for (const peer of Object.keys(PEERS) as PeerName[]) {
       if (await peerInstalled(peer)) subjects.push({ kind: 'peer', peer });
@@ -305,7 +317,8 @@ async function memoryFigures(
   for (const subject of subjects) {
     const name = subjectName(subject);
     if (subject.kind === 'algorithm') targets.push([name, { algorithm: subject.algorithm, policy: MEMORY_POLICY }]);
-    else if (subject.kind !== 'reference') targets.push([name, { module: moduleOf(subject), policy: MEMORY_POLICY }]);
+    else if (subject.kind === 'peer' || subject.kind === 'module')
+      targets.push([name, { module: moduleOf(subject), policy: MEMORY_POLICY }]);
   }
   const bytes = new Map<string, number>();
   let done = 0;

@@ -5,7 +5,7 @@ import { loadLimiterModule } from '../metrics/external-limiter.js';
 import { DEFAULT_LIMITER_TIMEOUT_MS } from '../metrics/limiter-timeout.js';
 import { createLimiter } from '../memory/limiter.js';
 import { siblingModule } from '../metrics/child-process.js';
-import type { Algorithm, Policy } from '../core/policy.js';
+import { MAX_LIMIT, type Algorithm, type LimitSpec, type Policy } from '../core/policy.js';
 import createReferenceBucket from './reference.js';
 
 /** The libraries ratelab is compared with, when installed (dev dependencies only). */
@@ -31,6 +31,12 @@ export const PEER_POLICY: Policy = { limit: 1e12, windowMs: 3_600_000 };
 export type SubjectSpec =
   | { kind: 'reference' }
   | { kind: 'algorithm'; algorithm: Algorithm }
+  /**
+   * An algorithm asked through `consume(key, cost)` (the full Decision), under the workload's
+   * policy alone (`limits: 1`) or with a looser long limit beside it (`limits: 2`, see
+   * {@link twoLimits}): what a second limit costs a decision.
+   */
+  | { kind: 'limits'; algorithm: Algorithm; limits: 1 | 2 }
   | { kind: 'peer'; peer: PeerName }
   /** `timeoutMs`: the bound of each call into the module (`--limiter-timeout`, default 5 s). */
   | { kind: 'module'; path: string; timeoutMs?: number };
@@ -45,6 +51,8 @@ export function subjectName(subject: SubjectSpec): string {
       return 'reference';
     case 'algorithm':
       return subject.algorithm;
+    case 'limits':
+      return `${subject.algorithm}:${subject.limits === 1 ? '1-limit' : '2-limits'}`;
     case 'peer':
       return subject.peer;
     case 'module':
@@ -111,6 +119,10 @@ export async function createDecide(subject: SubjectSpec, policy: Policy, clock: 
       const limiter = createLimiter(subject.algorithm, policy, { clock });
       return (key, cost) => (cost === 1 ? limiter.allow(key) : limiter.consume(key, cost).allowed);
     }
+    case 'limits': {
+      const limiter = createLimiter(subject.algorithm, subject.limits === 1 ? policy : twoLimits(policy), { clock });
+      return (key, cost) => limiter.consume(key, cost).allowed;
+    }
     case 'peer':
     case 'module': {
       const limiter = await loadLimiterModule(
@@ -123,4 +135,24 @@ export async function createDecide(subject: SubjectSpec, policy: Policy, clock: 
       return (key, cost) => limiter.consume(key, cost);
     }
   }
+}
+
+/** The algorithm whose decisions under one limit and under two are timed side by side (the default one). */
+export const LIMITS_ALGORITHM: Algorithm = 'token-bucket';
+
+/** How many windows of `policy` the long limit of {@link twoLimits} spans. */
+const LONG_WINDOWS = 60;
+
+/**
+ * `policy` and a long limit beside it: {@link LONG_WINDOWS} windows holding that many times
+ * the limit and one more window's worth, so it never denies what `policy` admits (a bucket's
+ * burst or a fixed window's edge included) and the two decide the same requests; the
+ * composite only does more work per decision.
+ */
+export function twoLimits(policy: Policy): LimitSpec[] {
+  const long = Math.min(MAX_LIMIT, (LONG_WINDOWS + 1) * Math.max(policy.limit, policy.burst ?? 0));
+  return [
+    { ...policy, name: 'short' },
+    { limit: long, windowMs: LONG_WINDOWS * policy.windowMs, name: 'long' },
+  ];
 }

@@ -70,7 +70,12 @@ export function compositeDecision(
   cost: number,
 ): Decision {
   const allowed = meter.take(slot, now, cost);
-  const limits = list.map((entry, i) => limitDecision(meter.parts[i] as Meter, entry, slot, now, allowed ? 0 : cost));
+  const deniedCost = allowed ? 0 : cost;
+  // Sized at once: growing an empty array by push allocates room for 17 entries first.
+  const limits = new Array<LimitDecision>(list.length);
+  for (let i = 0; i < list.length; i++) {
+    limits[i] = limitDecision(meter.parts[i] as Meter, list[i] as NamedLimits, slot, now, deniedCost);
+  }
   return combineDecisions(allowed, limits);
 }
 

@@ -216,6 +216,27 @@ describe('ratelab bench: outputs', () => {
     expect(io.out()).toMatch(/\d+ goals not measured in this run/);
   });
 
+  it("judges a second limit's cost by the ratio of the two subjects' ratios to the reference", async () => {
+    const within = bufferIO();
+    const twice = [
+      speed('token-bucket:1-limit/hot-key', rounds(0.6, 0)),
+      speed('token-bucket:2-limits/hot-key', rounds(0.3, 0)),
+    ];
+    await finishBench(run(twice), undefined, { goals: true }, within);
+    expect(within.out()).toMatch(
+      /token-bucket on hot-key: time of 2 limits x 1 limit \(consume\)\s+<= 2\.2\s+2\.00\s+met/,
+    );
+    const over = bufferIO();
+    const thrice = [
+      speed('token-bucket:1-limit/hot-key', rounds(0.6, 0)),
+      speed('token-bucket:2-limits/hot-key', rounds(0.2, 0)),
+    ];
+    await finishBench(run(thrice), undefined, { goals: true }, over);
+    expect(over.out()).toMatch(
+      /token-bucket on hot-key: time of 2 limits x 1 limit \(consume\)\s+<= 2\.2\s+3\.00\s+NOT MET/,
+    );
+  });
+
   it('draws the bars under the tables, within 80 columns, and the per-round chart only for a person at a terminal', async () => {
     const twoAlgorithms = run([
       speed('reference/hot-key', rounds(1, 0)),

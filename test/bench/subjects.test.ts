@@ -12,8 +12,12 @@ import {
   moduleOf,
   peerConfiguration,
   peerInstalled,
+  twoLimits,
   type PeerName,
 } from '../../src/bench/subjects.js';
+import { ALGORITHMS } from '../../src/core/policy.js';
+import { createLimiter } from '../../src/memory/limiter.js';
+import { Random } from '../../src/traffic/random.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { allowedOf, loadLimiterModule } from '../../src/metrics/external-limiter.js';
 
@@ -92,6 +96,27 @@ describe('examples/my-limiter.mjs, as the benchmark loads it', () => {
   });
 });
 
+describe('twoLimits, the policy of the 2-limits subject', () => {
+  it.each(ALGORITHMS)(
+    '%s: the long limit never denies what the short one admits, so both subjects decide alike',
+    (algorithm) => {
+      const policy = { limit: 10, windowMs: 1000, burst: 15 };
+      const clock = new ManualClock(0);
+      const one = createLimiter(algorithm, policy, { clock });
+      const two = createLimiter(algorithm, twoLimits(policy), { clock });
+      const random = new Random(7);
+      let admitted = 0;
+      for (let i = 0; i < 20_000; i++) {
+        clock.advance(random.below(60)); // bursts and pauses, about 33 offered per window
+        const alone = one.consume('k').allowed;
+        expect(two.consume('k').allowed).toBe(alone);
+        if (alone) admitted++;
+      }
+      expect(admitted).toBeGreaterThan(2000); // the short limit admitted and denied many: the replay tested both
+    },
+  );
+});
+
 describe('runBench, end to end on a tiny plan', () => {
   it('writes a run that validates as a baseline, every figure with its ratio to the reference', async () => {
     const run = await runBench(
@@ -115,6 +140,10 @@ describe('runBench, end to end on a tiny plan', () => {
       'reference/keys-1e3',
       'token-bucket/hot-key',
       'token-bucket/keys-1e3',
+      'token-bucket:1-limit/hot-key',
+      'token-bucket:1-limit/keys-1e3',
+      'token-bucket:2-limits/hot-key',
+      'token-bucket:2-limits/keys-1e3',
       'module:my-limiter.mjs/hot-key',
       'module:my-limiter.mjs/keys-1e3',
       'reference/memory',

@@ -8,6 +8,7 @@ import {
   createLimiter,
   type Decision,
   type Policy,
+  type PolicyInput,
   type RateLimiter,
 } from '../../src/index.js';
 
@@ -17,7 +18,7 @@ const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** A token bucket of 10 per second, burst 1: one unit every 100 ms. */
 const TEN_PER_SECOND: Policy = { limit: 10, windowMs: 1000, burst: 1 };
 
-function setup(policy: Policy = TEN_PER_SECOND, algorithm: (typeof ALGORITHMS)[number] = 'token-bucket') {
+function setup(policy: PolicyInput = TEN_PER_SECOND, algorithm: (typeof ALGORITHMS)[number] = 'token-bucket') {
   const clock = new ManualClock(0);
   const limiter = createLimiter(algorithm, policy, { clock });
   /** Settled waits, in the order they settled, each with the clock's time then. */
@@ -43,6 +44,42 @@ async function step(clock: ManualClock, ms: number): Promise<void> {
     await flush();
   }
 }
+
+describe('limiter.wait on several limits', () => {
+  /** 2 per second and 3 per 10 seconds, sliding logs: the short limit binds first, then the long one. */
+  const BURST_AND_SLOW: PolicyInput = [
+    { limit: 2, windowMs: 1000, name: 'burst' },
+    { limit: 3, windowMs: 10_000, name: 'slow' },
+  ];
+
+  it('waits for the longest of the limits’ waits, each wait taking from every limit once', async () => {
+    const { limiter, clock, settled, track } = setup(BURST_AND_SLOW, 'sliding-log');
+    const steps = [
+      { name: 'first', resolvesAt: 0, why: 'both limits are full' },
+      { name: 'second', resolvesAt: 0, why: 'burst holds 2' },
+      { name: 'third', resolvesAt: 1000, why: 'burst admits once the first two leave its 1 s window; slow has room' },
+      {
+        name: 'fourth',
+        resolvesAt: 10_000,
+        why: 'burst has room at 1000, but slow holds 3 until the first leaves its 10 s',
+      },
+    ];
+    for (const { name } of steps) void track(name, limiter.wait('k'));
+    await step(clock, 10_000);
+    expect(settled).toEqual(steps.map(({ name, resolvesAt }) => ({ name, at: resolvesAt, outcome: 'resolved' })));
+    // At 10 s each log holds the fourth; slow still holds the third (1 s), its first two gone.
+    expect(limiter.consume('k', 0).limits?.map((l) => [l.name, l.remaining])).toEqual([
+      ['burst', 1],
+      ['slow', 1],
+    ]);
+  });
+
+  it('refuses at once a cost over the tightest limit’s capacity: no wait could admit it', async () => {
+    const { limiter, settled, track } = setup(BURST_AND_SLOW, 'sliding-log');
+    await track('three at once', limiter.wait('k', 3));
+    expect(settled).toEqual([{ name: 'three at once', at: 0, outcome: 'COST_OVER_CAPACITY' }]);
+  });
+});
 
 describe('limiter.wait on a ManualClock', () => {
   it('resolves at once, taking the units, when they are free', async () => {
