@@ -51,6 +51,46 @@ describe('4 threads filling one table at once, each with keys of its own', () =>
   });
 });
 
+describe('4 threads hammering two limits on one key (5 per second, 20 per hour), time held still per round', () => {
+  // The threads' clock is one shared number the test moves between rounds, so each round's
+  // 4 x 200 calls race on one row at one instant: the per-second limit admits 5 per round
+  // until the hourly one is spent. Rounds 2 s apart: every algorithm's second is whole again.
+  const ROUNDS: Array<{ at: number; admitted: number; why: string }> = [
+    { at: 0, admitted: 5, why: 'the per-second limit binds' },
+    { at: 2000, admitted: 5, why: 'a new second: 10 of the hour' },
+    { at: 4000, admitted: 5, why: '15 of the hour' },
+    { at: 6000, admitted: 5, why: 'the hour is spent: 20' },
+    { at: 8000, admitted: 0, why: 'the second would admit, the hour denies, and takes nothing' },
+    { at: 10_000, admitted: 0, why: 'still: never more than 20 in the hour' },
+  ];
+  it.each(ALGORITHMS.map((algorithm) => [algorithm]))('%s admits exactly 20 in all, 5 a round', async (algorithm) => {
+    const clock = new SharedArrayBuffer(8);
+    const time = new Float64Array(clock);
+    const limiter = createSharedLimiter(
+      algorithm,
+      [
+        { limit: 5, windowMs: 1000 },
+        { limit: 20, windowMs: 3_600_000 },
+      ],
+      { maxKeys: 16, clock: () => time[0] as number },
+    );
+    await Promise.all(threads.map((thread) => thread.ask({ type: 'attach', handle: limiter.handle, clock })));
+    let total = 0;
+    for (const [i, round] of ROUNDS.entries()) {
+      time[0] = round.at;
+      const admitted = await Promise.all(
+        threads.map((thread) => thread.ask<number>({ type: 'count', keys: ['k'], calls: 200 })),
+      );
+      const sum = admitted.reduce((a, b) => a + b, 0);
+      total += sum;
+      expect(sum, `round ${i + 1} at ${round.at} ms: ${round.why}`).toBe(round.admitted);
+    }
+    expect(total).toBe(20);
+    // The test thread's view of the row agrees: the hour is spent, the second is not.
+    expect(limiter.consume('k', 0).limits?.map((l) => l.remaining)).toEqual([5, 0]);
+  });
+});
+
 type Result = [allowed: boolean, remaining: number, retryAfterMs: number, resetMs: number];
 
 /**
