@@ -167,20 +167,10 @@ describe('what the seam gives a backend', () => {
     const rows: Array<{ at: number; allowed: boolean; remaining: [number, number]; why: string }> = [
       { at: 0, allowed: true, remaining: [1, 3], why: 'both shares admit, both take' },
       { at: 0, allowed: true, remaining: [0, 2], why: 'the per-second share is spent' },
-      {
-        at: 0,
-        allowed: false,
-        remaining: [0, 2],
-        why: 'the hourly share admits, the per-second denies: neither takes',
-      },
+      { at: 0, allowed: false, remaining: [0, 2], why: 'the hour admits, the second denies: none takes' },
       { at: 1000, allowed: true, remaining: [1, 1], why: 'a new second' },
       { at: 1000, allowed: true, remaining: [0, 0], why: 'the hourly share is spent too' },
-      {
-        at: 2000,
-        allowed: false,
-        remaining: [2, 0],
-        why: 'the per-second share admits, the hourly denies: neither takes',
-      },
+      { at: 2000, allowed: false, remaining: [2, 0], why: 'the second admits, the hour denies: none takes' },
     ];
     for (const [i, row] of rows.entries()) {
       clock.set(row.at);
