@@ -41,7 +41,8 @@ export interface ClusterLimiterOptions {
  * `wait`, `reset`, with promises). `consume` resolves with the primary's decision, or the
  * fail mode's once the primary is `timeoutMs` late; it rejects with `INVALID_KEY`/
  * `INVALID_COST`, or with the primary's refusal (`INVALID_ARGUMENT` when it serves no limiter
- * of this name, `INVALID_KEY` for a key over its `maxKeyBytes`). `reset` has the primary
+ * of this name, `INVALID_KEY` for a key over its `maxKeyBytes`, `INVALID_POLICY` naming the
+ * first entry where this limiter's limits are not the primary's). `reset` has the primary
  * forget the key and resolves whether it held it; it rejects like `consume` for a bad key,
  * and when the primary does not answer within `timeoutMs`.
  */

@@ -24,13 +24,13 @@ export interface AttachOptions {
    * What this thread expects the limiter to enforce (default: whatever the handle says):
    * attaching to a limiter of other limits throws `INVALID_POLICY` naming the first entry
    * and field that differ (`policy[1].windowMs: the shared limiter enforces 3600000, this
-   * thread asked for 60000`). Ignored by `createSharedLimiter`, whose `policy` is the one.
+   * thread asked for 60000`).
    */
   policy?: PolicyInput;
 }
 
 /** Options of {@link createSharedLimiter}. */
-export interface SharedLimiterOptions extends AttachOptions {
+export interface SharedLimiterOptions extends Omit<AttachOptions, 'policy'> {
   /**
    * The most live keys (required; whole number 1 to 2^24): the buffer is sized for them up
    * front, and is at most `MAX_BUFFER_BYTES` (1 GiB) whatever the options.

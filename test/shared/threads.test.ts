@@ -207,6 +207,27 @@ describe('a thread that dies holding a lock', () => {
     expect(limiter.consume('fresh-key').allowed).toBe(true);
   });
 
+  it('of two limits on its key: the key is taken over with every limit spent, not only the tightest', async () => {
+    const limiter = createSharedLimiter(
+      'token-bucket',
+      [
+        { limit: 5, windowMs: 60_000 },
+        { limit: 10, windowMs: 3_600_000 },
+      ],
+      { maxKeys: 64, lockLeaseMs: 50 },
+    );
+    const doomed = await TestThread.start();
+    await doomed.ask({ type: 'attach', handle: limiter.handle });
+    expect(limiter.consume('victim').allowed).toBe(true);
+    await doomed.ask({ type: 'hold', key: 'victim' });
+    await doomed.stop();
+    // Spending only the per-minute limit would let the hour admit 5 more a minute later,
+    // though its dead holder may have used it up.
+    const decision = limiter.consume('victim');
+    expect(decision.allowed).toBe(false);
+    expect(decision.limits?.map((l) => l.remaining)).toEqual([0, 0]);
+  });
+
   it('a worker terminated mid-stream (wherever it stopped) leaves every key decidable', async () => {
     const limiter = createSharedLimiter(
       'sliding-log',
