@@ -3,8 +3,8 @@
 // that does not wedge the table. Counts and decisions only, never durations.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALGORITHMS } from '../../src/core/policy.js';
-import { createSharedLimiter } from '../../src/shared/limiter.js';
+import { ALGORITHMS, type PolicyInput } from '../../src/core/policy.js';
+import { createSharedLimiter, type SharedRateLimiter } from '../../src/shared/limiter.js';
 import { oracleFor } from '../support/oracles.js';
 import { TestThread } from '../support/thread-pool.js';
 
@@ -175,17 +175,19 @@ describe('the sliding log under random interleavings (seeded, real threads)', ()
 });
 
 describe('a thread that dies holding a lock', () => {
-  it('wedges no other key, and its own key is taken over after the lease, spent (never over the limit)', async () => {
-    const limiter = createSharedLimiter(
-      'token-bucket',
-      { limit: 5, windowMs: 60_000 },
-      { maxKeys: 64, lockLeaseMs: 50 },
-    );
+  /** A token bucket of `policy` whose key `victim` (one unit taken) is locked by a thread that then died. */
+  async function abandoned(policy: PolicyInput): Promise<SharedRateLimiter> {
+    const limiter = createSharedLimiter('token-bucket', policy, { maxKeys: 64, lockLeaseMs: 50 });
     const doomed = await TestThread.start();
     await doomed.ask({ type: 'attach', handle: limiter.handle });
     expect(limiter.consume('victim').allowed).toBe(true);
     await doomed.ask({ type: 'hold', key: 'victim' });
     await doomed.stop();
+    return limiter;
+  }
+
+  it('wedges no other key, and its own key is taken over after the lease, spent (never over the limit)', async () => {
+    const limiter = await abandoned({ limit: 5, windowMs: 60_000 });
     // Other keys: decided at once, many times, by this thread and the others.
     await Promise.all(threads.map((thread) => thread.ask({ type: 'attach', handle: limiter.handle })));
     const others = await Promise.all(
@@ -208,19 +210,10 @@ describe('a thread that dies holding a lock', () => {
   });
 
   it('of two limits on its key: the key is taken over with every limit spent, not only the tightest', async () => {
-    const limiter = createSharedLimiter(
-      'token-bucket',
-      [
-        { limit: 5, windowMs: 60_000 },
-        { limit: 10, windowMs: 3_600_000 },
-      ],
-      { maxKeys: 64, lockLeaseMs: 50 },
-    );
-    const doomed = await TestThread.start();
-    await doomed.ask({ type: 'attach', handle: limiter.handle });
-    expect(limiter.consume('victim').allowed).toBe(true);
-    await doomed.ask({ type: 'hold', key: 'victim' });
-    await doomed.stop();
+    const limiter = await abandoned([
+      { limit: 5, windowMs: 60_000 },
+      { limit: 10, windowMs: 3_600_000 },
+    ]);
     // Spending only the per-minute limit would let the hour admit 5 more a minute later,
     // though its dead holder may have used it up.
     const decision = limiter.consume('victim');
