@@ -6,7 +6,7 @@ import {
   checkExpectedNodes,
   checkFailMode,
   FailOver,
-  localSharePolicy,
+  localShareLimits,
   type FailMode,
   type FailOverReason,
   type ReasonedDecision,
@@ -14,8 +14,8 @@ import {
 import type { AsyncRateLimiter, WaitOptions } from '../core/limiter.js';
 import { checkAlgorithm } from '../core/names.js';
 import { checkCost, invalidOption } from '../core/options.js';
-import { checkPolicy, type Algorithm, type Limits, type NamedLimits, type Policy } from '../core/policy.js';
-import { namedLimits, tightestLimits } from '../core/limit-list.js';
+import type { Algorithm, Limits, NamedLimits, PolicyInput } from '../core/policy.js';
+import { checkLimitList, tightestLimits } from '../core/limit-list.js';
 import { createLimiter } from '../memory/limiter.js';
 import { spreadRetry } from '../wait/jitter.js';
 import { lazyWait, type WaitFn } from '../wait/key-waiters.js';
@@ -43,11 +43,17 @@ export interface LimiterStore<D extends ReasonedDecision> {
   readonly retryAfterMs: number;
 }
 
-/** What the seam gives a store when it opens it: the checked policy, the clock, and the answers. */
+/**
+ * What the seam gives a store when it opens it: the checked policy, the clock, and the
+ * answers. A store given several `policies` decides them all or nothing per key (every
+ * limit admits, then every limit takes; a denial changes none) and answers with each
+ * limit's own figures in `limits`, combined by `combineDecisions` (src/core/decision.ts).
+ */
 export interface StoreContext {
   readonly algorithm: Algorithm;
+  /** The one policy's limits, or of several the tightest (least capacity; see `tightestLimits`). */
   readonly limits: Limits;
-  /** Every limit the store decides together, named, in order (one for a single policy). */
+  /** Every limit the store decides together, named, in order (one for a single policy), as `checkLimitList` returns them. */
   readonly policies: readonly NamedLimits[];
   /** The `clock` option as a Clock; undefined when the store keeps its own time (Redis's TIME). */
   readonly clock: Clock | undefined;
@@ -55,7 +61,11 @@ export interface StoreContext {
   cached(key: string, cost: number): ReasonedDecision<'deny-cache'> | undefined;
   /** The store decided: remembers a denial for the deny cache, and returns `decision`. */
   decided<D extends Decision>(key: string, cost: number, decision: D): D;
-  /** The store could not answer (`error` says why: a timeout, the client's error): the fail mode's decision. */
+  /**
+   * The store could not answer (`error` says why: a timeout, the client's error): the fail
+   * mode's decision, for several limits of all of them (`local`: a memory limiter of every
+   * limit's share; `open`/`closed`: with each limit's answer in `limits`).
+   */
   unavailable(key: string, cost: number, error: string): ReasonedDecision<FailOverReason>;
   /** The key's state in the store is unusable: the fail mode's decision, with reason `key-error` and the store's `error`. */
   keyError(key: string, cost: number, error: string): ReasonedDecision<'key-error'>;
@@ -102,14 +112,15 @@ export interface StoreRateLimiter<D extends Decision = ReasonedDecision> extends
 const DEFAULT_DENY_CACHE_KEYS = 10_000;
 
 /**
- * A limiter of `algorithm` enforcing `policy` over the store `open` returns, given the
+ * A limiter of `algorithm` enforcing `policy` (one policy, or a list of limits decided all
+ * or nothing: the store gets them as `context.policies`) over the store `open` returns, given the
  * {@link StoreContext}. Checks the algorithm and policy (`UNKNOWN_ALGORITHM`,
  * `INVALID_POLICY`, `POLICY_TOO_LARGE`) and the options (`INVALID_ARGUMENT` naming the
  * option) before it opens the store.
  */
 export function createStoreLimiter<D extends ReasonedDecision>(
   algorithm: Algorithm,
-  policy: Policy,
+  policy: PolicyInput,
   options: StoreLimiterOptions,
   open: (context: StoreContext) => LimiterStore<D>,
 ): StoreRateLimiter<D> {
@@ -137,11 +148,11 @@ export class StoreLimiter<D extends ReasonedDecision, S extends LimiterStore<D> 
 
   constructor(
     readonly algorithm: Algorithm,
-    policy: Policy,
+    policy: PolicyInput,
     options: StoreLimiterOptions & StoreLimiterNaming,
     open: (context: StoreContext) => S,
   ) {
-    this.policies = [namedLimits(algorithm, checkPolicy(policy, algorithm))];
+    this.policies = checkLimitList(algorithm, policy);
     this.limits = tightestLimits(this.policies);
     this.clock = options.clock === undefined ? undefined : toClock(options.clock);
     this.localNow = this.clock ?? (() => performance.now());
@@ -150,7 +161,7 @@ export class StoreLimiter<D extends ReasonedDecision, S extends LimiterStore<D> 
     const local =
       nodes === undefined
         ? undefined
-        : createLimiter(algorithm, localSharePolicy(this.limits, nodes), this.clock ? { clock: this.clock } : {});
+        : createLimiter(algorithm, localShareLimits(this.policies, nodes), this.clock ? { clock: this.clock } : {});
     this.denials = denyCacheOf(options.denyCache, this.limits.capacity);
     this.waitFor = lazyWait((k, c) => this.consume(k, c), {
       scheduler: schedulerOf(options.clock),
@@ -158,7 +169,7 @@ export class StoreLimiter<D extends ReasonedDecision, S extends LimiterStore<D> 
       jitter: spreadRetry,
     });
     this.store = open(this);
-    this.failOver = new FailOver(this.failMode, this.limits.capacity, this.store.retryAfterMs, local);
+    this.failOver = new FailOver(this.failMode, this.limits.capacity, this.store.retryAfterMs, local, this.policies);
   }
 
   consume(key: string, cost = 1): Promise<D> {

@@ -2,8 +2,8 @@
 // store cannot answer, and the share of a global limit one node enforces alone (the `local`
 // fail mode, and the distributed simulator's `local` strategy).
 
-import type { Decision } from './decision.js';
-import type { Limits, Policy } from './policy.js';
+import { combineDecisions, type Decision, type LimitDecision } from './decision.js';
+import type { LimitSpec, Limits, NamedLimits, Policy } from './policy.js';
 import { RatelabError, describeValue } from './errors.js';
 
 /**
@@ -41,6 +41,28 @@ export function failDecision(mode: 'open' | 'closed', capacity: number, cost: nu
     return { allowed: true, limit: capacity, remaining: capacity - cost, retryAfterMs: 0, resetMs: 0 };
   const wait = Math.ceil(retryAfterMs);
   return { allowed: false, limit: capacity, remaining: 0, retryAfterMs: wait, resetMs: wait };
+}
+
+/**
+ * {@link failDecision} for a limiter of several limits (`list`, in order): each limit's own
+ * answer as if it were alone (its capacity), admitted only when every limit admits, and
+ * combined by the rule every backend shares (`combineDecisions`): `open` answers with the
+ * tightest limit's remaining, `closed` with the longest wait (the same `retryAfterMs`).
+ */
+export function compositeFailDecision(
+  mode: 'open' | 'closed',
+  list: readonly NamedLimits[],
+  cost: number,
+  retryAfterMs: number,
+): Decision {
+  const limits: LimitDecision[] = list.map((entry) => ({
+    name: entry.name,
+    ...failDecision(mode, entry.capacity, cost, retryAfterMs),
+  }));
+  return combineDecisions(
+    limits.every((limit) => limit.allowed),
+    limits,
+  );
 }
 
 /**
@@ -119,11 +141,21 @@ export function localSharePolicy(limits: Limits, nodes: number): Policy {
 }
 
 /**
+ * The limits of the `local` fail mode's limiter for a limiter of `list`: each limit's
+ * {@link localSharePolicy}, its name and algorithm kept, so the share decides the limits
+ * together as the store would (a request one share denies takes from none). One limit
+ * gives a list of one, which a limiter decides as that one policy.
+ */
+export function localShareLimits(list: readonly NamedLimits[], nodes: number): LimitSpec[] {
+  return list.map((entry) => ({ ...localSharePolicy(entry, nodes), algorithm: entry.algorithm, name: entry.name }));
+}
+
+/**
  * The decisions of a fail mode, for a limiter whose store could not answer: the one place
- * that decides by fail mode. `local` asks `local` (built with {@link localSharePolicy});
+ * that decides by fail mode. `local` asks `local` (built with {@link localShareLimits});
  * `open` and `closed` are {@link failDecision}, `closed` asking to retry after
- * `retryAfterMs` (when the store is worth asking again). `local` is given exactly when
- * `mode` is `local`.
+ * `retryAfterMs` (when the store is worth asking again); with `list` of several limits,
+ * {@link compositeFailDecision}. `local` is given exactly when `mode` is `local`.
  */
 export class FailOver {
   constructor(
@@ -131,14 +163,18 @@ export class FailOver {
     private readonly capacity: number,
     private readonly retryAfterMs: number,
     private readonly local: LocalShare | undefined,
+    private readonly list: readonly NamedLimits[] = [],
   ) {}
 
   /** The fail mode's decision for `cost` units of `key`, with its reason. */
   decide(key: string, cost: number): ReasonedDecision<FailOverReason> {
     if (this.local !== undefined) return { ...this.local.consume(key, cost), reason: 'local-fallback' };
-    if (this.mode === 'open')
-      return { ...failDecision('open', this.capacity, cost, this.retryAfterMs), reason: 'fail-open' };
-    return { ...failDecision('closed', this.capacity, cost, this.retryAfterMs), reason: 'fail-closed' };
+    const mode = this.mode === 'open' ? 'open' : 'closed';
+    const decision =
+      this.list.length > 1
+        ? compositeFailDecision(mode, this.list, cost, this.retryAfterMs)
+        : failDecision(mode, this.capacity, cost, this.retryAfterMs);
+    return { ...decision, reason: mode === 'open' ? 'fail-open' : 'fail-closed' };
   }
 
   /** Forgets `key` in the local share (after a reset of the key). */

@@ -87,3 +87,39 @@ export function tightestLimits(list: readonly NamedLimits[]): Limits {
   for (const entry of list) if (entry.capacity < tightest.capacity) tightest = entry;
   return { limit: tightest.limit, windowMs: tightest.windowMs, capacity: tightest.capacity };
 }
+
+/** Where a limiter's limits differ from the ones asked for: the field (as {@link checkLimitList} names it) and both values. */
+export interface LimitListDifference {
+  readonly field: string;
+  readonly enforced: string;
+  readonly asked: string;
+}
+
+/** The fields compared, in the order a difference is reported: the window before the name its default derives from. */
+const COMPARED = ['algorithm', 'limit', 'windowMs', 'capacity', 'name'] as const;
+
+/**
+ * The first difference between the limits a limiter `enforced` and the ones `asked` for, or
+ * undefined when they are the same: the count (`policy`), else the first entry and field that
+ * differ, named `${where}[1].windowMs` when either side is a list of several and
+ * `${where}.limit` for one policy. A capacity is named `burst`, the field that sets it.
+ */
+export function limitListDifference(
+  enforced: readonly NamedLimits[],
+  asked: readonly NamedLimits[],
+  where = 'policy',
+): LimitListDifference | undefined {
+  const count = (n: number) => (n === 1 ? '1 limit' : `${n} limits`);
+  if (enforced.length !== asked.length)
+    return { field: where, enforced: count(enforced.length), asked: count(asked.length) };
+  const several = enforced.length > 1;
+  for (let i = 0; i < enforced.length; i++) {
+    const [mine, theirs] = [enforced[i] as NamedLimits, asked[i] as NamedLimits];
+    for (const key of COMPARED) {
+      if (mine[key] === theirs[key]) continue;
+      const field = `${several ? `${where}[${i}]` : where}.${key === 'capacity' ? 'burst' : key}`;
+      return { field, enforced: describeValue(mine[key]), asked: describeValue(theirs[key]) };
+    }
+  }
+  return undefined;
+}

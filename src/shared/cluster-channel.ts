@@ -8,6 +8,7 @@ import {
   type ClusterBatchReply,
   type ClusterResult,
 } from './cluster-protocol.js';
+import type { NamedLimits } from '../core/policy.js';
 
 /** One call waiting for the primary. */
 export interface ChannelCall {
@@ -55,11 +56,15 @@ export class ClusterChannel {
   private sent = 0;
   /** When the primary last answered a message of this channel ({@link hostNowMs}). */
   private answeredAt = -Infinity;
+  /** The limiter's limits, sent with every batch until the primary accepts one (then it knows them). */
+  private policies: readonly NamedLimits[] | undefined;
 
   constructor(
     private readonly name: string,
     private readonly timeoutMs: number,
+    policies?: readonly NamedLimits[],
   ) {
+    this.policies = policies;
     if (process.listeners('message').indexOf(onMessage) < 0) process.on('message', onMessage);
   }
 
@@ -96,6 +101,7 @@ export class ClusterChannel {
       this.sent -= 1;
       if (reply !== undefined) {
         this.answeredAt = hostNowMs();
+        if (reply.error === undefined) this.policies = undefined;
         settleAll(calls, reply);
       } else {
         this.failOver(calls, gone || this.answeredAt < sentAt);
@@ -112,6 +118,7 @@ export class ClusterChannel {
       deadline,
       keys: calls.map((c) => c.key),
       costs: calls.map((c) => c.cost),
+      ...(this.policies === undefined ? {} : { policies: this.policies }),
     };
     // A closed channel (the primary is gone) fails over at once rather than at the timeout.
     process.send?.(message, undefined, undefined, (error: Error | null) => {

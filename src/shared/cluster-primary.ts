@@ -2,7 +2,8 @@ import cluster, { type Worker } from 'node:cluster';
 import { RatelabError } from '../core/errors.js';
 import { createLimiter, type LimiterOptions, type RateLimiter } from '../memory/limiter.js';
 import { checkKey } from '../core/options.js';
-import { type Algorithm, type Policy } from '../core/policy.js';
+import { limitListDifference } from '../core/limit-list.js';
+import type { Algorithm, NamedLimits, PolicyInput } from '../core/policy.js';
 import { checkKeyBytes } from './key-bytes.js';
 import { checkMaxKeyBytes } from './limiter.js';
 import {
@@ -40,8 +41,10 @@ export interface ServedLimiter {
 
 /**
  * In the cluster's primary: decides for the workers' `createClusterLimiter(algorithm, policy, { name })`
- * with one in-memory limiter of `algorithm` and `policy` (options as for `createLimiter`,
- * and `maxKeyBytes`).
+ * with one in-memory limiter of `algorithm` and `policy` (one policy or a list of limits, as
+ * `createLimiter` takes; options as for `createLimiter`, and `maxKeyBytes`). The primary
+ * owns the limits: a worker whose limiter was created with others has its calls rejected
+ * with `INVALID_POLICY` naming the first entry that differs.
  * The primary's event loop decides one batch of requests at a time, in order, so the workers
  * share the limit exactly, in the order their requests arrive. Throws `INVALID_ARGUMENT` outside the
  * primary or for a name already served.
@@ -49,7 +52,7 @@ export interface ServedLimiter {
 export function serveClusterLimiter(
   name: string,
   algorithm: Algorithm,
-  policy: Policy,
+  policy: PolicyInput,
   options: ServeOptions = {},
 ): ServedLimiter {
   if (!cluster.isPrimary)
@@ -91,6 +94,12 @@ function answer(worker: Worker, message: unknown): void {
     send(worker, { tag: TAG, batch: message.batch, results: [], error: refusal(error) } satisfies ClusterBatchReply);
     return;
   }
+  const mismatch =
+    message.policies === undefined ? undefined : policyRefusal(target.limiter.policies, message.policies);
+  if (mismatch) {
+    send(worker, { tag: TAG, batch: message.batch, results: [], error: mismatch } satisfies ClusterBatchReply);
+    return;
+  }
   const results: ClusterResult[] = [];
   for (let i = 0; i < message.keys.length; i++) {
     // Checked per request, not per batch: a batch begun just before its deadline must not
@@ -114,6 +123,23 @@ function decide(target: Served, key: string, cost: number | typeof RESET): Clust
   } catch (error) {
     return { error: refusal(error) };
   }
+}
+
+/**
+ * Why the primary refuses a worker whose limiter enforces `asked` (what the worker sent, so
+ * anything) rather than the `enforced` limits it serves, or undefined when they are the same.
+ */
+export function policyRefusal(enforced: readonly NamedLimits[], asked: unknown): ClusterError | undefined {
+  const list = Array.isArray(asked)
+    ? asked.map((entry: unknown) => (typeof entry === 'object' && entry ? entry : {}))
+    : [];
+  const difference = limitListDifference(enforced, list as NamedLimits[]);
+  if (difference === undefined) return undefined;
+  return {
+    code: 'INVALID_POLICY',
+    message: `${difference.field}: the primary enforces ${difference.enforced}, this worker asked for ${difference.asked}; create the worker's limiter with the primary's limits`,
+    field: difference.field,
+  };
 }
 
 function refusal(error: unknown): ClusterError {

@@ -1,5 +1,6 @@
-import type { Decision } from '../core/decision.js';
+import type { Decision, LimitDecision } from '../core/decision.js';
 import type { RatelabErrorCode } from '../core/errors.js';
+import type { NamedLimits } from '../core/policy.js';
 
 /**
  * The IPC messages between cluster workers and the primary. Tagged, so they share the
@@ -31,6 +32,12 @@ export interface ClusterBatch {
   readonly deadline: number;
   readonly keys: readonly string[];
   readonly costs: readonly (number | typeof RESET)[];
+  /**
+   * The limits the worker's limiter was created with (its `policies`), sent until the
+   * primary has accepted a batch: the primary refuses every request of a batch whose
+   * limits are not its own, naming the first entry that differs.
+   */
+  readonly policies?: readonly NamedLimits[];
 }
 
 /** The cost of a request that resets its key (JSON carries it as is, unlike a symbol). */
@@ -43,8 +50,15 @@ export interface ClusterError {
   readonly field?: string;
 }
 
-/** A decision as it travels: `[allowed ? 1 : 0, limit, remaining, retryAfterMs, resetMs]`. */
-export type EncodedDecision = readonly [number, number, number, number, number];
+/**
+ * A decision as it travels: `[allowed ? 1 : 0, limit, remaining, retryAfterMs, resetMs]`,
+ * and for a limiter of several limits the same five numbers of each limit after them, in
+ * order (the names are the worker's own `policies`, which the primary checked are its own).
+ */
+export type EncodedDecision = readonly [number, number, number, number, number, ...number[]];
+
+/** Numbers per decision, and per limit of several. */
+const FIELDS = 5;
 
 /** A reset's outcome: whether the key held state. */
 export interface ResetResult {
@@ -98,6 +112,12 @@ export function hostNowMs(): number {
  * Infinity (a cost the policy can never admit, an unlimited tier) travels as -1.
  */
 export function encodeDecision(decision: Decision): EncodedDecision {
+  const encoded = encodeFields(decision);
+  for (const limit of decision.limits ?? []) encoded.push(...encodeFields(limit));
+  return encoded;
+}
+
+function encodeFields(decision: Decision | LimitDecision): [number, number, number, number, number] {
   const finite = (n: number) => (n === Infinity ? -1 : n);
   return [
     decision.allowed ? 1 : 0,
@@ -108,13 +128,23 @@ export function encodeDecision(decision: Decision): EncodedDecision {
   ];
 }
 
-export function decodeDecision(encoded: EncodedDecision): Decision {
-  const back = (n: number) => (n === -1 ? Infinity : n);
+/** The decision `encoded` carries; `names` are the limits' of a limiter of several, in order. */
+export function decodeDecision(encoded: EncodedDecision, names: readonly string[] = []): Decision {
+  const decision: Decision = decodeFields(encoded, 0);
+  if (encoded.length === FIELDS) return decision;
+  const limits: LimitDecision[] = [];
+  for (let at = FIELDS, i = 0; at < encoded.length; at += FIELDS, i++)
+    limits.push({ name: names[i] ?? `${i}`, ...decodeFields(encoded, at) });
+  return { ...decision, limits };
+}
+
+function decodeFields(encoded: readonly number[], at: number): Decision {
+  const back = (n: number | undefined) => (n === -1 ? Infinity : (n as number));
   return {
-    allowed: encoded[0] === 1,
-    limit: back(encoded[1]),
-    remaining: back(encoded[2]),
-    retryAfterMs: back(encoded[3]),
-    resetMs: back(encoded[4]),
+    allowed: encoded[at] === 1,
+    limit: back(encoded[at + 1]),
+    remaining: back(encoded[at + 2]),
+    retryAfterMs: back(encoded[at + 3]),
+    resetMs: back(encoded[at + 4]),
   };
 }

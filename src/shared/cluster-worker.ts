@@ -4,7 +4,7 @@ import { RatelabError, describeValue } from '../core/errors.js';
 import type { FailMode, FailOverReason, ReasonedDecision } from '../core/fail-over.js';
 import { checkAlgorithm } from '../core/names.js';
 import { checkKey, positiveMsOption } from '../core/options.js';
-import type { Algorithm, Policy } from '../core/policy.js';
+import type { Algorithm, PolicyInput } from '../core/policy.js';
 import { ClusterChannel } from './cluster-channel.js';
 import { RESET, decodeDecision, type ClusterError, type ClusterResult } from './cluster-protocol.js';
 
@@ -41,7 +41,8 @@ export interface ClusterLimiterOptions {
  * `wait`, `reset`, with promises). `consume` resolves with the primary's decision, or the
  * fail mode's once the primary is `timeoutMs` late; it rejects with `INVALID_KEY`/
  * `INVALID_COST`, or with the primary's refusal (`INVALID_ARGUMENT` when it serves no limiter
- * of this name, `INVALID_KEY` for a key over its `maxKeyBytes`). `reset` has the primary
+ * of this name, `INVALID_KEY` for a key over its `maxKeyBytes`, `INVALID_POLICY` naming the
+ * first entry where this limiter's limits are not the primary's). `reset` has the primary
  * forget the key and resolves whether it held it; it rejects like `consume` for a bad key,
  * and when the primary does not answer within `timeoutMs`.
  */
@@ -53,12 +54,15 @@ export interface ClusterRateLimiter extends StoreRateLimiter<ClusterDecision> {
 /**
  * In a cluster worker: a limiter decided by the primary's `serveClusterLimiter(name, ...)`
  * over IPC (like rate-limiter-flexible's RateLimiterCluster), `options.name` naming it.
- * `algorithm` and `policy` must be the primary's: the worker uses them for the fail mode.
+ * `algorithm` and `policy` (one policy or a list of limits) must be the primary's: the worker
+ * uses them for the fail mode, and the primary rejects the calls of a worker whose limits
+ * differ with `INVALID_POLICY` naming the entry (`policy[1].limit: the primary enforces
+ * 1000, this worker asked for 2000`).
  * Throws `INVALID_ARGUMENT` outside a process with an IPC channel, or for a bad option.
  */
 export function createClusterLimiter(
   algorithm: Algorithm,
-  policy: Policy,
+  policy: PolicyInput,
   options: ClusterLimiterOptions & { name: string },
 ): ClusterRateLimiter;
 /**
@@ -68,12 +72,13 @@ export function createClusterLimiter(
 export function createClusterLimiter(
   name: string,
   algorithm: Algorithm,
-  policy: Policy,
+  policy: PolicyInput,
   options?: ClusterLimiterOptions,
 ): ClusterRateLimiter;
 export function createClusterLimiter(
   ...args:
-    [Algorithm, Policy, ClusterLimiterOptions & { name: string }] | [string, Algorithm, Policy, ClusterLimiterOptions?]
+    | [Algorithm, PolicyInput, ClusterLimiterOptions & { name: string }]
+    | [string, Algorithm, PolicyInput, ClusterLimiterOptions?]
 ): ClusterRateLimiter {
   if (typeof process.send !== 'function') {
     throw new RatelabError(
@@ -83,14 +88,14 @@ export function createClusterLimiter(
     );
   }
   // The deprecated order passes the algorithm second, where the current one passes the policy.
-  if (typeof args[1] === 'string') return clusterLimiter(args[0], args[1], args[2] as Policy, args[3] ?? {});
-  return namedClusterLimiter(...(args as [Algorithm, Policy, ClusterLimiterOptions | undefined]));
+  if (typeof args[1] === 'string') return clusterLimiter(args[0], args[1], args[2] as PolicyInput, args[3] ?? {});
+  return namedClusterLimiter(...(args as [Algorithm, PolicyInput, ClusterLimiterOptions | undefined]));
 }
 
 /** The current order: the name is `options.name`, required. */
 function namedClusterLimiter(
   algorithm: Algorithm,
-  policy: Policy,
+  policy: PolicyInput,
   options: ClusterLimiterOptions | undefined,
 ): ClusterRateLimiter {
   const name: unknown = options?.name;
@@ -106,7 +111,7 @@ function namedClusterLimiter(
 function clusterLimiter(
   name: string,
   algorithm: Algorithm,
-  policy: Policy,
+  policy: PolicyInput,
   options: ClusterLimiterOptions,
 ): ClusterRateLimiter {
   return new ClusterLimiter(name, checkAlgorithm(algorithm), policy, options);
@@ -117,7 +122,7 @@ class ClusterLimiter extends StoreLimiter<ClusterDecision, PrimaryStore> impleme
   constructor(
     readonly name: string,
     algorithm: Algorithm,
-    policy: Policy,
+    policy: PolicyInput,
     options: ClusterLimiterOptions,
   ) {
     const { failMode, expectedNodes, clock } = options;
@@ -134,6 +139,8 @@ class ClusterLimiter extends StoreLimiter<ClusterDecision, PrimaryStore> impleme
 class PrimaryStore implements LimiterStore<ClusterDecision> {
   readonly retryAfterMs: number;
   private readonly channel: ClusterChannel;
+  /** The limits' names, for the decisions of several (the primary sends their figures in order). */
+  private readonly names: readonly string[];
 
   constructor(
     private readonly context: StoreContext,
@@ -142,7 +149,8 @@ class PrimaryStore implements LimiterStore<ClusterDecision> {
   ) {
     // `?? 100` first: a null timeout means the default here.
     this.retryAfterMs = positiveMsOption(options.timeoutMs ?? 100, 'timeoutMs', 100);
-    this.channel = new ClusterChannel(name, this.retryAfterMs);
+    this.channel = new ClusterChannel(name, this.retryAfterMs, context.policies);
+    this.names = context.policies.map((entry) => entry.name);
   }
 
   async decide(key: string, cost: number): Promise<ClusterDecision> {
@@ -155,7 +163,7 @@ class PrimaryStore implements LimiterStore<ClusterDecision> {
       throw new RatelabError('INVALID_DECISION', 'createClusterLimiter: the primary answered a decision with a reset', {
         field: 'name',
       });
-    return { ...decodeDecision(result), reason: 'primary' };
+    return { ...decodeDecision(result, this.names), reason: 'primary' };
   }
 
   async reset(key: string): Promise<boolean> {

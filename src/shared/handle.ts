@@ -1,6 +1,7 @@
 import { RatelabError, describeValue } from '../core/errors.js';
-import { ALGORITHMS, checkPolicy, type Algorithm, type Policy } from '../core/policy.js';
+import { ALGORITHMS, type Algorithm, type LimitSpec, type Policy } from '../core/policy.js';
 import { checkAlgorithm } from '../core/names.js';
+import { checkLimitList } from '../core/limit-list.js';
 import {
   HEADER,
   LAYOUT_VERSION,
@@ -9,6 +10,7 @@ import {
   layout,
   layoutBytes,
   preamble,
+  type Description,
   type Layout,
   type LayoutSpec,
 } from './layout.js';
@@ -25,7 +27,8 @@ export interface SharedLimiterHandle {
   readonly kind: 'ratelab.shared-limiter';
   readonly buffer: SharedArrayBuffer;
   readonly algorithm: Algorithm;
-  readonly policy: Policy;
+  /** One policy, or (a composite) every limit with its `name` and `algorithm` filled in. */
+  readonly policy: Policy | readonly LimitSpec[];
   readonly maxKeys: number;
   readonly slots: number;
   readonly maxKeyBytes: number;
@@ -39,7 +42,7 @@ export function specOf(handle: SharedLimiterHandle): LayoutSpec {
   const algorithm = checkAlgorithm(handle.algorithm, 'handle.algorithm');
   return {
     algorithm,
-    limits: checkPolicy(handle.policy, algorithm, 'handle.policy'),
+    policies: checkLimitList(algorithm, handle.policy, 'handle.policy'),
     maxKeys: handle.maxKeys,
     slots: handle.slots,
     maxKeyBytes: handle.maxKeyBytes,
@@ -95,7 +98,7 @@ function checkDescription(handle: SharedLimiterHandle): void {
   }
   DESCRIBED.forEach((entry, at) => {
     const value = entry.read(handle);
-    const stored = description[at] as number;
+    const stored = description.numbers[at] as number;
     if (!Object.is(encode(entry, value), stored)) {
       throw refused(
         `handle.${entry.field}`,
@@ -103,6 +106,48 @@ function checkDescription(handle: SharedLimiterHandle): void {
       );
     }
   });
+  checkPolicyText(handle.policy, readPolicy(description));
+}
+
+/** The fields of a policy or limit the description holds (`name` and `algorithm` only for a composite's entries). */
+const POLICY_FIELDS = ['algorithm', 'name', 'limit', 'windowMs', 'burst'] as const;
+
+/** Throws naming the first field of `given` (the handle's policy) that is not the one the buffer was created with. */
+function checkPolicyText(given: unknown, stored: Policy | readonly LimitSpec[]): void {
+  const shape = (policy: unknown) =>
+    Array.isArray(policy) ? `a list of ${policy.length} limits` : 'one policy { limit, windowMs, burst? }';
+  if (
+    Array.isArray(given) !== Array.isArray(stored) ||
+    (Array.isArray(stored) && stored.length !== (given as unknown[]).length)
+  )
+    throw refused('handle.policy', `${shape(given)}, but its buffer was created with ${shape(stored)}`);
+  const pairs = Array.isArray(stored)
+    ? stored.map((entry, i) => [entry, (given as unknown[])[i], `handle.policy[${i}]`] as const)
+    : [[stored, given, 'handle.policy'] as const];
+  for (const [mine, theirs, where] of pairs) {
+    const fields = fieldsOf(theirs);
+    for (const field of POLICY_FIELDS) {
+      const value = fields[field];
+      if (!Object.is(value, (mine as LimitSpec)[field]))
+        throw refused(
+          `${where}.${field}`,
+          `${describeValue(value)}, but its buffer was created with ${describeValue((mine as LimitSpec)[field])}`,
+        );
+    }
+  }
+}
+
+function fieldsOf(entry: unknown): Partial<Record<(typeof POLICY_FIELDS)[number], unknown>> {
+  return typeof entry === 'object' && entry !== null ? (entry as Record<string, unknown>) : {};
+}
+
+const utf8 = { encoder: new TextEncoder(), decoder: new TextDecoder() };
+
+/** The policy the buffer's creator wrote in its description (JSON; trusted once the magic and version match). */
+export function readPolicy(description: Description): Policy | readonly LimitSpec[] {
+  const length = description.policyLength[0] as number;
+  // TextDecoder takes no view of shared memory: the bytes are copied out first.
+  return JSON.parse(utf8.decoder.decode(description.policyText.slice(0, length))) as Policy | readonly LimitSpec[];
 }
 
 function refused(field: string, why: string): RatelabError {
@@ -113,10 +158,6 @@ function refused(field: string, why: string): RatelabError {
   );
 }
 
-function policyOf(handle: SharedLimiterHandle): Partial<Policy> {
-  return typeof handle.policy === 'object' && handle.policy !== null ? handle.policy : {};
-}
-
 /** One field of the handle the buffer's description holds, as a number (`names`: the index of a name). */
 interface Described {
   readonly field: string;
@@ -125,17 +166,14 @@ interface Described {
 }
 
 /**
- * What the buffer's description holds, in order: every field of the handle that fixes the
- * layout (algorithm, policy, sizes), what a decision depends on (idleMs: a shorter one would
+ * What the buffer's description holds as numbers, in order (the policy is its text, see
+ * {@link readPolicy}): every field of the handle that fixes the layout (algorithm, sizes), what a decision depends on (idleMs: a shorter one would
  * drop keys still in use) and how the threads exclude each other (locking, lockLeaseMs: a
  * thread locking otherwise, or taking locks over sooner, breaks mutual exclusion). A field
  * added here needs a new {@link LAYOUT_VERSION}.
  */
 const DESCRIBED: readonly Described[] = [
   { field: 'algorithm', read: (handle) => handle.algorithm, names: ALGORITHMS },
-  { field: 'policy.limit', read: (handle) => policyOf(handle).limit },
-  { field: 'policy.windowMs', read: (handle) => policyOf(handle).windowMs },
-  { field: 'policy.burst', read: (handle) => policyOf(handle).burst },
   { field: 'maxKeys', read: (handle) => handle.maxKeys },
   { field: 'slots', read: (handle) => handle.slots },
   { field: 'maxKeyBytes', read: (handle) => handle.maxKeyBytes },
@@ -164,6 +202,10 @@ function decode(entry: Described, stored: number): unknown {
 export function describeBuffer(handle: SharedLimiterHandle): void {
   const { description } = preamble(handle.buffer);
   DESCRIBED.forEach((entry, at) => {
-    description[at] = encode(entry, entry.read(handle));
+    description.numbers[at] = encode(entry, entry.read(handle));
   });
+  const text = utf8.encoder.encode(JSON.stringify(handle.policy));
+  // Checked limits fit with room to spare (see POLICY_TEXT_BYTES): `set` would throw a RangeError otherwise.
+  description.policyText.set(text);
+  description.policyLength[0] = text.length;
 }

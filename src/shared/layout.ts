@@ -1,6 +1,7 @@
-import { createMeter, type Meter } from '../algorithms/index.js';
+import { createLimitsMeter, type Meter } from '../algorithms/index.js';
 import { RatelabError } from '../core/errors.js';
-import type { Algorithm, Limits } from '../core/policy.js';
+import { MAX_LIMITS } from '../core/limit-list.js';
+import type { Algorithm, NamedLimits } from '../core/policy.js';
 import { LINE_BYTES, SharedColumns, lineAligned } from './shared-columns.js';
 
 /** The header's 32-bit words. */
@@ -23,7 +24,7 @@ const HEADER_WORDS = 16;
 /** The header's first word, "RLSH" in ASCII: marks a buffer as a shared limiter's (checked when a handle is attached). */
 export const MAGIC = 0x52_4c_53_48;
 /** The buffer layout's version, in the header: a thread attaches only to a buffer of the same version. */
-export const LAYOUT_VERSION = 4;
+export const LAYOUT_VERSION = 5;
 
 /**
  * Rows are handed out in chunks of this many consecutive rows (src/shared/row-allocator.ts):
@@ -66,7 +67,8 @@ export const SLOT_WORDS = 4;
 /** What fixes the layout of the buffer: every thread computes the same views from it. */
 export interface LayoutSpec {
   readonly algorithm: Algorithm;
-  readonly limits: Limits;
+  /** Every limit a key's row holds columns for, in order (one for a single policy; a composite's parts). */
+  readonly policies: readonly NamedLimits[];
   /** Rows of algorithm state: the most live keys. */
   readonly maxKeys: number;
   /** Hash table slots: a power of two, at least 2 x maxKeys. */
@@ -94,7 +96,7 @@ export interface Layout {
   readonly keyBytes: Uint8Array;
   /** Per row: the key's latest time, in the limiter's clock (never decreases while the key lives). */
   readonly touched: Float64Array;
-  /** The algorithm over the rows' columns in the buffer. */
+  /** The algorithm over the rows' columns in the buffer: for several limits a CompositeMeter, each part its own columns of the same rows. */
   readonly meter: Meter;
 }
 
@@ -149,7 +151,7 @@ function lay(spec: LayoutSpec, buffer: SharedArrayBuffer | undefined): { views: 
     offset = lineAligned(offset + length * region.type.BYTES_PER_ELEMENT);
   }
   const columns = new SharedColumns(buffer, offset);
-  const meter = createMeter(spec.algorithm, spec.limits, columns);
+  const meter = createLimitsMeter(spec.policies, columns);
   // Measured before the meter lays its columns out: a size far past the bound is refused
   // from arithmetic alone (the sliding log cannot even address that many timestamps).
   if (!buffer) checkSize(spec, columns.end + spec.maxKeys * meter.bytesPerSlot + DESCRIPTION_BYTES);
@@ -174,22 +176,42 @@ export function layout(spec: LayoutSpec, buffer: SharedArrayBuffer): Layout {
 }
 
 /**
- * The last bytes of the buffer: its description, 8-byte numbers its creator writes once
- * (what fixes the layout and the locks; see handle.ts), so that a thread attaching can
- * check a handle against the memory it points at. At the end, so that it is found from the
+ * The last bytes of the buffer: its description, which its creator writes once so that a
+ * thread attaching can check a handle against the memory it points at (see handle.ts):
+ * 8-byte numbers (what fixes the layout and the locks), then the limits as text (the
+ * handle's `policy` as JSON: a single policy, or the list of a composite with every entry's
+ * name and algorithm), behind its length in bytes. At the end, so that it is found from the
  * buffer's length alone, before the layout is known.
  */
 const DESCRIPTION_NUMBERS = 16;
-const DESCRIPTION_BYTES = DESCRIPTION_NUMBERS * 8;
+/**
+ * Room for the limits' text: {@link MAX_LIMITS} entries of at most about 160 bytes each (a
+ * 64-character name, the longest algorithm name, numbers of up to 16 digits), with margin.
+ */
+export const POLICY_TEXT_BYTES = MAX_LIMITS * 256;
+const DESCRIPTION_BYTES = DESCRIPTION_NUMBERS * 8 + 4 + POLICY_TEXT_BYTES + 4;
 
 /** A buffer shorter than this is no shared limiter's: it has no room for a header and a description. */
 export const PREAMBLE_BYTES = HEADER_WORDS * 4 + DESCRIPTION_BYTES;
 
+/** The parts of a buffer's description: its numbers, and the limits' text (`policyLength` bytes of `policyText`, UTF-8). */
+export interface Description {
+  readonly numbers: Float64Array;
+  readonly policyLength: Uint32Array;
+  readonly policyText: Uint8Array;
+}
+
 /** The header words and the description of `buffer` (at least {@link PREAMBLE_BYTES} long, a multiple of 8), before its layout is known. */
-export function preamble(buffer: SharedArrayBuffer): { header: Int32Array; description: Float64Array } {
+export function preamble(buffer: SharedArrayBuffer): { header: Int32Array; description: Description } {
+  const start = buffer.byteLength - DESCRIPTION_BYTES;
+  const text = start + DESCRIPTION_NUMBERS * 8;
   return {
     header: new Int32Array(buffer, 0, HEADER_WORDS),
-    description: new Float64Array(buffer, buffer.byteLength - DESCRIPTION_BYTES, DESCRIPTION_NUMBERS),
+    description: {
+      numbers: new Float64Array(buffer, start, DESCRIPTION_NUMBERS),
+      policyLength: new Uint32Array(buffer, text, 1),
+      policyText: new Uint8Array(buffer, text + 4, POLICY_TEXT_BYTES),
+    },
   };
 }
 
@@ -203,13 +225,15 @@ export const MAX_BUFFER_BYTES = 2 ** 30;
 function checkSize(spec: LayoutSpec, bytes: number): void {
   if (bytes <= MAX_BUFFER_BYTES) return;
   const perKey = Math.ceil(bytes / spec.maxKeys);
+  const logs = spec.policies.filter((entry) => entry.algorithm === 'sliding-log');
   const log =
-    spec.algorithm === 'sliding-log'
-      ? `; the shared sliding log keeps room for limit (${spec.limits.limit}) timestamps of 8 B for every key (sliding-counter keeps 8 B whatever the limit)`
+    logs.length > 0
+      ? `; the shared sliding log keeps room for limit (${logs.map((entry) => entry.limit).join(' + ')}) timestamps of 8 B for every key (sliding-counter keeps 8 B whatever the limit)`
       : '';
+  const what = spec.policies.length === 1 ? spec.algorithm : `${spec.policies.length} limits`;
   throw new RatelabError(
     'POLICY_TOO_LARGE',
-    `shared limiter: ${spec.maxKeys} keys (maxKeys) of ${spec.algorithm} needs ${bytes} bytes (${gibibytes(bytes)} GiB, about ${perKey} bytes a key with maxKeyBytes ${spec.maxKeyBytes}) of shared memory up front; it takes at most ${MAX_BUFFER_BYTES} bytes (1 GiB): lower maxKeys or maxKeyBytes${log}`,
+    `shared limiter: ${spec.maxKeys} keys (maxKeys) of ${what} needs ${bytes} bytes (${gibibytes(bytes)} GiB, about ${perKey} bytes a key with maxKeyBytes ${spec.maxKeyBytes}) of shared memory up front; it takes at most ${MAX_BUFFER_BYTES} bytes (1 GiB): lower maxKeys or maxKeyBytes${log}`,
     { field: 'maxKeys' },
   );
 }

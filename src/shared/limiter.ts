@@ -1,13 +1,13 @@
-import type { Meter } from '../algorithms/index.js';
+import type { CompositeMeter, Meter } from '../algorithms/index.js';
 import { readClock, schedulerOf, toClock, type Clock, type ClockSource } from '../core/clock.js';
-import { meterDecision, type Decision } from '../core/decision.js';
+import { decisionOf, type DecideFn, type Decision } from '../core/decision.js';
 import { advanceKeyTime } from '../core/key-time.js';
 import { RatelabError, describeValue } from '../core/errors.js';
 import type { RateLimiter } from '../memory/limiter.js';
 import { positiveOption, wholeNumber, checkCost, checkKey } from '../core/options.js';
 import { checkAlgorithm } from '../core/names.js';
-import { checkPolicy, type Algorithm, type Limits, type NamedLimits, type Policy } from '../core/policy.js';
-import { namedLimits } from '../core/limit-list.js';
+import type { Algorithm, LimitSpec, Limits, NamedLimits, Policy, PolicyInput } from '../core/policy.js';
+import { checkLimitList, limitListDifference, tightestLimits } from '../core/limit-list.js';
 import { describeBuffer, initialise, openHandle, specOf, type SharedLimiterHandle } from './handle.js';
 import { KeyCodec } from './key-codec.js';
 import { SharedKeyTable } from './key-table.js';
@@ -20,10 +20,17 @@ import { lazyWait, type WaitFn, type WaitOptions } from '../wait/key-waiters.js'
 export interface AttachOptions {
   /** Where time comes from, in milliseconds (default: the system clock, never stepping back). */
   clock?: ClockSource;
+  /**
+   * What this thread expects the limiter to enforce (default: whatever the handle says):
+   * attaching to a limiter of other limits throws `INVALID_POLICY` naming the first entry
+   * and field that differ (`policy[1].windowMs: the shared limiter enforces 3600000, this
+   * thread asked for 60000`).
+   */
+  policy?: PolicyInput;
 }
 
 /** Options of {@link createSharedLimiter}. */
-export interface SharedLimiterOptions extends AttachOptions {
+export interface SharedLimiterOptions extends Omit<AttachOptions, 'policy'> {
   /**
    * The most live keys (required; whole number 1 to 2^24): the buffer is sized for them up
    * front, and is at most `MAX_BUFFER_BYTES` (1 GiB) whatever the options.
@@ -54,8 +61,9 @@ const DEFAULT_KEY_BYTES = 128;
 const DEFAULT_LEASE_MS = 1000;
 
 /**
- * Creates a limiter of `algorithm` enforcing `policy` whose state lives in a
- * SharedArrayBuffer: `attachSharedLimiter(limiter.handle)` in worker threads gives each a
+ * Creates a limiter of `algorithm` enforcing `policy` (one policy, or a list of limits
+ * decided all or nothing under the key's one lock, as `createLimiter` takes) whose state
+ * lives in a SharedArrayBuffer: `attachSharedLimiter(limiter.handle)` in worker threads gives each a
  * limiter deciding on the same state, synchronously, per-key locked. Decisions are the
  * memory limiter's for the same sequence of calls per key, whichever threads make them.
  * Throws `UNKNOWN_ALGORITHM`, `INVALID_POLICY` or `INVALID_ARGUMENT` (naming the option), and
@@ -64,15 +72,15 @@ const DEFAULT_LEASE_MS = 1000;
  */
 export function createSharedLimiter(
   algorithm: Algorithm,
-  policy: Policy,
+  policy: PolicyInput,
   options: SharedLimiterOptions,
 ): SharedRateLimiter {
   const name = checkAlgorithm(algorithm);
-  const limits = checkPolicy(policy, name);
+  const policies = checkLimitList(name, policy);
   const maxKeys = wholeNumber(options?.maxKeys, 'maxKeys', 1, 2 ** 24);
   const maxKeyBytes = checkMaxKeyBytes(options.maxKeyBytes);
   const slots = 2 ** Math.ceil(Math.log2(2 * maxKeys));
-  const spec = { algorithm: name, limits, maxKeys, slots, maxKeyBytes };
+  const spec = { algorithm: name, policies, maxKeys, slots, maxKeyBytes };
   const buffer = new SharedArrayBuffer(layoutBytes(spec));
   const view = layout(spec, buffer);
   initialise(view);
@@ -80,10 +88,7 @@ export function createSharedLimiter(
     kind: 'ratelab.shared-limiter',
     buffer,
     algorithm: name,
-    policy:
-      policy.burst === undefined
-        ? { limit: limits.limit, windowMs: limits.windowMs }
-        : { limit: limits.limit, windowMs: limits.windowMs, burst: policy.burst },
+    policy: handlePolicy(policy, policies),
     maxKeys,
     slots,
     maxKeyBytes,
@@ -100,7 +105,37 @@ export function createSharedLimiter(
  * by `postMessage` or `workerData`). Throws `INVALID_ARGUMENT` for anything else.
  */
 export function attachSharedLimiter(handle: SharedLimiterHandle, options: AttachOptions = {}): SharedRateLimiter {
-  return new SharedLimiter(handle, openHandle(handle), options.clock);
+  const limiter = new SharedLimiter(handle, openHandle(handle), options.clock);
+  if (options.policy !== undefined) {
+    const asked = checkLimitList(limiter.algorithm, options.policy);
+    const difference = limitListDifference(limiter.policies, asked);
+    if (difference)
+      throw new RatelabError(
+        'INVALID_POLICY',
+        `${difference.field}: the shared limiter enforces ${difference.enforced}, this thread asked for ${difference.asked}`,
+        { field: difference.field },
+      );
+  }
+  return limiter;
+}
+
+/**
+ * The handle's `policy`: one policy as given (`burst` only if given), or every limit of a
+ * list with its name and algorithm filled in, so the buffer's description says them all.
+ */
+function handlePolicy(policy: PolicyInput, policies: readonly NamedLimits[]): Policy | LimitSpec[] {
+  const withBurst = <T extends Policy>(entry: T, burst: number | undefined): T =>
+    burst === undefined ? entry : { ...entry, burst };
+  const [first] = policies as [NamedLimits];
+  if (!Array.isArray(policy))
+    return withBurst({ limit: first.limit, windowMs: first.windowMs }, (policy as Policy).burst);
+  const list = policy as readonly LimitSpec[];
+  return policies.map((entry, i) =>
+    withBurst(
+      { name: entry.name, algorithm: entry.algorithm, limit: entry.limit, windowMs: entry.windowMs },
+      list[i]?.burst,
+    ),
+  );
 }
 
 class SharedLimiter implements SharedRateLimiter {
@@ -109,6 +144,7 @@ class SharedLimiter implements SharedRateLimiter {
   readonly policies: readonly NamedLimits[];
   readonly stateBytesPerKey: number;
   private readonly meter: Meter;
+  private readonly decideRow: DecideFn;
   private readonly touched: Float64Array;
   private readonly codec: KeyCodec;
   private readonly table: SharedKeyTable;
@@ -124,9 +160,10 @@ class SharedLimiter implements SharedRateLimiter {
   ) {
     const spec = specOf(handle);
     this.algorithm = spec.algorithm;
-    this.limits = spec.limits;
-    this.policies = [namedLimits(spec.algorithm, spec.limits)];
+    this.policies = spec.policies;
+    this.limits = tightestLimits(spec.policies);
     this.meter = view.meter;
+    this.decideRow = decisionOf(this.meter, this.policies, this.limits);
     this.touched = view.touched;
     this.clock = toClock(clock);
     this.waitFor = lazyWait((k, c) => this.consume(k, c), {
@@ -180,7 +217,7 @@ class SharedLimiter implements SharedRateLimiter {
       try {
         const row = this.table.row;
         const at = this.advance(row, now);
-        return full ? meterDecision(this.meter, this.limits, row, at, cost) : this.meter.take(row, at, cost);
+        return full ? this.decideRow(row, at, cost) : this.meter.take(row, at, cost);
       } finally {
         this.table.release();
       }
@@ -228,12 +265,17 @@ class SharedLimiter implements SharedRateLimiter {
   /**
    * A dead holder may have left the row half-written. It restarts as if its whole quota
    * was used at its last time: never an admission the memory limiter would not make, at
-   * the cost of denying that one key for up to a window.
+   * the cost of denying that one key for up to a window (of several limits, every limit
+   * spent: up to the longest window).
    */
   private readonly repair = (row: number): void => {
     const at = Math.max(this.touched[row] as number, 0);
     this.meter.init(row, at);
-    if (Number.isFinite(this.limits.capacity)) this.meter.take(row, at, this.limits.capacity);
+    const parts = this.policies.length === 1 ? [this.meter] : (this.meter as CompositeMeter).parts;
+    parts.forEach((part, i) => {
+      const { capacity } = this.policies[i] as NamedLimits;
+      if (Number.isFinite(capacity)) part.take(row, at, capacity);
+    });
   };
 }
 

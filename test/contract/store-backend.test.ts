@@ -4,7 +4,7 @@
 // the deny cache, the waiters and the option checks come from the seam, and the whole
 // limiter contract holds for it.
 import { describe, expect, it } from 'vitest';
-import { createMeter, type Meter } from '../../src/algorithms/index.js';
+import { createLimitsMeter, type Meter } from '../../src/algorithms/index.js';
 import {
   createStoreLimiter,
   type LimiterStore,
@@ -13,10 +13,10 @@ import {
   type StoreRateLimiter,
 } from '../../src/backend/store-limiter.js';
 import { ManualClock } from '../../src/core/clock.js';
-import { meterDecision } from '../../src/core/decision.js';
+import { decisionOf, type DecideFn } from '../../src/core/decision.js';
 import type { FailOverReason, ReasonedDecision } from '../../src/core/fail-over.js';
 import { advanceKeyTime } from '../../src/core/key-time.js';
-import type { Algorithm, Policy } from '../../src/core/policy.js';
+import type { Algorithm, PolicyInput } from '../../src/core/policy.js';
 import { expectRatelabError } from '../support/errors.js';
 import { describeLimiterContract } from './limiter-contract.js';
 
@@ -35,11 +35,14 @@ class MapStore implements LimiterStore<MapDecision> {
   private readonly rows = new Map<string, { slot: number; at: number }>();
   private readonly freeSlots: number[] = [];
   private readonly meter: Meter;
+  private readonly decideRow: DecideFn;
   private slots = 0;
   private capacity = 0;
 
   constructor(private readonly context: StoreContext) {
-    this.meter = createMeter(context.algorithm, context.limits);
+    // Every limit's columns in one row per key, decided all or nothing (one limit: its own meter).
+    this.meter = createLimitsMeter(context.policies);
+    this.decideRow = decisionOf(this.meter, context.policies, context.limits);
   }
 
   async decide(key: string, cost: number): Promise<MapDecision> {
@@ -52,7 +55,7 @@ class MapStore implements LimiterStore<MapDecision> {
     const now = this.now();
     const row = this.rowOf(key, now);
     const decision: MapDecision = {
-      ...meterDecision(this.meter, this.context.limits, row.slot, row.at, cost),
+      ...this.decideRow(row.slot, row.at, cost),
       reason: 'store',
     };
     return this.context.decided(key, cost, decision);
@@ -93,7 +96,7 @@ class MapStore implements LimiterStore<MapDecision> {
 /** A limiter on the seam over a fresh MapStore; `store` is that store, to reach into. */
 function mapLimiter(
   algorithm: Algorithm,
-  policy: Policy,
+  policy: PolicyInput,
   options: StoreLimiterOptions,
 ): { limiter: StoreRateLimiter<MapDecision>; store: MapStore } {
   let store: MapStore | undefined;
@@ -103,20 +106,16 @@ function mapLimiter(
 
 // As for Redis (test/redis/contract.test.ts): the adapter only checks that the store decided
 // and drops `reason`, which a plain Decision does not have.
-describeLimiterContract(
-  'a Map on the backend seam',
-  (algorithm, policy, clock) => {
-    const { limiter } = mapLimiter(algorithm, policy as Policy, { clock, failMode: 'closed' });
-    return {
-      consume: async (key, cost) => {
-        const { reason, ...decision } = await limiter.consume(key, cost);
-        if (reason !== 'store') throw new Error(`the store did not decide: ${reason}`);
-        return decision;
-      },
-    };
-  },
-  { composite: false },
-);
+describeLimiterContract('a Map on the backend seam', (algorithm, policy, clock) => {
+  const { limiter } = mapLimiter(algorithm, policy, { clock, failMode: 'closed' });
+  return {
+    consume: async (key, cost) => {
+      const { reason, ...decision } = await limiter.consume(key, cost);
+      if (reason !== 'store') throw new Error(`the store did not decide: ${reason}`);
+      return decision;
+    },
+  };
+});
 
 describe('what the seam gives a backend', () => {
   const POLICY = { limit: 2, windowMs: 1000 };
@@ -152,6 +151,82 @@ describe('what the seam gives a backend', () => {
     expect(decisions.map((d) => d.allowed)).toEqual(allowed);
     expect(decisions.map((d) => d.error)).toEqual(['the store is down', 'the store is down', 'the store is down']);
     expect(limiter.failMode).toBe(failMode);
+  });
+
+  // Two limits, 4 per second and 8 per hour, over 2 nodes: each node's share is 2 per second
+  // and 4 per hour, decided together by one memory limiter while the store is away.
+  const COMPOSITE = [
+    { limit: 4, windowMs: 1000 },
+    { limit: 8, windowMs: 3_600_000 },
+  ];
+
+  it('failMode local decides two limits as a whole: a request one share denies takes from neither', async () => {
+    const clock = new ManualClock(0);
+    const { limiter, store } = mapLimiter('fixed-window', COMPOSITE, { clock, failMode: 'local', expectedNodes: 2 });
+    store.down = true;
+    const rows: Array<{ at: number; allowed: boolean; remaining: [number, number]; why: string }> = [
+      { at: 0, allowed: true, remaining: [1, 3], why: 'both shares admit, both take' },
+      { at: 0, allowed: true, remaining: [0, 2], why: 'the per-second share is spent' },
+      { at: 0, allowed: false, remaining: [0, 2], why: 'the hour admits, the second denies: none takes' },
+      { at: 1000, allowed: true, remaining: [1, 1], why: 'a new second' },
+      { at: 1000, allowed: true, remaining: [0, 0], why: 'the hourly share is spent too' },
+      { at: 2000, allowed: false, remaining: [2, 0], why: 'the second admits, the hour denies: none takes' },
+    ];
+    for (const [i, row] of rows.entries()) {
+      clock.set(row.at);
+      const decision = await limiter.consume('k');
+      expect(
+        { reason: decision.reason, allowed: decision.allowed, remaining: decision.limits?.map((l) => l.remaining) },
+        `row ${i + 1}: ${row.why}`,
+      ).toEqual({ reason: 'local-fallback', allowed: row.allowed, remaining: row.remaining });
+      expect(decision.limits?.map((l) => [l.name, l.limit])).toEqual([
+        ['1s', 2],
+        ['1h', 4],
+      ]);
+    }
+  });
+
+  it.each<{
+    failMode: 'open' | 'closed';
+    cost: number;
+    allowed: boolean;
+    retryAfterMs: number;
+    each: boolean[];
+    why: string;
+  }>([
+    {
+      failMode: 'open',
+      cost: 1,
+      allowed: true,
+      retryAfterMs: 0,
+      each: [true, true],
+      why: 'admits, every limit answering',
+    },
+    {
+      failMode: 'open',
+      cost: 5,
+      allowed: false,
+      retryAfterMs: Infinity,
+      each: [false, true],
+      why: 'a cost over the per-second capacity is never admissible',
+    },
+    {
+      failMode: 'closed',
+      cost: 1,
+      allowed: false,
+      retryAfterMs: 100,
+      each: [false, false],
+      why: 'denies, every limit asking to retry after the store’s retryAfterMs',
+    },
+  ])('failMode $failMode on two limits, cost $cost: $why', async ({ failMode, cost, allowed, retryAfterMs, each }) => {
+    const { limiter, store } = mapLimiter('gcra', COMPOSITE, { clock: new ManualClock(0), failMode });
+    store.down = true;
+    const decision = await limiter.consume('k', cost);
+    expect({ allowed: decision.allowed, retryAfterMs: decision.retryAfterMs }).toEqual({ allowed, retryAfterMs });
+    expect(decision.limits?.map((l) => [l.name, l.allowed])).toEqual([
+      ['1s', each[0]],
+      ['1h', each[1]],
+    ]);
   });
 
   it('a key the store cannot use is decided by the fail mode, with reason key-error and the store’s error', async () => {

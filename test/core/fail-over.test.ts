@@ -3,7 +3,16 @@
 import { describe, expect, it } from 'vitest';
 import { ALGORITHMS, type Algorithm, type Policy } from '../../src/core/policy.js';
 import { checkPolicy } from '../../src/core/policy.js';
-import { checkExpectedNodes, FailOver, localSharePolicy, nodeShare, type FailMode } from '../../src/core/fail-over.js';
+import {
+  checkExpectedNodes,
+  FailOver,
+  localShareLimits,
+  localSharePolicy,
+  nodeShare,
+  type FailMode,
+} from '../../src/core/fail-over.js';
+import type { Decision } from '../../src/core/decision.js';
+import { checkLimitList } from '../../src/core/limit-list.js';
 import { createLimiter } from '../../src/memory/limiter.js';
 import { expectRatelabError } from '../support/errors.js';
 
@@ -86,5 +95,33 @@ describe('localSharePolicy: the local share, built from the checked limits', () 
   it.each(cases)('%s %o over %i nodes: the limits of the raw policy’s share', (algorithm: Algorithm, policy, nodes) => {
     const share = localSharePolicy(checkPolicy(policy, algorithm), nodes);
     expect(checkPolicy(share, algorithm)).toEqual(checkPolicy(nodeShare(policy, nodes), algorithm));
+  });
+});
+
+describe('several limits while the store is away', () => {
+  // 4 per second (GCRA, burst 6) and 100 per hour (fixed window), named.
+  const LIST = checkLimitList('gcra', [
+    { limit: 4, windowMs: 1000, burst: 6, name: 'second' },
+    { limit: 100, windowMs: 3_600_000, name: 'hour', algorithm: 'fixed-window' },
+  ]);
+
+  it('localShareLimits: every limit’s share over 3 nodes, its name and algorithm kept', () => {
+    expect(checkLimitList('gcra', localShareLimits(LIST, 3))).toEqual([
+      { name: 'second', algorithm: 'gcra', limit: 1, windowMs: 1000, capacity: 2 },
+      { name: 'hour', algorithm: 'fixed-window', limit: 33, windowMs: 3_600_000, capacity: 33 },
+    ]);
+  });
+
+  it.each<[FailMode, number, Partial<Decision>, boolean[], string]>([
+    ['open', 1, { allowed: true, limit: 6, remaining: 5, retryAfterMs: 0 }, [true, true], 'the least remaining binds'],
+    ['open', 7, { allowed: false, limit: 6, remaining: 0, retryAfterMs: Infinity }, [false, true], 'over 6 never fits'],
+    ['closed', 1, { allowed: false, limit: 6, remaining: 0, retryAfterMs: 250 }, [false, false], 'every limit waits'],
+  ])('%s, cost %i: %o, each limit %o (%s)', (mode, cost, decision, each) => {
+    const failed = new FailOver(mode, 6, 249.2, undefined, LIST).decide('k', cost);
+    expect(failed).toMatchObject(decision);
+    expect(failed.limits?.map((l) => [l.name, l.allowed])).toEqual([
+      ['second', each[0]],
+      ['hour', each[1]],
+    ]);
   });
 });

@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ALGORITHMS } from '../../src/core/policy.js';
+import { ALGORITHMS, type LimitSpec, type PolicyInput } from '../../src/core/policy.js';
 import { serveClusterLimiter } from '../../src/shared/cluster-primary.js';
 
 const boot = fileURLToPath(new URL('../support/ts-worker.mjs', import.meta.url));
@@ -169,4 +169,66 @@ describe('key size at the primary', () => {
       ).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', field: 'maxKeyBytes' }));
     },
   );
+});
+
+describe('several limits on one key through the primary', () => {
+  // The primary serves 50 per 10 minutes and 30 per hour (test/support/cluster-app.ts,
+  // COMPOSITE_POLICY). Each row: a worker's policy, and what its call gets. No time passes
+  // that matters: nothing refills within a run.
+  const PRIMARY: LimitSpec[] = [
+    { limit: 50, windowMs: 600_000, name: 'burst' },
+    { limit: 30, windowMs: 3_600_000, name: 'hour', algorithm: 'token-bucket' },
+  ];
+  /** The primary's limits with entry `i` changed by `fields` (an undefined field is dropped, as JSON drops it). */
+  const changed = (i: number, fields: Partial<LimitSpec>): LimitSpec[] =>
+    PRIMARY.map((entry, j) => (j === i ? { ...entry, ...fields } : entry));
+  const ROWS: Array<{ policy: PolicyInput; outcome: string; why: string }> = [
+    { policy: PRIMARY, outcome: 'primary', why: 'the primary’s own limits' },
+    {
+      policy: changed(1, { limit: 2000 }),
+      outcome: 'policy[1].limit: the primary enforces 30, this worker asked for 2000',
+      why: 'a larger hourly limit',
+    },
+    {
+      policy: changed(0, { windowMs: 60_000 }),
+      outcome: 'policy[0].windowMs: the primary enforces 600000, this worker asked for 60000',
+      why: 'another window',
+    },
+    {
+      policy: changed(1, { algorithm: undefined }),
+      outcome: 'policy[1].algorithm: the primary enforces "token-bucket", this worker asked for "sliding-log"',
+      why: 'the limiter’s algorithm where the primary’s entry names its own',
+    },
+    {
+      policy: changed(1, { name: 'hourly' }),
+      outcome: 'policy[1].name: the primary enforces "hour", this worker asked for "hourly"',
+      why: 'another name (headers and reports would disagree)',
+    },
+    {
+      policy: changed(1, { burst: 40 }),
+      outcome: 'policy[1].burst: the primary enforces 30, this worker asked for 40',
+      why: 'another bucket capacity',
+    },
+    {
+      policy: { limit: 50, windowMs: 600_000 },
+      outcome: 'policy: the primary enforces 2 limits, this worker asked for 1 limit',
+      why: 'one policy where the primary enforces two',
+    },
+  ];
+
+  it('4 workers x 100 calls on one key: exactly 30 admitted (the hourly bound), each decision naming both limits; a worker with other limits is refused naming the entry', async () => {
+    const [result] = (await runCluster({
+      RATELAB_CLUSTER_MODE: 'composite',
+      RATELAB_CLUSTER_POLICIES: JSON.stringify(ROWS.map((row) => row.policy)),
+    })) as Array<{ admitted: number; names: string[]; policies: string[] }>;
+    expect(result?.admitted).toBe(30);
+    expect(result?.names).toEqual(['burst,hour']);
+    for (const [i, row] of ROWS.entries()) {
+      const expected =
+        row.outcome === 'primary'
+          ? 'primary'
+          : `INVALID_POLICY: ${row.outcome}; create the worker's limiter with the primary's limits`;
+      expect(result?.policies[i], `row ${i + 1}: ${row.why}`).toBe(expected);
+    }
+  }, 120_000);
 });

@@ -1,7 +1,7 @@
 // The shared key table on one thread, driven directly: what a full table costs a new key
 // (slots examined, counted by the table, never timed), and that idle keys are still found.
 import { describe, expect, it } from 'vitest';
-import { checkPolicy } from '../../src/core/policy.js';
+import { checkLimitList } from '../../src/core/limit-list.js';
 import { initialise } from '../../src/shared/handle.js';
 import { KeyCodec } from '../../src/shared/key-codec.js';
 import { SWEEP_STEPS, SharedKeyTable } from '../../src/shared/key-table.js';
@@ -19,7 +19,7 @@ function tableOf(maxKeys: number) {
   const slots = 2 ** Math.ceil(Math.log2(2 * maxKeys));
   const spec = {
     algorithm: 'fixed-window' as const,
-    limits: checkPolicy({ limit: 1, windowMs: IDLE_MS }, 'fixed-window'),
+    policies: checkLimitList('fixed-window', { limit: 1, windowMs: IDLE_MS }),
     maxKeys,
     slots,
     maxKeyBytes: KEY_BYTES,
@@ -130,7 +130,7 @@ describe('a decision on a known key', () => {
     const slots = 2 ** Math.ceil(Math.log2(2 * maxKeys));
     const spec = {
       algorithm: 'fixed-window' as const,
-      limits: checkPolicy({ limit: 1, windowMs: IDLE_MS }, 'fixed-window'),
+      policies: checkLimitList('fixed-window', { limit: 1, windowMs: IDLE_MS }),
       maxKeys,
       slots,
       maxKeyBytes: KEY_BYTES,

@@ -5,8 +5,8 @@ import { MAX_BUFFER_BYTES } from '../../src/shared/layout.js';
 import { expectRatelabError } from '../support/errors.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { createLimiter } from '../../src/memory/limiter.js';
-import { ALGORITHMS } from '../../src/core/policy.js';
-import { attachSharedLimiter, createSharedLimiter } from '../../src/shared/limiter.js';
+import { ALGORITHMS, type LimitSpec, type PolicyInput } from '../../src/core/policy.js';
+import { attachSharedLimiter, createSharedLimiter, type SharedRateLimiter } from '../../src/shared/limiter.js';
 import { errorCode } from '../support/errors.js';
 
 describe('the shared limiter decides as the memory limiter does', () => {
@@ -241,5 +241,108 @@ describe('keys holding lone surrogates', () => {
     expect(limiter.allow('a\uFFFD')).toBe(true);
     expect(limiter.allow('a\uD800')).toBe(false);
     expectRatelabError(() => limiter.allow('ab\uDC00'), 'INVALID_KEY', 'key');
+  });
+});
+
+describe('several limits on one key: one row, one lock, a self-describing buffer', () => {
+  // 3 per second (GCRA) and 5 per hour (sliding log), named: each key's row holds both
+  // limits' columns, and the buffer's description says both, so a thread attaching learns them.
+  const LIMITS: LimitSpec[] = [
+    { limit: 3, windowMs: 1000, name: 'second' },
+    { limit: 5, windowMs: 3_600_000, name: 'hour', algorithm: 'sliding-log' },
+  ];
+  const real = (clock?: ManualClock) => createSharedLimiter('gcra', LIMITS, { clock, maxKeys: 64 });
+
+  it('a thread attaching learns the limits from the handle its buffer vouches for, and shares the quota', () => {
+    const clock = new ManualClock(0);
+    const creator = real(clock);
+    const other = attachSharedLimiter(structuredClone(creator.handle), { clock });
+    expect(other.policies).toEqual([
+      { name: 'second', algorithm: 'gcra', limit: 3, windowMs: 1000, capacity: 3 },
+      { name: 'hour', algorithm: 'sliding-log', limit: 5, windowMs: 3_600_000, capacity: 5 },
+    ]);
+    expect(other.limits).toEqual({ limit: 3, windowMs: 1000, capacity: 3 });
+    // Each row: who asks, when, and what is left of each limit after.
+    const rows: Array<[SharedRateLimiter, number, boolean, [number, number], string]> = [
+      [creator, 0, true, [2, 4], 'both limits admit and take'],
+      [other, 0, true, [1, 3], 'the other thread takes from the same row'],
+      [creator, 0, true, [0, 2], 'the per-second limit is spent'],
+      [other, 0, false, [0, 2], 'the hour admits, the second denies: neither takes'],
+      [other, 1000, true, [2, 1], 'a second later: the per-second limit is back'],
+      [creator, 1000, true, [1, 0], 'the hour is spent'],
+      [other, 1000, false, [1, 0], 'the second admits, the hour denies: neither takes'],
+    ];
+    for (const [i, [limiter, at, allowed, remaining, why]] of rows.entries()) {
+      clock.set(at);
+      const decision = limiter.consume('k');
+      expect(
+        { allowed: decision.allowed, remaining: decision.limits?.map((l) => l.remaining) },
+        `row ${i + 1}: ${why}`,
+      ).toEqual({ allowed, remaining });
+    }
+  });
+
+  it('a key costs the sum of its limits’ columns and no more', () => {
+    const bytes = (policy: PolicyInput) => createSharedLimiter('gcra', policy, { maxKeys: 64 }).stateBytesPerKey;
+    const second = createLimiter('gcra', LIMITS[0] as LimitSpec).stateBytesPerKey;
+    const hour = createLimiter('sliding-log', LIMITS[1] as LimitSpec).stateBytesPerKey;
+    // The memory limiter's figure is the meter's columns and 8 B of time: the parts' columns add up.
+    expect(bytes(LIMITS) - bytes(LIMITS[0] as LimitSpec)).toBe(hour - 8);
+    expect(bytes(LIMITS) - bytes([LIMITS[1] as LimitSpec])).toBe(second - 8);
+  });
+
+  // Each row: a real composite handle with one part changed, and the field the refusal names.
+  it.each<[string, (policy: LimitSpec[]) => unknown, string, string]>([
+    ['a window', (p) => [p[0], { ...p[1], windowMs: 60_000 }], 'handle.policy[1].windowMs', 'created with 3600000'],
+    ['a limit', (p) => [{ ...p[0], limit: 4 }, p[1]], 'handle.policy[0].limit', 'created with 3'],
+    [
+      'an algorithm',
+      (p) => [p[0], { ...p[1], algorithm: 'gcra' }],
+      'handle.policy[1].algorithm',
+      'created with "sliding-log"',
+    ],
+    ['a name', (p) => [p[0], { ...p[1], name: 'day' }], 'handle.policy[1].name', 'created with "hour"'],
+    ['a burst added', (p) => [{ ...p[0], burst: 6 }, p[1]], 'handle.policy[0].burst', 'created with undefined'],
+    ['a limit dropped', (p) => [p[0]], 'handle.policy', 'created with a list of 2 limits'],
+    ['one policy for the list', (p) => p[0], 'handle.policy', 'created with a list of 2 limits'],
+    ['an entry that is not one', (p) => [p[0], null], 'handle.policy[1].algorithm', 'created with "sliding-log"'],
+  ])('%s changed in the handle: INVALID_ARGUMENT naming the entry', (_what, forge, field, created) => {
+    const creator = real();
+    const handle = { ...creator.handle, policy: forge(creator.handle.policy as LimitSpec[]) };
+    const { message } = expectRatelabError(
+      () => attachSharedLimiter(handle as SharedLimiterHandle),
+      'INVALID_ARGUMENT',
+      field,
+    );
+    expect(message).toContain(`but its buffer was ${created}`);
+  });
+
+  it.each<[string, PolicyInput | undefined, string | undefined]>([
+    ['the same limits', LIMITS, undefined],
+    ['no expectation', undefined, undefined],
+    [
+      'another window',
+      [LIMITS[0] as LimitSpec, { ...(LIMITS[1] as LimitSpec), windowMs: 60_000 }],
+      'policy[1].windowMs: the shared limiter enforces 3600000, this thread asked for 60000',
+    ],
+    [
+      'the hourly limit under the limiter’s algorithm',
+      [LIMITS[0] as LimitSpec, { ...(LIMITS[1] as LimitSpec), algorithm: undefined }],
+      'policy[1].algorithm: the shared limiter enforces "sliding-log", this thread asked for "gcra"',
+    ],
+    [
+      'one of the two',
+      { limit: 3, windowMs: 1000 },
+      'policy: the shared limiter enforces 2 limits, this thread asked for 1 limit',
+    ],
+  ])('attaching expecting %s: %s', (_what, policy, refusal) => {
+    const creator = real();
+    const attach = () => attachSharedLimiter(creator.handle, policy === undefined ? {} : { policy });
+    if (refusal === undefined) {
+      expect(attach().policies).toEqual(creator.policies);
+      return;
+    }
+    const { message } = expectRatelabError(attach, 'INVALID_POLICY', refusal.slice(0, refusal.indexOf(':')));
+    expect(message).toBe(refusal);
   });
 });

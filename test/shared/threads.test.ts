@@ -3,8 +3,8 @@
 // that does not wedge the table. Counts and decisions only, never durations.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALGORITHMS } from '../../src/core/policy.js';
-import { createSharedLimiter } from '../../src/shared/limiter.js';
+import { ALGORITHMS, type PolicyInput } from '../../src/core/policy.js';
+import { createSharedLimiter, type SharedRateLimiter } from '../../src/shared/limiter.js';
 import { oracleFor } from '../support/oracles.js';
 import { TestThread } from '../support/thread-pool.js';
 
@@ -48,6 +48,46 @@ describe('4 threads filling one table at once, each with keys of its own', () =>
     // Had two keys been given one row, the second would have found its quota spent.
     for (const key of own.flat()) expect(limiter.consume(key, 0).remaining).toBe(0);
     expect(() => limiter.allow('one more')).toThrow(expect.objectContaining({ code: 'SHARED_TABLE_FULL' }));
+  });
+});
+
+describe('4 threads hammering two limits on one key (5 per second, 20 per hour), time held still per round', () => {
+  // The threads' clock is one shared number the test moves between rounds, so each round's
+  // 4 x 200 calls race on one row at one instant: the per-second limit admits 5 per round
+  // until the hourly one is spent. Rounds 2 s apart: every algorithm's second is whole again.
+  const ROUNDS: Array<{ at: number; admitted: number; why: string }> = [
+    { at: 0, admitted: 5, why: 'the per-second limit binds' },
+    { at: 2000, admitted: 5, why: 'a new second: 10 of the hour' },
+    { at: 4000, admitted: 5, why: '15 of the hour' },
+    { at: 6000, admitted: 5, why: 'the hour is spent: 20' },
+    { at: 8000, admitted: 0, why: 'the second would admit, the hour denies, and takes nothing' },
+    { at: 10_000, admitted: 0, why: 'still: never more than 20 in the hour' },
+  ];
+  it.each(ALGORITHMS.map((algorithm) => [algorithm]))('%s admits exactly 20 in all, 5 a round', async (algorithm) => {
+    const clock = new SharedArrayBuffer(8);
+    const time = new Float64Array(clock);
+    const limiter = createSharedLimiter(
+      algorithm,
+      [
+        { limit: 5, windowMs: 1000 },
+        { limit: 20, windowMs: 3_600_000 },
+      ],
+      { maxKeys: 16, clock: () => time[0] as number },
+    );
+    await Promise.all(threads.map((thread) => thread.ask({ type: 'attach', handle: limiter.handle, clock })));
+    let total = 0;
+    for (const [i, round] of ROUNDS.entries()) {
+      time[0] = round.at;
+      const admitted = await Promise.all(
+        threads.map((thread) => thread.ask<number>({ type: 'count', keys: ['k'], calls: 200 })),
+      );
+      const sum = admitted.reduce((a, b) => a + b, 0);
+      total += sum;
+      expect(sum, `round ${i + 1} at ${round.at} ms: ${round.why}`).toBe(round.admitted);
+    }
+    expect(total).toBe(20);
+    // The test thread's view of the row agrees: the hour is spent, the second is not.
+    expect(limiter.consume('k', 0).limits?.map((l) => l.remaining)).toEqual([5, 0]);
   });
 });
 
@@ -135,17 +175,19 @@ describe('the sliding log under random interleavings (seeded, real threads)', ()
 });
 
 describe('a thread that dies holding a lock', () => {
-  it('wedges no other key, and its own key is taken over after the lease, spent (never over the limit)', async () => {
-    const limiter = createSharedLimiter(
-      'token-bucket',
-      { limit: 5, windowMs: 60_000 },
-      { maxKeys: 64, lockLeaseMs: 50 },
-    );
+  /** A token bucket of `policy` whose key `victim` (one unit taken) is locked by a thread that then died. */
+  async function abandoned(policy: PolicyInput): Promise<SharedRateLimiter> {
+    const limiter = createSharedLimiter('token-bucket', policy, { maxKeys: 64, lockLeaseMs: 50 });
     const doomed = await TestThread.start();
     await doomed.ask({ type: 'attach', handle: limiter.handle });
     expect(limiter.consume('victim').allowed).toBe(true);
     await doomed.ask({ type: 'hold', key: 'victim' });
     await doomed.stop();
+    return limiter;
+  }
+
+  it('wedges no other key, and its own key is taken over after the lease, spent (never over the limit)', async () => {
+    const limiter = await abandoned({ limit: 5, windowMs: 60_000 });
     // Other keys: decided at once, many times, by this thread and the others.
     await Promise.all(threads.map((thread) => thread.ask({ type: 'attach', handle: limiter.handle })));
     const others = await Promise.all(
@@ -165,6 +207,18 @@ describe('a thread that dies holding a lock', () => {
     );
     expect(after.reduce((a, b) => a + b, 0)).toBe(0);
     expect(limiter.consume('fresh-key').allowed).toBe(true);
+  });
+
+  it('of two limits on its key: the key is taken over with every limit spent, not only the tightest', async () => {
+    const limiter = await abandoned([
+      { limit: 5, windowMs: 60_000 },
+      { limit: 10, windowMs: 3_600_000 },
+    ]);
+    // Spending only the per-minute limit would let the hour admit 5 more a minute later,
+    // though its dead holder may have used it up.
+    const decision = limiter.consume('victim');
+    expect(decision.allowed).toBe(false);
+    expect(decision.limits?.map((l) => l.remaining)).toEqual([0, 0]);
   });
 
   it('a worker terminated mid-stream (wherever it stopped) leaves every key decidable', async () => {

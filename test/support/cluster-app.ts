@@ -18,12 +18,17 @@
 //     (timeoutMs 200, failMode RATELAB_FAIL_MODE) spends 2 units, stops the primary
 //     (SIGSTOP), makes 2,000 concurrent calls, lets it go on (SIGCONT) and makes one more
 //     call; prints the reasons and durations of the stalled calls and the last decision.
+//   RATELAB_CLUSTER_MODE=composite: the primary serves COMPOSITE_POLICY (two limits, no refill
+//     within a run); 4 workers each make 100 calls on one key; then one worker creates a
+//     limiter for each policy of RATELAB_CLUSTER_POLICIES (JSON) and makes one call with each.
+//     Prints what the 4 workers admitted and the limits their decisions named, and each
+//     policy's outcome (`primary`, or the error's code and message).
 //   RATELAB_CLUSTER_MODE=keys: the primary serves a limiter with the default maxKeyBytes (128)
 //     and one with 16; one worker sends keys of 128, 129 and 1,000,000 bytes and 9 two-byte
 //     characters in one batch; prints each call's outcome and the keys each limiter holds.
 import cluster from 'node:cluster';
 import { performance } from 'node:perf_hooks';
-import { ALGORITHMS, type Algorithm, type Policy } from '../../src/core/policy.js';
+import { ALGORITHMS, type Algorithm, type LimitSpec, type Policy, type PolicyInput } from '../../src/core/policy.js';
 import { serveClusterLimiter } from '../../src/shared/cluster-primary.js';
 import {
   createClusterLimiter,
@@ -44,6 +49,7 @@ async function primary(): Promise<void> {
   if (mode === 'burst') return burstTarget();
   if (mode === 'stuck') return stuckTarget();
   if (mode === 'keys') return keysTarget();
+  if (mode === 'composite') return compositeTarget();
   if (mode === 'serve') for (const algorithm of ALGORITHMS) serveClusterLimiter(algorithm, algorithm, POLICY);
   const results: unknown[] = [];
   await new Promise<void>((done) => {
@@ -152,6 +158,48 @@ async function stopper(): Promise<unknown> {
   return { before, stalled, after: { reason, allowed, remaining } };
 }
 
+/** 50 per 10 minutes (sliding log) and 30 per hour (token bucket, 1 back every 2 minutes): 30 in a run, at most. */
+const COMPOSITE_POLICY: LimitSpec[] = [
+  { limit: 50, windowMs: 600_000, name: 'burst' },
+  { limit: 30, windowMs: 3_600_000, name: 'hour', algorithm: 'token-bucket' },
+];
+
+async function compositeTarget(): Promise<void> {
+  serveClusterLimiter('api', 'sliding-log', COMPOSITE_POLICY);
+  const hammers = (await results('composite', WORKERS)) as Array<{ admitted: number; names: string[] }>;
+  const policies = await oneResult('policies');
+  print({
+    admitted: hammers.reduce((sum, r) => sum + r.admitted, 0),
+    names: [...new Set(hammers.map((r) => r.names.join(',')))],
+    policies,
+  });
+}
+
+async function hammerComposite(): Promise<{ admitted: number; names: string[] }> {
+  const limiter = createClusterLimiter('sliding-log', COMPOSITE_POLICY, { name: 'api', timeoutMs: 30_000 });
+  const decisions = await Promise.all(Array.from({ length: 100 }, () => limiter.consume('k')));
+  if (decisions.some((d) => d.reason !== 'primary')) throw new Error('a call was not decided by the primary');
+  return {
+    admitted: decisions.filter((d) => d.allowed).length,
+    names: decisions[0]?.limits?.map((l) => l.name) ?? [],
+  };
+}
+
+/** One call with a limiter of each policy the test lists: who decided it, or why it was refused. */
+async function tryPolicies(): Promise<string[]> {
+  const policies = JSON.parse(process.env.RATELAB_CLUSTER_POLICIES ?? '[]') as PolicyInput[];
+  return Promise.all(
+    policies.map((policy, i) =>
+      createClusterLimiter('sliding-log', policy, { name: 'api', timeoutMs: 30_000 })
+        .consume(`probe-${i}`)
+        .then(
+          (decision) => decision.reason,
+          (error: RatelabError) => `${error.code}: ${error.message}`,
+        ),
+    ),
+  );
+}
+
 async function keysTarget(): Promise<void> {
   const wide = serveClusterLimiter('default', 'token-bucket', STUCK_POLICY);
   const narrow = serveClusterLimiter('narrow', 'token-bucket', STUCK_POLICY, { maxKeyBytes: 16 });
@@ -257,6 +305,10 @@ async function worker(): Promise<void> {
   const role = process.env.RATELAB_CLUSTER_ROLE;
   if (role === 'quitter') {
     await quit();
+  } else if (role === 'composite') {
+    result = await hammerComposite();
+  } else if (role === 'policies') {
+    result = await tryPolicies();
   } else if (role === 'keys') {
     result = await sendKeys();
   } else if (role === 'stopper') {
