@@ -134,35 +134,41 @@ describe('Retry-After probes are counted apart from the workload', () => {
 });
 
 describe('header consistency of a response carrying several policies', () => {
-  const response = (status: number, headers: Shot['headers']): Shot => ({ ...shot(0, status), headers });
-  it.each([
-    {
-      status: 200,
-      headers: { remaining: '2', limit: '10', rateLimit: '"burst";r=4;t=1, "hourly";r=2;t=3600' },
-      problem: undefined,
-      why: 'X-RateLimit-Remaining is the least r, the binding limit',
+  const BOTH_LEFT = '"burst";r=4;t=1, "hourly";r=2;t=3600';
+  // status, X-RateLimit-Remaining, Retry-After, RateLimit, the problem found, why
+  it.each<[number, string, string | undefined, string, string | undefined, string]>([
+    [200, '2', undefined, BOTH_LEFT, undefined, 'X-RateLimit-Remaining is the least r, the binding limit'],
+    [
+      200,
+      '4',
+      undefined,
+      BOTH_LEFT,
+      'RateLimit r=2 but X-RateLimit-Remaining 4',
+      'the first policy is not the binding one',
+    ],
+    [
+      429,
+      '0',
+      '1',
+      '"burst";r=0;t=1, "hourly";r=2;t=3600',
+      undefined,
+      'denied by the short limit: the long one still admits, its t (time to full) is no promise',
+    ],
+    [
+      429,
+      '0',
+      '1',
+      '"burst";r=0;t=1, "hourly";r=0;t=3598',
+      'Retry-After 1 is earlier than RateLimit t=3598',
+      'both ran out: Retry-After must wait for the longer',
+    ],
+  ])(
+    '%s, remaining %s, Retry-After %s, RateLimit %s -> %s (%s)',
+    (status, remaining, retryAfter, rateLimit, problem) => {
+      const headers = { remaining, rateLimit, ...(retryAfter === undefined ? {} : { retryAfter }) };
+      expect(headerProblem({ ...shot(0, status), headers })).toBe(problem);
     },
-    {
-      status: 200,
-      headers: { remaining: '4', limit: '5', rateLimit: '"burst";r=4;t=1, "hourly";r=2;t=3600' },
-      problem: 'RateLimit r=2 but X-RateLimit-Remaining 4',
-      why: 'the first policy is not the binding one',
-    },
-    {
-      status: 429,
-      headers: { retryAfter: '1', remaining: '0', rateLimit: '"burst";r=0;t=1, "hourly";r=2;t=3600' },
-      problem: undefined,
-      why: 'denied by the short limit: the long one still admits, its t (time to full) is no promise',
-    },
-    {
-      status: 429,
-      headers: { retryAfter: '1', remaining: '0', rateLimit: '"burst";r=0;t=1, "hourly";r=0;t=3598' },
-      problem: 'Retry-After 1 is earlier than RateLimit t=3598',
-      why: 'both ran out: Retry-After must wait for the longer',
-    },
-  ])('$why', ({ status, headers, problem }) => {
-    expect(headerProblem(response(status, headers))).toBe(problem);
-  });
+  );
 });
 
 describe('the policies an endpoint advertises', () => {
