@@ -1,3 +1,4 @@
+import { parseList, type Member } from '../audit/structured-field.js';
 import { percentiles } from '../metrics/percentile.js';
 import { MetricsRecorder, type ReplayMetrics } from '../metrics/recorder.js';
 import type { AttackRun } from './runner.js';
@@ -58,8 +59,23 @@ export interface AttackAnalysis {
   /** Of the workload's requests' responses. */
   latencyMs: ResponseTimes | null;
   probes: RetryAfterCheck;
+  /**
+   * Each advertised limit's worst window, when the endpoint holds a key to several at once
+   * (`policy.limits`); empty otherwise. The same metric as `metrics.worstWindowRatio`, once per limit.
+   */
+  limits: LimitWorstWindow[];
   /** Responses (probes included) whose rate-limit fields contradict themselves or the status; a few examples. */
   headerProblems: { count: number; examples: string[] };
+}
+
+/** One limit's worst window over the workload's decided requests: most admitted for one key in any `(t - windowMs, t]`, over `limit`. */
+export interface LimitWorstWindow {
+  name: string;
+  limit: number;
+  /** Wall ms. */
+  windowMs: number;
+  worstWindowRatio: number;
+  worstWindow: ReplayMetrics['worstWindow'];
 }
 
 /** Options of {@link analyzeAttack}. */
@@ -79,18 +95,13 @@ export interface AnalysisOptions {
  * of that key was admitted between the 429 and the probe.
  */
 export function analyzeAttack(run: AttackRun, options: AnalysisOptions): AttackAnalysis {
-  const { limit, windowMs } = options.policy;
-  const recorder = new MetricsRecorder({
-    limit,
-    windowMs,
-    bucketMs: options.bucketMs,
-    originMs: 0,
-    minBuckets: options.minBuckets,
-  });
   const own = run.shots.filter((shot) => shot.probeOf === undefined);
-  for (const shot of own) {
-    if (isDecided(shot)) recorder.record(Math.max(0, Math.round(shot.sentMs)), shot.key, 1, isAdmitted(shot));
-  }
+  const measure = (limit: number, windowMs: number) => replayMetrics(own, { ...options, limit, windowMs });
+  const metrics = measure(options.policy.limit, options.policy.windowMs);
+  const limits = (options.policy.limits ?? []).map(({ name, limit, windowMs }) => {
+    const { worstWindowRatio, worstWindow } = measure(limit, windowMs);
+    return { name, limit, windowMs, worstWindowRatio, worstWindow };
+  });
   const problems: string[] = [];
   for (const [i, shot] of run.shots.entries()) {
     const problem = isDecided(shot) ? headerProblem(shot) : undefined;
@@ -98,12 +109,26 @@ export function analyzeAttack(run: AttackRun, options: AnalysisOptions): AttackA
   }
   return {
     policy: options.policy,
-    metrics: recorder.result(),
+    metrics,
+    limits,
     responses: countResponses(own),
     latencyMs: responseTimes(own),
     probes: checkRetryAfter(run.shots),
     headerProblems: { count: problems.length, examples: problems.slice(0, 5) },
   };
+}
+
+/** The lab's metrics of the decided requests among `shots`, each at its sending time, judged by `limit` per `windowMs`. */
+function replayMetrics(
+  shots: readonly Shot[],
+  options: { limit: number; windowMs: number; bucketMs: number; minBuckets?: number | undefined },
+): ReplayMetrics {
+  const { limit, windowMs, bucketMs, minBuckets } = options;
+  const recorder = new MetricsRecorder({ limit, windowMs, bucketMs, originMs: 0, minBuckets });
+  for (const shot of shots) {
+    if (isDecided(shot)) recorder.record(Math.max(0, Math.round(shot.sentMs)), shot.key, 1, isAdmitted(shot));
+  }
+  return recorder.result();
 }
 
 /** Whether the endpoint decided the request: admitted (2xx) or limited (429). */
@@ -164,8 +189,9 @@ function responseTimes(shots: readonly Shot[]): ResponseTimes | null {
 
 /**
  * What is wrong with a decided response's rate-limit fields, if anything: a 429 needs a
- * whole-second Retry-After >= 1 (RFC 9110 10.2.3) no earlier than the RateLimit `t`; a
- * 2xx has none; Remaining never exceeds Limit; RateLimit `r` equals X-RateLimit-Remaining.
+ * whole-second Retry-After >= 1 (RFC 9110 10.2.3) no earlier than the RateLimit `t` of a
+ * policy it ran out of; a 2xx has none; Remaining never exceeds Limit; X-RateLimit-Remaining
+ * equals RateLimit's `r` (of several policies, the least: the binding limit's).
  */
 export function headerProblem(shot: Shot): string | undefined {
   const { retryAfter, limit, remaining, rateLimit } = shot.headers;
@@ -175,11 +201,29 @@ export function headerProblem(shot: Shot): string | undefined {
   if (isAdmitted(shot) && retryAfter !== undefined) return 'Retry-After on an admitted request';
   if (limit !== undefined && remaining !== undefined && Number(remaining) > Number(limit))
     return `X-RateLimit-Remaining ${remaining} exceeds X-RateLimit-Limit ${limit}`;
-  const r = rateLimit && /;\s*r=(\d+)/.exec(rateLimit);
-  if (r && remaining !== undefined && r[1] !== remaining)
-    return `RateLimit r=${r[1]} but X-RateLimit-Remaining ${remaining}`;
-  const t = rateLimit && /;\s*t=(\d+)/.exec(rateLimit);
-  if (t && shot.status === 429 && Number.isFinite(wait) && wait < Number(t[1]) * 1000)
-    return `Retry-After ${retryAfter} is earlier than RateLimit t=${t[1]}`;
+  const items = serviceLimits(rateLimit);
+  const least = items.reduce(
+    (low, item) => (item.r !== undefined && (low === undefined || item.r < low) ? item.r : low),
+    undefined as number | undefined,
+  );
+  if (least !== undefined && remaining !== undefined && String(least) !== remaining)
+    return `RateLimit r=${least} but X-RateLimit-Remaining ${remaining}`;
+  // One policy: its t is the denial's. Of several, those run out (r=0) are the ones denying.
+  const denying = items.length === 1 ? items : items.filter((item) => item.r === 0);
+  for (const { t } of denying) {
+    if (t !== undefined && shot.status === 429 && Number.isFinite(wait) && wait < t * 1000)
+      return `Retry-After ${retryAfter} is earlier than RateLimit t=${t}`;
+  }
   return undefined;
+}
+
+/** The `r` and `t` of each item of a `RateLimit` field (absent or unreadable ones undefined). */
+function serviceLimits(field: string | undefined): { r: number | undefined; t: number | undefined }[] {
+  const list = field === undefined ? undefined : parseList(field);
+  if (!list?.ok) return [];
+  const number = (member: Member, key: string) => {
+    const value = member.params.get(key);
+    return value?.kind === 'integer' ? value.value : undefined;
+  };
+  return list.value.map((member) => ({ r: number(member, 'r'), t: number(member, 't') }));
 }

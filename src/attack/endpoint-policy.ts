@@ -1,3 +1,4 @@
+import { parseList, type Member } from '../audit/structured-field.js';
 import type { RateLimitFields } from './shot.js';
 
 /** Where the limit of a {@link JudgedPolicy} came from. */
@@ -12,6 +13,19 @@ export interface JudgedPolicy {
   /** Wall-clock ms, above 0. */
   windowMs: number;
   source: { limit: LimitSource; window: WindowSource };
+  /**
+   * Every policy the endpoint advertised, when its `RateLimit-Policy` lists several, each
+   * with `q` and `w`, and no flag was given (a key held to several limits at once): each is
+   * judged for its own worst window. The first is `limit` and `windowMs`.
+   */
+  limits?: readonly AdvertisedLimit[];
+}
+
+/** One policy of a `RateLimit-Policy` field: its name, `q`, and `w` in wall ms. */
+export interface AdvertisedLimit {
+  name: string;
+  limit: number;
+  windowMs: number;
 }
 
 /** What the user passed: `--limit` and `--window` (either may be missing). */
@@ -46,11 +60,33 @@ export function readPolicy(fields: RateLimitFields, given: GivenPolicy): JudgedP
       : { limit: legacy, windowMs: given.windowMs, source: { limit: 'X-RateLimit-Limit', window: '--window' } };
   }
   if (advertised?.windowMs === undefined) return undefined;
-  return {
+  const judged: JudgedPolicy = {
     limit: advertised.limit,
     windowMs: advertised.windowMs,
     source: { limit: 'RateLimit-Policy', window: 'RateLimit-Policy' },
   };
+  const all = advertisedLimits(fields);
+  return all.length > 1 ? { ...judged, limits: all } : judged;
+}
+
+/**
+ * Every policy of a `RateLimit-Policy` field that has a name, `q` and `w`
+ * (draft-ietf-httpapi-ratelimit-headers: `"burst";q=20;w=1, "hourly";q=1000;w=3600`), in
+ * order; none when the field is no Structured Field list or some policy lacks one of them,
+ * since then the endpoint's limits are not all known.
+ */
+export function advertisedLimits(fields: RateLimitFields): AdvertisedLimit[] {
+  const list = fields.rateLimitPolicy === undefined ? undefined : parseList(fields.rateLimitPolicy);
+  if (!list?.ok) return [];
+  const limits = list.value.map(limitOf);
+  return limits.every((limit) => limit !== undefined) ? limits : [];
+}
+
+function limitOf(member: Member): AdvertisedLimit | undefined {
+  if (member.kind !== 'item' || (member.item.kind !== 'string' && member.item.kind !== 'token')) return undefined;
+  const [q, w] = [member.params.get('q'), member.params.get('w')];
+  if (q?.kind !== 'integer' || w?.kind !== 'integer' || q.value < 1 || w.value < 1) return undefined;
+  return { name: member.item.value, limit: q.value, windowMs: w.value * 1000 };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { formatDuration, parseDuration } from '../core/duration.js';
 import { RatelabError, describeValue } from '../core/errors.js';
 import { loadTiers } from '../tiers/load-tiers.js';
+import type { Policy } from '../core/policy.js';
 import {
   FAMILIES,
   type AuditExpectation,
@@ -104,8 +105,16 @@ export function tierExpectation(path: string, tier: string, label = path): Audit
     );
   }
   if (spec === 'unlimited') return claimOf({ family: 'none' });
+  if (Array.isArray(spec.policy)) {
+    // The audit infers one policy; a claim of several limits at once has no measure to meet.
+    throw new RatelabError(
+      'INVALID_ARGUMENT',
+      `--tier: tier ${describeValue(tier)} of ${label} lists ${spec.policy.length} limits; an audit judges a tier of one limit (pass --expect for the one to check)`,
+      { field: '--tier' },
+    );
+  }
   const family: ClaimFamily = spec.algorithm === 'gcra' ? 'token-bucket' : spec.algorithm;
-  const { limit, windowMs, burst } = spec.policy;
+  const { limit, windowMs, burst } = spec.policy as Policy;
   return claimOf(
     burst === undefined || !BUCKET_FAMILIES.includes(family)
       ? { family, limit, windowMs }

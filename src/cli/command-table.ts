@@ -1,6 +1,7 @@
 import { formatDuration } from '../core/duration.js';
 import type { AttackOptions } from './commands/attack.js';
 import type { AuditOptions } from './commands/audit.js';
+import type { CheckTiersOptions } from './commands/check-tiers.js';
 import { AUDIT_DEFAULTS } from '../audit/run-options.js';
 import type { BenchOptions } from './commands/bench.js';
 import type { CompareOptions } from './commands/compare.js';
@@ -69,12 +70,12 @@ export const COMMANDS: readonly CommandSpec[] = [
     flags: {},
     load: async () => (await import('./commands/algorithms.js')).algorithmsCommand,
   }),
-  defineCommand<{ file: string }, 'file'>()({
+  defineCommand<CheckTiersOptions, 'file'>()({
     name: 'check-tiers',
     description: 'validate a tiers file (YAML or JSON) and summarise it',
     arguments: [{ syntax: '<file>', description: 'the tiers file' }],
-    flags: {},
-    options: (_flags, [file]) => ({ file }),
+    flags: { json: { output: 'each tier, its limits and its clients' } },
+    options: (flags, [file]) => ({ ...flags, file }),
     load: async () => (await import('./commands/check-tiers.js')).checkTiersCommand,
   }),
   defineCommand<ServeOptions, 'signal' | 'onListening' | 'clock'>()({

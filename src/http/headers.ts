@@ -1,7 +1,7 @@
-import type { Decision } from '../core/decision.js';
+import type { Decision, LimitDecision } from '../core/decision.js';
 import { RatelabError, describeValue } from '../core/errors.js';
 import { isHeaderSafeName } from '../core/names.js';
-import type { Limits } from '../core/policy.js';
+import type { Limits, NamedLimits } from '../core/policy.js';
 
 /** Which rate-limit fields a response carries. */
 export interface HeaderOptions {
@@ -20,6 +20,11 @@ export interface PolicyInfo {
   name: string;
   /** Unknown for a limiter that does not expose its limits: then no `RateLimit-Policy`. */
   limits: Limits | undefined;
+  /**
+   * The limiter's limits, named (`limiter.policies`): with several, each is a policy of its
+   * own in the IETF fields, under its own name. Absent or one: `name` and `limits` describe it.
+   */
+  policies?: readonly NamedLimits[];
 }
 
 /** A header name and its value. */
@@ -58,6 +63,12 @@ export function retryAfterSeconds(retryAfterMs: number): number | undefined {
  *   quota is back otherwise (never earlier than the next unit returns); `t` is left out when
  *   nothing is to be restored or the request can never be admitted.
  * - `Retry-After` on a denial, see {@link retryAfterSeconds}.
+ * A decision of several limits (`decision.limits`) lists one policy per limit in each IETF
+ * field, under the limit's name and in the limiter's order (`"burst";q=20;w=1, "hourly";q=1000;w=3600`
+ * and `"burst";r=19;t=1, "hourly";r=999;t=3600`): each with its own remaining and its own `t`
+ * (a limit that denies: its own wait, so none is later than `Retry-After`; one that would
+ * admit: its time to full quota). `X-RateLimit-*` show the binding limit (the decision's
+ * `limit`, `remaining`, `resetMs`) and `Retry-After` the composite's wait, the longest.
  * An unlimited decision (`limit` Infinity) has no quota to describe: it gets no fields.
  */
 export function rateLimitHeaders(decision: Decision, policy: PolicyInfo, options: HeaderOptions = {}): HeaderField[] {
@@ -71,9 +82,17 @@ export function rateLimitHeaders(decision: Decision, policy: PolicyInfo, options
     fields.push(['X-RateLimit-Reset', String(secondsUp(decision.resetMs))]);
   }
   if (options.ietf) {
-    const name = sfString(policy.name);
-    if (policy.limits) fields.push(['RateLimit-Policy', policyItem(name, policy.limits)]);
-    fields.push(['RateLimit', serviceLimitItem(name, remaining, decision, retryAfter)]);
+    const parts = decision.limits;
+    if (parts !== undefined && parts.length > 1) {
+      const named = policy.policies;
+      if (named?.length === parts.length)
+        fields.push(['RateLimit-Policy', named.map((limit) => policyItem(sfString(limit.name), limit)).join(', ')]);
+      fields.push(['RateLimit', parts.map((part) => serviceLimitItem(sfString(part.name), part)).join(', ')]);
+    } else {
+      const name = sfString(policy.name);
+      if (policy.limits) fields.push(['RateLimit-Policy', policyItem(name, policy.limits)]);
+      fields.push(['RateLimit', serviceLimitItem(name, decision)]);
+    }
   }
   if (retryAfter !== undefined) fields.push(['Retry-After', String(retryAfter)]);
   return fields;
@@ -86,10 +105,17 @@ function policyItem(name: string, limits: Limits): string {
   return item;
 }
 
-function serviceLimitItem(name: string, remaining: number, decision: Decision, retryAfter: number | undefined): string {
-  const item = `${name};r=${remaining}`;
-  if (!decision.allowed) return retryAfter === undefined ? item : `${item};t=${retryAfter}`;
-  return decision.resetMs > 0 ? `${item};t=${secondsUp(decision.resetMs)}` : item;
+/**
+ * One `RateLimit` item from an answer: the decision's own, or one limit's of several. `t`
+ * is the answer's Retry-After when it denies, its time to full quota when it admits.
+ */
+function serviceLimitItem(name: string, answer: Decision | LimitDecision): string {
+  const item = `${name};r=${Math.max(0, Math.floor(answer.remaining))}`;
+  if (!answer.allowed) {
+    const retryAfter = retryAfterSeconds(answer.retryAfterMs);
+    return retryAfter === undefined ? item : `${item};t=${retryAfter}`;
+  }
+  return answer.resetMs > 0 ? `${item};t=${secondsUp(answer.resetMs)}` : item;
 }
 
 /**

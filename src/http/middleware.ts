@@ -4,7 +4,7 @@ import { RatelabError, describeValue } from '../core/errors.js';
 import { checkFailMode, type DecisionReason, type FailMode } from '../core/fail-over.js';
 import type { Consumer } from '../core/limiter.js';
 import { checkCost } from '../core/options.js';
-import { type Limits } from '../core/policy.js';
+import type { Limits, NamedLimits } from '../core/policy.js';
 import type { RateLimiterRegistry } from '../tiers/registry.js';
 import { addressKey, clientAddress, ipv6Subnet, proxyTrust, type TrustProxy } from './client-address.js';
 import { rateLimitHeaders, retryAfterSeconds, sfString, type HeaderOptions, type PolicyInfo } from './headers.js';
@@ -18,11 +18,13 @@ type MaybeReasoned = Decision & { readonly reason?: DecisionReason; readonly err
 
 /**
  * What the middleware needs of a limiter: `consume`, sync (the memory limiters) or async
- * (a Redis limiter). `limits` feeds `RateLimit-Policy`; `failMode` (declared by the Redis
+ * (a Redis limiter). `limits` (and `policies`) feed `RateLimit-Policy`; `failMode` (declared by the Redis
  * limiter) says what to do when `consume` throws or rejects, see {@link LETS_THROUGH}.
  */
 export interface LimiterLike extends Consumer<MaybeReasoned> {
   readonly limits?: Limits;
+  /** Its limits, named: several make several policies in the IETF fields (see `rateLimitHeaders`). */
+  readonly policies?: readonly NamedLimits[];
   readonly failMode?: FailMode;
 }
 
@@ -371,7 +373,7 @@ function decisionSource(options: RateLimitOptions<never>): DecisionSource {
 }
 
 function limiterSource(limiter: LimiterLike, name: string): DecisionSource {
-  const policy: PolicyInfo = { name, limits: limiter.limits };
+  const policy = policyInfo(name, limiter);
   return {
     name,
     policyNames: [name],
@@ -384,7 +386,7 @@ function registrySource(registry: RateLimiterRegistry): DecisionSource {
   const policies = new Map<string, PolicyInfo>();
   for (const tier of registry.tiers) {
     const limiter = registry.limiterOf(tier);
-    policies.set(tier, { name: tier, limits: limiter === 'unlimited' ? undefined : limiter.limits });
+    policies.set(tier, limiter === 'unlimited' ? { name: tier, limits: undefined } : policyInfo(tier, limiter));
   }
   return {
     name: 'tiers',
@@ -395,6 +397,12 @@ function registrySource(registry: RateLimiterRegistry): DecisionSource {
       return { decision, policy: policies.get(decision.tier) as PolicyInfo };
     },
   };
+}
+
+function policyInfo(name: string, limiter: LimiterLike): PolicyInfo {
+  return limiter.policies === undefined
+    ? { name, limits: limiter.limits }
+    : { name, limits: limiter.limits, policies: limiter.policies };
 }
 
 function usableKey(key: unknown): string | undefined {

@@ -46,6 +46,7 @@ export function attackNotes(report: AttackReport): string[] {
     `policy: ${describePolicy(policy, report.speed)}; judged in wall-clock time`,
     `requests: ${r.sent} sent; ${r.admitted} 2xx, ${r.limited} 429, ${r.other} other, ${r.errors} without a response${errors ? ` (${errors})` : ''}${r.aborted > 0 ? `, ${r.aborted} aborted by the stop` : ''}`,
   ];
+  if (analysis.limits.length > 0) notes.push(limitsNote(analysis.limits));
   if (lat) notes.push(`latency: p50 ${ms(lat.p50)}, p90 ${ms(lat.p90)}, p99 ${ms(lat.p99)}, max ${ms(lat.max)}`);
   notes.push(probeNote(analysis.probes));
   notes.push(
@@ -66,6 +67,18 @@ export function describePolicy(policy: JudgedPolicy, speed: number): string {
   if (limit === 'scenario') return `${head}, the scenario's policy at ${speed}x speed`;
   if (limit === window) return `${head}, read from ${limit}`;
   return `${head}, limit read from ${limit}, window from ${window}`;
+}
+
+/**
+ * Each advertised limit's worst window: `worst window per limit: "1s" 1.00x (5 of 5 in 1s),
+ * "10s" 0.95x (19 of 20 in 10s)`; at most 1.00x each when the endpoint holds every limit.
+ */
+function limitsNote(limits: AttackAnalysis['limits']): string {
+  const each = limits.map(
+    (l) =>
+      `${JSON.stringify(l.name)} ${l.worstWindowRatio.toFixed(2)}x (${l.worstWindow?.units ?? 0} of ${l.limit} in ${formatDuration(l.windowMs)})`,
+  );
+  return `worst window per limit: ${each.join(', ')}`;
 }
 
 /** The Retry-After probes, apart from the workload's requests (they are not in the row). */

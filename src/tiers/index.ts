@@ -5,5 +5,5 @@
 export { loadTiers } from './load-tiers.js';
 /** Validates the text of a tiers file (`source` names it in messages); throws `INVALID_TIERS`. */
 export { parseTiers } from './load-tiers.js';
-/** What they return: `tiers` (name -> algorithm and policy in ms, or `unlimited`), `clients`, `default`. */
+/** What they return: `tiers` (name -> algorithm and policy in ms, a list of limits for a tier of several, or `unlimited`), `clients`, `default`. */
 export type { TierSpec, TiersConfig } from './types.js';

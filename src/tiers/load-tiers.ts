@@ -1,6 +1,6 @@
 import { parseYamlConfig, readText } from '../config/yaml-config.js';
-import type { Algorithm, Policy } from '../core/policy.js';
-import { validateTiers } from './schema.js';
+import type { Algorithm } from '../core/policy.js';
+import { toLimitSpec, validateTiers, type TiersFile } from './schema.js';
 import type { TierSpec, TiersConfig } from './types.js';
 
 /**
@@ -18,14 +18,21 @@ export function parseTiers(text: string, source = 'tiers'): TiersConfig {
   const file = parseYamlConfig(text, source, 'INVALID_TIERS', validateTiers);
   const tiers: Record<string, TierSpec> = {};
   for (const [name, tier] of Object.entries(file.tiers)) {
-    tiers[name] =
-      tier === 'unlimited' ? 'unlimited' : { algorithm: tier.algorithm as Algorithm, policy: toPolicy(tier) };
+    tiers[name] = tier === 'unlimited' ? 'unlimited' : toSpec(tier);
   }
   return { tiers, clients: file.clients, default: file.default };
 }
 
-function toPolicy(tier: { limit: number; window: number; burst?: number | undefined }): Policy {
-  return tier.burst === undefined
-    ? { limit: tier.limit, windowMs: tier.window }
-    : { limit: tier.limit, windowMs: tier.window, burst: tier.burst };
+/** A validated tier as the registry builds it: one policy, or its `limits` (the tier's algorithm the default of each). */
+function toSpec(tier: Exclude<TiersFile['tiers'][string], 'unlimited'>): TierSpec {
+  if (tier.limits !== undefined) {
+    const policy = tier.limits.map(toLimitSpec);
+    // Validated: without a tier algorithm, every entry has its own.
+    return { algorithm: (tier.algorithm ?? policy[0]?.algorithm) as Algorithm, policy };
+  }
+  const limits = { limit: tier.limit as number, windowMs: tier.window as number };
+  return {
+    algorithm: tier.algorithm as Algorithm,
+    policy: tier.burst === undefined ? limits : { ...limits, burst: tier.burst },
+  };
 }

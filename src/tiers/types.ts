@@ -1,9 +1,13 @@
 // The shape of a tiers file once validated. Types only, so the core entry (which exports
 // RateLimiterRegistry) can name them without loading the parser's yaml and zod.
-import type { Algorithm, Policy } from '../core/policy.js';
+import type { Algorithm, PolicyInput } from '../core/policy.js';
 
-/** A tier: a limiter to build, or `unlimited` (always admits). */
-export type TierSpec = 'unlimited' | { algorithm: Algorithm; policy: Policy };
+/**
+ * A tier: a limiter to build, or `unlimited` (always admits). `policy` is one policy, or a
+ * list of limits enforced all at once (each entry may name its own algorithm; `algorithm`
+ * is their default), as `createLimiter` takes them.
+ */
+export type TierSpec = 'unlimited' | { algorithm: Algorithm; policy: PolicyInput };
 
 /** A validated tiers file (what `loadTiers`/`parseTiers` return, or a program builds). */
 export interface TiersConfig {

@@ -6,6 +6,7 @@ import type { AuditReport } from '../../src/audit/audit-report.js';
 import { judgeExpectation, parseExpectation, tierExpectation, type AuditClaim } from '../../src/audit/expectation.js';
 import { RatelabError } from '../../src/core/errors.js';
 import { SAMPLE_REPORT } from './sample-report.js';
+import { tiersFixture } from '../support/fixtures.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'ratelab-expect-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -117,6 +118,12 @@ describe('tierExpectation takes a tier of a tiers file as the claim', () => {
   it('names the tiers a file has when the tier is not one', () => {
     expect(() => tierExpectation(file, 'gold', 'tiers.yaml')).toThrow(
       /^--tier: tiers.yaml has no tier "gold" \(it has free, pro, internal\)$/,
+    );
+  });
+
+  it('refuses a tier of several limits: the audit infers one policy, so it has no single claim to judge', () => {
+    expect(() => tierExpectation(tiersFixture('two-limits.yaml'), 'composite', 'two-limits.yaml')).toThrow(
+      /^--tier: tier "composite" of two-limits.yaml lists 2 limits; an audit judges a tier of one limit/,
     );
   });
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +9,7 @@ import type { ServeOptions } from '../../src/cli/commands/serve.js';
 import { bufferIO } from '../../src/report/io.js';
 import { run } from '../../src/cli/main.js';
 import { ALGORITHMS, type Algorithm } from '../../src/index.js';
-import type { AttackAnalysis } from '../../src/attack/analysis.js';
+import type { AttackAnalysis, LimitWorstWindow } from '../../src/attack/analysis.js';
 import type { ComparisonRow } from '../../src/sim/comparison.js';
 import { CSV_COLUMNS } from '../../src/report/data/compare-csv.js';
 import { listen } from '../http/support.js';
@@ -156,6 +156,40 @@ describe('ratelab attack against ratelab serve', () => {
       else expect(result.err).not.toMatch(/above --max/);
     },
   );
+
+  it("against a tiers file of two limits on one key: reports each limit's worst window, each within its limit", async () => {
+    // Bursts of 8 every 1.4 s against 5 per 1 s and 10 per 3 s (sliding logs, exact): the bursts
+    // at 0 and 1.4 s fill the 3 s limit, the one at 2.8 s is denied by it, those at 4.2 and 5.6 s pass 5 each.
+    const dir = mkdtempSync(join(tmpdir(), 'ratelab-limits-'));
+    try {
+      const io = bufferIO();
+      const json = join(dir, 'attack.json');
+      const code = await withServe({ tiers: fixture('tiers/two-limits.yaml'), trustApiKeys: true }, (url) =>
+        attackCommand({ url, scenario: fixture('http-bursts.yaml'), probe: false, json }, io),
+      );
+      expect(code).toBe(0);
+      const { attack: report, rows } = JSON.parse(readFileSync(json, 'utf8'));
+      expect(report.policySource).toEqual({ limit: 'RateLimit-Policy', window: 'RateLimit-Policy' });
+      expect([rows[0].offered, rows[0].admitted, report.headerProblems.count]).toEqual([40, 20, 0]);
+      expect(
+        report.limits.map((l: LimitWorstWindow) => [
+          l.name,
+          l.limit,
+          l.windowMs,
+          l.worstWindowRatio,
+          l.worstWindow?.units,
+        ]),
+      ).toEqual([
+        ['burst', 5, 1000, 1, 5],
+        ['3s', 10, 3000, 1, 10],
+      ]);
+      expect(io.out().replace(/\s+/g, ' ')).toContain(
+        'note: worst window per limit: "burst" 1.00x (5 of 5 in 1s), "3s" 1.00x (10 of 10 in 3s)',
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it("--align keeps a trace's phase: bursts at 1,880-1,960 ms and 2,010-2,090 ms both pass a 1 s fixed window", async () => {
     const { code, report } = await phaseAttack();

@@ -27,6 +27,35 @@ describe('ratelab check-tiers', () => {
     expect(io.err()).toBe('');
   });
 
+  it('summarises a tier of several limits joined by +, a name shown when it is not the window', async () => {
+    const io = bufferIO();
+    expect(await checkTiersCommand({ file: fixture('composite.yaml') }, io)).toBe(0);
+    expect(io.out()).toBe(
+      [
+        'free (default): token-bucket, 10 per 1s; 0 clients assigned',
+        'pro: token-bucket 10/1s + sliding-counter 10000/1d (daily); 1 client assigned',
+        'mixed: gcra 5/1s burst 10 + sliding-log 100/1m; 0 clients assigned',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('writes the summary as JSON with --json: each limit named, windows in ms, capacity resolved', async () => {
+    const io = bufferIO();
+    expect(await run(['check-tiers', fixture('composite.yaml'), '--json'], io)).toBe(0);
+    const { tiers } = JSON.parse(io.out()) as { tiers: unknown[] };
+    expect(tiers[1]).toEqual({
+      name: 'pro',
+      default: false,
+      clients: 1,
+      limits: [
+        { name: '1s', algorithm: 'token-bucket', limit: 10, windowMs: 1000, capacity: 10 },
+        { name: 'daily', algorithm: 'sliding-counter', limit: 10_000, windowMs: 86_400_000, capacity: 10_000 },
+      ],
+    });
+    expect(tiers[0]).toMatchObject({ name: 'free', default: true, limits: [{ name: '1s', limit: 10 }] });
+  });
+
   it('resolves the file against the working directory', async () => {
     const io = bufferIO({ cwd: dirname(fixture('valid.json')) });
     expect(await checkTiersCommand({ file: 'valid.json' }, io)).toBe(0);

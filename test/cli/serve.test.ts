@@ -6,6 +6,7 @@ import { bufferIO } from '../../src/report/io.js';
 import { ManualClock } from '../../src/index.js';
 import { run } from '../../src/cli/main.js';
 import { get, getMany } from '../http/support.js';
+import { tiersFixture } from '../support/fixtures.js';
 import { startServe } from './run-serve.js';
 
 const exampleTiers = fileURLToPath(new URL('../../examples/tiers.yaml', import.meta.url));
@@ -44,6 +45,31 @@ describe('ratelab serve', () => {
     expect(serve.io.err()).toMatch(/stopped\n$/);
     // Not a terminal and no --log: no request lines.
     expect(serve.io.out()).toBe('');
+  });
+
+  it('serves a tier of two limits: both policies in RateLimit-Policy, X-RateLimit-* and Retry-After of the binding one', async () => {
+    const clock = new ManualClock(1_000);
+    const serve = await startServe({ tiers: tiersFixture('two-limits.yaml'), clock });
+    try {
+      const first = await getMany(serve.url, 6);
+      expect(first.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 429]);
+      expect(first[0]!.headers['ratelimit-policy']).toBe('"burst";q=5;w=1, "3s";q=10;w=3');
+      expect(first[0]!.headers.ratelimit).toBe('"burst";r=4;t=1, "3s";r=9;t=3');
+      expect(JSON.parse(first[0]!.body)).toEqual({ ok: true, tier: 'composite', remaining: 4 });
+      // Denied by the burst limit: its wait, and the 3 s limit took nothing (r=5).
+      expect([first[5]!.headers['retry-after'], first[5]!.headers.ratelimit]).toEqual([
+        '1',
+        '"burst";r=0;t=1, "3s";r=5;t=3',
+      ]);
+      clock.advance(1_000);
+      const second = await getMany(serve.url, 6);
+      expect(second.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 429]);
+      // Now the 3 s limit binds: its limit in X-RateLimit-Limit, its wait (the first five leave at 4 s) in Retry-After.
+      expect([second[5]!.headers['x-ratelimit-limit'], second[5]!.headers['retry-after']]).toEqual(['10', '2']);
+      expect(second[5]!.headers.ratelimit).toBe('"burst";r=0;t=1, "3s";r=0;t=2');
+    } finally {
+      expect(await serve.stop()).toBe(0);
+    }
   });
 
   it('uses --algorithm/--limit/--window without a tiers file, and logs one line per request with --log', async () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeAttack } from '../../src/attack/analysis.js';
+import { analyzeAttack, headerProblem } from '../../src/attack/analysis.js';
 import type { AttackRun } from '../../src/attack/runner.js';
 import type { Shot } from '../../src/attack/shot.js';
-import type { JudgedPolicy } from '../../src/attack/endpoint-policy.js';
+import { advertisedLimits, readPolicy, type JudgedPolicy } from '../../src/attack/endpoint-policy.js';
 import { attackNotes } from '../../src/report/attack-report.js';
 import { attackJson } from '../../src/report/data/attack-json.js';
 import { scenarioWorkload } from '../../src/sim/workload.js';
@@ -130,5 +130,67 @@ describe('Retry-After probes are counted apart from the workload', () => {
     expect(json.probes).toEqual({ sent: 1, honest: 0, dishonest: 1, contended: 0, undecided: 0 });
     expect(json.responses).toMatchObject({ sent: 3 });
     expect(json.policySource).toEqual({ limit: 'RateLimit-Policy', window: 'RateLimit-Policy' });
+  });
+});
+
+describe('header consistency of a response carrying several policies', () => {
+  const BOTH_LEFT = '"burst";r=4;t=1, "hourly";r=2;t=3600';
+  // status, X-RateLimit-Remaining, Retry-After, RateLimit, the problem found, why
+  it.each<[number, string, string | undefined, string, string | undefined, string]>([
+    [200, '2', undefined, BOTH_LEFT, undefined, 'X-RateLimit-Remaining is the least r, the binding limit'],
+    [
+      200,
+      '4',
+      undefined,
+      BOTH_LEFT,
+      'RateLimit r=2 but X-RateLimit-Remaining 4',
+      'the first policy is not the binding one',
+    ],
+    [
+      429,
+      '0',
+      '1',
+      '"burst";r=0;t=1, "hourly";r=2;t=3600',
+      undefined,
+      'denied by the short limit: the long one still admits, its t (time to full) is no promise',
+    ],
+    [
+      429,
+      '0',
+      '1',
+      '"burst";r=0;t=1, "hourly";r=0;t=3598',
+      'Retry-After 1 is earlier than RateLimit t=3598',
+      'both ran out: Retry-After must wait for the longer',
+    ],
+  ])(
+    '%s, remaining %s, Retry-After %s, RateLimit %s -> %s (%s)',
+    (status, remaining, retryAfter, rateLimit, problem) => {
+      const headers = { remaining, rateLimit, ...(retryAfter === undefined ? {} : { retryAfter }) };
+      expect(headerProblem({ ...shot(0, status), headers })).toBe(problem);
+    },
+  );
+});
+
+describe('the policies an endpoint advertises', () => {
+  it.each([
+    {
+      field: '"burst";q=20;w=1, "hourly";q=1000;w=3600',
+      limits: [
+        { name: 'burst', limit: 20, windowMs: 1000 },
+        { name: 'hourly', limit: 1000, windowMs: 3_600_000 },
+      ],
+      why: 'each named policy with q and w',
+    },
+    { field: '"burst";q=20;w=1, "hourly";q=1000', limits: [], why: 'one without w: the limits are not all known' },
+    { field: '"a";q=5;w=1, garbage(', limits: [], why: 'not a Structured Field list' },
+  ])('$why', ({ field, limits }) => {
+    expect(advertisedLimits({ rateLimitPolicy: field })).toEqual(limits);
+  });
+
+  it('judges by the first and lists them all, only when read from the field alone', () => {
+    const fields = { rateLimitPolicy: '"burst";q=20;w=1, "hourly";q=1000;w=3600' };
+    expect(readPolicy(fields, {})?.limits?.map((l) => l.name)).toEqual(['burst', 'hourly']);
+    expect(readPolicy(fields, {})).toMatchObject({ limit: 20, windowMs: 1000 });
+    expect(readPolicy(fields, { windowMs: 5000 })?.limits).toBeUndefined();
   });
 });

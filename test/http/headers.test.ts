@@ -131,3 +131,97 @@ describe('rateLimitHeaders', () => {
     expect(() => sfString('café')).toThrow(/printable ASCII/);
   });
 });
+
+describe('rateLimitHeaders: several limits on one key', () => {
+  // burst 3/1s and hourly 5/1h, both sliding logs, so every figure below is a count of requests.
+  const clock = new ManualClock(0);
+  const limiter = createLimiter(
+    'sliding-log',
+    [
+      { limit: 3, windowMs: 1000, name: 'burst' },
+      { limit: 5, windowMs: 3_600_000, name: 'hourly' },
+    ],
+    { clock },
+  );
+  const policy = { name: 'default', limits: limiter.limits, policies: limiter.policies };
+  const POLICY = '"burst";q=3;w=1, "hourly";q=5;w=3600';
+
+  it.each([
+    {
+      at: 0,
+      requests: 1,
+      why: 'admitted: X-RateLimit-* show the limit with the least remaining, the burst one',
+      fields: { limit: '3', remaining: '2', reset: '1', rateLimit: '"burst";r=2;t=1, "hourly";r=4;t=3600' },
+    },
+    {
+      at: 0,
+      requests: 2,
+      why: 'the burst limit is used up; the hourly one still has 2',
+      fields: { limit: '3', remaining: '0', reset: '1', rateLimit: '"burst";r=0;t=1, "hourly";r=2;t=3600' },
+    },
+    {
+      at: 0,
+      requests: 1,
+      why: 'denied by the short limit: Retry-After is its wait; the hourly one took nothing (r=2 still)',
+      fields: {
+        limit: '3',
+        remaining: '0',
+        reset: '1',
+        rateLimit: '"burst";r=0;t=1, "hourly";r=2;t=3600',
+        retryAfter: '1',
+      },
+    },
+    {
+      at: 1000,
+      requests: 2,
+      why: 'admitted with the hourly limit now the tighter: X-RateLimit-* switch to it',
+      fields: { limit: '5', remaining: '0', reset: '3600', rateLimit: '"burst";r=1;t=1, "hourly";r=0;t=3600' },
+    },
+    {
+      at: 2000,
+      requests: 1,
+      why: 'denied by the long limit: Retry-After is its wait (the first hour ends at 3600 s); burst is full (no t)',
+      fields: {
+        limit: '5',
+        remaining: '0',
+        reset: '3599',
+        rateLimit: '"burst";r=3, "hourly";r=0;t=3598',
+        retryAfter: '3598',
+      },
+    },
+  ])('at $at ms, $requests request(s): $why', ({ at, requests, fields }) => {
+    clock.advance(at - clock.now());
+    let last: Decision | undefined;
+    for (let i = 0; i < requests; i++) last = limiter.consume('k');
+    const sent = asMap(rateLimitHeaders(last as Decision, policy, { ietf: true }));
+    expect(sent).toEqual({
+      'X-RateLimit-Limit': fields.limit,
+      'X-RateLimit-Remaining': fields.remaining,
+      'X-RateLimit-Reset': fields.reset,
+      'RateLimit-Policy': POLICY,
+      RateLimit: fields.rateLimit,
+      ...(fields.retryAfter === undefined ? {} : { 'Retry-After': fields.retryAfter }),
+    });
+  });
+
+  it('names a limit given no name by its window, and leaves out RateLimit-Policy when the policies are unknown', () => {
+    const unnamed = createLimiter(
+      'token-bucket',
+      [
+        { limit: 2, windowMs: 1000 },
+        { limit: 100, windowMs: 86_400_000 },
+      ],
+      {
+        clock: new ManualClock(0),
+      },
+    );
+    const first = unnamed.consume('k');
+    expect(
+      asMap(rateLimitHeaders(first, { name: 'x', limits: unnamed.limits, policies: unnamed.policies }, { ietf: true })),
+    ).toMatchObject({ 'RateLimit-Policy': '"1s";q=2;w=1, "1d";q=100;w=86400' });
+    const fields = asMap(rateLimitHeaders(first, { name: 'x', limits: unnamed.limits }, { ietf: true }));
+    expect(fields['RateLimit-Policy']).toBeUndefined();
+    // The daily bucket refills one token per 864 s.
+    expect(fields.RateLimit).toBe('"1s";r=1;t=1, "1d";r=99;t=864');
+  });
+});

@@ -207,6 +207,31 @@ describe.each(stacks)('rateLimit on %s', (_, start) => {
     expect([denied.status, denied.headers['retry-after'], denied.body]).toEqual([429, '1', 'slow down for 1s']);
   });
 
+  it('sends one policy per limit for a limiter of several limits, X-RateLimit-* of the binding one', async () => {
+    const clock = new ManualClock(0);
+    const limiter = createLimiter(
+      'fixed-window',
+      [
+        { limit: 2, windowMs: 1000, name: 'burst' },
+        { limit: 3, windowMs: 60_000 },
+      ],
+      { clock },
+    );
+    const url = await start({ limiter, headers: { ietf: true } });
+    const replies = await getMany(url, 3);
+    expect(replies.map((r) => r.status)).toEqual([200, 200, 429]);
+    expect(replies[0]!.headers['ratelimit-policy']).toBe('"burst";q=2;w=1, "1m";q=3;w=60');
+    // Denied by the burst limit: its wait; the 1m limit took 2 of its 3 and nothing for the denial.
+    expect([replies[2]!.headers.ratelimit, replies[2]!.headers['retry-after']]).toEqual([
+      '"burst";r=0;t=1, "1m";r=1;t=60',
+      '1',
+    ]);
+    expect([replies[2]!.headers['x-ratelimit-limit'], replies[2]!.headers['x-ratelimit-remaining']]).toEqual([
+      '2',
+      '0',
+    ]);
+  });
+
   it('waits for an async limiter (an async wrapper of a memory limiter)', async () => {
     const clock = new ManualClock(0);
     const memory = createLimiter('sliding-counter', { limit: 2, windowMs: 1000 }, { clock });

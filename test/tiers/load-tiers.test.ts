@@ -27,6 +27,27 @@ describe('loadTiers: valid files', () => {
     expect(loadTiers(fixture('valid.json'))).toEqual(VALID);
   });
 
+  it('reads a tier of several limits: the algorithm on the tier or per entry, burst and name per entry', () => {
+    expect(loadTiers(fixture('composite.yaml')).tiers).toEqual({
+      free: { algorithm: 'token-bucket', policy: { limit: 10, windowMs: 1000 } },
+      pro: {
+        algorithm: 'token-bucket',
+        policy: [
+          { limit: 10, windowMs: 1000 },
+          { limit: 10_000, windowMs: 86_400_000, algorithm: 'sliding-counter', name: 'daily' },
+        ],
+      },
+      // No tier algorithm: each entry has its own, and the first's stands for the tier.
+      mixed: {
+        algorithm: 'gcra',
+        policy: [
+          { limit: 5, windowMs: 1000, burst: 10, algorithm: 'gcra' },
+          { limit: 100, windowMs: 60_000, algorithm: 'sliding-log' },
+        ],
+      },
+    });
+  });
+
   it('takes clients as optional', () => {
     expect(loadTiers(fixture('minimal.yaml'))).toEqual({
       tiers: { only: { algorithm: 'gcra', policy: { limit: 3, windowMs: 250 } } },
@@ -46,7 +67,10 @@ describe('loadTiers: each kind of invalid file is INVALID_TIERS, every problem w
         '3: tiers.free.algorithm: expected one of token-bucket, gcra, sliding-log, sliding-counter, fixed-window, got "leaky-bucket"',
       ],
     ],
-    ['unknown-field.yaml', ['6: tiers.free.burts: unknown field; expected one of algorithm, limit, window, burst']],
+    [
+      'unknown-field.yaml',
+      ['6: tiers.free.burts: unknown field; expected one of algorithm, limit, window, burst, limits'],
+    ],
     [
       'burst-ignored.yaml',
       [
@@ -65,11 +89,24 @@ describe('loadTiers: each kind of invalid file is INVALID_TIERS, every problem w
         `5: tiers.free.window: ${DURATION_MESSAGE('"soon"')}`,
         `10: tiers.premium.burst: ${LIMIT_MESSAGE('1.5')}`,
         '13: tiers.logs.limit: the sliding log keeps one timestamp per admitted request, so a limit of 2000000 would need 16 MiB per key; the most it takes is 1048576 (use sliding-counter for large limits)',
-        '15: tiers.odd: expected "unlimited" or { algorithm, limit, window, burst? }, got "sometimes"',
+        '15: tiers.odd: expected "unlimited", { algorithm, limit, window, burst? } or { algorithm?, limits: [...] }, got "sometimes"',
         '19: tiers.bulk.window: token-bucket with a capacity of 4000000000 is exact up to a window of 2251799 ms (2251.799s), got 86400000; use a shorter window with a proportionally smaller limit',
         '22: clients.globex: no tier named "gold" (tiers: free, premium, logs, odd, bulk)',
         '23: default: no tier named "platinum" (tiers: free, premium, logs, odd, bulk)',
         '24: colour: unknown field; expected one of tiers, clients, default',
+      ],
+    ],
+    [
+      'composite-problems.yaml',
+      [
+        '4: tiers.both.limit: not with limits: a tier has either limit, window and burst or a limits list (move it into an entry)',
+        '5: tiers.both.window: not with limits: a tier has either limit, window and burst or a limits list (move it into an entry)',
+        `12: tiers.pro.limits[1].window: ${DURATION_MESSAGE('"1 fortnight"')}`,
+        '17: tiers.twice.limits[1].name: "burst" is already the name of limits[0]; give each limit its own name',
+        '20: tiers.empty.limits: expected 1 to 16 limits, got an empty list',
+        '24: tiers.orphan.limits[1].algorithm: missing (give the tier an algorithm, or each limit its own)',
+        '28: tiers.ignored.limits[0].burst: sliding-log ignores burst (only token-bucket and gcra have a bucket capacity); remove it or pick one of those',
+        '29: tiers.ignored.limits[1].colour: unknown field; expected one of algorithm, limit, window, burst, name',
       ],
     ],
     [

@@ -15,6 +15,21 @@ function admittedOf(limiters: RateLimiterRegistry, clientId: string, n: number):
   return admitted;
 }
 
+describe('RateLimiterRegistry: a tier of several limits', () => {
+  it('admits only while every limit of the tier admits, and answers each limit by its name', () => {
+    const clock = new ManualClock(0);
+    const limiters = new RateLimiterRegistry(loadTiers(fixture('composite.yaml')), { clock });
+    // pro: token-bucket 10/1s + sliding-counter 10000/1d (daily); the burst limit binds first.
+    expect(admittedOf(limiters, 'acme', 12)).toBe(10);
+    const denied = limiters.consume('acme');
+    expect(denied).toMatchObject({ allowed: false, tier: 'pro', limit: 10, remaining: 0, retryAfterMs: 100 });
+    expect(denied.limits?.map((limit) => [limit.name, limit.allowed, limit.remaining])).toEqual([
+      ['1s', false, 0],
+      ['daily', true, 9990],
+    ]);
+  });
+});
+
 describe('RateLimiterRegistry', () => {
   it('lists its tiers in file order', () => {
     expect(registry().tiers).toEqual(['free', 'premium', 'reports', 'internal']);

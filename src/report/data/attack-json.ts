@@ -12,6 +12,8 @@ export function attackJson(report: AttackReport): Record<string, unknown> {
       unsent: run.unsent,
       maxLagMs: Math.round(run.maxLagMs * 10) / 10,
       policySource: analysis.policy.source,
+      // Each advertised limit's worst window (a key held to several limits); empty for one.
+      limits: analysis.limits,
       responses: analysis.responses,
       latencyMs: analysis.latencyMs,
       probes: analysis.probes,
