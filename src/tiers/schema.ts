@@ -13,7 +13,7 @@ import {
   type LimitSpec,
 } from '../core/policy.js';
 import { RatelabError } from '../core/errors.js';
-import { checkLimitList } from '../core/limit-list.js';
+import { LIMIT_NAME, MAX_LIMITS, checkLimitList } from '../core/limit-list.js';
 import { isHeaderSafeName } from '../core/names.js';
 
 const algorithm = z.enum(ALGORITHMS, {
@@ -26,7 +26,10 @@ const limitEntry = z.strictObject({
   limit: wholeNumber(MAX_LIMIT),
   window: duration,
   burst: wholeNumber(MAX_LIMIT).optional(),
-  name: z.string({ error: (issue) => `expected a name, got ${describeValue(issue.input)}` }).optional(),
+  name: z
+    .string({ error: (issue) => `expected a name, got ${describeValue(issue.input)}` })
+    .meta({ pattern: LIMIT_NAME.source, description: 'In headers and reports; default: the window (1s, 1d)' })
+    .optional(),
 });
 
 type LimitFields = { limit: number; window: number; burst?: number | undefined };
@@ -43,6 +46,8 @@ const limitedTier = z
     burst: wholeNumber(MAX_LIMIT).optional(),
     limits: z
       .array(limitEntry, { error: (issue) => `expected a list of limits, got ${describeValue(issue.input)}` })
+      // Bounds for editors only: ratelab checks them with the core's rule (checkList), naming the entry.
+      .meta({ minItems: 1, maxItems: MAX_LIMITS, description: 'Several limits, all enforced at once' })
       .optional(),
   })
   .superRefine((tier, ctx) => {
@@ -142,7 +147,7 @@ const tier = z.union([z.literal('unlimited'), limitedTier]);
 const tierName = z.string({ error: (issue) => `expected a tier name, got ${describeValue(issue.input)}` });
 
 /** The tiers file: `tiers`, `clients` (client id -> tier) and `default` (a tier name). */
-const tiersFileSchema = z.strictObject(
+export const tiersFileSchema = z.strictObject(
   {
     tiers: z.record(z.string(), tier, {
       error: (issue) => `expected a map of tier name to tier, got ${describeValue(issue.input)}`,
