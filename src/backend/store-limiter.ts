@@ -14,8 +14,8 @@ import {
 import type { AsyncRateLimiter, WaitOptions } from '../core/limiter.js';
 import { checkAlgorithm } from '../core/names.js';
 import { checkCost, invalidOption } from '../core/options.js';
-import { checkPolicy, type Algorithm, type Limits, type NamedLimits, type Policy } from '../core/policy.js';
-import { namedLimits, tightestLimits } from '../core/limit-list.js';
+import type { Algorithm, Limits, NamedLimits, PolicyInput } from '../core/policy.js';
+import { checkLimitList, tightestLimits } from '../core/limit-list.js';
 import { createLimiter } from '../memory/limiter.js';
 import { spreadRetry } from '../wait/jitter.js';
 import { lazyWait, type WaitFn } from '../wait/key-waiters.js';
@@ -109,7 +109,7 @@ const DEFAULT_DENY_CACHE_KEYS = 10_000;
  */
 export function createStoreLimiter<D extends ReasonedDecision>(
   algorithm: Algorithm,
-  policy: Policy,
+  policy: PolicyInput,
   options: StoreLimiterOptions,
   open: (context: StoreContext) => LimiterStore<D>,
 ): StoreRateLimiter<D> {
@@ -137,11 +137,11 @@ export class StoreLimiter<D extends ReasonedDecision, S extends LimiterStore<D> 
 
   constructor(
     readonly algorithm: Algorithm,
-    policy: Policy,
+    policy: PolicyInput,
     options: StoreLimiterOptions & StoreLimiterNaming,
     open: (context: StoreContext) => S,
   ) {
-    this.policies = [namedLimits(algorithm, checkPolicy(policy, algorithm))];
+    this.policies = checkLimitList(algorithm, policy);
     this.limits = tightestLimits(this.policies);
     this.clock = options.clock === undefined ? undefined : toClock(options.clock);
     this.localNow = this.clock ?? (() => performance.now());

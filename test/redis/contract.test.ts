@@ -1,4 +1,3 @@
-import type { Policy } from '../../src/index.js';
 import { createRedisLimiter } from '../../src/redis/redis-limiter.js';
 import { describeLimiterContract } from '../contract/limiter-contract.js';
 import { describeRedis, useRedisServer } from '../support/describe-redis.js';
@@ -12,7 +11,7 @@ describeRedis('Redis limiters', () => {
   describeLimiterContract(
     'redis',
     (algorithm, policy, clock) => {
-      const limiter = createRedisLimiter(algorithm, policy as Policy, {
+      const limiter = createRedisLimiter(algorithm, policy, {
         redis: fixture.redis,
         clock,
         timeoutMs: 5000,
@@ -26,6 +25,5 @@ describeRedis('Redis limiters', () => {
         },
       };
     },
-    { composite: false },
   );
 });
