@@ -210,7 +210,13 @@ class RedisStore implements LimiterStore<RedisDecision> {
     // A composite's call takes a key per limit, so fewer calls fit a batch of `maxKeys` keys.
     this.batcher =
       parts === 1
-        ? new ScriptBatcher(this.client, limiterScript(algorithm, limits, minTtlMs, repair), this.deadlines, maxKeys, split)
+        ? new ScriptBatcher(
+            this.client,
+            limiterScript(algorithm, limits, minTtlMs, repair),
+            this.deadlines,
+            maxKeys,
+            split,
+          )
         : new ScriptBatcher(
             this.client,
             compositeScript(policies, minTtlMs, repair),
@@ -321,7 +327,8 @@ class RedisStore implements LimiterStore<RedisDecision> {
     let allowed = true;
     for (let j = 0; j < policies.length; j++) {
       const part = limitDecision(policies[j] as NamedLimits, replies, at + 4 * j);
-      if (part === undefined) return this.failed(key, cost, node, unexpectedReply(replies.slice(at, at + 4 * policies.length)));
+      if (part === undefined)
+        return this.failed(key, cost, node, unexpectedReply(replies.slice(at, at + 4 * policies.length)));
       allowed &&= part.allowed;
       limits.push(part);
     }

@@ -71,7 +71,8 @@ export function compositeScript(list: readonly NamedLimits[], minTtlMs: number, 
     const algorithms = [...new Set(list.map((l) => l.algorithm))];
     const bodies = algorithms.map((a) => `local function ${bodyName(a)}()\n${readLua(a)}\nend\n`).join('');
     const calls = list.map(
-      (l) => `  function() limit, window, capacity = ${l.limit}, ${l.windowMs}, ${l.capacity} return ${bodyName(l.algorithm)}() end,`,
+      (l) =>
+        `  function() limit, window, capacity = ${l.limit}, ${l.windowMs}, ${l.capacity} return ${bodyName(l.algorithm)}() end,`,
     );
     const end = `local parts = {\n${calls.join('\n')}\n}\n${readLua('composite')}`;
     script = luaScript('composite', `${constants}\n${helpersUsedBy(readLua('common'), bodies + end)}\n${bodies}${end}`);
