@@ -332,7 +332,10 @@ class RedisStore implements LimiterStore<RedisDecision> {
       allowed &&= part.allowed;
       limits.push(part);
     }
-    return this.context.decided(key, cost, { ...combineDecisions(allowed, limits), reason: 'redis' });
+    // combineDecisions' object is fresh: `reason` goes on it, without copying it.
+    const decision = combineDecisions(allowed, limits) as RedisDecision;
+    decision.reason = 'redis';
+    return this.context.decided(key, cost, decision);
   }
 
   async reset(key: string): Promise<boolean> {

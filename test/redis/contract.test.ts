@@ -8,22 +8,19 @@ import { describeRedis, useRedisServer } from '../support/describe-redis.js';
 describeRedis('Redis limiters', () => {
   const fixture = useRedisServer();
 
-  describeLimiterContract(
-    'redis',
-    (algorithm, policy, clock) => {
-      const limiter = createRedisLimiter(algorithm, policy, {
-        redis: fixture.redis,
-        clock,
-        timeoutMs: 5000,
-        failMode: 'closed',
-      });
-      return {
-        consume: async (key, cost) => {
-          const { reason, ...decision } = await limiter.consume(key, cost);
-          if (reason !== 'redis') throw new Error(`Redis did not decide: ${reason}`);
-          return decision;
-        },
-      };
-    },
-  );
+  describeLimiterContract('redis', (algorithm, policy, clock) => {
+    const limiter = createRedisLimiter(algorithm, policy, {
+      redis: fixture.redis,
+      clock,
+      timeoutMs: 5000,
+      failMode: 'closed',
+    });
+    return {
+      consume: async (key, cost) => {
+        const { reason, ...decision } = await limiter.consume(key, cost);
+        if (reason !== 'redis') throw new Error(`Redis did not decide: ${reason}`);
+        return decision;
+      },
+    };
+  });
 });
