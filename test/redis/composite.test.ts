@@ -1,12 +1,10 @@
-import { Cluster, type Redis } from 'ioredis';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Redis } from 'ioredis';
+import { expect, it } from 'vitest';
 import type { LimitSpec } from '../../src/index.js';
 import { createApproximateLimiter } from '../../src/redis/approximate-limiter.js';
-import { hashSlot } from '../../src/redis/hash-slot.js';
 import { createRedisLimiter, type RedisLimiterOptions } from '../../src/redis/redis-limiter.js';
 import { describeRedis, useRedisServer } from '../support/describe-redis.js';
 import { expectRatelabError } from '../support/errors.js';
-import { startRedisCluster, type RedisClusterHandle } from '../support/redis-server.js';
 
 const HOUR = 3_600_000;
 // Windows of 2^40 ms (about 35 years): no refill or window edge between two calls of a test.
@@ -124,43 +122,5 @@ describeRedis('several limits on one Redis key', () => {
       'policy',
     );
     expect(refused.message).toMatch(/^policy: the approximate limiter .* use createRedisLimiter for several limits/);
-  });
-});
-
-describeRedis('several limits on one key, Redis Cluster of 3 masters', () => {
-  let cluster: RedisClusterHandle;
-  let redis: Cluster;
-  beforeAll(async () => {
-    cluster = await startRedisCluster(3);
-    redis = new Cluster(cluster.startupNodes.map(({ host, port }) => ({ host, port })));
-  });
-  afterAll(async () => {
-    redis?.disconnect();
-    await cluster?.stop();
-  });
-
-  // Keys of every shape a hash tag could trip on: plain, empty, `}` first, a tag of their own.
-  const KEYS = [...Array.from({ length: 20 }, (_, i) => `user-${i}`), '', '}x', '{}', '{tenant-7}:user-1', 'a{b'];
-
-  it("a key's limit keys are in one slot (Redis's own KEYSLOT agrees), on one master: no CROSSSLOT, each key held to its limits", async () => {
-    const limiter = createRedisLimiter('fixed-window', TWO, options(redis));
-    for (const key of KEYS) {
-      const slots = await Promise.all(
-        limiter.redisKeys(key).map((k) => redis.call('CLUSTER', 'KEYSLOT', k as string) as Promise<number>),
-      );
-      expect(new Set(slots).size, JSON.stringify(key)).toBe(1);
-      expect(slots[0]).toBe(hashSlot(limiter.redisKey(key)));
-    }
-    const decisions = await Promise.all(
-      KEYS.flatMap((key) => Array.from({ length: 4 }, () => limiter.consume(key).then((d) => ({ key, ...d })))),
-    );
-    expect(decisions.filter((d) => d.reason !== 'redis')).toEqual([]);
-    for (const key of KEYS) expect(decisions.filter((d) => d.key === key && d.allowed)).toHaveLength(2);
-    // Through the Cluster client a multi-key EXISTS goes to the slot's master; keys of two
-    // slots would be refused with CROSSSLOT.
-    for (const key of KEYS) expect(await redis.exists(...(limiter.redisKeys(key) as string[]))).toBe(2);
-    const used = await Promise.all(redis.nodes('master').map((node) => node.dbsize()));
-    expect(used.every((count) => count > 0)).toBe(true);
-    expect(used.reduce((a, b) => a + b, 0)).toBe(2 * KEYS.length);
   });
 });
