@@ -3,8 +3,10 @@
 -- and runs its algorithm's body. KEYS hold each call's limit keys in that order (#parts a
 -- call, all in one hash slot); ARGV as in batch.lua, one cost (and time) per call.
 -- A call is admitted only if every limit admits it; then every limit's writes, queued by
--- `write` meanwhile, are made. Otherwise nothing is written, and each limit that would
--- have admitted answers as its state stands: decided again at cost 0, which writes nothing.
+-- `write` meanwhile, are made (the last limit's go straight to Redis once every other one
+-- admitted: its own denial writes nothing). Otherwise nothing is written, and each limit
+-- that would have admitted answers as its state stands: decided again at cost 0, which
+-- writes nothing.
 -- Replies: 4 entries per limit of each call. A key error of any limit fails the whole
 -- call, writing nothing: its text in place of the call's first entry.
 local width = #parts
@@ -15,7 +17,8 @@ if not shared and #ARGV == n + 1 then
   shared = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 end
 local queue, queued = {}, 0
-write = function(...)
+local direct = write
+local function enqueue(...)
   queued = queued + 1
   queue[queued] = { ... }
 end
@@ -31,6 +34,7 @@ for i = 1, n do
   queued = 0
   for j = 1, width do
     key, cost, now = KEYS[first + j], asked, at
+    write = (j == width and admitted) and direct or enqueue
     local ok, reply = pcall(parts[j])
     if not ok and repair and (type(reply) == 'string' or string.sub(tostring(reply.err), 1, 9) == 'WRONGTYPE') then
       redis.call('DEL', key)
@@ -46,8 +50,10 @@ for i = 1, n do
     if reply[1] == 0 then admitted = false end
   end
   if failure == nil and admitted then
-    local ok, reply = pcall(flush)
-    if not ok then failure = reply end
+    if queued > 0 then
+      local ok, reply = pcall(flush)
+      if not ok then failure = reply end
+    end
   elseif failure == nil then
     for j = 1, width do
       local at4 = 4 * (first + j) - 3
