@@ -1,10 +1,12 @@
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
 import { expect, it } from 'vitest';
 import type { LimitSpec } from '../../src/index.js';
 import { createApproximateLimiter } from '../../src/redis/approximate-limiter.js';
+import { boundedRedisOptions } from '../../src/redis/client.js';
 import { createRedisLimiter, type RedisLimiterOptions } from '../../src/redis/redis-limiter.js';
 import { describeRedis, useRedisServer } from '../support/describe-redis.js';
 import { expectRatelabError } from '../support/errors.js';
+import { freePort } from '../support/redis-server.js';
 
 const HOUR = 3_600_000;
 // Windows of 2^40 ms (about 35 years): no refill or window edge between two calls of a test.
@@ -101,10 +103,19 @@ describeRedis('several limits on one Redis key', () => {
     }
   });
 
-  it('the fail mode answers for the composite as a whole', async () => {
-    const limiter = createRedisLimiter('token-bucket', TWO, options(fixture.redis, { failMode: 'open' }));
-    await fixture.redis.set((limiter.redisKeys('k') as string[])[0] as string, 'x'.repeat(7));
-    expect(await limiter.consume('k')).toMatchObject({ allowed: true, reason: 'key-error' });
+  it('the fail mode answers for the composite as a whole: a key error (open), Redis out of reach (closed)', async () => {
+    const open = createRedisLimiter('token-bucket', TWO, options(fixture.redis, { failMode: 'open' }));
+    await fixture.redis.set(open.redisKey('k'), 'x'.repeat(7));
+    expect(await open.consume('k')).toMatchObject({ allowed: true, reason: 'key-error' });
+    const dead = new Redis(`redis://127.0.0.1:${await freePort()}`, boundedRedisOptions());
+    dead.on('error', () => undefined);
+    const closed = createRedisLimiter(
+      'token-bucket',
+      TWO,
+      options(dead, { failMode: 'closed', retryRedisAfterMs: 250 }),
+    );
+    expect(await closed.consume('k')).toMatchObject({ allowed: false, retryAfterMs: 250, reason: 'fail-closed' });
+    dead.disconnect();
   });
 
   it("refuses a prefix whose { would split a key's limits over hash slots, and the approximate limiter refuses a list", () => {
