@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { ALGORITHMS, ManualClock, createLimiter, type Algorithm } from '../../src/index.js';
 import { createRedisLimiter } from '../../src/redis/redis-limiter.js';
+import { limitListArb } from '../support/arbitraries.js';
 import { describeRedis, useRedisServer } from '../support/describe-redis.js';
 
 // The Redis scripts against the memory limiters as the oracle: the same random streams of
@@ -31,6 +32,33 @@ describeRedis('Redis limiters decide exactly as the memory limiters', () => {
           const clock = new ManualClock(start);
           const memory = createLimiter(algorithm, p, { clock });
           const shared = createRedisLimiter(algorithm, p, {
+            redis: fixture.redis,
+            clock,
+            prefix: `parity:${run++}:`,
+            timeoutMs: 5000,
+          });
+          for (const { advance, key, cost } of steps) {
+            clock.advance(advance);
+            const { reason, ...decision } = await shared.consume(key, cost);
+            expect(reason).toBe('redis');
+            expect(decision).toEqual(memory.consume(key, cost));
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it("several limits on a key, each of its own algorithm: every field equal, each limit's own answer too", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        limitListArb,
+        fc.integer({ min: 0, max: 2 ** 40 }),
+        fc.array(step, { minLength: 1, maxLength: 40 }),
+        async (list, start, steps) => {
+          const clock = new ManualClock(start);
+          const memory = createLimiter('token-bucket', list, { clock });
+          const shared = createRedisLimiter('token-bucket', list, {
             redis: fixture.redis,
             clock,
             prefix: `parity:${run++}:`,
