@@ -116,8 +116,25 @@ async function measurePlan(
     }
     progress(`round ${round + 1}/${plan.rounds}`);
   }
+  notes.push(...compositeNotes(levels));
   const version = /redis_version:(\S+)/.exec(await redis.info('server'))?.[1] ?? 'unknown';
   return { redisVersion: version, plan, levels, notes };
+}
+
+/**
+ * What two limits on a key cost against one: per level, the median over rounds of the
+ * composite's calls/s over the batched single limit's in the same round.
+ */
+function compositeNotes(levels: readonly RedisBenchLevel[]): string[] {
+  const ratios = levels.map((level) => {
+    const of = (name: string) => level.contenders.find((c) => c.name === name) as RedisContenderFigures;
+    const ratio = medianRatio(of(COMPOSITE), of(BATCHED), (f) => f.callsPerSec);
+    return `${ratio.toFixed(2)}x at ${level.inFlight}`;
+  });
+  return [
+    'ratelab 2 limits = two token buckets a key (1 min, 1 h), batched',
+    `2 limits / batched calls/s: ${ratios.join(', ')} in flight`,
+  ];
 }
 
 /** A failure of Redis while `contender` was measured (or warmed up). */
@@ -191,20 +208,30 @@ async function contendersOf(redis: Redis, prefix: string, limit: number, notes: 
   const policy = { limit, windowMs: 60_000 };
   const options = { redis, timeoutMs: 5000, failMode: 'closed' as const };
   const batched = createRedisLimiter('token-bucket', policy, { ...options, prefix: `${prefix}b:` });
+  // Two limits on each key, one script call deciding both: the hourly one as roomy as the minute's.
+  const composite = createRedisLimiter('token-bucket', [policy, { limit: 60 * limit, windowMs: 3_600_000 }], {
+    ...options,
+    prefix: `${prefix}c:`,
+  });
   const single = createRedisLimiter('token-bucket', policy, { ...options, prefix: `${prefix}s:`, batch: false });
   const admitted = (decision: { allowed: boolean; reason: string }) => {
     if (decision.reason !== 'redis') throw new FailModeDecision(decision.reason);
     if (!decision.allowed) throw new Error(`bench: unexpected decision ${JSON.stringify(decision)}`);
   };
   const calls = new Map<string, Call>([
-    ['ratelab token bucket, batched', (key) => batched.consume(key).then(admitted)],
+    [BATCHED, (key) => batched.consume(key).then(admitted)],
     ['ratelab token bucket, per call', (key) => single.consume(key).then(admitted)],
+    [COMPOSITE, (key) => composite.consume(key).then(admitted)],
   ]);
   const flexible = await rateLimiterFlexible(redis, prefix, limit);
   if (flexible) calls.set(RLF, flexible);
   else notes.push('rate-limiter-flexible is not installed: no ratios (npm install rate-limiter-flexible)');
   return calls;
 }
+
+/** The contender of two limits on each key (batched), measured against the batched single limit. */
+export const COMPOSITE = 'ratelab token bucket, 2 limits';
+const BATCHED = 'ratelab token bucket, batched';
 
 /** The name of the baseline contender; ratios are to it. */
 export const RLF = 'rate-limiter-flexible RateLimiterRedis';

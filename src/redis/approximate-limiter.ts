@@ -1,6 +1,7 @@
 import { schedulerOf, toClock, type Clock, type ClockSource } from '../core/clock.js';
 import type { Decision } from '../core/decision.js';
 import type { AsyncRateLimiter } from '../core/limiter.js';
+import { RatelabError } from '../core/errors.js';
 import { checkCost, checkKey, invalidOption } from '../core/options.js';
 import { checkPolicy, type Limits, type NamedLimits, type Policy } from '../core/policy.js';
 import { namedLimits } from '../core/limit-list.js';
@@ -87,9 +88,17 @@ let syncScript: LuaScript | undefined;
  * since their own last sync, so a window can over-admit by up to about what the whole fleet
  * admits in one `syncMs` (tested); and a node that first sees a key late in a window may
  * admit its `limit / N` share before its first sync tells it the window is spent. If Redis is down, budgets are not renewed: each node stays within its last
- * budget, which only under-admits.
+ * budget, which only under-admits. One policy only: a list of limits is refused
+ * (`INVALID_POLICY`; the exact limiter, createRedisLimiter, takes lists).
  */
 export function createApproximateLimiter(policy: Policy, options: ApproximateLimiterOptions): ApproximateLimiter {
+  if (Array.isArray(policy)) {
+    throw new RatelabError(
+      'INVALID_POLICY',
+      'policy: the approximate limiter shares one fixed-window count per key, not a list of limits; use createRedisLimiter for several limits on a key',
+      { field: 'policy' },
+    );
+  }
   return new Approximate(checkPolicy(policy, 'fixed-window'), options);
 }
 

@@ -5,11 +5,12 @@ import type { DeadlineQueue } from './timeout.js';
 
 /** One decision waiting for Redis. */
 export interface BatchCall {
-  readonly key: RedisKey;
+  /** The key, or with several limits per key each limit's key, in the script's order. */
+  readonly key: RedisKey | readonly RedisKey[];
   /** As the script reads them: a whole number, and ms or '' for the server's time. */
   readonly cost: string;
   readonly now: string;
-  /** The script's reply: this call's 4 entries start at `replies[at]`. */
+  /** The script's reply: this call's entries (4 per limit) start at `replies[at]`. */
   answer(replies: readonly unknown[], at: number): void;
   /** The script call carrying this decision failed or timed out. */
   fail(error: unknown): void;
@@ -45,6 +46,8 @@ export class ScriptBatcher {
     private readonly maxKeys: number,
     /** Whether an idle flush goes as two script calls (see flush). */
     private readonly split = true,
+    /** Reply entries per call: 4 per limit of a key. */
+    private readonly entries = 4,
   ) {}
 
   /** Queues `call` for the batch of hash slot `slot` (or sends it now when batching is off). */
@@ -85,7 +88,8 @@ export class ScriptBatcher {
     const keys: RedisKey[] = [];
     const args: string[] = [''];
     for (const call of calls) {
-      keys.push(call.key);
+      if (Array.isArray(call.key)) for (const key of call.key as readonly RedisKey[]) keys.push(key);
+      else keys.push(call.key as RedisKey);
       args.push(call.cost);
     }
     if ((calls[0] as BatchCall).now !== '') for (const call of calls) args.push(call.now);
@@ -93,12 +97,12 @@ export class ScriptBatcher {
     this.deadlines.run(this.client.run(this.script, keys, args)).then(
       (replies) => {
         this.inFlight -= 1;
-        if (!Array.isArray(replies) || replies.length !== 4 * calls.length) {
+        if (!Array.isArray(replies) || replies.length !== this.entries * calls.length) {
           const error = unexpectedReply(replies);
           for (const call of calls) call.fail(error);
           return;
         }
-        for (let i = 0; i < calls.length; i++) (calls[i] as BatchCall).answer(replies, 4 * i);
+        for (let i = 0; i < calls.length; i++) (calls[i] as BatchCall).answer(replies, this.entries * i);
       },
       (error: unknown) => {
         this.inFlight -= 1;

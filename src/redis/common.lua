@@ -5,7 +5,10 @@
 -- script call, not once per key. `key`, `cost` and `now` are set by the tail before each
 -- decision; a body reads and writes only `key`, replies {allowed 0|1, remaining,
 -- retryAfterMs (-1: never), resetMs}, whole numbers, and writes nothing when it denies.
+-- A body writes through `write`, after its last read: redis.call here; in a script of
+-- several limits per key (composite.lua) a queue, applied only once every limit admits.
 local key, cost, now
+local write = redis.call
 
 -- Whole numbers below 1e14 (every whole-ms state short of huge policies) print exactly
 -- with tostring, which is cheaper; anything else takes 17 significant digits, which
@@ -41,15 +44,15 @@ end
 -- its need.
 local function write_pair(a, b, expires, needed_ms)
   if expires and now + needed_ms <= expires then
-    redis.call('SET', key, struct.pack('ddd', a, b, expires), 'KEEPTTL')
+    write('SET', key, struct.pack('ddd', a, b, expires), 'KEEPTTL')
   else
     local ms = ttl(math.min(2 * needed_ms, capacity * window / limit))
-    redis.call('SET', key, struct.pack('ddd', a, b, now + ms), 'PX', ms)
+    write('SET', key, struct.pack('ddd', a, b, now + ms), 'PX', ms)
   end
 end
 
 local function expire_after(ms)
-  redis.call('PEXPIRE', key, ttl(ms))
+  write('PEXPIRE', key, ttl(ms))
 end
 
 -- floor(a / b) for a >= 0, b > 0, corrected where the float quotient rounds up.

@@ -11,7 +11,7 @@ local ends_in = (index + 1) * window - now
 local allowed = count + cost <= limit
 if allowed and cost > 0 then
   count = count + cost
-  redis.call('HSET', key, 'window', encode(index), 'count', encode(count))
+  write('HSET', key, 'window', encode(index), 'count', encode(count))
   -- The TTL is set once per window, by its first admission (not on every increment,
   -- envoy ratelimit #80).
   if count == cost then expire_after(ends_in) end

@@ -10,7 +10,8 @@ import type { Clock, ClockSource } from '../core/clock.js';
 import type { DecisionReason, FailMode, ReasonedDecision } from '../core/fail-over.js';
 import { checkAlgorithm } from '../core/names.js';
 import { invalidOption, positiveMsOption } from '../core/options.js';
-import type { Algorithm, Policy } from '../core/policy.js';
+import { combineDecisions, type LimitDecision } from '../core/decision.js';
+import type { Algorithm, NamedLimits, PolicyInput } from '../core/policy.js';
 import { ScriptBatcher, unexpectedReply } from './batcher.js';
 import { CIRCUIT_OPEN, NodeBreakers } from './node-breaker.js';
 import { redisKeyOf, type RedisKey } from './redis-key.js';
@@ -21,7 +22,7 @@ import {
   type RedisClient,
   type ScriptClient,
 } from './run-script.js';
-import { limiterScript, type LuaScript } from './scripts.js';
+import { compositeScript, limiterScript, type LuaScript } from './scripts.js';
 import { DeadlineQueue } from './timeout.js';
 
 /** What the limiter does when Redis fails or does not answer within `timeoutMs`. */
@@ -46,7 +47,10 @@ export interface RedisLimiterOptions extends StoreLimiterOptions {
    * `createCluster()` client (connected), used as is (see `connectRedis` for bounded settings).
    */
   redis: RedisClient;
-  /** Prepended to every key (default `ratelab:`). */
+  /**
+   * Prepended to every key (default `ratelab:`). With several limits, a `{` in it must open
+   * a non-empty `{hash tag}` closed within it (else a key's limits would hash to different slots).
+   */
   prefix?: string;
   /** The most a call waits for Redis, in ms (default 50); then the fail mode decides. */
   timeoutMs?: number;
@@ -111,6 +115,11 @@ export interface RedisRateLimiter extends StoreRateLimiter<RedisDecision> {
    * their WTF-8 bytes, so that every key has a Redis key of its own.
    */
   redisKey(key: string): RedisKey;
+  /**
+   * The Redis keys holding `key`'s state, one per limit in order (one for a single policy:
+   * `redisKey(key)`); with several limits they share a hash tag, so one slot.
+   */
+  redisKeys(key: string): RedisKey[];
 }
 
 const DEFAULT_TIMEOUT_MS = 50;
@@ -132,13 +141,15 @@ const KEY_TAG: Record<Algorithm, string> = {
 
 /**
  * Creates a limiter of `algorithm` enforcing `policy` across every process sharing the
- * Redis server (or cluster): one atomic Lua script per decision, touching one key. Its
- * decisions are the memory limiter's, number for number. Throws like `createLimiter`, and
+ * Redis server (or cluster): one atomic Lua script per decision, touching one key; with a
+ * list of limits, one key per limit, all decided in that one script call (admitted only if
+ * every limit admits, then every limit takes; a denial writes nothing). Its decisions are
+ * the memory limiter's, number for number. Throws like `createLimiter`, and
  * `INVALID_ARGUMENT` for bad options.
  */
 export function createRedisLimiter(
   algorithm: Algorithm,
-  policy: Policy,
+  policy: PolicyInput,
   options: RedisLimiterOptions,
 ): RedisRateLimiter {
   const checked = checkAlgorithm(algorithm);
@@ -150,12 +161,16 @@ export function createRedisLimiter(
 
 /** The Redis backend on the seam: the store is {@link RedisStore}; the limiter adds `redisKey`. */
 class RedisLimiter extends StoreLimiter<RedisDecision, RedisStore> implements RedisRateLimiter {
-  constructor(algorithm: Algorithm, policy: Policy, options: RedisLimiterOptions) {
+  constructor(algorithm: Algorithm, policy: PolicyInput, options: RedisLimiterOptions) {
     super(algorithm, policy, options, (context) => new RedisStore(context, options));
   }
 
   redisKey(key: string): RedisKey {
     return this.store.redisKey(key);
+  }
+
+  redisKeys(key: string): RedisKey[] {
+    return this.store.redisKeys(key);
   }
 }
 
@@ -168,6 +183,8 @@ class RedisStore implements LimiterStore<RedisDecision> {
   private readonly single: LuaScript | undefined;
   private readonly breakers: NodeBreakers;
   private readonly keyPrefix: string;
+  /** With several limits, each limit's key up to the key itself (which a `}` follows); empty for one. */
+  private readonly limitPrefixes: string[];
   private readonly deadlines: DeadlineQueue;
   private readonly clock: Clock | undefined;
 
@@ -175,10 +192,12 @@ class RedisStore implements LimiterStore<RedisDecision> {
     private readonly context: StoreContext,
     options: RedisLimiterOptions,
   ) {
-    const { algorithm, limits } = context;
+    const { algorithm, limits, policies } = context;
     const timeoutMs = positiveMsOption(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS);
     this.client = clientOf(options.redis, options.replicas, timeoutMs);
-    this.keyPrefix = `${options.prefix ?? 'ratelab:'}${KEY_TAG[algorithm]}:${limits.limit}:${limits.windowMs}:${limits.capacity}:`;
+    const prefix = options.prefix ?? 'ratelab:';
+    this.keyPrefix = `${prefix}${KEY_TAG[algorithm]}:${limits.limit}:${limits.windowMs}:${limits.capacity}:`;
+    this.limitPrefixes = policies.length === 1 ? [] : compositePrefixes(prefix, policies);
     this.deadlines = new DeadlineQueue(timeoutMs);
     this.retryAfterMs = positiveMsOption(options.retryRedisAfterMs, 'retryRedisAfterMs', DEFAULT_RETRY_REDIS_AFTER_MS);
     this.clock = context.clock;
@@ -187,30 +206,49 @@ class RedisStore implements LimiterStore<RedisDecision> {
       throw invalidOption('minTtlMs', 'expected a whole number of ms >= 0', minTtlMs);
     const repair = options.repairKeys === true;
     const { maxKeys, split } = batchOptionsOf(options.batch);
-    this.batcher = new ScriptBatcher(
-      this.client,
-      limiterScript(algorithm, limits, minTtlMs, repair),
-      this.deadlines,
-      maxKeys,
-      split,
-    );
-    this.single = maxKeys === 1 ? limiterScript(algorithm, limits, minTtlMs, repair, 'single') : undefined;
+    const parts = policies.length;
+    // A composite's call takes a key per limit, so fewer calls fit a batch of `maxKeys` keys.
+    this.batcher =
+      parts === 1
+        ? new ScriptBatcher(
+            this.client,
+            limiterScript(algorithm, limits, minTtlMs, repair),
+            this.deadlines,
+            maxKeys,
+            split,
+          )
+        : new ScriptBatcher(
+            this.client,
+            compositeScript(policies, minTtlMs, repair),
+            this.deadlines,
+            Math.max(1, Math.floor(maxKeys / parts)),
+            split,
+            4 * parts,
+          );
+    this.single =
+      maxKeys === 1 && parts === 1 ? limiterScript(algorithm, limits, minTtlMs, repair, 'single') : undefined;
     this.breakers = new NodeBreakers(this.retryAfterMs);
   }
 
   redisKey(key: string): RedisKey {
+    if (this.limitPrefixes.length > 0) return redisKeyOf(`${this.limitPrefixes[0] as string}${key}}`);
     return redisKeyOf(this.keyPrefix + key);
+  }
+
+  redisKeys(key: string): RedisKey[] {
+    if (this.limitPrefixes.length === 0) return [this.redisKey(key)];
+    return this.limitPrefixes.map((prefix) => redisKeyOf(`${prefix}${key}}`));
   }
 
   decide(key: string, cost: number): Promise<RedisDecision> {
     const cached = this.context.cached(key, cost);
     if (cached) return Promise.resolve(cached);
-    const redisKey = this.redisKey(key);
-    const slot = this.client.slotOf(redisKey);
+    const redisKey = this.limitPrefixes.length === 0 ? this.redisKey(key) : this.redisKeys(key);
+    const slot = this.client.slotOf(Array.isArray(redisKey) ? (redisKey[0] as RedisKey) : (redisKey as RedisKey));
     const node = this.client.nodeOf(slot);
     if (!this.breakers.allow(node, performance.now())) return Promise.resolve(this.shortCircuited(key, cost, node));
     const now = this.clock ? String(this.clock()) : '';
-    if (this.single !== undefined) return this.decideAlone(this.single, key, redisKey, cost, node, now);
+    if (this.single !== undefined) return this.decideAlone(this.single, key, redisKey as RedisKey, cost, node, now);
     // A callback object rather than promise chains or async frames: this runs once per
     // request, and those were a measurable share of the client's CPU per decision
     // (bench/redis-throughput.ts).
@@ -261,36 +299,91 @@ class RedisStore implements LimiterStore<RedisDecision> {
     return this.context.unavailable(key, cost, CIRCUIT_OPEN + cause);
   }
 
-  /** The decision in `replies[at..at+3]`; a key error there is decided by the fail mode. */
+  /** The decision in `replies[at..at+3]` (4 per limit with several); a key error there is decided by the fail mode. */
   private answered(key: string, cost: number, node: string, replies: readonly unknown[], at: number): RedisDecision {
     this.breakers.succeeded(node);
+    if (this.limitPrefixes.length > 0) return this.combined(key, cost, node, replies, at);
     const allowed = replies[at];
     if (typeof allowed === 'string') return this.context.keyError(key, cost, allowed);
-    const remaining = replies[at + 1];
-    const retryAfterMs = replies[at + 2];
-    const resetMs = replies[at + 3];
-    if (
-      typeof allowed !== 'number' ||
-      typeof remaining !== 'number' ||
-      typeof retryAfterMs !== 'number' ||
-      typeof resetMs !== 'number'
-    ) {
-      return this.failed(key, cost, node, unexpectedReply(replies.slice(at, at + 4)));
-    }
+    if (!fourNumbers(replies, at)) return this.failed(key, cost, node, unexpectedReply(replies.slice(at, at + 4)));
+    const retryAfterMs = replies[at + 2] as number;
     const decision: RedisDecision = {
       allowed: allowed === 1,
       limit: this.context.limits.capacity,
-      remaining,
+      remaining: replies[at + 1] as number,
       retryAfterMs: retryAfterMs === -1 ? Infinity : retryAfterMs,
-      resetMs,
+      resetMs: replies[at + 3] as number,
       reason: 'redis',
     };
     return this.context.decided(key, cost, decision);
   }
 
-  async reset(key: string): Promise<boolean> {
-    return Number(await this.deadlines.run(this.client.del(this.redisKey(key)))) > 0;
+  /** The decision of several limits from each one's 4 entries at `replies[at..]`, combined by the one rule. */
+  private combined(key: string, cost: number, node: string, replies: readonly unknown[], at: number): RedisDecision {
+    const first = replies[at];
+    if (typeof first === 'string') return this.context.keyError(key, cost, first);
+    const { policies } = this.context;
+    const limits: LimitDecision[] = [];
+    let allowed = true;
+    for (let j = 0; j < policies.length; j++) {
+      const part = limitDecision(policies[j] as NamedLimits, replies, at + 4 * j);
+      if (part === undefined)
+        return this.failed(key, cost, node, unexpectedReply(replies.slice(at, at + 4 * policies.length)));
+      allowed &&= part.allowed;
+      limits.push(part);
+    }
+    // combineDecisions' object is fresh: `reason` goes on it, without copying it.
+    const decision = combineDecisions(allowed, limits) as RedisDecision;
+    decision.reason = 'redis';
+    return this.context.decided(key, cost, decision);
   }
+
+  async reset(key: string): Promise<boolean> {
+    const keys = this.redisKeys(key);
+    return Number(await this.deadlines.run(this.client.del(keys.length === 1 ? (keys[0] as RedisKey) : keys))) > 0;
+  }
+}
+
+/**
+ * Each limit's key up to the key itself: `{prefix}{tag}:{limit}:{windowMs}:{capacity}:{name}{:`,
+ * the key and `}` following. The braces make `:` and the key the hash tag of every limit's
+ * key (never empty, whatever the key), so Redis Cluster keeps them in one slot. A `{` in the
+ * prefix would take the tag's place: it must close a non-empty tag within the prefix.
+ */
+function compositePrefixes(prefix: string, policies: readonly NamedLimits[]): string[] {
+  const open = prefix.indexOf('{');
+  if (open >= 0 && prefix.indexOf('}', open + 1) <= open + 1) {
+    throw invalidOption(
+      'prefix',
+      "with several limits a '{' must open a non-empty {hash tag} closed within the prefix, or a key's limits would hash to different Cluster slots",
+      prefix,
+    );
+  }
+  return policies.map((l) => `${prefix}${KEY_TAG[l.algorithm]}:${l.limit}:${l.windowMs}:${l.capacity}:${l.name}{:`);
+}
+
+/** One limit's answer from its 4 reply entries at `replies[at]`, or undefined when they are not 4 numbers. */
+function limitDecision(entry: NamedLimits, replies: readonly unknown[], at: number): LimitDecision | undefined {
+  if (!fourNumbers(replies, at)) return undefined;
+  const retryAfterMs = replies[at + 2] as number;
+  return {
+    name: entry.name,
+    allowed: replies[at] === 1,
+    limit: entry.capacity,
+    remaining: replies[at + 1] as number,
+    retryAfterMs: retryAfterMs === -1 ? Infinity : retryAfterMs,
+    resetMs: replies[at + 3] as number,
+  };
+}
+
+/** Whether `replies[at..at+3]` are a decision's 4 numbers (allowed, remaining, retryAfterMs with -1 for never, resetMs). */
+function fourNumbers(replies: readonly unknown[], at: number): boolean {
+  return (
+    typeof replies[at] === 'number' &&
+    typeof replies[at + 1] === 'number' &&
+    typeof replies[at + 2] === 'number' &&
+    typeof replies[at + 3] === 'number'
+  );
 }
 
 /** The script client, acknowledged by replicas when `replicas` asks for it. */

@@ -44,7 +44,8 @@ export interface ScriptClient {
   /** Whether keys of different hash slots must go in different script calls. */
   readonly cluster: boolean;
   run(script: LuaScript, keys: readonly RedisKey[], args: readonly string[]): Promise<unknown>;
-  del(key: RedisKey): Promise<unknown>;
+  /** DEL of one key, or of several (of one hash slot on a Cluster), resolving with how many existed. */
+  del(key: RedisKey | readonly RedisKey[]): Promise<unknown>;
   /** The batch a key may share: its hash slot on a Cluster, 0 otherwise. */
   slotOf(key: RedisKey): number;
   /** The node serving `slot` ("host:port"), as far as the client's slot table knows. */
@@ -93,7 +94,11 @@ function scriptAdapter(client: RedisClient): ScriptClient {
   return {
     ...router(client),
     run: (script, keys, args) => sendScript(send, script, keys, args),
-    del: (key) => client.del(key),
+    del: (key) => {
+      if (!Array.isArray(key)) return client.del(key as RedisKey);
+      const keys = key as readonly RedisKey[];
+      return isNodeRedis(client) ? client.del([...keys]) : client.del(...keys);
+    },
   };
 }
 

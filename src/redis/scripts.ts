@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Algorithm, Limits } from '../core/policy.js';
+import type { Algorithm, Limits, NamedLimits } from '../core/policy.js';
 
 /** A Lua script as Redis knows it: its source and the SHA1 that EVALSHA names it by. */
 export interface LuaScript {
@@ -53,6 +53,37 @@ export function limiterScript(
     cache.set(name, script);
   }
   return script;
+}
+
+/**
+ * The decision script of several limits on each key, all or nothing (composite.lua): each
+ * algorithm's body once, as a function of its own, and one function per limit that sets
+ * the limit's constants (`limit`, `window`, `capacity`, which the bodies and helpers read)
+ * and runs its algorithm's body. Keys hold each call's limits in `list`'s order. Built
+ * once per process and list.
+ */
+export function compositeScript(list: readonly NamedLimits[], minTtlMs: number, repair = false): LuaScript {
+  const constants = `local limit, window, capacity, min_ttl, repair = 0, 0, 0, ${minTtlMs}, ${repair}`;
+  const parts = list.map((l) => `${l.algorithm}:${l.limit}:${l.windowMs}:${l.capacity}`);
+  const name = `composite ${parts.join(',')} ${constants}`;
+  let script = cache.get(name);
+  if (script === undefined) {
+    const algorithms = [...new Set(list.map((l) => l.algorithm))];
+    const bodies = algorithms.map((a) => `local function ${bodyName(a)}()\n${readLua(a)}\nend\n`).join('');
+    const calls = list.map(
+      (l) =>
+        `  function() limit, window, capacity = ${l.limit}, ${l.windowMs}, ${l.capacity} return ${bodyName(l.algorithm)}() end,`,
+    );
+    const end = `local parts = {\n${calls.join('\n')}\n}\n${readLua('composite')}`;
+    script = luaScript('composite', `${constants}\n${helpersUsedBy(readLua('common'), bodies + end)}\n${bodies}${end}`);
+    cache.set(name, script);
+  }
+  return script;
+}
+
+/** The Lua name of `algorithm`'s body in a composite script (`decide_token_bucket`). */
+function bodyName(algorithm: Algorithm): string {
+  return `decide_${algorithm.replace(/-/g, '_')}`;
 }
 
 /**

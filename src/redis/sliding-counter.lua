@@ -18,7 +18,7 @@ if allowed and cost > 0 then
   local first = cur == 0
   cur = cur + cost
   used = used + cost * window
-  redis.call('HSET', key, 'window', encode(index), 'prev', encode(prev), 'cur', encode(cur))
+  write('HSET', key, 'window', encode(index), 'prev', encode(prev), 'cur', encode(cur))
   -- Full again at the end of the next window; set once per window.
   if first then expire_after(2 * window - elapsed) end
 end

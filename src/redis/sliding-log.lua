@@ -15,14 +15,14 @@ end
 local count = redis.call('LLEN', key) - expired
 local allowed = count + cost <= limit
 if allowed and cost > 0 then
-  if expired > 0 then redis.call('LTRIM', key, expired, -1) end
+  if expired > 0 then write('LTRIM', key, expired, -1) end
   local stamp = encode(now)
   local batch = {}
   for i = 1, cost do
     batch[#batch + 1] = stamp
     -- unpack() is bounded by Lua's C stack: push in slices.
     if #batch == 1000 or i == cost then
-      redis.call('RPUSH', key, unpack(batch))
+      write('RPUSH', key, unpack(batch))
       batch = {}
     end
   end

@@ -19,22 +19,29 @@ describeRedis('ratelab bench --redis URL', () => {
     expect(await run(['bench', '--redis', server.url, '--quick', '--rounds', '1', '--json', '-'], io)).toBe(0);
     const report = io.err();
     for (const level of ['50 in flight', '500 in flight']) expect(report).toContain(level);
-    expect(report.match(/^(ratelab batched|ratelab per call|RLF) +[\d,]+ +\d+\.\d\d/gm)).toHaveLength(6);
+    expect(report.match(/^(ratelab batched|ratelab per call|ratelab 2 limits|RLF) +[\d,]+ +\d+\.\d\d/gm)).toHaveLength(
+      8,
+    );
     for (const line of report.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
     const bars = report.slice(report.indexOf('calls/s x RLF (longer is faster)'));
-    expect(bars.match(/^ {2}(ratelab batched|ratelab per call|RLF) +[█-▏]+ \d+\.\d\dx$/gm)).toHaveLength(6);
+    expect(
+      bars.match(/^ {2}(ratelab batched|ratelab per call|ratelab 2 limits|RLF) +[█-▏]+ \d+\.\d\dx$/gm),
+    ).toHaveLength(8);
+    // Two limits against one, batched, in the same rounds.
+    expect(report).toMatch(/^note: 2 limits \/ batched calls\/s: \d+\.\d\dx at 50, \d+\.\d\dx at 500 in flight$/m);
     const json = JSON.parse(io.out()) as {
       levels: { inFlight: number; contenders: { name: string; callsPerSec: number[] }[] }[];
       medians: { inFlight: number; contender: string; callsPerSec: number; xRlf: number }[];
     };
     // Every bar's figure is in the JSON: x RLF per level and contender, 1 for RLF itself.
-    expect(json.medians).toHaveLength(6);
+    expect(json.medians).toHaveLength(8);
     for (const m of json.medians.filter((m) => m.contender.startsWith('rate-limiter'))) expect(m.xRlf).toBe(1);
     for (const m of json.medians) expect(bars).toContain(`${m.xRlf.toFixed(2)}x`);
     expect(json.levels.map((l) => l.inFlight)).toEqual([50, 500]);
     expect(json.levels[0]!.contenders.map((c) => c.name)).toEqual([
       'ratelab token bucket, batched',
       'ratelab token bucket, per call',
+      'ratelab token bucket, 2 limits',
       'rate-limiter-flexible RateLimiterRedis',
     ]);
     expect(json.levels[0]!.contenders.every((c) => c.callsPerSec.length === 1 && c.callsPerSec[0]! > 0)).toBe(true);

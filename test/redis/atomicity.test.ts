@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ALGORITHMS } from '../../src/index.js';
 import type { Contender } from '../../src/race/race.js';
 import { describeRedis } from '../support/describe-redis.js';
+import { startRacers } from '../support/process-race.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 
 const WORKER = fileURLToPath(new URL('./race-worker.ts', import.meta.url));
@@ -19,40 +18,20 @@ const CONTENDERS: Contender[] = [...ALGORITHMS, 'naive'];
  * same moment and sums what they admitted on their one shared key.
  */
 async function raceProcesses(url: string): Promise<Map<Contender, number>> {
-  const workers = Array.from({ length: PROCESSES }, () => {
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        WORKER,
-        url,
-        String(LIMIT),
-        String(REQUESTS_EACH),
-        String(IN_FLIGHT),
-        'atomic:',
-        ...CONTENDERS,
-      ],
-      { stdio: ['pipe', 'pipe', 'inherit'] },
-    );
-    return { child, lines: createInterface({ input: child.stdout })[Symbol.asyncIterator]() };
-  });
-  const nextLine = async (worker: (typeof workers)[number]) => {
-    const line = await worker.lines.next();
-    if (line.done) throw new Error('a race worker stopped early (see its stderr)');
-    return line.value;
-  };
+  const racers = startRacers(
+    WORKER,
+    [url, String(LIMIT), String(REQUESTS_EACH), String(IN_FLIGHT), 'atomic:', ...CONTENDERS],
+    PROCESSES,
+  );
   const totals = new Map<Contender, number>();
   for (const contender of CONTENDERS) {
-    await Promise.all(workers.map(nextLine)); // "ready"
-    for (const { child } of workers) child.stdin.write('go\n');
-    const counts = await Promise.all(workers.map(nextLine));
+    const counts = await racers.round();
     totals.set(
       contender,
       counts.reduce((sum, count) => sum + Number(count), 0),
     );
   }
-  for (const { child } of workers) child.stdin.end();
+  racers.end();
   return totals;
 }
 

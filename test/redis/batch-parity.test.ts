@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { ALGORITHMS, ManualClock, type Algorithm } from '../../src/index.js';
+import { ALGORITHMS, ManualClock, createLimiter, type Algorithm } from '../../src/index.js';
 import { createRedisLimiter } from '../../src/redis/redis-limiter.js';
+import { limitListArb } from '../support/arbitraries.js';
 import { describeRedis, useRedisServer } from '../support/describe-redis.js';
 
 // Batched decisions against the per-call path as the oracle, on a real server: random
@@ -11,6 +12,22 @@ import { describeRedis, useRedisServer } from '../support/describe-redis.js';
 describeRedis('batched decisions equal the per-call path', () => {
   const fixture = useRedisServer();
   let run = 0;
+
+  /** The fixture's client, counting the script calls (EVALSHA) sent through it. */
+  const countingClient = () => {
+    const counted = {
+      scriptCalls: 0,
+      client: {
+        evalsha: (...args: Parameters<typeof fixture.redis.evalsha>) => (
+          (counted.scriptCalls += 1),
+          fixture.redis.evalsha(...args)
+        ),
+        eval: (...args: Parameters<typeof fixture.redis.eval>) => fixture.redis.eval(...args),
+        del: (...keys: string[]) => fixture.redis.del(...keys),
+      },
+    };
+    return counted;
+  };
 
   const call = fc.record({
     key: fc.constantFrom('a', 'b', 'c'),
@@ -37,18 +54,10 @@ describeRedis('batched decisions equal the per-call path', () => {
           const clock = new ManualClock(start);
           const options = { redis: fixture.redis, clock, timeoutMs: 5000, failMode: 'closed' as const };
           // Counts the batched limiter's script calls: one per maxKeys calls of a group.
-          let scriptCalls = 0;
-          const counting = {
-            evalsha: (...args: Parameters<typeof fixture.redis.evalsha>) => (
-              (scriptCalls += 1),
-              fixture.redis.evalsha(...args)
-            ),
-            eval: (...args: Parameters<typeof fixture.redis.eval>) => fixture.redis.eval(...args),
-            del: (...keys: string[]) => fixture.redis.del(...keys),
-          };
+          const counting = countingClient();
           const batched = createRedisLimiter(algorithm, p, {
             ...options,
-            redis: counting,
+            redis: counting.client,
             prefix: `bp:${run}:b:`,
             batch: { maxKeys },
           });
@@ -61,7 +70,46 @@ describeRedis('batched decisions equal the per-call path', () => {
             expect(together).toEqual(oneByOne);
             expect(together.every((d) => d.reason === 'redis')).toBe(true);
           }
-          expect(scriptCalls).toBe(groups.reduce((sum, { calls }) => sum + Math.ceil(calls.length / maxKeys), 0));
+          expect(counting.scriptCalls).toBe(
+            groups.reduce((sum, { calls }) => sum + Math.ceil(calls.length / maxKeys), 0),
+          );
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('several limits on a key: batched (a key per limit counting toward maxKeys) as the memory composite, one call at a time', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        limitListArb,
+        fc.integer({ min: 0, max: 2 ** 40 }),
+        fc.integer({ min: 1, max: 10 }),
+        fc.array(group, { minLength: 1, maxLength: 10 }),
+        async (list, start, maxKeys, groups) => {
+          const clock = new ManualClock(start);
+          const counting = countingClient();
+          const batched = createRedisLimiter('token-bucket', list, {
+            redis: counting.client,
+            clock,
+            timeoutMs: 5000,
+            failMode: 'closed',
+            prefix: `bp:${run++}:c:`,
+            batch: { maxKeys },
+          });
+          const memory = createLimiter('token-bucket', list, { clock });
+          const perCall = Math.max(1, Math.floor(maxKeys / list.length));
+          for (const { jump, calls } of groups) {
+            clock.set(clock.now() + Math.abs(jump));
+            const together = await Promise.all(calls.map(({ key, cost }) => batched.consume(key, cost)));
+            expect(together.every((d) => d.reason === 'redis')).toBe(true);
+            expect(together.map(({ reason: _reason, ...d }) => d)).toEqual(
+              calls.map(({ key, cost }) => memory.consume(key, cost)),
+            );
+          }
+          expect(counting.scriptCalls).toBe(
+            groups.reduce((sum, { calls }) => sum + Math.ceil(calls.length / perCall), 0),
+          );
         },
       ),
       { numRuns: 40 },

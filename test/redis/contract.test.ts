@@ -1,4 +1,3 @@
-import type { Policy } from '../../src/index.js';
 import { createRedisLimiter } from '../../src/redis/redis-limiter.js';
 import { describeLimiterContract } from '../contract/limiter-contract.js';
 import { describeRedis, useRedisServer } from '../support/describe-redis.js';
@@ -9,23 +8,19 @@ import { describeRedis, useRedisServer } from '../support/describe-redis.js';
 describeRedis('Redis limiters', () => {
   const fixture = useRedisServer();
 
-  describeLimiterContract(
-    'redis',
-    (algorithm, policy, clock) => {
-      const limiter = createRedisLimiter(algorithm, policy as Policy, {
-        redis: fixture.redis,
-        clock,
-        timeoutMs: 5000,
-        failMode: 'closed',
-      });
-      return {
-        consume: async (key, cost) => {
-          const { reason, ...decision } = await limiter.consume(key, cost);
-          if (reason !== 'redis') throw new Error(`Redis did not decide: ${reason}`);
-          return decision;
-        },
-      };
-    },
-    { composite: false },
-  );
+  describeLimiterContract('redis', (algorithm, policy, clock) => {
+    const limiter = createRedisLimiter(algorithm, policy, {
+      redis: fixture.redis,
+      clock,
+      timeoutMs: 5000,
+      failMode: 'closed',
+    });
+    return {
+      consume: async (key, cost) => {
+        const { reason, ...decision } = await limiter.consume(key, cost);
+        if (reason !== 'redis') throw new Error(`Redis did not decide: ${reason}`);
+        return decision;
+      },
+    };
+  });
 });

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { ALGORITHMS, ManualClock, createLimiter, type Algorithm } from '../../src/index.js';
+import { ALGORITHMS, ManualClock, createLimiter, type Algorithm, type PolicyInput } from '../../src/index.js';
 import { createRedisLimiter } from '../../src/redis/redis-limiter.js';
+import { limitListArb } from '../support/arbitraries.js';
 import { describeRedis, useRedisServer } from '../support/describe-redis.js';
 
 // The Redis scripts against the memory limiters as the oracle: the same random streams of
@@ -21,10 +22,11 @@ describeRedis('Redis limiters decide exactly as the memory limiters', () => {
     burst: fc.option(fc.integer({ min: 1, max: 10 }), { nil: undefined }),
   });
 
-  it.each(ALGORITHMS)('%s', async (algorithm: Algorithm) => {
-    await fc.assert(
+  /** A property: random policies of `policies` and streams of steps, every Decision of Redis equal to memory's. */
+  const sameDecisions = (algorithm: Algorithm, policies: fc.Arbitrary<PolicyInput>) =>
+    fc.assert(
       fc.asyncProperty(
-        policy,
+        policies,
         fc.integer({ min: 0, max: 2 ** 40 }),
         fc.array(step, { minLength: 1, maxLength: 40 }),
         async (p, start, steps) => {
@@ -46,5 +48,9 @@ describeRedis('Redis limiters decide exactly as the memory limiters', () => {
       ),
       { numRuns: 40 },
     );
-  });
+
+  it.each(ALGORITHMS)('%s', (algorithm: Algorithm) => sameDecisions(algorithm, policy));
+
+  it("several limits on a key, each of its own algorithm: every field equal, each limit's own answer too", () =>
+    sameDecisions('token-bucket', limitListArb));
 });

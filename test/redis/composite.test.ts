@@ -1,0 +1,137 @@
+import { Redis } from 'ioredis';
+import { expect, it } from 'vitest';
+import type { LimitSpec } from '../../src/index.js';
+import { createApproximateLimiter } from '../../src/redis/approximate-limiter.js';
+import { boundedRedisOptions } from '../../src/redis/client.js';
+import { createRedisLimiter, type RedisLimiterOptions } from '../../src/redis/redis-limiter.js';
+import { describeRedis, useRedisServer } from '../support/describe-redis.js';
+import { expectRatelabError } from '../support/errors.js';
+import { freePort } from '../support/redis-server.js';
+
+const HOUR = 3_600_000;
+// Windows of 2^40 ms (about 35 years): no refill or window edge between two calls of a test.
+const LONG = 2 ** 40;
+const TWO: LimitSpec[] = [
+  { name: 'burst', limit: 2, windowMs: LONG },
+  { algorithm: 'sliding-log', limit: 3, windowMs: LONG },
+];
+let prefixes = 0;
+const fresh = () => `comp${prefixes++}:`;
+const options = (
+  redis: RedisLimiterOptions['redis'],
+  extra: Partial<RedisLimiterOptions> = {},
+): RedisLimiterOptions => ({
+  redis,
+  prefix: fresh(),
+  timeoutMs: 5000,
+  failMode: 'closed',
+  ...extra,
+});
+
+async function scriptCalls(redis: Redis): Promise<number> {
+  const stats = await redis.info('commandstats');
+  return (
+    Number(/cmdstat_evalsha:calls=(\d+)/.exec(stats)?.[1] ?? 0) +
+    Number(/cmdstat_eval:calls=(\d+)/.exec(stats)?.[1] ?? 0)
+  );
+}
+
+describeRedis('several limits on one Redis key', () => {
+  const fixture = useRedisServer();
+
+  it('keys: one per limit, named by its policy and name, the key in a {hash tag}; one limit keeps the single layout', () => {
+    const list: LimitSpec[] = [
+      { name: 'burst', limit: 2, windowMs: 1000 },
+      { algorithm: 'sliding-log', limit: 3, windowMs: HOUR },
+    ];
+    const composite = createRedisLimiter('token-bucket', list, options(fixture.redis, { prefix: 'p:' }));
+    expect(composite.redisKeys('user:42')).toEqual([
+      'p:tb2:2:1000:2:burst{:user:42}',
+      'p:log:3:3600000:3:1h{:user:42}',
+    ]);
+    expect(composite.redisKey('user:42')).toBe('p:tb2:2:1000:2:burst{:user:42}');
+    const one = createRedisLimiter(
+      'token-bucket',
+      [{ limit: 2, windowMs: 1000 }],
+      options(fixture.redis, { prefix: 'p:' }),
+    );
+    expect(one.redisKeys('user:42')).toEqual(['p:tb2:2:1000:2:user:42']);
+  });
+
+  it('a denial writes no limit; an admission writes every limit; reset deletes them all', async () => {
+    const limiter = createRedisLimiter('token-bucket', TWO, options(fixture.redis));
+    const keys = limiter.redisKeys('k');
+    expect(await limiter.consume('k', 3)).toMatchObject({ allowed: false, retryAfterMs: Infinity, reason: 'redis' });
+    expect(await fixture.redis.exists(...keys)).toBe(0);
+    expect(await limiter.consume('k', 2)).toMatchObject({ allowed: true, remaining: 0, reason: 'redis' });
+    expect(await fixture.redis.exists(...keys)).toBe(2);
+    const before = await Promise.all(keys.map((key) => fixture.redis.dump(key)));
+    expect(await limiter.consume('k', 1)).toMatchObject({ allowed: false, reason: 'redis' });
+    expect(await Promise.all(keys.map((key) => fixture.redis.dump(key)))).toEqual(before);
+    expect(await limiter.reset('k')).toBe(true);
+    expect(await fixture.redis.exists(...keys)).toBe(0);
+    expect(await limiter.reset('k')).toBe(false);
+  });
+
+  it("one limit's unusable key makes the whole decision a key error, writing no limit; repairKeys deletes it and decides afresh", async () => {
+    const limiter = createRedisLimiter('token-bucket', TWO, options(fixture.redis));
+    const [bucket, log] = limiter.redisKeys('k') as [string, string];
+    await fixture.redis.set(log, 'not a list');
+    const decision = await limiter.consume('k');
+    expect(decision).toMatchObject({ allowed: false, reason: 'key-error' });
+    expect(decision.error).toMatch(/WRONGTYPE/);
+    expect(await fixture.redis.exists(bucket)).toBe(0);
+    const repairing = createRedisLimiter('token-bucket', TWO, options(fixture.redis, { repairKeys: true }));
+    const [, poisoned] = repairing.redisKeys('k') as [string, string];
+    await fixture.redis.set(poisoned, 'not a list');
+    expect(await repairing.consume('k')).toMatchObject({ allowed: true, remaining: 1, reason: 'redis' });
+    expect(await fixture.redis.type(poisoned)).toBe('list');
+  });
+
+  it("batched: one turn's composite decisions are one script call, a key per limit counting toward maxKeys", async () => {
+    const keys = Array.from({ length: 10 }, (_, i) => `k${i}`);
+    for (const [batch, calls] of [
+      [{ split: false }, 1],
+      [{ maxKeys: 4, split: false }, 5],
+    ] as const) {
+      const limiter = createRedisLimiter('token-bucket', TWO, options(fixture.redis, { batch }));
+      await limiter.consume('warm-up'); // caches the script
+      await fixture.redis.config('RESETSTAT');
+      const decisions = await Promise.all(keys.map((key) => limiter.consume(key)));
+      expect(await scriptCalls(fixture.redis)).toBe(calls);
+      expect(decisions.every((d) => d.allowed && d.reason === 'redis' && d.limits?.length === 2)).toBe(true);
+    }
+  });
+
+  it('the fail mode answers for the composite as a whole: a key error (open), Redis out of reach (closed)', async () => {
+    const open = createRedisLimiter('token-bucket', TWO, options(fixture.redis, { failMode: 'open' }));
+    await fixture.redis.set(open.redisKey('k'), 'x'.repeat(7));
+    expect(await open.consume('k')).toMatchObject({ allowed: true, reason: 'key-error' });
+    const dead = new Redis(`redis://127.0.0.1:${await freePort()}`, boundedRedisOptions());
+    dead.on('error', () => undefined);
+    const closed = createRedisLimiter(
+      'token-bucket',
+      TWO,
+      options(dead, { failMode: 'closed', retryRedisAfterMs: 250 }),
+    );
+    expect(await closed.consume('k')).toMatchObject({ allowed: false, retryAfterMs: 250, reason: 'fail-closed' });
+    dead.disconnect();
+  });
+
+  it("refuses a prefix whose { would split a key's limits over hash slots, and the approximate limiter refuses a list", () => {
+    for (const prefix of ['app{', 'app{}:', 'a{b']) {
+      expect(() => createRedisLimiter('token-bucket', TWO, options(fixture.redis, { prefix }))).toThrow(
+        /^prefix: with several limits a '\{' must open a non-empty \{hash tag\}/,
+      );
+    }
+    expect(
+      createRedisLimiter('token-bucket', TWO, options(fixture.redis, { prefix: '{app}:' })).redisKeys('k'),
+    ).toHaveLength(2);
+    const refused = expectRatelabError(
+      () => createApproximateLimiter(TWO as never, { redis: fixture.redis, expectedNodes: 2, autoSync: false }),
+      'INVALID_POLICY',
+      'policy',
+    );
+    expect(refused.message).toMatch(/^policy: the approximate limiter .* use createRedisLimiter for several limits/);
+  });
+});
