@@ -6,7 +6,8 @@ import { checkPolicy, type Algorithm, type Limits, type NamedLimits, type Policy
 /** The most limits one composite holds: each is a script argument set in Redis and a column set per key. */
 export const MAX_LIMITS = 16;
 
-const NAME = /^[A-Za-z0-9._:-]{1,64}$/;
+/** What a limit's name may be: it goes into headers, Redis keys and reports. */
+export const LIMIT_NAME = /^[A-Za-z0-9._:-]{1,64}$/;
 
 /** The name a limit goes by when given none: its window (`1s`, `1h`, `1500ms`). */
 export function defaultLimitName(windowMs: number): string {
@@ -68,7 +69,7 @@ function checkEntry(algorithm: Algorithm, entry: unknown, at: string): NamedLimi
   const own = spec.algorithm === undefined ? algorithm : checkAlgorithm(spec.algorithm, `${at}.algorithm`);
   const limits = checkPolicy(entry as never, own, at);
   if (spec.name === undefined) return namedLimits(own, limits);
-  if (typeof spec.name !== 'string' || !NAME.test(spec.name)) {
+  if (typeof spec.name !== 'string' || !LIMIT_NAME.test(spec.name)) {
     throw new RatelabError(
       'INVALID_POLICY',
       `${at}.name: expected 1 to 64 letters, digits or ._:- (it goes into headers and Redis keys), got ${describeValue(spec.name)}`,
