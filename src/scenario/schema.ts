@@ -188,7 +188,7 @@ export const scenarioFileSchema = z
           ctx.addIssue({
             code: 'custom',
             path: ['policy', i, 'name'],
-            message: `${JSON.stringify(name)} is already the name of policy.${first}; give each limit its own name`,
+            message: `${JSON.stringify(name)} is already the name of policy[${first}]; give each limit its own name`,
           });
       });
     }
