@@ -158,14 +158,19 @@ export function policyOverrides(flags: PolicyFlags): ScenarioOverrides {
 
 /**
  * `--policy LIST`: comma-separated `LIMIT/WINDOW` entries, e.g. `20/1s,1000/1h` (blanks
- * around entries ignored). One entry is a single policy; several are a composite, every
+ * around entries and empty entries dropped, as every list flag). One entry is a single policy; several are a composite, every
  * limit enforced at once by each of `algorithms`. A limit is a whole number from 1 to
  * 2^32 - 1, a window a duration; each entry must suit every algorithm (the sliding log's
  * largest limit) and no two entries may share a window (a limit is named by its window).
  * Throws a usage error naming the flag and the entry (`--policy entry 2 ("1000/1x"): ...`).
  */
 export function policyListFlag(value: string, algorithms: readonly Algorithm[], flag = '--policy'): PolicyInput {
-  const entries = value.split(',').map((entry) => entry.trim());
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  if (entries.length === 0)
+    throw usage(flag, `expected LIMIT/WINDOW entries such as 20/1s,1000/1h, got ${describeValue(value)}`);
   if (entries.length > MAX_LIMITS) throw usage(flag, `expected at most ${MAX_LIMITS} limits, got ${entries.length}`);
   const list: Policy[] = entries.map((entry, i) => {
     const where = `${flag} entry ${i + 1} (${JSON.stringify(entry)})`;

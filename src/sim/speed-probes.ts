@@ -28,7 +28,7 @@ export class SpeedProbes {
     if (sample.length === 0) return;
     // The speed sample and its reference bucket are built for one policy, so a composite is not timed here.
     if (Array.isArray(contender.probe.policy)) {
-      addNote(result, 'decisions/s not measured: the speed sample times one policy, not a composite');
+      addNote(result, 'decisions/s: not timed for a composite policy');
       return;
     }
     const subject = subjectOf(contender.probe);

@@ -34,7 +34,7 @@ describe('--policy LIMIT/WINDOW,...', () => {
   it.each<[string, PolicyInput, string]>([
     ['100/1m', { limit: 100, windowMs: 60_000 }, 'one entry is a single policy, as --limit 100 --window 1m'],
     ['20/1s,1000/1h', BURST_AND_HOUR, 'two entries are a composite, in the order given'],
-    [' 20/1s , 1000/1h ', BURST_AND_HOUR, 'blanks around entries are ignored'],
+    [' 20/1s , 1000/1h, ', BURST_AND_HOUR, 'blanks around entries and empty entries are dropped'],
     [
       '1e3/1h,5/250ms',
       [
@@ -48,7 +48,8 @@ describe('--policy LIMIT/WINDOW,...', () => {
   });
 
   it.each<[string, readonly Algorithm[], string, string]>([
-    ['20/1s,', ALGORITHMS, '--policy entry 2 (""): expected LIMIT/WINDOW such as 20/1s', 'an empty entry'],
+    ['20/1s,/1h', ALGORITHMS, '--policy entry 2 ("/1h"): expected LIMIT/WINDOW such as 20/1s', 'no limit'],
+    [' , ', ALGORITHMS, '--policy: expected LIMIT/WINDOW entries', 'nothing but blanks'],
     ['20', ALGORITHMS, '--policy entry 1 ("20"): expected LIMIT/WINDOW', 'no window'],
     ['20/1s,0/1h', ALGORITHMS, '--policy entry 2 ("0/1h"): expected a whole number from 1', 'a limit below 1'],
     ['20/1s,1000/1x', ALGORITHMS, '--policy entry 2 ("1000/1x"): expected a duration', 'a bad window'],
