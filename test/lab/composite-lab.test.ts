@@ -79,9 +79,9 @@ describe('--policy LIMIT/WINDOW,...', () => {
 });
 
 describe('the oracle of a composite: the conjunction of exact sliding logs, one per limit', () => {
-  // 2 per 100 ms and 3 per 1000 ms on one key; each row is one request of cost 1.
-  it('admits only what every limit admits, and what it denies counts in no window', () => {
-    const recorder = new MetricsRecorder({
+  /** 2 per 100 ms and 3 per 1000 ms; each step below is one request of cost 1 on one key. */
+  const twoLimits = () =>
+    new MetricsRecorder({
       limit: 2,
       windowMs: 100,
       limits: [
@@ -90,6 +90,9 @@ describe('the oracle of a composite: the conjunction of exact sliding logs, one 
       ],
       bucketMs: 100,
     });
+
+  it('admits only what every limit admits, and what it denies counts in no window', () => {
+    const recorder = twoLimits();
     const steps = [
       { t: 0, exact: true, why: 'both empty' },
       { t: 10, exact: true, why: 'short 2 of 2, long 2 of 3' },
@@ -99,21 +102,18 @@ describe('the oracle of a composite: the conjunction of exact sliding logs, one 
       { t: 1000, exact: true, why: 'long: t=0 left (0, 1000]; the denials at 20 and 200 took nothing' },
       { t: 1001, exact: false, why: 'long: 10, 100 and 1000 fill it' },
     ];
-    expect(steps.map(({ t }) => recorder.offer(t, 'k', 1) && (recorder.commit(), true))).toEqual(
-      steps.map((step) => step.exact),
-    );
+    // The limiter under test denies everything, so the windows hold only what the oracle admitted.
+    const verdicts = steps.map(({ t }) => {
+      const exact = recorder.offer(t, 'k', 1);
+      recorder.decide(0, false);
+      recorder.commit();
+      return exact;
+    });
+    expect(verdicts).toEqual(steps.map((step) => step.exact));
   });
 
   it('counts false admits and denials of a limiter against the conjunction', () => {
-    const recorder = new MetricsRecorder({
-      limit: 2,
-      windowMs: 100,
-      limits: [
-        { name: 'short', limit: 2, windowMs: 100 },
-        { name: 'long', limit: 3, windowMs: 1000 },
-      ],
-      bucketMs: 100,
-    });
+    const recorder = twoLimits();
     // A limiter enforcing only the short limit: admits at 200 what the long limit denies.
     for (const [t, allowed] of [
       [0, true],
