@@ -305,3 +305,12 @@ describe('ratelab compare --policy: CSV and JSON carry each limit', () => {
     expect(err).toContain(message);
   });
 });
+
+describe('commands that simulate one limit refuse a composite scenario', () => {
+  it('ratelab distributed composite-burst-and-hour: exit 2 naming the scenario', async () => {
+    const { run } = await import('../../src/cli/main.js');
+    const io = bufferIO({ cwd: ROOT });
+    expect(await run(['distributed', 'composite-burst-and-hour'], io)).toBe(2);
+    expect(io.err()).toContain('composite-burst-and-hour has a composite policy (2 limits)');
+  });
+});
