@@ -265,6 +265,11 @@ export const COMMANDS: readonly CommandSpec[] = [
       limit: { ...limit, description: 'policy limit (overrides the scenario; required with --trace)' },
       window: { ...window, description: 'policy window, e.g. 1s (overrides the scenario; required with --trace)' },
       burst,
+      policy: {
+        value: '<list>',
+        description:
+          'the whole policy as LIMIT/WINDOW entries, e.g. 20/1s,1000/1h: several are a composite, every algorithm enforcing all at once (instead of --limit/--window/--burst)',
+      },
       seed,
       bucket: { ...bucket, description: "timeline bucket width (default: the scenario's, or the window for a trace)" },
       csv: { output: 'one row per scenario x algorithm' },

@@ -1,7 +1,16 @@
 import { MAX_TIMER_MS } from '../core/clock.js';
 import { parseDuration } from '../core/duration.js';
 import { RatelabError, describeValue } from '../core/errors.js';
-import { ALGORITHMS, MAX_LIMIT, limitTooLarge, type Algorithm } from '../core/policy.js';
+import { MAX_LIMITS, checkLimitList, defaultLimitName } from '../core/limit-list.js';
+import {
+  ALGORITHMS,
+  MAX_LIMIT,
+  checkPolicy,
+  limitTooLarge,
+  type Algorithm,
+  type Policy,
+  type PolicyInput,
+} from '../core/policy.js';
 import { checkAlgorithm } from '../core/names.js';
 import { DEFAULT_MAX_ARRIVALS, checkArrivalCap } from '../scenario/arrival-estimate.js';
 import type { ScenarioOverrides } from '../scenario/load-scenario.js';
@@ -145,6 +154,47 @@ export function policyOverrides(flags: PolicyFlags): ScenarioOverrides {
   if (flags.burst !== undefined) overrides.burst = wholeNumberFlag(flags.burst, '--burst', 1, 0xffff_ffff);
   if (flags.seed !== undefined) overrides.seed = wholeNumberFlag(flags.seed, '--seed', 0, 0xffff_ffff);
   return overrides;
+}
+
+/**
+ * `--policy LIST`: comma-separated `LIMIT/WINDOW` entries, e.g. `20/1s,1000/1h` (blanks
+ * around entries and empty entries dropped, as every list flag). One entry is a single policy; several are a composite, every
+ * limit enforced at once by each of `algorithms`. A limit is a whole number from 1 to
+ * 2^32 - 1, a window a duration; each entry must suit every algorithm (the sliding log's
+ * largest limit) and no two entries may share a window (a limit is named by its window).
+ * Throws a usage error naming the flag and the entry (`--policy entry 2 ("1000/1x"): ...`).
+ */
+export function policyListFlag(value: string, algorithms: readonly Algorithm[], flag = '--policy'): PolicyInput {
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  if (entries.length === 0)
+    throw usage(flag, `expected LIMIT/WINDOW entries such as 20/1s,1000/1h, got ${describeValue(value)}`);
+  if (entries.length > MAX_LIMITS) throw usage(flag, `expected at most ${MAX_LIMITS} limits, got ${entries.length}`);
+  const list: Policy[] = entries.map((entry, i) => {
+    const where = `${flag} entry ${i + 1} (${JSON.stringify(entry)})`;
+    const parts = entry.split('/');
+    if (parts.length !== 2 || parts[0]?.trim() === '' || parts[1]?.trim() === '')
+      throw usage(where, `expected LIMIT/WINDOW such as 20/1s, e.g. ${flag} 20/1s,1000/1h`);
+    const policy = {
+      limit: wholeNumberFlag(parts[0] as string, where, 1, MAX_LIMIT),
+      windowMs: parseDuration(parts[1] as string, where),
+    };
+    for (const algorithm of algorithms) checkPolicy(policy, algorithm, where);
+    return policy;
+  });
+  list.forEach((policy, i) => {
+    const first = list.findIndex((other) => other.windowMs === policy.windowMs);
+    if (first !== i)
+      throw usage(
+        `${flag} entry ${i + 1} (${JSON.stringify(entries[i])})`,
+        `its window ${defaultLimitName(policy.windowMs)} is already that of entry ${first + 1}; give each limit its own window`,
+      );
+  });
+  if (list.length === 1) return list[0] as Policy;
+  for (const algorithm of algorithms) checkLimitList(algorithm, list, flag);
+  return list;
 }
 
 /**

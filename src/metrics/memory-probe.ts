@@ -1,8 +1,8 @@
-import type { Algorithm, Policy } from '../core/policy.js';
+import type { Algorithm, Policy, PolicyInput } from '../core/policy.js';
 import { runNodeChild, siblingModule } from './child-process.js';
 
 /** What to measure: a built-in algorithm, or a limiter module (see `loadLimiterModule`). */
-export type MemoryTarget = { algorithm: Algorithm; policy: Policy } | { module: string; policy: Policy };
+export type MemoryTarget = { algorithm: Algorithm; policy: PolicyInput } | { module: string; policy: Policy };
 
 /** Bytes per live key, measured in a fresh process after a forced GC. */
 export interface MemorySample {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Policy } from '../core/policy.js';
+import type { LimitSpec, Policy } from '../core/policy.js';
 import type { Scenario } from './scenario.js';
 
 /** The index of the built-ins, shipped beside them (written by `npm run scenario-index`). */
@@ -12,6 +12,8 @@ export interface BuiltinSummary {
   name: string;
   description: string;
   policy: Policy;
+  /** A composite's limits, when it has several. */
+  limits?: readonly LimitSpec[];
   durationMs: number;
 }
 
@@ -33,6 +35,7 @@ export function builtinIndexOf(scenarios: readonly Scenario[]): BuiltinSummary[]
     name: s.name,
     description: s.description,
     policy: s.policy,
+    ...(s.limits === undefined ? {} : { limits: s.limits }),
     durationMs: s.durationMs,
   }));
 }

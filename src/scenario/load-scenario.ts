@@ -1,6 +1,7 @@
 import { parseYamlConfig, readText } from '../config/yaml-config.js';
-import type { Policy } from '../core/policy.js';
-import type { KeySpec, RetrySourceSpec, Scenario, SourceSpec } from './scenario.js';
+import { RatelabError } from '../core/errors.js';
+import type { LimitSpec, Policy, PolicyInput } from '../core/policy.js';
+import { policyHolder, type KeySpec, type RetrySourceSpec, type Scenario, type SourceSpec } from './scenario.js';
 import { validateScenario, type ScenarioFile, type SourceFile } from './schema.js';
 
 /** Timelines aim for about this many buckets when a scenario does not set `bucket`. */
@@ -23,7 +24,7 @@ export function parseScenario(text: string, source = 'scenario'): Scenario {
   return {
     name: file.name,
     description: file.description,
-    policy: toPolicy(file.policy),
+    ...policyHolder(toPolicy(file.policy)),
     durationMs: file.duration,
     seed: file.seed,
     bucketMs: file.bucket ?? Math.max(1, Math.ceil(file.duration / DEFAULT_BUCKETS)),
@@ -32,27 +33,57 @@ export function parseScenario(text: string, source = 'scenario'): Scenario {
   };
 }
 
-/** Overrides of a scenario's policy and seed (the CLI's `--limit --window --burst --seed`). */
+/** Overrides of a scenario's policy and seed (the CLI's `--policy`, or `--limit --window --burst`, and `--seed`). */
 export interface ScenarioOverrides {
+  /** `--policy`: the whole policy, one limit or a composite's list (then limit, windowMs and burst are not given). */
+  policy?: PolicyInput;
   limit?: number;
   windowMs?: number;
   burst?: number;
   seed?: number;
 }
 
-/** `scenario` with the given fields replaced; the others kept. */
+/**
+ * `scenario` with the given fields replaced; the others kept. `limit`, `windowMs` and `burst`
+ * change a single policy; a composite scenario takes a new policy only whole (`policy`),
+ * `INVALID_ARGUMENT` naming the flag otherwise, and then keeps its own limits as `watched`.
+ */
 export function withOverrides(scenario: Scenario, overrides: ScenarioOverrides): Scenario {
+  const seed = overrides.seed ?? scenario.seed;
+  if (overrides.policy !== undefined) {
+    const holder = policyHolder(overrides.policy);
+    const next: Scenario = { ...scenario, policy: holder.policy, seed };
+    if (holder.limits === undefined) delete next.limits;
+    else next.limits = holder.limits;
+    if (scenario.limits !== undefined) next.watched = scenario.limits;
+    return next;
+  }
+  if (scenario.limits !== undefined) {
+    const flag = overrides.limit !== undefined ? '--limit' : overrides.windowMs !== undefined ? '--window' : '--burst';
+    if (overrides.limit !== undefined || overrides.windowMs !== undefined || overrides.burst !== undefined)
+      throw new RatelabError(
+        'INVALID_ARGUMENT',
+        `${flag}: ${scenario.name} has several limits (${scenario.limits.length}); replace them all with --policy LIMIT/WINDOW,...`,
+        { field: flag },
+      );
+    return { ...scenario, seed };
+  }
   const policy: Policy = { ...scenario.policy };
   if (overrides.limit !== undefined) policy.limit = overrides.limit;
   if (overrides.windowMs !== undefined) policy.windowMs = overrides.windowMs;
   if (overrides.burst !== undefined) policy.burst = overrides.burst;
-  return { ...scenario, policy, seed: overrides.seed ?? scenario.seed };
+  return { ...scenario, policy, seed };
 }
 
-function toPolicy(policy: ScenarioFile['policy']): Policy {
-  return policy.burst === undefined
-    ? { limit: policy.limit, windowMs: policy.window }
-    : { limit: policy.limit, windowMs: policy.window, burst: policy.burst };
+function toPolicy(policy: ScenarioFile['policy']): Policy | LimitSpec[] {
+  if (!Array.isArray(policy)) return toLimit(policy);
+  return policy.map((entry) => (entry.name === undefined ? toLimit(entry) : { ...toLimit(entry), name: entry.name }));
+}
+
+function toLimit(entry: { limit: number; window: number; burst?: number }): Policy {
+  return entry.burst === undefined
+    ? { limit: entry.limit, windowMs: entry.window }
+    : { limit: entry.limit, windowMs: entry.window, burst: entry.burst };
 }
 
 function toKeys(keys: SourceFile['keys']): KeySpec {

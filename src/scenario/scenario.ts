@@ -1,4 +1,4 @@
-import type { Policy } from '../core/policy.js';
+import type { LimitSpec, Policy, PolicyInput } from '../core/policy.js';
 
 /**
  * Which keys a source's requests carry: `count` keys named `${prefix}${i}` (or just
@@ -112,7 +112,15 @@ export interface Scenario {
   name: string;
   /** One line: what the scenario teaches. */
   description: string;
+  /** The policy; for a composite, its first limit (the one charts and strips draw). */
   policy: Policy;
+  /** A composite's limits (two or more), in order, every one enforced at once; absent for a single policy. */
+  limits?: readonly LimitSpec[];
+  /**
+   * Limits measured but not enforced: a composite scenario's own limits when its policy is
+   * replaced (`--policy`), so its report still shows how each of them fared.
+   */
+  watched?: readonly LimitSpec[];
   /** Arrivals at or after this time (ms from 0) are not generated. */
   durationMs: number;
   /** Seeds every random choice: the same seed gives the same arrivals and decisions. */
@@ -122,4 +130,29 @@ export interface Scenario {
   sources: SourceSpec[];
   /** The file it came from (for messages). */
   file: string;
+}
+
+/** What holds a policy the way a scenario does: the policy, and a composite's limits when it has several. */
+export interface PolicyHolder {
+  policy: Policy;
+  limits?: readonly LimitSpec[];
+  /** Limits only measured, not enforced (see `Scenario.watched`). */
+  watched?: readonly LimitSpec[];
+}
+
+/** What `holder` enforces, as a limiter takes it: its composite's limits, else its one policy. */
+export function policyInputOf(holder: PolicyHolder): PolicyInput {
+  return holder.limits ?? holder.policy;
+}
+
+/**
+ * `input` as a {@link PolicyHolder}: a list of two or more limits is a composite (its first
+ * limit as `policy`); a list of one is that one policy, so it replays exactly as a single one.
+ */
+export function policyHolder(input: PolicyInput): PolicyHolder {
+  if (!Array.isArray(input)) return { policy: input as Policy };
+  const list = input as readonly LimitSpec[];
+  const { limit, windowMs, burst } = list[0] as LimitSpec;
+  const policy: Policy = burst === undefined ? { limit, windowMs } : { limit, windowMs, burst };
+  return list.length === 1 ? { policy } : { policy, limits: list };
 }

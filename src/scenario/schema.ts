@@ -3,6 +3,7 @@ import { boundedNumber, duration, offset, rate, wholeNumber } from '../config/sc
 import { validateWith, type SchemaProblem } from '../config/schema-problems.js';
 import { MAX_TIME_MS } from '../core/duration.js';
 import { describeValue } from '../core/errors.js';
+import { LIMIT_NAME, MAX_LIMITS, defaultLimitName } from '../core/limit-list.js';
 import { MAX_LIMIT } from '../core/policy.js';
 
 /** Most keys one source may spread over (the Zipf alias table holds 12 B per key). */
@@ -41,6 +42,42 @@ const label = z
   .describe(
     'What these requests are (e.g. user, attacker): rows report offered, admitted, false denials and false admits per label',
   );
+
+const policyEntry = {
+  limit: wholeNumber(MAX_LIMIT),
+  window: duration,
+  burst: wholeNumber(MAX_LIMIT).optional(),
+};
+
+/**
+ * The policy: one `{ limit, window, burst? }`, or a list of them (a composite: a request is
+ * admitted only when every limit admits it), each with an optional `name` for reports.
+ */
+const policy = z.union(
+  [
+    z.strictObject(policyEntry),
+    z
+      .array(
+        z.strictObject({
+          ...policyEntry,
+          name: z
+            .string({ error: (issue) => `expected a name, got ${describeValue(issue.input)}` })
+            .regex(LIMIT_NAME, {
+              error: (issue) =>
+                `expected 1 to 64 letters, digits or ._:- (it goes into reports), got ${describeValue(issue.input)}`,
+            })
+            .optional()
+            .describe('The limit in reports (default: its window, 1s, 1h)'),
+        }),
+      )
+      .min(1, { error: 'expected at least one limit' })
+      .max(MAX_LIMITS, { error: `expected at most ${MAX_LIMITS} limits` })
+      .describe('Several limits at once (a composite): a request is admitted only when every limit admits it'),
+  ],
+  {
+    error: (issue) => `expected { limit, window, burst? } or a list of them, got ${describeValue(issue.input)}`,
+  },
+);
 
 /** Fields every source has. */
 const common = {
@@ -127,11 +164,7 @@ export const scenarioFileSchema = z
       description: text('a one-line description').refine((value) => !value.includes('\n'), {
         error: 'expected one line',
       }),
-      policy: z.strictObject({
-        limit: wholeNumber(MAX_LIMIT),
-        window: duration,
-        burst: wholeNumber(MAX_LIMIT).optional(),
-      }),
+      policy,
       duration,
       seed: wholeNumber(0xffff_ffff, 0),
       bucket: duration.optional(),
@@ -147,6 +180,18 @@ export const scenarioFileSchema = z
     },
   )
   .superRefine((file, ctx) => {
+    if (Array.isArray(file.policy)) {
+      const names = file.policy.map((entry) => entry.name ?? defaultLimitName(entry.window));
+      names.forEach((name, i) => {
+        const first = names.indexOf(name);
+        if (first !== i)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['policy', i, 'name'],
+            message: `${JSON.stringify(name)} is already the name of policy[${first}]; give each limit its own name`,
+          });
+      });
+    }
     file.sources.forEach((item, i) => {
       const end = 'end' in item && item.end !== undefined ? item.end : file.duration;
       if ('start' in item && item.start >= end)

@@ -1,18 +1,19 @@
 import type { SampleSpeedPlan } from '../bench/sample-speed.js';
 import { measureMemory, type MemorySample } from '../metrics/memory-probe.js';
 import type { ReplayMetrics } from '../metrics/recorder.js';
-import type { Policy } from '../core/policy.js';
+import type { PolicyInput } from '../core/policy.js';
+import { policyInputOf } from '../scenario/scenario.js';
 import type { Contender } from './contender.js';
 import { followKeys, type FocusPlan } from './focus.js';
 import { replay, replayLockstep, type ReplayOptions, type ReplayResult } from './replay.js';
 import { SpeedProbes } from './speed-probes.js';
 import type { ComparisonRow, WorkloadComparison } from './comparison.js';
-import type { Workload } from './workload.js';
+import { watchedLimitsOf, windowLimitsOf, type Workload } from './workload.js';
 
 /** Options of {@link compareWorkloads}. */
 export interface CompareOptions {
-  /** The contenders for a policy (a fresh set per workload, since the policy may differ). */
-  contenders(policy: Policy): Promise<Contender[]> | Contender[];
+  /** The contenders for a policy, one or a composite's list (a fresh set per workload, since the policy may differ). */
+  contenders(policy: PolicyInput): Promise<Contender[]> | Contender[];
   /** Measure memory per key and decisions per second (default true); false leaves them null. */
   measure?: boolean;
   /** Arrivals timed for decisions per second (default 4,000). */
@@ -52,7 +53,7 @@ export async function compareWorkloads(
   const speed = new SpeedProbes(options.speed);
   const prepared = [];
   for (const workload of workloads) {
-    const contenders = await options.contenders(workload.policy);
+    const contenders = await options.contenders(policyInputOf(workload));
     if (measure) for (const contender of contenders) memory.start(contender);
     prepared.push({ workload, contenders });
   }
@@ -62,14 +63,19 @@ export async function compareWorkloads(
       name: workload.name,
       description: workload.description,
       policy: workload.policy,
+      ...(workload.limits === undefined ? {} : { limits: workload.limits }),
       rows: [],
       timelines: [],
       worstWindows: [],
       notes: [],
     };
+    const watched = watchedLimitsOf(workload);
+    if (watched.length > 0) result.watched = watched;
     const replayOptions = {
       limit: workload.policy.limit,
       windowMs: workload.policy.windowMs,
+      ...(workload.limits === undefined ? {} : { limits: windowLimitsOf(workload) }),
+      watched,
       bucketMs: workload.bucketMs,
       originMs: workload.originMs,
       minBuckets: workload.minBuckets,
@@ -166,6 +172,7 @@ export function toRow(
     speedRatio: null,
     keys: m.keys,
     labels: m.labels,
+    ...(m.limits.length > 1 ? { limits: m.limits } : {}),
   };
 }
 

@@ -1,11 +1,13 @@
 import type { LabelMetrics } from '../metrics/label-counts.js';
-import type { ReplayMetrics } from '../metrics/recorder.js';
+import type { LimitWorstWindow, ReplayMetrics } from '../metrics/recorder.js';
 import type { Timeline } from '../metrics/timeline.js';
-import type { Policy } from '../core/policy.js';
+import type { LimitSpec, Policy } from '../core/policy.js';
 import type { FocusView } from './focus.js';
 
 /** One row of a comparison: one workload through one contender (see {@link ReplayMetrics} for the counts). */
-export interface ComparisonRow extends Omit<ReplayMetrics, 'timeline' | 'worstWindow' | 'labels'> {
+export interface ComparisonRow extends Omit<ReplayMetrics, 'timeline' | 'worstWindow' | 'labels' | 'limits'> {
+  /** Per limit of a composite policy, its own worst window; absent for a single policy. */
+  limits?: LimitWorstWindow[];
   /** Per source label (offered, admitted, false denials, false admits); absent or empty when no source has a label. */
   labels?: LabelMetrics[];
   scenario: string;
@@ -28,7 +30,12 @@ export interface ComparisonRow extends Omit<ReplayMetrics, 'timeline' | 'worstWi
 export interface WorkloadComparison {
   name: string;
   description: string;
+  /** The policy; for a composite, its first limit (the one charts and strips draw). */
   policy: Policy;
+  /** A composite's limits (two or more), in order; absent for a single policy. */
+  limits?: readonly LimitSpec[];
+  /** Limits measured, not enforced (a composite scenario's own, under another `--policy`); absent when none. */
+  watched?: readonly LimitSpec[];
   rows: ComparisonRow[];
   /** Per contender, in row order. */
   timelines: { algorithm: string; timeline: Timeline }[];

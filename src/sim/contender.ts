@@ -1,10 +1,11 @@
 import { resolve } from 'node:path';
+import { RatelabError } from '../core/errors.js';
 import type { Clock } from '../core/clock.js';
 import type { Consumer } from '../core/limiter.js';
 import { loadLimiterModule } from '../metrics/external-limiter.js';
 import { DEFAULT_LIMITER_TIMEOUT_MS } from '../metrics/limiter-timeout.js';
 import { createLimiter, type RateLimiter } from '../memory/limiter.js';
-import type { Algorithm, Policy } from '../core/policy.js';
+import type { Algorithm, Policy, PolicyInput } from '../core/policy.js';
 
 /**
  * What the replay drives: anything with `consume(key, cost)` returning a Decision, an
@@ -24,7 +25,7 @@ export interface Contender {
   /** Its name in reports: the algorithm's, or the module's file name. */
   readonly name: string;
   /** What the memory probe should build to measure it. */
-  readonly probe: { algorithm: Algorithm; policy: Policy } | { module: string; policy: Policy };
+  readonly probe: { algorithm: Algorithm; policy: PolicyInput } | { module: string; policy: Policy };
   /** Bytes of state per key by the limiter's own account (built-ins only). */
   readonly stateBytesPerKey: number | undefined;
   /** A fresh limiter reading time only from `clock`. */
@@ -36,8 +37,12 @@ export interface Contender {
   readonly callTimeout?: { timeoutMs: number; module: string };
 }
 
-/** A built-in algorithm under `policy`. Throws `INVALID_POLICY` / `POLICY_TOO_LARGE` now rather than mid-run. */
-export function builtinContender(algorithm: Algorithm, policy: Policy): Contender {
+/**
+ * A built-in algorithm under `policy`, one or a composite's list (every limit of it run by
+ * `algorithm` unless an entry names its own). Throws `INVALID_POLICY` / `POLICY_TOO_LARGE`
+ * now rather than mid-run.
+ */
+export function builtinContender(algorithm: Algorithm, policy: PolicyInput): Contender {
   const stateBytesPerKey = createLimiter(algorithm, policy, { clock: () => 0 }).stateBytesPerKey;
   return {
     name: algorithm,
@@ -62,15 +67,23 @@ function admitting(limiter: RateLimiter): Decider {
 /**
  * A user's limiter module (`--limiter ./my-limiter.mjs`, see `loadLimiterModule`) under
  * `policy`; `path` is resolved from `cwd`. Loads it once now, so a module that does not
- * fit the contract fails before anything runs. Loading, its factory and each async
+ * fit the contract fails before anything runs. A composite policy is `INVALID_ARGUMENT`: a
+ * module takes one policy. Loading, its factory and each async
  * `consume` must settle within `timeoutMs` (`LIMITER_TIMEOUT` naming `path` otherwise).
  */
 export async function moduleContender(
   path: string,
-  policy: Policy,
+  input: PolicyInput,
   cwd: string,
   timeoutMs = DEFAULT_LIMITER_TIMEOUT_MS,
 ): Promise<Contender> {
+  if (Array.isArray(input))
+    throw new RatelabError(
+      'INVALID_ARGUMENT',
+      `--limiter: ${path} is given one policy { limit, windowMs, burst? }, and this run has a composite of ${input.length} limits; replay it with the built-in algorithms only`,
+      { field: '--limiter' },
+    );
+  const policy = input as Policy;
   const first = await loadLimiterModule(path, policy, () => 0, cwd, timeoutMs);
   return {
     name: first.name,

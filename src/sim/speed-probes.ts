@@ -26,6 +26,11 @@ export class SpeedProbes {
   /** Queues `row`'s figures: `contender` timed on `sample` (the replay's first arrivals) of `result`'s workload. */
   add(result: WorkloadComparison, row: ComparisonRow, contender: Contender, sample: readonly Arrival[]): void {
     if (sample.length === 0) return;
+    // The speed sample and its reference bucket are built for one policy, so a composite is not timed here.
+    if (Array.isArray(contender.probe.policy)) {
+      addNote(result, 'decisions/s: not timed for a composite policy');
+      return;
+    }
     const subject = subjectOf(contender.probe);
     const id = JSON.stringify(subject);
     let job = this.jobs.get(id);

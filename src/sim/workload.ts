@@ -1,15 +1,20 @@
 import { basename } from 'node:path';
-import type { Policy } from '../core/policy.js';
-import type { Scenario } from '../scenario/scenario.js';
+import { defaultLimitName } from '../core/limit-list.js';
+import type { LimitSpec, Policy, PolicyInput } from '../core/policy.js';
+import type { WindowLimit } from '../metrics/recorder.js';
+import { policyHolder, type PolicyHolder, type Scenario } from '../scenario/scenario.js';
 import { TrafficStream, openScenario } from '../traffic/stream.js';
 import { TraceSource, type TraceOptions } from '../traffic/trace/trace-source.js';
 
 /** Something to replay: a name, a policy, and a way to open a fresh stream of its arrivals. */
-export interface Workload {
+export interface Workload extends PolicyHolder {
   name: string;
   /** One line: what it shows. */
   description: string;
+  /** The policy; for a composite, its first limit (see `limits`). */
   policy: Policy;
+  /** A composite's limits (two or more), in order; absent for a single policy. */
+  limits?: readonly LimitSpec[];
   /** Width of a timeline bucket, ms. */
   bucketMs: number;
   /** Start of the timeline (default: the first arrival). */
@@ -28,6 +33,8 @@ export function scenarioWorkload(scenario: Scenario): Workload {
     name: scenario.name,
     description: scenario.description,
     policy: scenario.policy,
+    ...(scenario.limits === undefined ? {} : { limits: scenario.limits }),
+    ...(scenario.watched === undefined ? {} : { watched: scenario.watched }),
     bucketMs: scenario.bucketMs,
     originMs: 0,
     minBuckets: Math.ceil(scenario.durationMs / scenario.bucketMs),
@@ -39,16 +46,17 @@ export function scenarioWorkload(scenario: Scenario): Workload {
 /** A recorded trace file as a workload, read lazily (once per replay, as a stream). */
 export function traceWorkload(
   path: string,
-  policy: Policy,
+  input: PolicyInput,
   options: TraceOptions & { bucketMs?: number } = {},
 ): Workload {
   const label = options.label ?? path;
+  const holder = policyHolder(input);
   let last: TraceSource | undefined;
   return {
     name: basename(label),
     description: `Recorded traffic from ${label}.`,
-    policy,
-    bucketMs: options.bucketMs ?? policy.windowMs,
+    ...holder,
+    bucketMs: options.bucketMs ?? holder.policy.windowMs,
     open: () => {
       last = new TraceSource(path, { ...options, label });
       return new TrafficStream([last]);
@@ -61,4 +69,19 @@ export function traceWorkload(
       ];
     },
   };
+}
+
+/** The limits a replay of `holder` enforces, named as reports name them (a single policy: one). */
+export function windowLimitsOf(holder: PolicyHolder): WindowLimit[] {
+  return (holder.limits ?? [holder.policy]).map(windowLimit);
+}
+
+/** The limits of `holder` only watched, less those whose name an enforced limit already has. */
+export function watchedLimitsOf(holder: PolicyHolder): WindowLimit[] {
+  const enforced = new Set(windowLimitsOf(holder).map((limit) => limit.name));
+  return (holder.watched ?? []).map(windowLimit).filter((limit) => !enforced.has(limit.name));
+}
+
+function windowLimit(entry: LimitSpec): WindowLimit {
+  return { name: entry.name ?? defaultLimitName(entry.windowMs), limit: entry.limit, windowMs: entry.windowMs };
 }

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { ChalkInstance } from 'chalk';
 import { parseDuration } from '../../core/duration.js';
-import type { Algorithm, Policy } from '../../core/policy.js';
+import type { Algorithm, PolicyInput } from '../../core/policy.js';
 import { comparisonCsv } from '../../report/data/compare-csv.js';
 import { renderCharts } from '../../report/text/compare-chart.js';
 import { aroundWorstWindow, chartGrid, runSpan, stripGrid, zoomSpan, type Span } from '../../report/chart-frame.js';
@@ -28,6 +28,7 @@ import {
   arrivalCapFlag,
   gateFlags,
   limiterTimeoutFlag,
+  policyListFlag,
   policyOverrides,
   usage,
   type GateFlags,
@@ -44,6 +45,8 @@ import { compareSweepCommand } from '../compare-sweep.js';
 /** Options of `ratelab compare`: its flags, text as commander hands them over, and the scenarios named. */
 export interface CompareOptions extends PolicyFlags, GateFlags, ColorFlags, OutputTargets<'csv' | 'json' | 'html'> {
   scenarios?: string[];
+  /** --policy LIST: `LIMIT/WINDOW` entries, several a composite (instead of --limit/--window/--burst). */
+  policy?: string;
   algorithms?: string;
   trace?: string;
   bucket?: string;
@@ -84,8 +87,8 @@ const DETAIL_UP_TO = 2;
  */
 export const compareCommand: Command<CompareOptions> = async (flags, io) => {
   if (flags.sweepLimit !== undefined) return compareSweepCommand({ ...flags, sweepLimit: flags.sweepLimit }, io);
-  const overrides = policyOverrides(flags);
   const algorithms = algorithmsFlag(flags.algorithms);
+  const overrides = compareOverrides(flags, algorithms);
   const gates = gateFlags(flags);
   const toStdout = checkOutputs(flags, io.cwd);
   const workloads = resolveWorkloads(flags, overrides, io.cwd);
@@ -239,11 +242,14 @@ function resolveWorkloads(flags: CompareOptions, overrides: ScenarioOverrides, c
         '--trace',
         `give either scenarios or --trace, not both (got ${names.join(', ')} and --trace ${flags.trace})`,
       );
-    if (overrides.limit === undefined || overrides.windowMs === undefined)
-      throw usage('--trace', 'a trace needs a policy: pass --limit N and --window D (and optionally --burst N)');
-    const policy: Policy = {
-      limit: overrides.limit,
-      windowMs: overrides.windowMs,
+    if (overrides.policy === undefined && (overrides.limit === undefined || overrides.windowMs === undefined))
+      throw usage(
+        '--trace',
+        'a trace needs a policy: pass --limit N and --window D (and optionally --burst N), or --policy LIMIT/WINDOW,...',
+      );
+    const policy: PolicyInput = overrides.policy ?? {
+      limit: overrides.limit as number,
+      windowMs: overrides.windowMs as number,
       ...(overrides.burst === undefined ? {} : { burst: overrides.burst }),
     };
     const bucketMs = flags.bucket === undefined ? undefined : parseDuration(flags.bucket, '--bucket');
@@ -268,12 +274,29 @@ function resolveWorkloads(flags: CompareOptions, overrides: ScenarioOverrides, c
   });
 }
 
+/** `--policy`, or `--limit`/`--window`/`--burst` (not both), and `--seed`, checked. */
+function compareOverrides(flags: CompareOptions, algorithms: readonly Algorithm[]): ScenarioOverrides {
+  const overrides = policyOverrides(flags);
+  if (flags.policy === undefined) return overrides;
+  const other =
+    flags.limit !== undefined
+      ? '--limit'
+      : flags.window !== undefined
+        ? '--window'
+        : flags.burst !== undefined
+          ? '--burst'
+          : undefined;
+  if (other !== undefined)
+    throw usage('--policy', `give either --policy or ${other}, not both (--policy sets every limit: ${flags.policy})`);
+  return { ...overrides, policy: policyListFlag(flags.policy, algorithms) };
+}
+
 function contenderFactory(
   algorithms: Algorithm[],
   limiter: string | undefined,
   limiterTimeoutMs: number,
   cwd: string,
-): (policy: Policy) => Promise<Contender[]> {
+): (policy: PolicyInput) => Promise<Contender[]> {
   return async (policy) => {
     const contenders = algorithms.map((algorithm) => builtinContender(algorithm, policy));
     if (limiter !== undefined) contenders.push(await moduleContender(limiter, policy, cwd, limiterTimeoutMs));

@@ -62,6 +62,12 @@ export const distributedCommand: Command<DistributedOptions> = async (flags, io)
     withinCap(resolveScenario(flags.scenario ?? DEFAULT_DISTRIBUTED_SCENARIO, io.cwd)),
     overrides,
   );
+  // The simulated fleets hold one policy per key; a composite would be judged by its first limit alone.
+  if (scenario.limits !== undefined)
+    throw usage(
+      'SCENARIO',
+      `${scenario.name} has a composite policy (${scenario.limits.length} limits), and distributed simulates one limit; replay it with ratelab compare`,
+    );
   const outage = designs[0]?.outage;
   if (outage !== undefined && outage.startMs >= scenario.durationMs) {
     throw usage(

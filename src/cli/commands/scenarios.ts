@@ -34,7 +34,11 @@ export const scenariosCommand: Command<ScenariosOptions> = async (options, io) =
   const scenarios = readBuiltinIndex();
   const width = Math.max(...scenarios.map((s) => s.name.length));
   for (const s of scenarios) {
-    const policy = `${s.policy.limit}/${formatDuration(s.policy.windowMs)}${s.policy.burst === undefined ? '' : ` burst ${s.policy.burst}`}, ${formatDuration(s.durationMs)}`;
+    // A composite lists every limit: `20/1s + 1000/1h`.
+    const limits = (s.limits ?? [s.policy])
+      .map((p) => `${p.limit}/${formatDuration(p.windowMs)}${p.burst === undefined ? '' : ` burst ${p.burst}`}`)
+      .join(' + ');
+    const policy = `${limits}, ${formatDuration(s.durationMs)}`;
     io.stdout.write(`${s.name.padEnd(width)}  ${s.description} [${policy}]\n`);
   }
   return EXIT.OK;

@@ -2,6 +2,7 @@ import { stringify } from 'csv-stringify/sync';
 import { roundToPlaces } from '../round.js';
 import { ACCURACY_CSV_COLUMNS, accuracyCells } from '../accuracy-cells.js';
 import type { LabelMetrics } from '../../metrics/label-counts.js';
+import type { LimitWorstWindow } from '../../metrics/recorder.js';
 import type { WorkloadComparison } from '../../sim/comparison.js';
 
 /**
@@ -30,8 +31,17 @@ export const CSV_COLUMNS = [
   'labels',
 ] as const;
 
+/**
+ * The column added, last, when a row has per-limit figures (a composite, or watched limits):
+ * per limit `name=limit/window_ms/worst_window_ratio`, `;`-separated, a watched one's name
+ * ending in `*` (`1s=20/1000/1;1h=1000/3600000/0.999`). The `limit`, `window_ms` and `burst`
+ * cells of a composite are its first limit's.
+ */
+export const LIMITS_CSV_COLUMN = 'limit_worst_windows';
+
 /** One row per (workload, algorithm), RFC 4180 (CRLF line ends, quoted where needed), with a header. */
 export function comparisonCsv(results: readonly WorkloadComparison[]): string {
+  const perLimit = results.some((result) => result.rows.some((row) => row.limits !== undefined));
   const records = results.flatMap((result) =>
     result.rows.map((row) => [
       row.scenario,
@@ -47,9 +57,18 @@ export function comparisonCsv(results: readonly WorkloadComparison[]): string {
       row.opsPerSec === null ? '' : Math.round(row.opsPerSec),
       row.speedRatio === null ? '' : roundToPlaces(row.speedRatio, 3),
       labelsCell(row.labels ?? []),
+      ...(perLimit ? [limitsCell(row.limits ?? [])] : []),
     ]),
   );
-  return stringify(records, { header: true, columns: [...CSV_COLUMNS], record_delimiter: '\r\n' });
+  const columns = perLimit ? [...CSV_COLUMNS, LIMITS_CSV_COLUMN] : [...CSV_COLUMNS];
+  return stringify(records, { header: true, columns, record_delimiter: '\r\n' });
+}
+
+/** The {@link LIMITS_CSV_COLUMN} cell, empty for a row of one limit. */
+function limitsCell(limits: readonly LimitWorstWindow[]): string {
+  return limits
+    .map((l) => `${l.name}${l.watched ? '*' : ''}=${l.limit}/${l.windowMs}/${roundToPlaces(l.ratio, 4)}`)
+    .join(';');
 }
 
 /** The `labels` cell: `user=50/50/0/0;attacker=200/100/0/100`, empty without labels. */

@@ -11,9 +11,10 @@ import { JSON_FORMAT_VERSION, withErrorPercent } from './json-format.js';
  * falseDenials, errorPercent, worstWindowRatio, fairness, bytesPerKey, opsPerSec` and a few
  * more; `labels`: per source label `{ label, offered, admitted, falseDenials, falseAdmits, wait? }`
  * (`wait`: `{ p50, p99 }` ms from wanting to admitted, retry clients only),
- * empty when no source has one), `contenders` (per contender its medians over the
+ * empty when no source has one; for a composite `limits`: per limit `{ name, limit, windowMs,
+ * ratio, worstWindow, watched? }`, its own worst window), `contenders` (per contender its medians over the
  * workloads, see {@link contenderJson}), `scenarios` (name,
- * description, policy, the one-line summary, notes) and `timelines` (offered and admitted
+ * description, policy (a composite's first limit), a composite's `limits` and `watched`, the one-line summary, notes) and `timelines` (offered and admitted
  * units per bucket for each row), and `focus` when a key was followed (see {@link focusJson}). Measured figures not taken are null. `extra` adds
  * top-level sections (`ratelab attack` adds `attack`).
  */
@@ -29,6 +30,8 @@ export function comparisonJson(
       name: result.name,
       description: result.description,
       policy: result.policy,
+      ...(result.limits === undefined ? {} : { limits: result.limits }),
+      ...(result.watched === undefined ? {} : { watched: result.watched }),
       summary: summaries[i],
       notes: result.notes,
     })),
@@ -43,6 +46,9 @@ export function comparisonJson(
         speedRatio: row.speedRatio === null ? null : roundToPlaces(row.speedRatio, 3),
         worstWindow: result.worstWindows[j] ?? null,
         labels: row.labels ?? [],
+        ...(row.limits === undefined
+          ? {}
+          : { limits: row.limits.map((limit) => ({ ...limit, ratio: roundToPlaces(limit.ratio, 6) })) }),
       })),
     ),
     timelines: results.flatMap((result) =>

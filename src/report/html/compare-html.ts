@@ -5,7 +5,7 @@ import { largest, smallest } from '../../metrics/largest.js';
 import { roundToPlaces } from '../round.js';
 import { contenderCosts, contendersOf, tradeOffPoints, type TradeOffPoint } from '../trade-off.js';
 import { summarise } from '../text/compare-summary.js';
-import { describePolicy } from '../text/compare-table.js';
+import { describeLimits } from '../text/compare-table.js';
 import {
   htmlDocument,
   type HtmlBars,
@@ -135,7 +135,7 @@ export function scenarioOf(result: WorkloadComparison): HtmlScenario {
   return {
     name: result.name,
     description: result.description,
-    policy: describePolicy(result.policy),
+    policy: describeLimits(result),
     windowMs: result.policy.windowMs,
     notes: [summarise(result), ...result.notes],
     table: rowsTable(result.rows),
@@ -162,16 +162,31 @@ function barsOf(rows: readonly ComparisonRow[]): Pick<HtmlScenario, 'bars'> {
   return bars.length === 0 ? {} : { bars };
 }
 
-/** What each contender did, the measured columns only when measured. */
+/**
+ * What each contender did, the measured columns only when measured, and for a composite
+ * (or watched limits) each limit's worst-window ratio after the accuracy columns.
+ */
 function rowsTable(rows: readonly ComparisonRow[]): HtmlTable {
   const bytes = rows.some((row) => row.bytesPerKey !== null);
   const speed = rows.some((row) => row.speedRatio !== null);
+  const limits = rows[0]?.limits ?? [];
   return {
     title: 'per algorithm',
-    columns: ['algorithm', ...ACCURACY_COLUMNS, 'keys', ...(bytes ? ['B/key'] : []), ...(speed ? ['speed x ref'] : [])],
+    columns: [
+      'algorithm',
+      ...ACCURACY_COLUMNS,
+      ...limits.map((limit) => `worst ${limit.name}${limit.watched ? '*' : ''}`),
+      'keys',
+      ...(bytes ? ['B/key'] : []),
+      ...(speed ? ['speed x ref'] : []),
+    ],
     rows: rows.map((row) => [
       row.algorithm,
       ...accuracyCells(row, 2),
+      ...limits.map((_, i) => {
+        const ratio = row.limits?.[i]?.ratio;
+        return ratio === undefined ? null : roundToPlaces(ratio, 2);
+      }),
       row.keys,
       ...(bytes ? [row.bytesPerKey === null ? null : Math.round(row.bytesPerKey)] : []),
       ...(speed ? [row.speedRatio === null ? null : roundToPlaces(row.speedRatio, 2)] : []),

@@ -15,25 +15,29 @@ const EPSILON = 1e-9;
 export function summarise(result: WorkloadComparison): string {
   const rows = result.rows;
   if (rows.length === 0) return `${result.name}: nothing was replayed.`;
-  const window = formatDuration(result.policy.windowMs);
   const worst = rows.reduce((a, b) => (b.worstWindowRatio > a.worstWindowRatio ? b : a));
+  // A composite's worst window is its worst limit's: say that limit's window and size.
+  const bound =
+    worst.limits?.find((limit) => !limit.watched && limit.ratio === worst.worstWindowRatio) ?? result.policy;
+  const window = formatDuration(bound.windowMs);
   const where = worstWindowPlace(result, worst);
   const within = rows.filter((row) => row.worstWindowRatio <= 1 + EPSILON).map((row) => row.algorithm);
   if (worst.worstWindowRatio > 1 + EPSILON) {
-    const units = Math.round(worst.worstWindowRatio * result.policy.limit);
+    const units = Math.round(worst.worstWindowRatio * bound.limit);
     const others = rows
       .filter((row) => row !== worst && row.worstWindowRatio > 1 + EPSILON)
       .sort((a, b) => b.worstWindowRatio - a.worstWindowRatio)
       .map((row) => `${row.algorithm} ${row.worstWindowRatio.toFixed(2)}x`);
     const then = others.length > 0 ? `, then ${list(others)}` : '';
     const rest = within.length > 0 ? `; ${list(within)} stayed within it` : '; none stayed within it';
-    return `${result.name}: ${worst.algorithm} let the most through in one ${window} window, ${worst.worstWindowRatio.toFixed(2)}x the limit (${units} against ${result.policy.limit}${where})${then}${rest}.`;
+    return `${result.name}: ${worst.algorithm} let the most through in one ${window} window, ${worst.worstWindowRatio.toFixed(2)}x the limit (${units} against ${bound.limit}${where})${then}${rest}.`;
   }
   const fullest = `at most ${worst.worstWindowRatio.toFixed(2)}x${where}`;
   const wrong = rows.reduce((a, b) => (b.errorRate > a.errorRate ? b : a));
+  const every = result.limits === undefined ? `the limit in every ${window} window` : 'every limit in all its windows';
   if (wrong.errorRate === 0)
-    return `${result.name}: every algorithm stayed within the limit in every ${window} window (${fullest}) and decided exactly as the exact sliding log would.`;
-  return `${result.name}: every algorithm stayed within the limit in every ${window} window (${fullest}); ${wrong.algorithm} differed most from the exact answer (${wrong.errorRate.toFixed(1)}% of requests, ${wrong.falseDenials} wrongly denied, ${wrong.falseAdmits} wrongly admitted).`;
+    return `${result.name}: every algorithm stayed within ${every} (${fullest}) and decided exactly as the exact sliding log would.`;
+  return `${result.name}: every algorithm stayed within ${every} (${fullest}); ${wrong.algorithm} differed most from the exact answer (${wrong.errorRate.toFixed(1)}% of requests, ${wrong.falseDenials} wrongly denied, ${wrong.falseAdmits} wrongly admitted).`;
 }
 
 /** `, key "attacker", up to 1s` (the window's end, since the run's start): where `row`'s worst window was, or '' when unknown. */

@@ -69,6 +69,9 @@ const COLUMNS: RowColumn[] = [
 const SPEED_NOTE =
   "x ref: decisions/s as a ratio to a reference measured in the same rounds; rank by it (the raw decisions/s move with the machine's load).";
 
+/** Said under a table with watched limits. */
+const WATCHED_NOTE = "worst NAME*: the scenario's own limits, measured but not enforced in this run.";
+
 /**
  * The terminal report of one workload: a title line with the policy, the plain sentence
  * of what it shows, then the table (worst-window ratios above the limit marked and in
@@ -79,7 +82,7 @@ const SPEED_NOTE =
  */
 export function renderComparison(result: WorkloadComparison, paint: ChalkInstance, width = MAX_WIDTH): string {
   const fit = Math.min(width, MAX_WIDTH);
-  const title = wrapWords(`${result.name} (${describePolicy(result.policy)}): ${result.description}`, fit, '  ');
+  const title = wrapWords(`${result.name} (${describeLimits(result)}): ${result.description}`, fit, '  ');
   const lines = [
     paint.bold(title[0] as string),
     ...title.slice(1).map((line) => paint.dim(line)),
@@ -103,7 +106,7 @@ export function renderComparison(result: WorkloadComparison, paint: ChalkInstanc
  * many as fit) and the rest (memory and speed); then the speed note when it applies.
  */
 function comparisonTables(rows: readonly ComparisonRow[], paint: ChalkInstance, width: number): string[] {
-  const shown = COLUMNS.filter((column) => rows.some((row) => column.cell(row, paint) !== null));
+  const shown = withLimitColumns(rows).filter((column) => rows.some((row) => column.cell(row, paint) !== null));
   let tables = table(shown, rows, paint);
   if (!fits(tables, width)) {
     let split = shown.filter((column) => column.group === 'accuracy').length;
@@ -113,7 +116,10 @@ function comparisonTables(rows: readonly ComparisonRow[], paint: ChalkInstance, 
   const speed = shown.some((column) => column.header === 'x ref')
     ? wrapWords(SPEED_NOTE, width, '  ').map((line) => paint.dim(line))
     : [];
-  return [...tables, ...speed];
+  const watched = rows[0]?.limits?.some((limit) => limit.watched)
+    ? wrapWords(WATCHED_NOTE, width, '  ').map((line) => paint.dim(line))
+    : [];
+  return [...tables, ...speed, ...watched];
 }
 
 function table(columns: readonly RowColumn[], rows: readonly ComparisonRow[], paint: ChalkInstance): string[] {
@@ -121,6 +127,40 @@ function table(columns: readonly RowColumn[], rows: readonly ComparisonRow[], pa
   return renderTable([{ header: 'algorithm' }, ...columns], cells)
     .trimEnd()
     .split('\n');
+}
+
+/**
+ * The columns, with one `worst NAME` column per limit after `worst win` when the rows carry
+ * per-limit figures (a composite, or watched limits; a watched one's header ends in `*`).
+ */
+function withLimitColumns(rows: readonly ComparisonRow[]): RowColumn[] {
+  const limits = rows[0]?.limits ?? [];
+  if (limits.length === 0) return COLUMNS;
+  const perLimit = limits.map((limit, i): RowColumn => ({
+    header: `worst ${limit.name}${limit.watched ? '*' : ''}`,
+    align: 'right',
+    group: 'accuracy',
+    cell: (row, paint) => {
+      const ratio = row.limits?.[i]?.ratio;
+      return ratio === undefined ? null : worstWindowCell(ratio, paint);
+    },
+  }));
+  const at = COLUMNS.findIndex((column) => column.header === 'worst win') + 1;
+  return [...COLUMNS.slice(0, at), ...perLimit, ...COLUMNS.slice(at)];
+}
+
+/**
+ * The policy of a workload: `100 per 1s` for one, `20 per 1s and 1000 per 1h` for a
+ * composite, then `(watching 20 per 1s)` for limits only measured.
+ */
+export function describeLimits(result: {
+  policy: Policy;
+  limits?: readonly Policy[];
+  watched?: readonly Policy[];
+}): string {
+  const enforced = (result.limits ?? [result.policy]).map(describePolicy).join(' and ');
+  const watched = result.watched ?? [];
+  return watched.length === 0 ? enforced : `${enforced}; watching ${watched.map(describePolicy).join(' and ')}`;
 }
 
 /** `100 per 1s` or `100 per 1s, burst 20`. */
