@@ -10,6 +10,17 @@ import { TestThread } from '../support/thread-pool.js';
 
 let threads: TestThread[] = [];
 
+/**
+ * A time every thread reads (`time[0]`, in a shared buffer), moved only by the test: a window
+ * aligned to the epoch (the fixed window's) then cannot end in the middle of a test, as one
+ * of an hour on the system clock does at every hour.
+ */
+function sharedClock(): { clock: SharedArrayBuffer; time: Float64Array; now: () => number } {
+  const clock = new SharedArrayBuffer(8);
+  const time = new Float64Array(clock);
+  return { clock, time, now: () => time[0] as number };
+}
+
 beforeAll(async () => {
   threads = await Promise.all([0, 1, 2, 3].map(() => TestThread.start()));
 });
@@ -20,8 +31,9 @@ afterAll(async () => {
 
 describe('4 threads x 25,000 calls on 10 keys, limit 1,000 per hour', () => {
   it.each(ALGORITHMS.map((algorithm) => [algorithm]))('%s admits exactly 10,000', async (algorithm) => {
-    const limiter = createSharedLimiter(algorithm, { limit: 1000, windowMs: 3_600_000 }, { maxKeys: 16 });
-    await Promise.all(threads.map((thread) => thread.ask({ type: 'attach', handle: limiter.handle })));
+    const { clock, now } = sharedClock();
+    const limiter = createSharedLimiter(algorithm, { limit: 1000, windowMs: 3_600_000 }, { maxKeys: 16, clock: now });
+    await Promise.all(threads.map((thread) => thread.ask({ type: 'attach', handle: limiter.handle, clock })));
     const keys = Array.from({ length: 10 }, (_, i) => `user-${i}`);
     const admitted = await Promise.all(
       threads.map((thread) => thread.ask<number>({ type: 'count', keys, calls: 25_000 })),
@@ -37,8 +49,13 @@ describe('4 threads filling one table at once, each with keys of its own', () =>
   it('every row goes to one key: exactly maxKeys keys fit, each admitted once, then SHARED_TABLE_FULL', async () => {
     // 10,000 rows in 625 chunks: the threads claim chunks at once, and the last rows may be
     // borrowed from other threads' chunks.
-    const limiter = createSharedLimiter('fixed-window', { limit: 1, windowMs: 3_600_000 }, { maxKeys: 10_000 });
-    await Promise.all(threads.map((thread) => thread.ask({ type: 'attach', handle: limiter.handle })));
+    const { clock, now } = sharedClock();
+    const limiter = createSharedLimiter(
+      'fixed-window',
+      { limit: 1, windowMs: 3_600_000 },
+      { maxKeys: 10_000, clock: now },
+    );
+    await Promise.all(threads.map((thread) => thread.ask({ type: 'attach', handle: limiter.handle, clock })));
     const own = threads.map((_, t) => Array.from({ length: 2500 }, (_, i) => `t${t}-${i}`));
     const admitted = await Promise.all(
       threads.map((thread, t) => thread.ask<number>({ type: 'count', keys: own[t] as string[], calls: 2500 })),
@@ -64,15 +81,14 @@ describe('4 threads hammering two limits on one key (5 per second, 20 per hour),
     { at: 10_000, admitted: 0, why: 'still: never more than 20 in the hour' },
   ];
   it.each(ALGORITHMS.map((algorithm) => [algorithm]))('%s admits exactly 20 in all, 5 a round', async (algorithm) => {
-    const clock = new SharedArrayBuffer(8);
-    const time = new Float64Array(clock);
+    const { clock, time, now } = sharedClock();
     const limiter = createSharedLimiter(
       algorithm,
       [
         { limit: 5, windowMs: 1000 },
         { limit: 20, windowMs: 3_600_000 },
       ],
-      { maxKeys: 16, clock: () => time[0] as number },
+      { maxKeys: 16, clock: now },
     );
     await Promise.all(threads.map((thread) => thread.ask({ type: 'attach', handle: limiter.handle, clock })));
     let total = 0;
