@@ -1,9 +1,11 @@
 // The child process of measureMemory: prints one JSON line, a MemorySample.
 import { getHeapSpaceStatistics } from 'node:v8';
+import { median } from 'simple-statistics';
 import { ManualClock } from '../core/clock.js';
 import { createLimiter } from '../memory/limiter.js';
 import { DEFAULT_LIMITER_TIMEOUT_MS, settleWithin } from './limiter-timeout.js';
 import type { MemorySample, MemoryTarget } from './memory-probe.js';
+import { SWEEP_KEYS } from './memory-sweep.js';
 
 interface Consumer {
   consume(key: string, cost: number): unknown;
@@ -56,29 +58,46 @@ async function fill(consumer: Consumer, names: readonly string[]): Promise<void>
 }
 
 /**
- * Keys a throwaway limiter is filled with first, so the bytecode and feedback of every path
- * the measured fill takes (growing the columns included) exist before the first weighing:
- * V8 compiles functions on their first call, into the heap, by amounts that vary between
- * processes, and no key owns them.
+ * Keys a throwaway limiter is filled with first, so the bytecode, feedback and optimized
+ * code of every path the measured fill takes (each growth of the columns and of the key
+ * index included) exist before the first weighing: V8 compiles functions on their first
+ * calls, into the heap, by amounts that vary between processes, and no key owns them. As
+ * many keys as a sweep's probe (capped at the probe's own count): a warm-up of fewer leaves
+ * the last growths to be compiled during the measured fill, whose code then shows as bytes
+ * per key; past the sweep's count that leftover is spread over enough keys not to show.
  */
-const WARM_UP_KEYS = 8192;
+const WARM_UP_KEYS = SWEEP_KEYS;
 
 await fill(
   await build(new ManualClock(0)),
   Array.from({ length: Math.min(count, WARM_UP_KEYS) }, (_, i) => `warm:${i}`),
 );
-const clock = new ManualClock(0);
-const limiter = await build(clock);
+/**
+ * Fills measured, each into a fresh limiter (the one before it dropped first); the figure
+ * is their median. Now and then V8 frees, during one fill, memory that no key owned and that
+ * survived the forced GCs before it, which reads as a few bytes per key less; the median
+ * leaves that fill out.
+ */
+const FILLS = 3;
+
+let limiter: Consumer | undefined = await build(new ManualClock(0));
+const stateBytesPerKey = limiter.stateBytesPerKey;
 const empty = heapBytes();
 const keys = Array.from({ length: count }, (_, i) => `key:${i}`);
 const withKeys = heapBytes();
-await fill(limiter, keys);
-const full = heapBytes();
+const perFill: number[] = [];
+for (let i = 0; i < FILLS; i++) {
+  limiter ??= await build(new ManualClock(0));
+  const before = i === 0 ? withKeys : heapBytes();
+  await fill(limiter, keys);
+  perFill.push((heapBytes() - before) / count);
+  limiter = undefined;
+}
 const sample: MemorySample = {
   keys: count,
-  bytesPerKey: (full - withKeys) / count,
+  bytesPerKey: median(perFill),
   keyBytesPerKey: (withKeys - empty) / count,
-  stateBytesPerKey: limiter.stateBytesPerKey,
+  stateBytesPerKey,
 };
-// Keep both alive until after the last measurement.
-process.stdout.write(`${JSON.stringify({ ...sample, live: keys.length > 0 && limiter !== undefined })}\n`);
+// Keep the keys alive until after the last measurement.
+process.stdout.write(`${JSON.stringify({ ...sample, live: keys.length > 0 })}\n`);

@@ -16,6 +16,15 @@ export interface MemorySample {
 }
 
 /**
+ * The probe's Node flags. `--expose-gc`: each weighing follows a forced GC. The other two
+ * keep V8 from freeing what no key owns while the limiter is filled, which would show as
+ * bytes per key: collector threads that account freed pages while the probe reads the
+ * heap (`--single-threaded-gc`), and bytecode discarded from functions that have not run
+ * for a few collections, the module loader's among them (`--no-flush-bytecode`).
+ */
+const MEASURING_FLAGS = ['--expose-gc', '--single-threaded-gc', '--no-flush-bytecode'];
+
+/**
  * Measures the memory a limiter keeps per key: a child process (`--expose-gc`, so nothing
  * else of this process's heap is counted) creates `keys` key strings, measures, feeds one
  * request of `cost` units per key into the limiter (default 1; the limit measures a full
@@ -31,6 +40,6 @@ export async function measureMemory(
   return runNodeChild<MemorySample>(
     child,
     { target, keys, cost },
-    { nodeFlags: ['--expose-gc'], timeoutMs, what: 'memory probe' },
+    { nodeFlags: MEASURING_FLAGS, timeoutMs, what: 'memory probe' },
   );
 }
