@@ -1,3 +1,4 @@
+import type { LimitSpec } from '../core/policy.js';
 import type { MemoryTarget } from '../metrics/memory-probe.js';
 import type { ChildResult } from './measure-child.js';
 import { WALL_CLOCK_NOTE, measureInChild, speedFigure } from './runner.js';
@@ -45,9 +46,9 @@ export interface SampleSpeeds {
 
 /** The benchmark subject of a limiter recipe (a compare contender's `probe`). */
 export function subjectOf(recipe: MemoryTarget): SubjectSpec {
-  return 'algorithm' in recipe
-    ? { kind: 'algorithm', algorithm: recipe.algorithm }
-    : { kind: 'module', path: recipe.module };
+  if (!('algorithm' in recipe)) return { kind: 'module', path: recipe.module };
+  if (!Array.isArray(recipe.policy)) return { kind: 'algorithm', algorithm: recipe.algorithm };
+  return { kind: 'algorithm', algorithm: recipe.algorithm, limits: recipe.policy as readonly LimitSpec[] };
 }
 
 /**

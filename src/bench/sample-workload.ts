@@ -32,13 +32,19 @@ export interface SampledArrival {
 }
 
 /**
- * The sample workload of `arrivals` (in time order) under `policy`. A lap is the sample's
- * span plus a quiet stretch in which every algorithm forgets it (a token bucket or GCRA
- * refills `burst / limit` windows; a sliding counter still weighs the previous window, so
- * at least two), rounded up to whole windows so fixed windows fall where they fell in the
- * replay.
+ * The sample workload of `arrivals` (in time order) under `policy` (what the reference
+ * runs), enforced by `limits` (default: `policy` alone; a composite's limits, `policy` the
+ * first). A lap is the sample's span plus a quiet stretch in which every algorithm forgets
+ * it under every limit (a token bucket or GCRA refills `burst / limit` windows; a sliding
+ * counter still weighs the previous window, so at least two), rounded up to a whole number
+ * of every limit's window so fixed windows fall where they fell in the replay.
  */
-export function sampleSpec(name: string, policy: Policy, arrivals: readonly SampledArrival[]): SampleSpec {
+export function sampleSpec(
+  name: string,
+  policy: Policy,
+  arrivals: readonly SampledArrival[],
+  limits: readonly Policy[] = [policy],
+): SampleSpec {
   const index = new Map<string, number>();
   const sequence: number[] = [];
   for (const { key } of arrivals) {
@@ -51,8 +57,9 @@ export function sampleSpec(name: string, policy: Policy, arrivals: readonly Samp
   }
   const first = arrivals[0]?.t ?? 0;
   const last = arrivals[arrivals.length - 1]?.t ?? 0;
-  const quietMs = policy.windowMs * Math.max(2, Math.ceil((policy.burst ?? policy.limit) / policy.limit));
-  const periodMs = policy.windowMs * Math.ceil((last - first + quietMs + 1) / policy.windowMs);
+  const quietMs = Math.max(...limits.map((limit) => forgetMs(limit)));
+  const stride = commonWindow(limits);
+  const periodMs = stride * Math.ceil((last - first + quietMs + 1) / stride);
   return {
     kind: 'sample',
     name,
@@ -63,6 +70,26 @@ export function sampleSpec(name: string, policy: Policy, arrivals: readonly Samp
     costs: arrivals.map((a) => a.cost),
     periodMs,
   };
+}
+
+/** How long after its last request every algorithm has forgotten a key under `limit`. */
+function forgetMs(limit: Policy): number {
+  return limit.windowMs * Math.max(2, Math.ceil((limit.burst ?? limit.limit) / limit.limit));
+}
+
+/**
+ * The least whole multiple of every limit's window (their least common multiple, for whole
+ * ms windows); the longest window when a window is not a whole number of ms.
+ */
+function commonWindow(limits: readonly Policy[]): number {
+  const windows = limits.map((limit) => limit.windowMs);
+  if (!windows.every((w) => Number.isSafeInteger(w))) return Math.max(...windows);
+  return windows.reduce((common, w) => (common / greatestCommonDivisor(common, w)) * w);
+}
+
+function greatestCommonDivisor(a: number, b: number): number {
+  while (b !== 0) [a, b] = [b, a % b];
+  return a;
 }
 
 /** The typed arrays the batch loop reads a sample from. */

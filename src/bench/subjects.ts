@@ -30,7 +30,11 @@ export const PEER_POLICY: Policy = { limit: 1e12, windowMs: 3_600_000 };
 /** Something the benchmark measures, as plain data (it crosses into child processes). */
 export type SubjectSpec =
   | { kind: 'reference' }
-  | { kind: 'algorithm'; algorithm: Algorithm }
+  /**
+   * A built-in algorithm under the workload's policy, or under `limits` (several at once:
+   * a composite timed by `ratelab compare`) while the reference runs the workload's.
+   */
+  | { kind: 'algorithm'; algorithm: Algorithm; limits?: readonly LimitSpec[] }
   /**
    * An algorithm asked through `consume(key, cost)` (the full Decision), under the workload's
    * policy alone (`limits: 1`) or with a looser long limit beside it (`limits: 2`, see
@@ -116,7 +120,7 @@ export async function createDecide(subject: SubjectSpec, policy: Policy, clock: 
       return (key, cost) => bucket.consume(key, cost);
     }
     case 'algorithm': {
-      const limiter = createLimiter(subject.algorithm, policy, { clock });
+      const limiter = createLimiter(subject.algorithm, subject.limits ?? policy, { clock });
       return (key, cost) => (cost === 1 ? limiter.allow(key) : limiter.consume(key, cost).allowed);
     }
     case 'limits': {

@@ -26,11 +26,6 @@ export class SpeedProbes {
   /** Queues `row`'s figures: `contender` timed on `sample` (the replay's first arrivals) of `result`'s workload. */
   add(result: WorkloadComparison, row: ComparisonRow, contender: Contender, sample: readonly Arrival[]): void {
     if (sample.length === 0) return;
-    // The speed sample and its reference bucket are built for one policy, so a composite is not timed here.
-    if (Array.isArray(contender.probe.policy)) {
-      addNote(result, 'decisions/s: not timed for a composite policy');
-      return;
-    }
     const subject = subjectOf(contender.probe);
     const id = JSON.stringify(subject);
     let job = this.jobs.get(id);
@@ -39,7 +34,8 @@ export class SpeedProbes {
       this.jobs.set(id, job);
     }
     // Samples are named by position: scenario names need not be unique (two trace files).
-    job.samples.push(sampleSpec(String(job.samples.length), result.policy, sample));
+    // The reference bucket runs the first limit; a composite's sample laps once all its limits forgot it.
+    job.samples.push(sampleSpec(String(job.samples.length), result.policy, sample, result.limits));
     job.targets.push({ row, result });
   }
 

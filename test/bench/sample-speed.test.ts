@@ -6,14 +6,41 @@ import { compileBatch, type LoopState } from '../../src/bench/batch-loop.js';
 import type { TaskMeasurement } from '../../src/bench/measure-child.js';
 import { WALL_CLOCK_NOTE } from '../../src/bench/runner.js';
 import { speedsOf } from '../../src/bench/sample-speed.js';
-import { sampleSpec, sampleTape } from '../../src/bench/sample-workload.js';
-import { createDecide } from '../../src/bench/subjects.js';
+import { sampleSpec, sampleTape, type SampleSpec } from '../../src/bench/sample-workload.js';
+import { createDecide, type SubjectSpec } from '../../src/bench/subjects.js';
+import { ManualClock } from '../../src/core/clock.js';
+import { createLimiter } from '../../src/memory/limiter.js';
 import { builtinScenarios } from '../../src/scenario/builtins.js';
 import { compareWorkloads } from '../../src/sim/compare.js';
 import { builtinContender, moduleContender } from '../../src/sim/contender.js';
 import { scenarioWorkload } from '../../src/sim/workload.js';
 
 const arrivals = (list: Array<[number, string, number]>) => list.map(([t, key, cost]) => ({ t, key, cost }));
+
+/** Decisions admitted in each of `laps` laps of `spec`, each lap one batch of `size` arrivals. */
+async function admittedPerLap(subject: SubjectSpec, spec: SampleSpec, size: number, laps: number): Promise<number[]> {
+  const { sequence, tape } = sampleTape(spec);
+  const state: LoopState = { now: 0, position: 0, decided: 0, admitted: 0 };
+  const decide = await createDecide(subject, spec.policy, () => state.now);
+  const batch = compileBatch({
+    decide,
+    keys: spec.keys,
+    sequence,
+    state,
+    stepMs: 0,
+    isAsync: false,
+    name: 't',
+    size,
+    tape,
+  });
+  const perLap: number[] = [];
+  for (let lap = 0; lap < laps; lap++) {
+    const before = state.admitted;
+    await batch();
+    perLap.push(state.admitted - before);
+  }
+  return perLap;
+}
 
 describe('sampleSpec: a replay sample as a workload replayed in laps', () => {
   it.each([
@@ -29,6 +56,46 @@ describe('sampleSpec: a replay sample as a workload replayed in laps', () => {
       times.map((t) => ({ t, key: 'k', cost: 1 })),
     );
     expect(spec.periodMs).toBe(periodMs);
+  });
+
+  it.each([
+    // limits, arrivals' times, lap: the longest quiet, in whole multiples of every window
+    [
+      [
+        { limit: 20, windowMs: 1000 },
+        { limit: 1000, windowMs: 3_600_000 },
+      ],
+      [0, 500],
+      10_800_000,
+      'the hour forgets in 2 h',
+    ],
+    [
+      [
+        { limit: 5, windowMs: 60 },
+        { limit: 7, windowMs: 90 },
+      ],
+      [0, 10],
+      360,
+      '2 x 90 quiet, in multiples of 180',
+    ],
+    [
+      [
+        { limit: 10, windowMs: 1000, burst: 50 },
+        { limit: 100, windowMs: 2000 },
+      ],
+      [0],
+      6000,
+      'the burst refills in 5 s',
+    ],
+  ])('enforced by %j, arrivals at %j repeat every %i ms (%s)', (limits, times, periodMs) => {
+    const spec = sampleSpec(
+      's',
+      limits[0] as (typeof limits)[number],
+      times.map((t) => ({ t, key: 'k', cost: 1 })),
+      limits,
+    );
+    expect(spec.periodMs).toBe(periodMs);
+    expect(spec.policy).toEqual(limits[0]);
   });
 
   it('numbers keys by first arrival and keeps times and costs', () => {
@@ -93,27 +160,35 @@ describe('the tape loop', () => {
         { limit: 10, windowMs: 1000 },
         times.map((t) => ({ t, key: 'k', cost: 1 })),
       );
-      const { sequence, tape } = sampleTape(spec);
-      const state: LoopState = { now: 0, position: 0, decided: 0, admitted: 0 };
-      const decide = await createDecide({ kind: 'algorithm', algorithm }, spec.policy, () => state.now);
-      const batch = compileBatch({
-        decide,
-        keys: spec.keys,
-        sequence,
-        state,
-        stepMs: 0,
-        isAsync: false,
-        name: algorithm,
-        size: times.length,
-        tape,
-      });
-      const perLap: number[] = [];
-      for (let lap = 0; lap < 4; lap++) {
-        const before = state.admitted;
-        await batch();
-        perLap.push(state.admitted - before);
-      }
+      const perLap = await admittedPerLap({ kind: 'algorithm', algorithm }, spec, times.length, 4);
       expect(new Set(perLap).size).toBe(1);
+    },
+  );
+
+  it.each(['token-bucket', 'gcra', 'sliding-log', 'sliding-counter', 'fixed-window'] as const)(
+    '%s under two limits decides every lap as the composite decides the sample once',
+    async (algorithm) => {
+      // 30 requests a second for 3 s against 20/1s and 45/3s: the windows deny under both limits.
+      const limits = [
+        { limit: 20, windowMs: 1000 },
+        { limit: 45, windowMs: 3000 },
+      ];
+      const times = Array.from({ length: 90 }, (_, i) => Math.floor(i / 30) * 1000 + (i % 30));
+      const spec = sampleSpec(
+        'two',
+        limits[0] as (typeof limits)[number],
+        times.map((t) => ({ t, key: 'k', cost: 1 })),
+        limits,
+      );
+      const perLap = await admittedPerLap({ kind: 'algorithm', algorithm, limits }, spec, times.length, 3);
+      const clock = new ManualClock(0);
+      const once = createLimiter(algorithm, limits, { clock });
+      let admitted = 0;
+      for (const t of times) {
+        clock.set(t);
+        if (once.allow('k')) admitted++;
+      }
+      expect(perLap).toEqual([admitted, admitted, admitted]);
     },
   );
 });
