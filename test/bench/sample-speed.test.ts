@@ -7,7 +7,7 @@ import type { TaskMeasurement } from '../../src/bench/measure-child.js';
 import { WALL_CLOCK_NOTE } from '../../src/bench/runner.js';
 import { speedsOf } from '../../src/bench/sample-speed.js';
 import { sampleSpec, sampleTape, type SampleSpec } from '../../src/bench/sample-workload.js';
-import { createDecide, type SubjectSpec } from '../../src/bench/subjects.js';
+import { createDecide, type Decide, type SubjectSpec } from '../../src/bench/subjects.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { createLimiter } from '../../src/memory/limiter.js';
 import { builtinScenarios } from '../../src/scenario/builtins.js';
@@ -17,13 +17,12 @@ import { scenarioWorkload } from '../../src/sim/workload.js';
 
 const arrivals = (list: Array<[number, string, number]>) => list.map(([t, key, cost]) => ({ t, key, cost }));
 
-/** Decisions admitted in each of `laps` laps of `spec`, each lap one batch of `size` arrivals. */
-async function admittedPerLap(subject: SubjectSpec, spec: SampleSpec, size: number, laps: number): Promise<number[]> {
+/** The tape loop over `spec`, `size` arrivals a batch, deciding with `decide(state)`; and its state. */
+async function tapeBatch(spec: SampleSpec, size: number, decide: (state: LoopState) => Decide | Promise<Decide>) {
   const { sequence, tape } = sampleTape(spec);
   const state: LoopState = { now: 0, position: 0, decided: 0, admitted: 0 };
-  const decide = await createDecide(subject, spec.policy, () => state.now);
   const batch = compileBatch({
-    decide,
+    decide: await decide(state),
     keys: spec.keys,
     sequence,
     state,
@@ -33,6 +32,12 @@ async function admittedPerLap(subject: SubjectSpec, spec: SampleSpec, size: numb
     size,
     tape,
   });
+  return { batch, state };
+}
+
+/** Decisions `subject` admits in each of `laps` laps of `spec`, each lap one batch of `size` arrivals. */
+async function admittedPerLap(subject: SubjectSpec, spec: SampleSpec, size: number, laps: number): Promise<number[]> {
+  const { batch, state } = await tapeBatch(spec, size, (loop) => createDecide(subject, spec.policy, () => loop.now));
   const perLap: number[] = [];
   for (let lap = 0; lap < laps; lap++) {
     const before = state.admitted;
@@ -122,24 +127,12 @@ describe('the tape loop', () => {
         [40, 'b', 2],
       ]),
     );
-    const { sequence, tape } = sampleTape(spec);
-    const state: LoopState = { now: 0, position: 0, decided: 0, admitted: 0 };
     const seen: Array<[string, number, number]> = [];
-    const decide = (key: string, cost: number) => {
-      seen.push([key, cost, state.now]);
+    const { batch, state } = await tapeBatch(spec, 5, (loop) => (key, cost) => {
+      seen.push([key, cost, loop.now]);
       return true;
-    };
-    await compileBatch({
-      decide,
-      keys: spec.keys,
-      sequence,
-      state,
-      stepMs: 0,
-      isAsync: false,
-      name: 't',
-      size: 5,
-      tape,
-    })();
+    });
+    await batch();
     expect(seen).toEqual([
       ['a', 1, 0],
       ['b', 2, 40],
