@@ -39,17 +39,18 @@ async function scriptCalls(redis: Redis): Promise<number> {
 describeRedis('several limits on one Redis key', () => {
   const fixture = useRedisServer();
 
-  it('keys: one per limit, named by its policy and name, the key in a {hash tag}; one limit keeps the single layout', () => {
+  it('keys: one for every limit but the sliding logs (packed), one per sliding log, named by their policies and names, the key in a {hash tag}; one limit keeps the single layout', () => {
     const list: LimitSpec[] = [
       { name: 'burst', limit: 2, windowMs: 1000 },
       { algorithm: 'sliding-log', limit: 3, windowMs: HOUR },
+      { algorithm: 'fixed-window', name: 'daily', limit: 50, windowMs: 24 * HOUR },
     ];
     const composite = createRedisLimiter('token-bucket', list, options(fixture.redis, { prefix: 'p:' }));
     expect(composite.redisKeys('user:42')).toEqual([
-      'p:tb2:2:1000:2:burst{:user:42}',
+      'p:pack:tb2:2:1000:2:burst,fw:50:86400000:50:daily{:user:42}',
       'p:log:3:3600000:3:1h{:user:42}',
     ]);
-    expect(composite.redisKey('user:42')).toBe('p:tb2:2:1000:2:burst{:user:42}');
+    expect(composite.redisKey('user:42')).toBe('p:pack:tb2:2:1000:2:burst,fw:50:86400000:50:daily{:user:42}');
     const one = createRedisLimiter(
       'token-bucket',
       [{ limit: 2, windowMs: 1000 }],
@@ -88,7 +89,7 @@ describeRedis('several limits on one Redis key', () => {
     expect(await fixture.redis.type(poisoned)).toBe('list');
   });
 
-  it("batched: one turn's composite decisions are one script call, a key per limit counting toward maxKeys", async () => {
+  it("batched: one turn's composite decisions are one script call, each of their Redis keys counting toward maxKeys", async () => {
     const keys = Array.from({ length: 10 }, (_, i) => `k${i}`);
     for (const [batch, calls] of [
       [{ split: false }, 1],
