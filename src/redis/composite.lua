@@ -3,7 +3,8 @@
 -- `slot`) and runs its algorithm's body, in the order decided: the limits packed in one
 -- value (packed.lua) first, then the sliding logs (a list each); `places`, each part's
 -- place in the policy list (its reply's); `packed`, how many parts are packed; `layout`,
--- the packed value's struct format, of `size` doubles.
+-- the packed value's struct format, of `size` doubles; `replies`; and `decide_packed`,
+-- the packed parts' decisions unrolled, each reply in its place.
 -- KEYS hold each call's keys (all in one hash slot): the packed value's (when `packed` > 0),
 -- then each sliding log's; ARGV as in batch.lua, one cost (and time) per call.
 -- A call is admitted only if every limit admits it; then the packed value is written once
@@ -51,7 +52,6 @@ local function load(pkey)
   end
   state = stored or nil
 end
-local replies = {}
 for i = 1, n do
   local asked = tonumber(ARGV[1 + i])
   local at = tonumber(ARGV[1 + n + i]) or shared
@@ -63,21 +63,17 @@ for i = 1, n do
   if packed > 0 then
     failure = load(KEYS[first + 1])
     need_until, renew_until = 0, 0
+    if failure == nil then admitted = decide_packed(asked, at, base) end
   end
-  for j = 1, failure == nil and width or 0 do
+  for j = packed + 1, failure == nil and width or 0 do
     cost, now = asked, at
-    local ok, allowed, remaining, retry, reset = true, nil, nil, nil, nil
-    if j <= packed then
-      allowed, remaining, retry, reset = parts[j]()
-    else
-      key = KEYS[logs + j]
-      write = (j == width and admitted) and direct or enqueue
+    key = KEYS[logs + j]
+    write = (j == width and admitted) and direct or enqueue
+    local ok, allowed, remaining, retry, reset = pcall(parts[j])
+    if not ok and repairable(allowed) then
+      redis.call('DEL', key)
+      now = at
       ok, allowed, remaining, retry, reset = pcall(parts[j])
-      if not ok and repairable(allowed) then
-        redis.call('DEL', key)
-        now = at
-        ok, allowed, remaining, retry, reset = pcall(parts[j])
-      end
     end
     if not ok then
       failure = allowed

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import {
   StoreLimiter,
@@ -352,12 +353,15 @@ class RedisStore implements LimiterStore<RedisDecision> {
 
 /**
  * A composite's Redis keys up to the key itself, in the script's order (compositeLayout):
- * one for every limit but the sliding logs, packed in one value,
- * `{prefix}pack:{tag}:{limit}:{windowMs}:{capacity}:{name},...{:`, then one per sliding log,
- * `{prefix}log:{limit}:{windowMs}:{capacity}:{name}{:`, the key and `}` following each. The
- * braces make `:` and the key the hash tag of every one (never empty, whatever the key), so
- * Redis Cluster keeps them in one slot. A `{` in the prefix would take the tag's place: it
- * must close a non-empty tag within the prefix.
+ * one for every limit but the sliding logs, packed in one value, `{prefix}pack:{digest}{:`,
+ * then one per sliding log, `{prefix}log:{limit}:{windowMs}:{capacity}:{name}{:`, the key
+ * and `}` following each. The digest names the packed limits (each one's algorithm,
+ * policy and name, in order; {@link packedDigest}), so a change to any starts that value
+ * afresh, as a policy change does a single limit's key, in a name as short as a single
+ * limit's: a decision's time in Redis grows with the length of its key. The braces make
+ * `:` and the key the hash tag of every one (never empty, whatever the key), so Redis
+ * Cluster keeps them in one slot. A `{` in the prefix would take the tag's place: it must
+ * close a non-empty tag within the prefix.
  */
 function compositePrefixes(prefix: string, policies: readonly NamedLimits[]): string[] {
   const open = prefix.indexOf('{');
@@ -369,11 +373,24 @@ function compositePrefixes(prefix: string, policies: readonly NamedLimits[]): st
     );
   }
   const { order, slots } = compositeLayout(policies);
-  const name = (l: NamedLimits) => `${KEY_TAG[l.algorithm]}:${l.limit}:${l.windowMs}:${l.capacity}:${l.name}`;
   const limitsAt = (places: readonly number[]) => places.map((place) => policies[place] as NamedLimits);
   const packed = limitsAt(order.slice(0, slots.length));
-  const logs = limitsAt(order.slice(slots.length)).map((l) => `${prefix}${name(l)}{:`);
-  return packed.length === 0 ? logs : [`${prefix}pack:${packed.map(name).join(',')}{:`, ...logs];
+  const logs = limitsAt(order.slice(slots.length)).map((l) => `${prefix}${limitName(l)}{:`);
+  return packed.length === 0 ? logs : [`${prefix}pack:${packedDigest(packed)}{:`, ...logs];
+}
+
+/** A limit as its own key names it: `{tag}:{limit}:{windowMs}:{capacity}:{name}`. */
+function limitName(l: NamedLimits): string {
+  return `${KEY_TAG[l.algorithm]}:${l.limit}:${l.windowMs}:${l.capacity}:${l.name}`;
+}
+
+/**
+ * The packed value's name for `limits`: the first 12 hex digits (48 bits) of the SHA-1 of
+ * their names (limitName), comma-separated, in order (`docs/redis.md` shows how to
+ * compute it).
+ */
+function packedDigest(limits: readonly NamedLimits[]): string {
+  return createHash('sha1').update(limits.map(limitName).join(',')).digest('hex').slice(0, 12);
 }
 
 /** One limit's answer from its 4 reply entries at `replies[at]`, or undefined when they are not 4 numbers. */
