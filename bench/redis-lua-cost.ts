@@ -1,6 +1,7 @@
 // What a decision script costs Redis itself: time inside EVALSHA per decision (INFO
 // commandstats, microseconds, nested commands included), for ratelab's token bucket per
-// call (single.lua; and with keys kept 60 s, never expiring mid-run) and batched (batch.lua, 64 keys a call, per key), against the script
+// call (single.lua; and with keys kept 60 s, never expiring mid-run) and batched (batch.lua, 64 keys a call, per key), two
+// limits a key packed in one value (composite.lua, 64 decisions a call), against the script
 // rate-limiter-flexible's RateLimiterRedis runs (SET NX EX, INCRBY, PTTL: read from the package) and an empty
 // script (the floor any EVALSHA pays). One fresh redis-server, 10,000 keys, 50 calls in
 // flight, every call admitted; rounds alternate, ratios to rate-limiter-flexible's script
@@ -9,7 +10,7 @@
 //   npx tsx bench/redis-lua-cost.ts [--rounds 5] [--calls 100000]
 import { Redis } from 'ioredis';
 import { median } from 'simple-statistics';
-import { limiterScript, luaScript, type LuaScript } from '../src/redis/scripts.js';
+import { compositeScript, limiterScript, luaScript, type LuaScript } from '../src/redis/scripts.js';
 import { startRedisServer } from '../test/support/redis-server.js';
 import { numberArg, throughput } from './redis-support.js';
 
@@ -68,6 +69,30 @@ const contenders: Contender[] = [
     keys: BATCH,
     args: (i) => [
       ...Array.from({ length: BATCH }, (_, k) => key(i * BATCH + k)),
+      '',
+      ...Array.from({ length: BATCH }, () => 1),
+    ],
+  },
+  // Two token buckets on each key (a minute's and an hour's), packed in one value: what a
+  // composite decision costs Redis against one limit's, 64 decisions a call.
+  {
+    name: `ratelab 2 limits, ${BATCH} a call`,
+    script: compositeScript(
+      [
+        { name: '1m', algorithm: 'token-bucket', ...limits },
+        {
+          name: '1h',
+          algorithm: 'token-bucket',
+          limit: 60 * limits.limit,
+          windowMs: 3_600_000,
+          capacity: 60 * limits.capacity,
+        },
+      ],
+      0,
+    ),
+    keys: BATCH,
+    args: (i) => [
+      ...Array.from({ length: BATCH }, (_, k) => `pack{:${key(i * BATCH + k)}}`),
       '',
       ...Array.from({ length: BATCH }, () => 1),
     ],

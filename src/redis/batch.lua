@@ -20,20 +20,19 @@ for i = 1, n do
   cost = tonumber(ARGV[1 + i])
   now = tonumber(ARGV[1 + n + i]) or shared
   local at = now
-  local ok, reply = pcall(decide)
-  if not ok and repair and (type(reply) == 'string' or string.sub(tostring(reply.err), 1, 9) == 'WRONGTYPE') then
+  local ok, allowed, remaining, retry, reset = pcall(decide)
+  if not ok and repairable(allowed) then
     redis.call('DEL', key)
     now = at
-    ok, reply = pcall(decide)
+    ok, allowed, remaining, retry, reset = pcall(decide)
   end
   -- One flat reply, 4 entries per key (a nested table per key costs the client an array
   -- each to parse); a failed key's first entry is its error's text.
   local at4 = 4 * i - 3
   if ok then
-    replies[at4], replies[at4 + 1], replies[at4 + 2], replies[at4 + 3] = reply[1], reply[2], reply[3], reply[4]
+    replies[at4], replies[at4 + 1], replies[at4 + 2], replies[at4 + 3] = allowed, remaining, retry, reset
   else
-    replies[at4] = type(reply) == 'table' and tostring(reply.err) or tostring(reply)
-    replies[at4 + 1], replies[at4 + 2], replies[at4 + 3] = 0, 0, 0
+    replies[at4], replies[at4 + 1], replies[at4 + 2], replies[at4 + 3] = error_text(allowed), 0, 0, 0
   end
 end
 return replies

@@ -3,10 +3,14 @@
 -- then the algorithm's body as the function `decide`, then batch.lua, which decides every
 -- key of the call in turn (or single.lua, one key). The helpers below are created once per
 -- script call, not once per key. `key`, `cost` and `now` are set by the tail before each
--- decision; a body reads and writes only `key`, replies {allowed 0|1, remaining,
--- retryAfterMs (-1: never), resetMs}, whole numbers, and writes nothing when it denies.
--- A body writes through `write`, after its last read: redis.call here; in a script of
--- several limits per key (composite.lua) a queue, applied only once every limit admits.
+-- decision; a body replies allowed (0|1), remaining, retryAfterMs (-1: never), resetMs,
+-- whole numbers, as four values (not a table: none to allocate), and writes nothing when it
+-- denies. A body keeps its state through read_pair/write_pair (the buckets) or
+-- read_fields/write_fields (the windows), reading before it writes: here they read and
+-- write `key`; in a script of several limits per key packed.lua replaces them, the state
+-- being one slice of a value shared by the key's limits (composite.lua). The sliding log
+-- reads its list itself and writes through `write`: redis.call here, a queue in a
+-- composite, applied only once every limit admits.
 local key, cost, now
 local write = redis.call
 
@@ -55,6 +59,23 @@ local function expire_after(ms)
   write('PEXPIRE', key, ttl(ms))
 end
 
+-- The state of the window algorithms: a hash of the named fields (two or three), read as
+-- numbers (nil for a missing field), and written, with the TTL set to `needed_ms` when
+-- `first` (the window's first admission: once per window).
+local function read_fields(...)
+  local state = redis.call('HMGET', key, ...)
+  return tonumber(state[1]), tonumber(state[2]), tonumber(state[3])
+end
+
+local function write_fields(first, needed_ms, f1, v1, f2, v2, f3, v3)
+  if f3 then
+    write('HSET', key, f1, encode(v1), f2, encode(v2), f3, encode(v3))
+  else
+    write('HSET', key, f1, encode(v1), f2, encode(v2))
+  end
+  if first then expire_after(needed_ms) end
+end
+
 -- floor(a / b) for a >= 0, b > 0, corrected where the float quotient rounds up.
 local function floor_div(a, b)
   local q = math.floor(a / b)
@@ -73,6 +94,18 @@ local function window_at(stored)
   local index = math.floor(now / window)
   if stored and index < stored then return stored, stored * window end
   return index, now
+end
+
+-- Whether a decision's error `e` (a pcall's, or a redis.pcall reply's) is one of its key's
+-- own, which `repair` deletes the key for: a Lua error (a string: a value the body cannot
+-- parse) or WRONGTYPE. Redis's other errors (OOM, ...) are tables and are never repaired.
+local function repairable(e)
+  return repair and (type(e) == 'string' or string.sub(tostring(e.err), 1, 9) == 'WRONGTYPE')
+end
+
+-- The text of an error `e` as a reply carries it (Redis's own errors are tables {err = text}).
+local function error_text(e)
+  return type(e) == 'table' and tostring(e.err) or tostring(e)
 end
 
 -- The wait for a cost the policy can never admit.

@@ -1,20 +1,18 @@
 -- Fixed window (see src/algorithms/fixed-window.ts): a hash {window, count}, windows
 -- aligned to multiples of `window` ms. The window index is stored, not left to the TTL, so
 -- a virtual clock that runs apart from Redis's own still decides correctly.
-local state = redis.call('HMGET', key, 'window', 'count')
-local stored = tonumber(state[1])
+local stored, stored_count = read_fields('window', 'count')
 local index
 index, now = window_at(stored)
 local count = 0
-if index == stored then count = tonumber(state[2]) end
+if index == stored then count = stored_count end
 local ends_in = (index + 1) * window - now
 local allowed = count + cost <= limit
 if allowed and cost > 0 then
   count = count + cost
-  write('HSET', key, 'window', encode(index), 'count', encode(count))
   -- The TTL is set once per window, by its first admission (not on every increment,
   -- envoy ratelimit #80).
-  if count == cost then expire_after(ends_in) end
+  write_fields(count == cost, ends_in, 'window', index, 'count', count)
 end
 local retry = 0
 if cost > limit then
@@ -24,4 +22,4 @@ elseif not allowed then
 end
 local reset = 0
 if count > 0 then reset = math.ceil(ends_in) end
-return { allowed and 1 or 0, limit - count, retry, reset }
+return allowed and 1 or 0, limit - count, retry, reset

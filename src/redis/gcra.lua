@@ -23,4 +23,4 @@ if cost > capacity then
 elseif not allowed then
   retry = math.ceil((backlog + cost * window - horizon) / limit)
 end
-return { allowed and 1 or 0, floor_div(horizon - backlog, window), retry, math.ceil(backlog / limit) }
+return allowed and 1 or 0, floor_div(horizon - backlog, window), retry, math.ceil(backlog / limit)

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import {
   StoreLimiter,
@@ -22,7 +23,7 @@ import {
   type RedisClient,
   type ScriptClient,
 } from './run-script.js';
-import { compositeScript, limiterScript, type LuaScript } from './scripts.js';
+import { compositeLayout, compositeScript, limiterScript, type LuaScript } from './scripts.js';
 import { DeadlineQueue } from './timeout.js';
 
 /** What the limiter does when Redis fails or does not answer within `timeoutMs`. */
@@ -116,8 +117,9 @@ export interface RedisRateLimiter extends StoreRateLimiter<RedisDecision> {
    */
   redisKey(key: string): RedisKey;
   /**
-   * The Redis keys holding `key`'s state, one per limit in order (one for a single policy:
-   * `redisKey(key)`); with several limits they share a hash tag, so one slot.
+   * The Redis keys holding `key`'s state (one for a single policy: `redisKey(key)`). With
+   * several limits: one holding every limit but the sliding logs (packed in one value), then
+   * one per sliding log, in the list's order; they share a hash tag, so one slot.
    */
   redisKeys(key: string): RedisKey[];
 }
@@ -142,8 +144,9 @@ const KEY_TAG: Record<Algorithm, string> = {
 /**
  * Creates a limiter of `algorithm` enforcing `policy` across every process sharing the
  * Redis server (or cluster): one atomic Lua script per decision, touching one key; with a
- * list of limits, one key per limit, all decided in that one script call (admitted only if
- * every limit admits, then every limit takes; a denial writes nothing). Its decisions are
+ * list of limits, one key for them all (and one per sliding log), all decided in that one
+ * script call (admitted only if every limit admits, then every limit takes; a denial writes
+ * nothing). Its decisions are
  * the memory limiter's, number for number. Throws like `createLimiter`, and
  * `INVALID_ARGUMENT` for bad options.
  */
@@ -183,7 +186,10 @@ class RedisStore implements LimiterStore<RedisDecision> {
   private readonly single: LuaScript | undefined;
   private readonly breakers: NodeBreakers;
   private readonly keyPrefix: string;
-  /** With several limits, each limit's key up to the key itself (which a `}` follows); empty for one. */
+  /**
+   * With several limits, each of a key's Redis keys up to the key itself (which a `}`
+   * follows), in the script's order (compositePrefixes); empty for one limit.
+   */
   private readonly limitPrefixes: string[];
   private readonly deadlines: DeadlineQueue;
   private readonly clock: Clock | undefined;
@@ -207,7 +213,8 @@ class RedisStore implements LimiterStore<RedisDecision> {
     const repair = options.repairKeys === true;
     const { maxKeys, split } = batchOptionsOf(options.batch);
     const parts = policies.length;
-    // A composite's call takes a key per limit, so fewer calls fit a batch of `maxKeys` keys.
+    // A composite's call takes a key per sliding log and one for its other limits, so fewer
+    // calls may fit a batch of `maxKeys` keys.
     this.batcher =
       parts === 1
         ? new ScriptBatcher(
@@ -221,7 +228,7 @@ class RedisStore implements LimiterStore<RedisDecision> {
             this.client,
             compositeScript(policies, minTtlMs, repair),
             this.deadlines,
-            Math.max(1, Math.floor(maxKeys / parts)),
+            Math.max(1, Math.floor(maxKeys / this.limitPrefixes.length)),
             split,
             4 * parts,
           );
@@ -243,7 +250,7 @@ class RedisStore implements LimiterStore<RedisDecision> {
   decide(key: string, cost: number): Promise<RedisDecision> {
     const cached = this.context.cached(key, cost);
     if (cached) return Promise.resolve(cached);
-    const redisKey = this.limitPrefixes.length === 0 ? this.redisKey(key) : this.redisKeys(key);
+    const redisKey = this.limitPrefixes.length <= 1 ? this.redisKey(key) : this.redisKeys(key);
     const slot = this.client.slotOf(Array.isArray(redisKey) ? (redisKey[0] as RedisKey) : (redisKey as RedisKey));
     const node = this.client.nodeOf(slot);
     if (!this.breakers.allow(node, performance.now())) return Promise.resolve(this.shortCircuited(key, cost, node));
@@ -345,10 +352,16 @@ class RedisStore implements LimiterStore<RedisDecision> {
 }
 
 /**
- * Each limit's key up to the key itself: `{prefix}{tag}:{limit}:{windowMs}:{capacity}:{name}{:`,
- * the key and `}` following. The braces make `:` and the key the hash tag of every limit's
- * key (never empty, whatever the key), so Redis Cluster keeps them in one slot. A `{` in the
- * prefix would take the tag's place: it must close a non-empty tag within the prefix.
+ * A composite's Redis keys up to the key itself, in the script's order (compositeLayout):
+ * one for every limit but the sliding logs, packed in one value, `{prefix}pack:{digest}{:`,
+ * then one per sliding log, `{prefix}log:{limit}:{windowMs}:{capacity}:{name}{:`, the key
+ * and `}` following each. The digest names the packed limits (each one's algorithm,
+ * policy and name, in order; {@link packedDigest}), so a change to any starts that value
+ * afresh, as a policy change does a single limit's key, in a name as short as a single
+ * limit's: a decision's time in Redis grows with the length of its key. The braces make
+ * `:` and the key the hash tag of every one (never empty, whatever the key), so Redis
+ * Cluster keeps them in one slot. A `{` in the prefix would take the tag's place: it must
+ * close a non-empty tag within the prefix.
  */
 function compositePrefixes(prefix: string, policies: readonly NamedLimits[]): string[] {
   const open = prefix.indexOf('{');
@@ -359,7 +372,25 @@ function compositePrefixes(prefix: string, policies: readonly NamedLimits[]): st
       prefix,
     );
   }
-  return policies.map((l) => `${prefix}${KEY_TAG[l.algorithm]}:${l.limit}:${l.windowMs}:${l.capacity}:${l.name}{:`);
+  const { order, slots } = compositeLayout(policies);
+  const limitsAt = (places: readonly number[]) => places.map((place) => policies[place] as NamedLimits);
+  const packed = limitsAt(order.slice(0, slots.length));
+  const logs = limitsAt(order.slice(slots.length)).map((l) => `${prefix}${limitName(l)}{:`);
+  return packed.length === 0 ? logs : [`${prefix}pack:${packedDigest(packed)}{:`, ...logs];
+}
+
+/** A limit as its own key names it: `{tag}:{limit}:{windowMs}:{capacity}:{name}`. */
+function limitName(l: NamedLimits): string {
+  return `${KEY_TAG[l.algorithm]}:${l.limit}:${l.windowMs}:${l.capacity}:${l.name}`;
+}
+
+/**
+ * The packed value's name for `limits`: the first 12 hex digits (48 bits) of the SHA-1 of
+ * their names (limitName), comma-separated, in order (`docs/redis.md` shows how to
+ * compute it).
+ */
+function packedDigest(limits: readonly NamedLimits[]): string {
+  return createHash('sha1').update(limits.map(limitName).join(',')).digest('hex').slice(0, 12);
 }
 
 /** One limit's answer from its 4 reply entries at `replies[at]`, or undefined when they are not 4 numbers. */

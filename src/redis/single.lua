@@ -10,12 +10,12 @@ if not now then
   now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 end
 local at = now
-local ok, reply = pcall(decide)
-if ok then return reply end
-if repair and (type(reply) == 'string' or string.sub(tostring(reply.err), 1, 9) == 'WRONGTYPE') then
+local ok, allowed, remaining, retry, reset = pcall(decide)
+if ok then return { allowed, remaining, retry, reset } end
+if repairable(allowed) then
   redis.call('DEL', key)
   now = at
-  ok, reply = pcall(decide)
-  if ok then return reply end
+  ok, allowed, remaining, retry, reset = pcall(decide)
+  if ok then return { allowed, remaining, retry, reset } end
 end
-return { type(reply) == 'table' and tostring(reply.err) or tostring(reply), 0, 0, 0 }
+return { error_text(allowed), 0, 0, 0 }

@@ -1,15 +1,14 @@
 -- Sliding-window counter (see src/algorithms/sliding-counter.ts): a hash {window, prev,
 -- cur}; the estimate prev * (W - elapsed) / W + cur, compared multiplied through by W so
 -- whole-ms times give exact integers.
-local state = redis.call('HMGET', key, 'window', 'prev', 'cur')
-local stored = tonumber(state[1])
+local stored, stored_prev, stored_cur = read_fields('window', 'prev', 'cur')
 local index
 index, now = window_at(stored)
 local prev, cur = 0, 0
 if index == stored then
-  prev, cur = tonumber(state[2]), tonumber(state[3])
+  prev, cur = stored_prev, stored_cur
 elseif stored and index == stored + 1 then
-  prev = tonumber(state[3])
+  prev = stored_cur
 end
 local elapsed = now - index * window
 local used = prev * (window - elapsed) + cur * window
@@ -18,9 +17,8 @@ if allowed and cost > 0 then
   local first = cur == 0
   cur = cur + cost
   used = used + cost * window
-  write('HSET', key, 'window', encode(index), 'prev', encode(prev), 'cur', encode(cur))
-  -- Full again at the end of the next window; set once per window.
-  if first then expire_after(2 * window - elapsed) end
+  -- Full again at the end of the next window; the TTL is set once per window.
+  write_fields(first, 2 * window - elapsed, 'window', index, 'prev', prev, 'cur', cur)
 end
 local retry = 0
 if cost > limit then
@@ -45,4 +43,4 @@ if cur > 0 then
 elseif prev > 0 then
   reset = math.ceil(window - elapsed)
 end
-return { allowed and 1 or 0, remaining, retry, reset }
+return allowed and 1 or 0, remaining, retry, reset

@@ -41,4 +41,4 @@ elseif not allowed then
 end
 local reset = 0
 if count > 0 then reset = math.ceil(newest + window - now) end
-return { allowed and 1 or 0, limit - count, retry, reset }
+return allowed and 1 or 0, limit - count, retry, reset

@@ -22,4 +22,4 @@ if cost > capacity then
 elseif not allowed then
   retry = math.ceil((need - tokens) / limit)
 end
-return { allowed and 1 or 0, floor_div(tokens, window), retry, math.ceil((full - tokens) / limit) }
+return allowed and 1 or 0, floor_div(tokens, window), retry, math.ceil((full - tokens) / limit)

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { expect, it } from 'vitest';
 import type { LimitSpec } from '../../src/index.js';
@@ -39,17 +40,17 @@ async function scriptCalls(redis: Redis): Promise<number> {
 describeRedis('several limits on one Redis key', () => {
   const fixture = useRedisServer();
 
-  it('keys: one per limit, named by its policy and name, the key in a {hash tag}; one limit keeps the single layout', () => {
+  it('keys: one for every limit but the sliding logs (packed, named by a digest of their policies and names), one per sliding log, the key in a {hash tag}; one limit keeps the single layout', () => {
     const list: LimitSpec[] = [
       { name: 'burst', limit: 2, windowMs: 1000 },
       { algorithm: 'sliding-log', limit: 3, windowMs: HOUR },
+      { algorithm: 'fixed-window', name: 'daily', limit: 50, windowMs: 24 * HOUR },
     ];
     const composite = createRedisLimiter('token-bucket', list, options(fixture.redis, { prefix: 'p:' }));
-    expect(composite.redisKeys('user:42')).toEqual([
-      'p:tb2:2:1000:2:burst{:user:42}',
-      'p:log:3:3600000:3:1h{:user:42}',
-    ]);
-    expect(composite.redisKey('user:42')).toBe('p:tb2:2:1000:2:burst{:user:42}');
+    // The packed value's name: 12 hex digits of the SHA-1 of its limits' names, in order.
+    const digest = createHash('sha1').update('tb2:2:1000:2:burst,fw:50:86400000:50:daily').digest('hex').slice(0, 12);
+    expect(composite.redisKeys('user:42')).toEqual([`p:pack:${digest}{:user:42}`, 'p:log:3:3600000:3:1h{:user:42}']);
+    expect(composite.redisKey('user:42')).toBe(`p:pack:${digest}{:user:42}`);
     const one = createRedisLimiter(
       'token-bucket',
       [{ limit: 2, windowMs: 1000 }],
@@ -88,7 +89,36 @@ describeRedis('several limits on one Redis key', () => {
     expect(await fixture.redis.type(poisoned)).toBe('list');
   });
 
-  it("batched: one turn's composite decisions are one script call, a key per limit counting toward maxKeys", async () => {
+  it('every limit but the sliding logs in one value: a decision is one GET and one SET however many limits; its TTL covers the longest need; a value of another length is a key error, repaired with repairKeys', async () => {
+    const list: LimitSpec[] = [
+      { name: 'burst', limit: 2, windowMs: 1000 },
+      { algorithm: 'gcra', limit: 10, windowMs: 60_000 },
+      { algorithm: 'fixed-window', limit: 100, windowMs: HOUR },
+      { algorithm: 'sliding-counter', limit: 1000, windowMs: 24 * HOUR },
+    ];
+    const limiter = createRedisLimiter('token-bucket', list, options(fixture.redis));
+    const [packed] = limiter.redisKeys('k') as [string];
+    expect(limiter.redisKeys('k')).toHaveLength(1);
+    await limiter.consume('warm-up'); // caches the script
+    await fixture.redis.config('RESETSTAT');
+    expect(await limiter.consume('k')).toMatchObject({ allowed: true, reason: 'redis' });
+    const stats = await fixture.redis.info('commandstats');
+    expect(/cmdstat_get:calls=(\d+)/.exec(stats)?.[1]).toBe('1');
+    expect(/cmdstat_set:calls=(\d+)/.exec(stats)?.[1]).toBe('1');
+    // The sliding counter's state is needed longest: until the end of the next day-long window.
+    const ttl = await fixture.redis.pttl(packed);
+    expect(ttl).toBeGreaterThan(24 * HOUR);
+    expect(ttl).toBeLessThanOrEqual(48 * HOUR);
+    await fixture.redis.set(packed, 'x'.repeat(7));
+    expect(await limiter.consume('k')).toMatchObject({ allowed: false, reason: 'key-error' });
+    const repairing = createRedisLimiter('token-bucket', list, options(fixture.redis, { repairKeys: true }));
+    const [poisoned] = repairing.redisKeys('k') as [string];
+    await fixture.redis.set(poisoned, 'x'.repeat(7));
+    expect(await repairing.consume('k')).toMatchObject({ allowed: true, remaining: 1, reason: 'redis' });
+    expect(await fixture.redis.strlen(poisoned)).toBe(8 * 10);
+  });
+
+  it("batched: one turn's composite decisions are one script call, each of their Redis keys counting toward maxKeys", async () => {
     const keys = Array.from({ length: 10 }, (_, i) => `k${i}`);
     for (const [batch, calls] of [
       [{ split: false }, 1],

@@ -1,10 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import type { Algorithm } from '../../src/core/policy.js';
-import { helpersUsedBy, limiterScript, readLua } from '../../src/redis/scripts.js';
+import { compositeScript, helpersUsedBy, limiterScript, readLua } from '../../src/redis/scripts.js';
 
 // Redis creates every helper a script carries as a closure on each call, so a script
 // carries only those its algorithm calls; one it calls but lacks would fail every key.
-const HELPERS = ['encode', 'ttl', 'read_pair', 'write_pair', 'expire_after', 'floor_div', 'window_at', 'NEVER'];
+const HELPERS = [
+  'encode',
+  'ttl',
+  'read_pair',
+  'write_pair',
+  'expire_after',
+  'read_fields',
+  'write_fields',
+  'floor_div',
+  'window_at',
+  'NEVER',
+];
 const defined = (source: string) =>
   HELPERS.filter((name) => new RegExp(`^local (function )?${name}\\b`, 'm').test(source));
 const limits = { limit: 10, windowMs: 1000, capacity: 10 };
@@ -13,8 +24,11 @@ describe('decision scripts carry the helpers their algorithm uses, and no others
   it.each([
     ['token-bucket', ['ttl', 'read_pair', 'write_pair', 'floor_div', 'NEVER']],
     ['gcra', ['ttl', 'read_pair', 'write_pair', 'floor_div', 'NEVER']],
-    ['fixed-window', ['encode', 'ttl', 'expire_after', 'window_at', 'NEVER']],
-    ['sliding-counter', ['encode', 'ttl', 'expire_after', 'floor_div', 'window_at', 'NEVER']],
+    ['fixed-window', ['encode', 'ttl', 'expire_after', 'read_fields', 'write_fields', 'window_at', 'NEVER']],
+    [
+      'sliding-counter',
+      ['encode', 'ttl', 'expire_after', 'read_fields', 'write_fields', 'floor_div', 'window_at', 'NEVER'],
+    ],
     ['sliding-log', ['encode', 'ttl', 'expire_after', 'NEVER']],
   ] as [Algorithm, string[]][])('%s: %j', (algorithm, expected) => {
     for (const tail of ['batch', 'single'] as const) {
@@ -28,5 +42,25 @@ describe('decision scripts carry the helpers their algorithm uses, and no others
     expect(defined(kept)).toEqual(['ttl', 'write_pair']);
     expect(kept).toContain('local key, cost, now');
     expect(helpersUsedBy(common, 'return 1')).not.toMatch(/^local function/m);
+  });
+
+  it("a composite's buckets and windows use packed.lua's state helpers (one value per key), not common.lua's per-key ones", () => {
+    const list = [
+      { name: 'a', algorithm: 'token-bucket', ...limits },
+      { name: 'b', algorithm: 'fixed-window', ...limits },
+    ] as const;
+    const source = compositeScript(list, 0).source;
+    expect(defined(source)).toEqual([
+      'ttl',
+      'read_pair',
+      'write_pair',
+      'read_fields',
+      'write_fields',
+      'floor_div',
+      'window_at',
+      'NEVER',
+    ]);
+    expect(source).toContain("struct.unpack('dd', state, 8 * slot + 1)");
+    expect(source).not.toMatch(/HMGET|HSET|PEXPIRE/);
   });
 });
