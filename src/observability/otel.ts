@@ -18,7 +18,7 @@ import {
   Tally,
   type MetricsHandle,
   type ObservedLimiter,
-  type Registration,
+  type SeriesLabels,
 } from './tally.js';
 
 /** Attribute values as OpenTelemetry takes them. */
@@ -122,16 +122,16 @@ export function registerOtelMetrics(limiter: ObservedLimiter, options: OtelMetri
     ? requireOptional<typeof OtelApi>('@opentelemetry/api', 'for OpenTelemetry span events', 'meter').trace
     : undefined;
   const state = meterState(meter, checkBuckets(options.buckets));
-  const unregister = state.tally.register(limiter, name, (registration, seconds, event) => {
-    if (seconds !== undefined) state.histogram.record(seconds, { limiter: registration.name, tier: registration.tier });
-    if (trace !== undefined) denialEvent(trace, registration, event as Partial<DecisionEvent>, spanKey);
+  const unregister = state.tally.register(limiter, name, (labels, seconds, event) => {
+    if (seconds !== undefined) state.histogram.record(seconds, { limiter: labels.limiter, tier: labels.tier });
+    if (trace !== undefined) denialEvent(trace, labels, event as Partial<DecisionEvent>, spanKey);
   });
   return { unregister };
 }
 
 function denialEvent(
   trace: typeof OtelApi.trace,
-  registration: Registration,
+  labels: SeriesLabels,
   event: Partial<DecisionEvent>,
   spanKey: boolean,
 ): void {
@@ -140,8 +140,8 @@ function denialEvent(
   const span = trace.getActiveSpan();
   if (span === undefined) return;
   const attributes: OtelAttributes = {
-    'ratelab.limiter': registration.name,
-    'ratelab.tier': registration.tier,
+    'ratelab.limiter': labels.limiter,
+    'ratelab.tier': labels.tier,
     'ratelab.outcome': outcome,
   };
   if (typeof event.limit === 'string') attributes['ratelab.limit'] = event.limit;

@@ -71,9 +71,8 @@ export function registerMetrics(limiter: ObservedLimiter, options: PrometheusMet
   const { registry, buckets } = checkOptions(options);
   const name = checkName(options.name);
   const state = stateOf(registry, buckets);
-  const unregister = state.tally.register(limiter, name, (registration, seconds) => {
-    if (seconds !== undefined)
-      state.histogram.observe({ limiter: registration.name, tier: registration.tier }, seconds);
+  const unregister = state.tally.register(limiter, name, (labels, seconds) => {
+    if (seconds !== undefined) state.histogram.observe(labels, seconds);
   });
   return { unregister };
 }

@@ -33,6 +33,15 @@ export const DEFAULT_DURATION_BUCKETS: readonly number[] = [
   0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
 ];
 
+/** The labels of a decision's series but its outcome. */
+export interface SeriesLabels {
+  readonly limiter: string;
+  readonly tier: string;
+}
+
+/** What an exporter does with each event beyond counting it: `seconds`, the decision time of an asynchronous limiter's. */
+export type Observe = (labels: SeriesLabels, seconds: number | undefined, event: object) => void;
+
 /** One series' counts: per outcome, in {@link OUTCOMES} order. */
 export interface TallyRow {
   readonly limiter: string;
@@ -42,11 +51,16 @@ export interface TallyRow {
   retiredListenerErrors: number;
 }
 
-/** A registered limiter: its labels, its row, and the nodes it has reported open (then 0 once closed). */
+/**
+ * A registered limiter: its labels, and the nodes it has reported open (then 0 once closed).
+ * `tier` is the limiter's `name` when it shows one, else what its first event says; until
+ * then undefined, and its gauges are left out (a limiter that decided nothing has no keys
+ * and no listener errors).
+ */
 export interface Registration {
   readonly limiter: ObservedLimiter;
   readonly name: string;
-  tier: string;
+  tier: string | undefined;
   readonly breakerNodes: Set<string>;
 }
 
@@ -82,17 +96,13 @@ export class Tally {
    * (seconds, asynchronous limiters) and each event to `observe` (its exporter's histogram,
    * span events). Returns the function that removes it (the listener, its gauges).
    */
-  register(
-    limiter: ObservedLimiter,
-    name: string,
-    observe: ((registration: Registration, seconds: number | undefined, event: object) => void) | undefined,
-  ): () => void {
+  register(limiter: ObservedLimiter, name: string, observe: Observe | undefined): () => void {
     checkLimiter(limiter);
     if (this.registrations.some((r) => r.limiter === limiter && r.name === name))
       throw invalidOption('limiter', `already registered as "${name}" here (its decisions would count twice)`, name);
     const registration: Registration = { limiter, name, tier: tierOf(limiter), breakerNodes: new Set() };
     this.registrations.push(registration);
-    this.row(name, registration.tier);
+    if (registration.tier !== undefined) this.row(name, registration.tier);
     const remove = limiter.addDecisionListener(this.listener(registration, observe));
     let removed = false;
     return () => {
@@ -101,7 +111,8 @@ export class Tally {
       remove();
       const at = this.registrations.indexOf(registration);
       if (at >= 0) this.registrations.splice(at, 1);
-      this.row(name, registration.tier).retiredListenerErrors += listenerErrorsOf(limiter);
+      const errors = listenerErrorsOf(limiter);
+      if (registration.tier !== undefined) this.row(name, registration.tier).retiredListenerErrors += errors;
     };
   }
 
@@ -109,12 +120,10 @@ export class Tally {
    * Never throws, whatever it is given: a malformed event (not an object, an unknown
    * outcome) counts nothing; a non-string `limiter` is the unnamed tier ''.
    */
-  private listener(
-    registration: Registration,
-    observe: ((registration: Registration, seconds: number | undefined, event: object) => void) | undefined,
-  ): DecisionListener {
+  private listener(registration: Registration, observe: Observe | undefined): DecisionListener {
     let lastTier: string | undefined;
     let lastCounts: Float64Array | undefined;
+    let labels: SeriesLabels | undefined;
     return (event) => {
       try {
         if (typeof event !== 'object' || event === null) return;
@@ -126,12 +135,17 @@ export class Tally {
         if (tier !== lastTier || lastCounts === undefined) {
           lastCounts = this.row(registration.name, tier).counts;
           lastTier = tier;
+          labels = { limiter: registration.name, tier };
           registration.tier = tier;
         }
         (lastCounts[index] as number) += 1;
         if (observe !== undefined) {
           const ns: unknown = event.durationNs;
-          observe(registration, typeof ns === 'number' && ns >= 0 && ns < Infinity ? ns / 1e9 : undefined, event);
+          observe(
+            labels as SeriesLabels,
+            typeof ns === 'number' && ns >= 0 && ns < Infinity ? ns / 1e9 : undefined,
+            event,
+          );
         }
       } catch {
         // A malformed event (a getter that throws): not counted; the decision is the limiter's.
@@ -144,7 +158,7 @@ export class Tally {
     const sums = new Map<TallyRow, number>();
     for (const r of this.registrations) {
       const size = sizeOf(r.limiter);
-      if (size === undefined) continue;
+      if (size === undefined || r.tier === undefined) continue;
       const row = this.row(r.name, r.tier);
       sums.set(row, (sums.get(row) ?? 0) + size);
     }
@@ -156,6 +170,7 @@ export class Tally {
     const sums = new Map<TallyRow, number>();
     for (const row of this.rows.values()) sums.set(row, row.retiredListenerErrors);
     for (const r of this.registrations) {
+      if (r.tier === undefined) continue;
       const row = this.row(r.name, r.tier);
       sums.set(row, (sums.get(row) ?? 0) + listenerErrorsOf(r.limiter));
     }
@@ -188,8 +203,9 @@ function checkLimiter(limiter: unknown): void {
     throw invalidOption('limiter', 'expected a ratelab limiter (one with addDecisionListener)', limiter);
 }
 
-function tierOf(limiter: ObservedLimiter): string {
-  return typeof limiter.name === 'string' ? limiter.name : '';
+function tierOf(limiter: ObservedLimiter): string | undefined {
+  const name: unknown = limiter.name;
+  return typeof name === 'string' ? name : undefined;
 }
 
 function sizeOf(limiter: ObservedLimiter): number | undefined {
