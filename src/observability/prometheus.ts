@@ -71,8 +71,8 @@ export function registerMetrics(limiter: ObservedLimiter, options: PrometheusMet
   const { registry, buckets } = checkOptions(options);
   const name = checkName(options.name);
   const state = stateOf(registry, buckets);
-  const unregister = state.tally.register(limiter, name, (labels, seconds) => {
-    if (seconds !== undefined) state.histogram.observe(labels, seconds);
+  const unregister = state.tally.register(limiter, name, {
+    duration: (labels, seconds) => state.histogram.observe(labels, seconds),
   });
   return { unregister };
 }
