@@ -185,4 +185,30 @@ describeRedis('registerMetrics on the Redis limiter', () => {
       });
     },
   );
+
+  it("shows the server's breaker open while Redis is gone, closed once a decision is Redis's again", async () => {
+    await withFailingRedis(async (server, redis) => {
+      const limiter = createRedisLimiter(
+        'gcra',
+        { limit: 100, windowMs: 60_000 },
+        { redis, timeoutMs: 50, retryRedisAfterMs: 50, name: 'free', prefix: 'metrics-breaker:' },
+      );
+      const registry = new Registry();
+      registerMetrics(limiter, { registry, name: 'api' });
+      const breaker = async () =>
+        (await samples(registry)).get('ratelab_redis_breaker_open{limiter="api",node="server"}');
+      expect((await limiter.consume('k')).reason).toBe('redis');
+      expect(await breaker()).toBeUndefined(); // never opened: no series yet
+      await server.kill();
+      expect((await limiter.consume('k')).reason).toBe('fail-open');
+      expect(await breaker()).toBe(1);
+      await server.restart();
+      // The client reconnects by itself; each call after retryRedisAfterMs probes the node.
+      for (let tries = 0; (await limiter.consume('k')).reason !== 'redis'; tries++) {
+        if (tries > 300) throw new Error('Redis decisions did not come back');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(await breaker()).toBe(0);
+    });
+  });
 });
