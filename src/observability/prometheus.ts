@@ -105,7 +105,11 @@ function stateOf(registry: PrometheusRegistry, buckets: readonly number[] | unde
         DECISIONS_SERIES,
       );
     if (buckets !== undefined && !sameNumbers(buckets, state.buckets))
-      throw invalidOption('buckets', `differ from the ones this registry's histogram was created with`, buckets);
+      throw invalidOption(
+        'buckets',
+        'differ from those of the histogram the first registerMetrics on this registry created (give them there)',
+        buckets,
+      );
     return state;
   }
   const prom = requireOptional<typeof PromClient>('prom-client', 'for Prometheus metrics', 'registry');
