@@ -2,7 +2,7 @@ import type { Decision } from '../core/decision.js';
 import { RatelabError, describeValue } from '../core/errors.js';
 import { createLimiter, type LimiterOptions, type RateLimiter } from '../memory/limiter.js';
 import { checkCost } from '../core/options.js';
-import type { TierSpec, TiersConfig } from './types.js';
+import type { TierMode, TierSpec, TiersConfig } from './types.js';
 
 /** A decision, with the tier that made it. */
 export interface TierDecision extends Decision {
@@ -25,13 +25,17 @@ export interface RegistryOptions extends LimiterOptions {
  */
 export class RateLimiterRegistry {
   private readonly limiters = new Map<string, RateLimiter | 'unlimited'>();
+  private readonly modes = new Map<string, TierMode>();
   private readonly clients: Map<string, string>;
   private readonly fallback: string;
   private readonly resolve: ((clientId: string) => string | undefined) | undefined;
 
   constructor(config: TiersConfig, options: RegistryOptions = {}) {
     const { resolve, ...limiterOptions } = options;
-    for (const [name, spec] of Object.entries(config.tiers)) this.limiters.set(name, build(spec, limiterOptions));
+    for (const [name, spec] of Object.entries(config.tiers)) {
+      this.limiters.set(name, build(spec, limiterOptions));
+      this.modes.set(name, spec === 'unlimited' ? 'enforce' : (spec.mode ?? 'enforce'));
+    }
     this.clients = new Map(Object.entries(config.clients));
     this.fallback = config.default;
     this.resolve = resolve;
@@ -60,6 +64,11 @@ export class RateLimiterRegistry {
   /** The limiter of `tier`, or 'unlimited'. */
   limiterOf(tier: string): RateLimiter | 'unlimited' {
     return this.limiters.get(this.checkTier(tier, 'limiterOf()')) as RateLimiter | 'unlimited';
+  }
+
+  /** The mode of `tier`: `shadow` (its limiter lets every request through, see `TierMode`) or `enforce`. */
+  modeOf(tier: string): TierMode {
+    return this.modes.get(this.checkTier(tier, 'modeOf()')) as TierMode;
   }
 
   /** Shorthand for `consume(clientId, 1).allowed`. */

@@ -47,6 +47,7 @@ describe('ratelab check-tiers', () => {
     expect(tiers[1]).toEqual({
       name: 'pro',
       default: false,
+      mode: 'enforce',
       clients: 1,
       limits: [
         { name: '1s', algorithm: 'token-bucket', limit: 10, windowMs: 1000, capacity: 10 },

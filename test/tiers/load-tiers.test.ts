@@ -69,7 +69,7 @@ describe('loadTiers: each kind of invalid file is INVALID_TIERS, every problem w
     ],
     [
       'unknown-field.yaml',
-      ['6: tiers.free.burts: unknown field; expected one of algorithm, limit, window, burst, limits'],
+      ['6: tiers.free.burts: unknown field; expected one of algorithm, limit, window, burst, limits, mode'],
     ],
     [
       'burst-ignored.yaml',
