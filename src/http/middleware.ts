@@ -412,6 +412,7 @@ function failed(
 }
 
 const NO_KEY_CHOICES: readonly unknown[] = [undefined, 'share', 'reject'];
+const SHADOW_HEADER_CHOICES: readonly unknown[] = [undefined, 'none', 'as-enforced'];
 
 /**
  * Refuses, when the middleware is made, an option that would otherwise fail every request
@@ -428,7 +429,19 @@ function checkOptions(options: RateLimitOptions<never>): void {
       { field: 'noKey' },
     );
   }
-  for (const field of ['key', 'onLimited', 'onError'] as const) {
+  if (!SHADOW_HEADER_CHOICES.includes(options.shadowHeaders)) {
+    throw new RatelabError(
+      'INVALID_ARGUMENT',
+      `shadowHeaders: expected 'none' or 'as-enforced', got ${describeValue(options.shadowHeaders)}`,
+      { field: 'shadowHeaders' },
+    );
+  }
+  if (options.shadow !== undefined && typeof options.shadow !== 'boolean') {
+    throw new RatelabError('INVALID_ARGUMENT', `shadow: expected true or false, got ${describeValue(options.shadow)}`, {
+      field: 'shadow',
+    });
+  }
+  for (const field of ['key', 'onLimited', 'onError', 'onDecision'] as const) {
     const value: unknown = options[field];
     if (value !== undefined && typeof value !== 'function') {
       throw new RatelabError('INVALID_ARGUMENT', `${field}: expected a function, got ${describeValue(value)}`, {
