@@ -1,6 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { schedulerOf, toClock, type Clock, type ClockSource } from '../core/clock.js';
 import type { Decision } from '../core/decision.js';
+import type { DecisionListener, ObservedOptions } from '../core/decision-event.js';
+import { checkObservedOptions, DecisionObserver } from '../core/decision-observer.js';
 import { DenyCache } from '../core/deny-cache.js';
 import {
   checkExpectedNodes,
@@ -71,8 +73,13 @@ export interface StoreContext {
   keyError(key: string, cost: number, error: string): ReasonedDecision<'key-error'>;
 }
 
-/** Options every backend on the seam takes (its own come beside them). */
-export interface StoreLimiterOptions {
+/**
+ * Options every backend on the seam takes (its own come beside them), events and shadow mode
+ * among them ({@link ObservedOptions}: events carry `durationNs`, from the call to its
+ * answer; a fail mode's decision is `failed-open` or `failed-closed` with the decision's
+ * `error` as `failure`; in shadow mode a fail mode's denial is let through too).
+ */
+export interface StoreLimiterOptions extends ObservedOptions {
   /** What decides while the store cannot answer: `open` admits (default), `closed` denies, `local` decides in memory. */
   failMode?: FailMode;
   /** With `failMode: 'local'` (required there): the node count N; each node then allows `limit / N` (at least 1). */
@@ -145,6 +152,8 @@ export class StoreLimiter<D extends ReasonedDecision, S extends LimiterStore<D> 
   private readonly localNow: Clock;
   /** `wait`: its queue is built on first use. */
   private readonly waitFor: WaitFn<D>;
+  /** Listeners and shadow mode; the decision path asks only its `active`. */
+  private readonly events: DecisionObserver;
 
   constructor(
     readonly algorithm: Algorithm,
@@ -163,19 +172,32 @@ export class StoreLimiter<D extends ReasonedDecision, S extends LimiterStore<D> 
         ? undefined
         : createLimiter(algorithm, localShareLimits(this.policies, nodes), this.clock ? { clock: this.clock } : {});
     this.denials = denyCacheOf(options.denyCache, this.limits.capacity);
+    this.events = new DecisionObserver(checkObservedOptions(options), algorithm, this.policies, this.failMode);
     this.waitFor = lazyWait((k, c) => this.consume(k, c), {
       scheduler: schedulerOf(options.clock),
-      capacity: this.limits.capacity,
+      capacity: this.events.enforce ? this.limits.capacity : undefined,
       jitter: spreadRetry,
     });
     this.store = open(this);
     this.failOver = new FailOver(this.failMode, this.limits.capacity, this.store.retryAfterMs, local, this.policies);
   }
 
+  get listenerErrors(): number {
+    return this.events.listenerErrors;
+  }
+
+  addDecisionListener(listener: DecisionListener): () => void {
+    return this.events.add(listener);
+  }
+
   consume(key: string, cost = 1): Promise<D> {
     try {
       checkCost(cost);
-      return this.store.decide(key, cost);
+      if (!this.events.active) return this.store.decide(key, cost);
+      const start = performance.now();
+      return this.store
+        .decide(key, cost)
+        .then((decision) => this.events.settle(key, cost, decision, Math.round((performance.now() - start) * 1e6)));
     } catch (error) {
       return Promise.reject(error);
     }

@@ -17,6 +17,11 @@ import type { Limits, NamedLimits } from './policy.js';
  * with the least remaining; denied: the one with the longest wait; ties: the first listed),
  * `remaining` the least of the limits' (so 0 when a unit request is denied), `retryAfterMs`
  * the longest wait of the limits that deny.
+ *
+ * A limiter in shadow mode (`enforce: false`) admits what it would have denied: such a
+ * decision is `allowed: true` with `shadowDenied: true`, and every other figure (`remaining`,
+ * `retryAfterMs`, `resetMs`, `limit`, `limits`) the denial's, as an enforcing limiter would
+ * have answered; it took nothing, as that denial would not have.
  */
 export interface Decision {
   allowed: boolean;
@@ -25,6 +30,8 @@ export interface Decision {
   retryAfterMs: number;
   resetMs: number;
   limits?: readonly LimitDecision[];
+  /** Present (true) only on a denial a limiter in shadow mode let through; see above. */
+  shadowDenied?: true;
 }
 
 /**
@@ -97,12 +104,9 @@ function limitDecision(part: Meter, entry: NamedLimits, slot: number, now: numbe
  * Redis script returns the parts, this combines them). `limits` is kept as given.
  */
 export function combineDecisions(allowed: boolean, limits: readonly LimitDecision[]): Decision {
-  let binding = limits[0] as LimitDecision;
+  const binding = limits[bindingIndex(allowed, limits)] as LimitDecision;
   let remaining = Infinity;
-  for (const limit of limits) {
-    remaining = Math.min(remaining, limit.remaining);
-    if (allowed ? limit.remaining < binding.remaining : limit.retryAfterMs > binding.retryAfterMs) binding = limit;
-  }
+  for (const limit of limits) remaining = Math.min(remaining, limit.remaining);
   return {
     allowed,
     limit: binding.limit,
@@ -111,6 +115,20 @@ export function combineDecisions(allowed: boolean, limits: readonly LimitDecisio
     resetMs: binding.resetMs,
     limits,
   };
+}
+
+/**
+ * The index in `limits` of the binding limit (see {@link Decision}): admitted, the one with
+ * the least remaining; denied, the one with the longest wait; ties, the first listed.
+ */
+export function bindingIndex(allowed: boolean, limits: readonly LimitDecision[]): number {
+  let binding = 0;
+  for (let i = 1; i < limits.length; i++) {
+    const limit = limits[i] as LimitDecision;
+    const best = limits[binding] as LimitDecision;
+    if (allowed ? limit.remaining < best.remaining : limit.retryAfterMs > best.retryAfterMs) binding = i;
+  }
+  return binding;
 }
 
 /** How a limiter answers from its meter for `cost` units of the key in `slot` at `now`. */

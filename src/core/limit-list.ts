@@ -84,9 +84,15 @@ function checkEntry(algorithm: Algorithm, entry: unknown, at: string): NamedLimi
  * first of those), which bounds the cost one request can ever take.
  */
 export function tightestLimits(list: readonly NamedLimits[]): Limits {
+  const tightest = tightestLimit(list);
+  return { limit: tightest.limit, windowMs: tightest.windowMs, capacity: tightest.capacity };
+}
+
+/** The entry of `list` with the least capacity, the first of equals: the one {@link tightestLimits} answers with. */
+export function tightestLimit(list: readonly NamedLimits[]): NamedLimits {
   let tightest = list[0] as NamedLimits;
   for (const entry of list) if (entry.capacity < tightest.capacity) tightest = entry;
-  return { limit: tightest.limit, windowMs: tightest.windowMs, capacity: tightest.capacity };
+  return tightest;
 }
 
 /** Where a limiter's limits differ from the ones asked for: the field (as {@link checkLimitList} names it) and both values. */

@@ -1,4 +1,5 @@
 import type { Decision } from './decision.js';
+import type { DecisionSource } from './decision-event.js';
 import type { Algorithm, Limits, NamedLimits } from './policy.js';
 
 // The types every limiter shares, whatever keeps its state: the one consumer type (what
@@ -38,9 +39,11 @@ export interface WaitOptions {
  * - `reset`: forgets `key`, so its next request starts with a full quota; whether it held state.
  * `policies` lists the limits it enforces, named (one, or several all at once); `limits` is
  * the one policy's, or of several the one with the least capacity; `algorithm` is the one
- * given at creation (a limit may name its own, see `policies`).
+ * given at creation (a limit may name its own, see `policies`). Every limiter is a
+ * {@link DecisionSource}: listeners of its decisions (`addDecisionListener`, the
+ * `onDecision` option) and the count of those that threw (`listenerErrors`).
  */
-export interface AsyncRateLimiter<D extends Decision = Decision> extends Consumer<D> {
+export interface AsyncRateLimiter<D extends Decision = Decision> extends Consumer<D>, DecisionSource {
   readonly algorithm: Algorithm;
   readonly limits: Limits;
   readonly policies: readonly NamedLimits[];

@@ -1,6 +1,8 @@
 import { createLimitsMeter, type Meter } from '../algorithms/index.js';
 import { readClock, schedulerOf, toClock, type Clock, type ClockSource } from '../core/clock.js';
 import { decisionOf, type Decision, type DecideFn } from '../core/decision.js';
+import type { DecisionListener, ObservedOptions } from '../core/decision-event.js';
+import { checkObservedOptions, DecisionObserver } from '../core/decision-observer.js';
 import { advanceKeyTime } from '../core/key-time.js';
 import type { AsyncRateLimiter } from '../core/limiter.js';
 import { RatelabError } from '../core/errors.js';
@@ -11,8 +13,8 @@ import type { Algorithm, Limits, NamedLimits, PolicyInput } from '../core/policy
 import { lazyWait, type WaitFn, type WaitOptions } from '../wait/key-waiters.js';
 import { SlotTable } from './slot-table.js';
 
-/** Options of {@link createLimiter}. */
-export interface LimiterOptions {
+/** Options of {@link createLimiter}; events and shadow mode: {@link ObservedOptions}. */
+export interface LimiterOptions extends ObservedOptions {
   /** Where time comes from, in milliseconds (default: the system clock, never stepping back). */
   clock?: ClockSource;
   /**
@@ -40,7 +42,10 @@ export interface RateLimiter extends AsyncRateLimiter<Decision> {
    * with `maxKeys`, 8 B of LRU links. Excludes the Map entry (about 30 B) and the key string.
    */
   readonly stateBytesPerKey: number;
-  /** Shorthand for `consume(key, 1).allowed`, without building the Decision. Throws `INVALID_KEY` unless `key` is a string. */
+  /**
+   * Shorthand for `consume(key, 1).allowed`, without building the Decision (unless a
+   * listener is to be told of it); true in shadow mode. Throws `INVALID_KEY` unless `key` is a string.
+   */
   allow(key: string): boolean;
   /**
    * Takes `cost` units (a whole number >= 0, default 1; 0 only asks) for `key` (a string) now.
@@ -54,6 +59,8 @@ export interface RateLimiter extends AsyncRateLimiter<Decision> {
    * `advance`). Rejects at once with `COST_OVER_CAPACITY` (never admissible),
    * `WAIT_TOO_LONG` (past `maxWaitMs`), `INVALID_COST`/`INVALID_KEY`, or with
    * `signal.reason` when aborted (nothing taken, the next waiter goes first).
+   * In shadow mode it never waits: it resolves at once with one `consume`'s decision
+   * (admitted, or a shadow denial), whatever the cost.
    */
   wait(key: string, cost?: number, options?: WaitOptions): Promise<Decision>;
   /** Drops every idle key now; returns how many were dropped. */
@@ -83,6 +90,8 @@ class MemoryLimiter implements RateLimiter {
   private readonly clock: Clock;
   /** `wait`: its queue is built on first use. */
   private readonly waitFor: WaitFn<Decision>;
+  /** Listeners and shadow mode; the decision path asks only its `active`. */
+  private readonly events: DecisionObserver;
 
   constructor(
     readonly algorithm: Algorithm,
@@ -94,9 +103,10 @@ class MemoryLimiter implements RateLimiter {
     this.meter = createLimitsMeter(this.policies);
     this.decide = decisionOf(this.meter, this.policies, this.limits);
     this.clock = toClock(options.clock);
+    this.events = new DecisionObserver(checkObservedOptions(options), algorithm, this.policies);
     this.waitFor = lazyWait((k, c) => this.consume(k, c), {
       scheduler: schedulerOf(options.clock),
-      capacity: this.limits.capacity,
+      capacity: this.events.enforce ? this.limits.capacity : undefined,
     });
     const idleMs = Math.max(positiveOption(options.idleMs, 'idleMs', this.meter.fullAfterMs), this.meter.fullAfterMs);
     const maxKeys = positiveOption(options.maxKeys, 'maxKeys', Infinity);
@@ -113,7 +123,16 @@ class MemoryLimiter implements RateLimiter {
     return this.table.size;
   }
 
+  get listenerErrors(): number {
+    return this.events.listenerErrors;
+  }
+
+  addDecisionListener(listener: DecisionListener): () => void {
+    return this.events.add(listener);
+  }
+
   allow(key: string): boolean {
+    if (this.events.active) return this.consume(key, 1).allowed;
     checkKey(key);
     const slot = this.slotFor(key, readClock(this.clock));
     return this.meter.take(slot, this.table.touched[slot] as number, 1);
@@ -123,7 +142,8 @@ class MemoryLimiter implements RateLimiter {
     checkCost(cost);
     checkKey(key);
     const slot = this.slotFor(key, readClock(this.clock));
-    return this.decide(slot, this.table.touched[slot] as number, cost);
+    const decision = this.decide(slot, this.table.touched[slot] as number, cost);
+    return this.events.active ? this.events.settle(key, cost, decision) : decision;
   }
 
   wait(key: string, cost = 1, options?: WaitOptions): Promise<Decision> {

@@ -1,5 +1,7 @@
 import { schedulerOf, toClock, type Clock, type ClockSource } from '../core/clock.js';
 import type { Decision } from '../core/decision.js';
+import type { DecisionListener, ObservedOptions } from '../core/decision-event.js';
+import { checkObservedOptions, DecisionObserver } from '../core/decision-observer.js';
 import type { AsyncRateLimiter } from '../core/limiter.js';
 import { RatelabError } from '../core/errors.js';
 import { checkCost, checkKey, invalidOption } from '../core/options.js';
@@ -13,8 +15,8 @@ import { luaScript, readLua, type LuaScript } from './scripts.js';
 import { withTimeout } from './timeout.js';
 import { lazyWait, type WaitFn, type WaitOptions } from '../wait/key-waiters.js';
 
-/** Options of {@link createApproximateLimiter}. */
-export interface ApproximateLimiterOptions {
+/** Options of {@link createApproximateLimiter}; events and shadow mode: {@link ObservedOptions} (events are synchronous: no `durationNs`). */
+export interface ApproximateLimiterOptions extends ObservedOptions {
   redis: RedisClient;
   /** N, the number of nodes sharing the limit (a whole number >= 1). */
   expectedNodes: number;
@@ -115,6 +117,8 @@ class Approximate implements ApproximateLimiter {
   private syncing: Promise<void> | undefined;
   /** `wait`: its queue is built on first use. */
   private readonly waitFor: WaitFn<Decision>;
+  /** Listeners and shadow mode; the decision path asks only its `active`. */
+  private readonly events: DecisionObserver;
 
   constructor(
     readonly limits: Limits,
@@ -129,9 +133,10 @@ class Approximate implements ApproximateLimiter {
       throw invalidOption('syncMs', 'expected a whole number of ms >= 1', options.syncMs);
     this.timeoutMs = options.timeoutMs ?? this.syncMs;
     this.clock = toClock(options.clock);
+    this.events = new DecisionObserver(checkObservedOptions(options), this.algorithm, this.policies);
     this.waitFor = lazyWait((k, c) => this.consume(k, c), {
       scheduler: schedulerOf(options.clock),
-      capacity: limits.limit,
+      capacity: this.events.enforce ? limits.limit : undefined,
     });
     this.keyPrefix = `${options.prefix ?? 'ratelab:'}approx:${limits.limit}:${limits.windowMs}:`;
     syncScript ??= luaScript('approximate-sync', readLua('approximate-sync'));
@@ -154,7 +159,7 @@ class Approximate implements ApproximateLimiter {
       state.unsent += cost;
     }
     const used = Math.max(state.known, 0) + state.unsent;
-    return {
+    const decision: Decision = {
       allowed,
       limit,
       remaining: Math.max(0, state.budget - state.spent),
@@ -167,6 +172,15 @@ class Approximate implements ApproximateLimiter {
             : endsIn,
       resetMs: used > 0 ? endsIn : 0,
     };
+    return this.events.active ? this.events.settle(key, cost, decision) : decision;
+  }
+
+  get listenerErrors(): number {
+    return this.events.listenerErrors;
+  }
+
+  addDecisionListener(listener: DecisionListener): () => void {
+    return this.events.add(listener);
   }
 
   allow(key: string): boolean {

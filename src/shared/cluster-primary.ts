@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { RatelabError } from '../core/errors.js';
 import { createLimiter, type LimiterOptions, type RateLimiter } from '../memory/limiter.js';
-import { checkKey } from '../core/options.js';
+import { checkKey, invalidOption } from '../core/options.js';
 import { limitListDifference } from '../core/limit-list.js';
 import type { Algorithm, NamedLimits, PolicyInput } from '../core/policy.js';
 import { checkKeyBytes } from './key-bytes.js';
@@ -17,8 +17,11 @@ import {
   type ClusterResult,
 } from './cluster-protocol.js';
 
-/** Options of {@link serveClusterLimiter}: the memory limiter's, and the key bound. */
-export interface ServeOptions extends LimiterOptions {
+/**
+ * Options of {@link serveClusterLimiter}: the memory limiter's (listeners of the primary's
+ * own decisions among them, but not `enforce`: shadow mode is each worker's), and the key bound.
+ */
+export interface ServeOptions extends Omit<LimiterOptions, 'enforce'> {
   /** The longest key, in UTF-8 bytes (default 128, at most 4096, as the shared table); a longer key is refused with `INVALID_KEY`. */
   maxKeyBytes?: number;
 }
@@ -66,6 +69,12 @@ export function serveClusterLimiter(
       field: 'name',
     });
   const { maxKeyBytes, ...limiterOptions } = options;
+  if ((limiterOptions as LimiterOptions).enforce !== undefined)
+    throw invalidOption(
+      'enforce',
+      "shadow mode is the workers' (createClusterLimiter's enforce): the primary answers them as it decided",
+      (limiterOptions as LimiterOptions).enforce,
+    );
   const limiter = createLimiter(algorithm, policy, limiterOptions);
   const entry: Served = { limiter, maxKeyBytes: checkMaxKeyBytes(maxKeyBytes) };
   if (served.size === 0) cluster.on('message', answer);

@@ -1,6 +1,7 @@
 import { StoreLimiter, type LimiterStore, type StoreContext, type StoreRateLimiter } from '../backend/store-limiter.js';
 import type { ClockSource } from '../core/clock.js';
 import { RatelabError, describeValue } from '../core/errors.js';
+import type { ObservedOptions } from '../core/decision-event.js';
 import type { FailMode, FailOverReason, ReasonedDecision } from '../core/fail-over.js';
 import { checkAlgorithm } from '../core/names.js';
 import { checkKey, positiveMsOption } from '../core/options.js';
@@ -14,11 +15,12 @@ export type ClusterDecisionReason = 'primary' | FailOverReason;
 /** A {@link Decision} that says where it came from. */
 export type ClusterDecision = ReasonedDecision<ClusterDecisionReason>;
 
-/** Options of {@link createClusterLimiter}. */
-export interface ClusterLimiterOptions {
+/** Options of {@link createClusterLimiter}; events and shadow mode: {@link ObservedOptions}. */
+export interface ClusterLimiterOptions extends ObservedOptions {
   /**
    * The name the primary serves the limiter under (`serveClusterLimiter(name, ...)`): required
    * in `createClusterLimiter(algorithm, policy, { name })`; the deprecated form passes it first.
+   * Events name the limiter by it (`limiter`).
    */
   name?: string;
   /**
@@ -125,11 +127,11 @@ class ClusterLimiter extends StoreLimiter<ClusterDecision, PrimaryStore> impleme
     policy: PolicyInput,
     options: ClusterLimiterOptions,
   ) {
-    const { failMode, expectedNodes, clock } = options;
+    const { failMode, expectedNodes, clock, onDecision, onError, enforce } = options;
     super(
       algorithm,
       policy,
-      { failMode, expectedNodes, clock, members: 'workers' },
+      { failMode, expectedNodes, clock, onDecision, onError, enforce, name, members: 'workers' },
       (context) => new PrimaryStore(context, name, options),
     );
   }

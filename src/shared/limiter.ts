@@ -1,6 +1,8 @@
 import type { CompositeMeter, Meter } from '../algorithms/index.js';
 import { readClock, schedulerOf, toClock, type Clock, type ClockSource } from '../core/clock.js';
 import { decisionOf, type DecideFn, type Decision } from '../core/decision.js';
+import type { DecisionListener, ObservedOptions } from '../core/decision-event.js';
+import { checkObservedOptions, DecisionObserver } from '../core/decision-observer.js';
 import { advanceKeyTime } from '../core/key-time.js';
 import { RatelabError, describeValue } from '../core/errors.js';
 import type { RateLimiter } from '../memory/limiter.js';
@@ -16,8 +18,12 @@ import { LockTokens } from './lock-words.js';
 import { createLocking, type LockingMode } from './locking.js';
 import { lazyWait, type WaitFn, type WaitOptions } from '../wait/key-waiters.js';
 
-/** Options of {@link attachSharedLimiter}: each thread has its own clock. */
-export interface AttachOptions {
+/**
+ * Options of {@link attachSharedLimiter}: each thread has its own clock, and its own
+ * listeners and shadow mode ({@link ObservedOptions}: a thread in shadow takes state as one
+ * enforcing would, so threads may differ).
+ */
+export interface AttachOptions extends ObservedOptions {
   /** Where time comes from, in milliseconds (default: the system clock, never stepping back). */
   clock?: ClockSource;
   /**
@@ -97,7 +103,7 @@ export function createSharedLimiter(
     locking: lockingMode(options.locking),
   };
   describeBuffer(handle);
-  return new SharedLimiter(handle, view, options.clock);
+  return new SharedLimiter(handle, view, options);
 }
 
 /**
@@ -105,7 +111,7 @@ export function createSharedLimiter(
  * by `postMessage` or `workerData`). Throws `INVALID_ARGUMENT` for anything else.
  */
 export function attachSharedLimiter(handle: SharedLimiterHandle, options: AttachOptions = {}): SharedRateLimiter {
-  const limiter = new SharedLimiter(handle, openHandle(handle), options.clock);
+  const limiter = new SharedLimiter(handle, openHandle(handle), options);
   if (options.policy !== undefined) {
     const asked = checkLimitList(limiter.algorithm, options.policy);
     const difference = limitListDifference(limiter.policies, asked);
@@ -152,13 +158,16 @@ class SharedLimiter implements SharedRateLimiter {
   /** `wait`: its queue is built on first use. */
   private readonly waitFor: WaitFn<Decision>;
   private readonly locks;
+  /** Listeners and shadow mode (this thread's); the decision path asks only its `active`. */
+  private readonly events: DecisionObserver;
 
   constructor(
     readonly handle: SharedLimiterHandle,
     view: Layout,
-    clock: ClockSource | undefined,
+    options: ObservedOptions & { clock?: ClockSource | undefined },
   ) {
     const spec = specOf(handle);
+    const { clock } = options;
     this.algorithm = spec.algorithm;
     this.policies = spec.policies;
     this.limits = tightestLimits(spec.policies);
@@ -166,9 +175,10 @@ class SharedLimiter implements SharedRateLimiter {
     this.decideRow = decisionOf(this.meter, this.policies, this.limits);
     this.touched = view.touched;
     this.clock = toClock(clock);
+    this.events = new DecisionObserver(checkObservedOptions(options), this.algorithm, this.policies);
     this.waitFor = lazyWait((k, c) => this.consume(k, c), {
       scheduler: schedulerOf(clock),
-      capacity: this.limits.capacity,
+      capacity: this.events.enforce ? this.limits.capacity : undefined,
     });
     this.codec = new KeyCodec(spec.maxKeyBytes);
     const tokens = new LockTokens(Atomics.add(view.header, HEADER.members, 1) + 1);
@@ -191,15 +201,26 @@ class SharedLimiter implements SharedRateLimiter {
     return this.table.size;
   }
 
+  get listenerErrors(): number {
+    return this.events.listenerErrors;
+  }
+
+  addDecisionListener(listener: DecisionListener): () => void {
+    return this.events.add(listener);
+  }
+
   allow(key: string): boolean {
+    if (this.events.active) return this.consume(key, 1).allowed;
     checkKey(key);
     return this.decide(key, 1, false) as boolean;
   }
 
+  /** Listeners are told after the key's lock is released: one that calls this limiter again cannot deadlock. */
   consume(key: string, cost = 1): Decision {
     checkCost(cost);
     checkKey(key);
-    return this.decide(key, cost, true) as Decision;
+    const decision = this.decide(key, cost, true) as Decision;
+    return this.events.active ? this.events.settle(key, cost, decision) : decision;
   }
 
   /** Waits in this thread, first come first served per key (see RateLimiter.wait); across threads, best-effort. */

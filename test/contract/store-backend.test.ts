@@ -19,6 +19,7 @@ import { advanceKeyTime } from '../../src/core/key-time.js';
 import type { Algorithm, PolicyInput } from '../../src/core/policy.js';
 import { expectRatelabError } from '../support/errors.js';
 import { describeLimiterContract } from './limiter-contract.js';
+import { describeObservedContract } from './observed-contract.js';
 
 type MapDecision = ReasonedDecision<'store' | 'deny-cache' | 'key-error' | FailOverReason>;
 
@@ -116,6 +117,12 @@ describeLimiterContract('a Map on the backend seam', (algorithm, policy, clock) 
     },
   };
 });
+
+describeObservedContract(
+  'a Map on the backend seam',
+  (algorithm, policy, clock, observed) => mapLimiter(algorithm, policy, { clock, ...observed }).limiter,
+  { async: true },
+);
 
 describe('what the seam gives a backend', () => {
   const POLICY = { limit: 2, windowMs: 1000 };
