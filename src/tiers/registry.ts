@@ -9,7 +9,10 @@ export interface TierDecision extends Decision {
   tier: string;
 }
 
-/** Options of {@link RateLimiterRegistry}: limiter options shared by every tier, and a resolver. */
+/**
+ * Options of {@link RateLimiterRegistry}: limiter options shared by every tier (each tier's
+ * limiter is named after its tier and enforces unless the tier is in `mode: shadow`), and a resolver.
+ */
 export interface RegistryOptions extends LimiterOptions {
   /**
    * Maps a client id to a tier name; return undefined to fall back to the file's
@@ -33,8 +36,10 @@ export class RateLimiterRegistry {
   constructor(config: TiersConfig, options: RegistryOptions = {}) {
     const { resolve, ...limiterOptions } = options;
     for (const [name, spec] of Object.entries(config.tiers)) {
-      this.limiters.set(name, build(spec, limiterOptions));
-      this.modes.set(name, spec === 'unlimited' ? 'enforce' : (spec.mode ?? 'enforce'));
+      // `enforce: false` among the shared options puts every tier in shadow.
+      const shadow = spec !== 'unlimited' && (spec.mode === 'shadow' || limiterOptions.enforce === false);
+      this.modes.set(name, shadow ? 'shadow' : 'enforce');
+      this.limiters.set(name, build(name, spec, { ...limiterOptions, enforce: !shadow }));
     }
     this.clients = new Map(Object.entries(config.clients));
     this.fallback = config.default;
@@ -96,6 +101,10 @@ export class RateLimiterRegistry {
   }
 }
 
-function build(spec: TierSpec, options: LimiterOptions): RateLimiter | 'unlimited' {
-  return spec === 'unlimited' ? spec : createLimiter(spec.algorithm, spec.policy, options);
+/**
+ * A tier's limiter, named after the tier (its events' `limiter`); a tier in shadow builds it
+ * with `enforce: false`, so it decides and counts as if enforcing and admits every request.
+ */
+function build(name: string, spec: TierSpec, options: LimiterOptions): RateLimiter | 'unlimited' {
+  return spec === 'unlimited' ? spec : createLimiter(spec.algorithm, spec.policy, { ...options, name });
 }
