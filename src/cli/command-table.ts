@@ -275,6 +275,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       csv: { output: 'one row per scenario x algorithm' },
       json: { output: 'the rows and timelines' },
       html: { output: 'zoomable charts of the worst keys, request strips' },
+      prom: { output: "each algorithm's allowed and denied counts per scenario (the series serve --metrics exposes)" },
       chart,
       ...COLOR_FLAGS,
       measure: { negate: true, description: 'skip measuring memory and speed (every other column is deterministic)' },
