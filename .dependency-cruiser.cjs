@@ -27,13 +27,18 @@
 //            (ratelab/redis), src/http/ (ratelab/http), src/shared/ (ratelab/shared: threads and
 //            cluster workers of one host). The core entry loads no lab layer
 //            and no third-party module.
+//   src/observability/        ratelab/metrics: a limiter's decision events as Prometheus series
+//                             and OpenTelemetry instruments. It builds on src/core/ alone (the
+//                             events' contract and the series' names) and its optional peers
+//                             (prom-client, @opentelemetry/api); nothing but its entry imports it.
 //
 // src/ holds the entry point src/index.ts and the folders named in FOLDERS below, nothing
 // else: test/architecture.test.ts fails on a file or folder the list does not classify.
 //
 // The package's entry points (package.json "exports") are leaves nobody inside src/ imports:
 //   src/index.ts (ratelab), src/tiers/index.ts, src/redis/index.ts, src/http/index.ts,
-//   src/shared/index.ts (the library's), src/lab/index.ts (ratelab/lab: the lab's layers for programs).
+//   src/shared/index.ts (the library's), src/lab/index.ts (ratelab/lab: the lab's layers for programs),
+//   src/observability/index.ts (ratelab/metrics).
 //
 // Data flows scenario -> traffic -> sim -> algorithms -> metrics -> report, but imports
 // point down this list: a module never imports one above it.
@@ -77,15 +82,17 @@ const LAB_FOLDERS = [
 const BACKEND_FOLDERS = ['redis', 'shared'];
 /** The library's folders: what a user who only limits requests loads. */
 const LIBRARY_FOLDERS = ['core', 'algorithms', 'memory', 'wait', 'backend', 'tiers', ...BACKEND_FOLDERS, 'http'];
+/** ratelab/metrics' folder: beside the library, on src/core/ only. */
+const OBSERVABILITY = 'observability';
 /** Every folder of src/, each classified above or neutral (config). */
-const FOLDERS = [...LIBRARY_FOLDERS, 'config', ...LAB_FOLDERS];
+const FOLDERS = [...LIBRARY_FOLDERS, OBSERVABILITY, 'config', ...LAB_FOLDERS];
 const LAB = `^src/(${LAB_FOLDERS.join('|')})/`;
 const BACKENDS = `^src/(${BACKEND_FOLDERS.join('|')})/`;
 
 /** The library's entry points' modules: the core's, and each backend's own `index.ts`. */
 const LIBRARY_ENTRY = `^src/(index|(${['tiers', 'http', ...BACKEND_FOLDERS].join('|')})/index)\\.ts$`;
 /** The entry points' modules. */
-const ENTRY = `^src/(index|(${['tiers', 'http', 'lab', ...BACKEND_FOLDERS].join('|')})/index)\\.ts$`;
+const ENTRY = `^src/(index|(${['tiers', 'http', 'lab', OBSERVABILITY, ...BACKEND_FOLDERS].join('|')})/index)\\.ts$`;
 
 module.exports = {
   forbidden: [
@@ -213,6 +220,24 @@ module.exports = {
       '^src/algorithms/meter\\.ts$',
     ),
     forbid(
+      'observability-builds-on-core',
+      'ratelab/metrics reads the events and series names of src/core/, nothing else of src/',
+      `^src/${OBSERVABILITY}/`,
+      `^src/(?!${OBSERVABILITY}/|core/)`,
+    ),
+    forbid(
+      'observability-only-through-its-entry',
+      'ratelab/metrics is a leaf of the package: nothing inside src/ imports it',
+      `^src/(?!${OBSERVABILITY}/)`,
+      `^src/${OBSERVABILITY}/`,
+    ),
+    forbid(
+      'observability-loads-only-its-peers',
+      'ratelab/metrics needs no package but its optional peers, prom-client and @opentelemetry/api',
+      `^src/${OBSERVABILITY}/`,
+      'node_modules/(?!prom-client/|@opentelemetry/api/)',
+    ),
+    forbid(
       'entries-not-imported',
       'an entry point only re-exports; code imports the module that defines a name',
       '^src/',
@@ -226,11 +251,11 @@ module.exports = {
     ),
     {
       name: 'core-loads-no-lab-redis-http',
-      comment: 'import("ratelab") loads the limiter library only',
+      comment: 'import("ratelab") loads the limiter library only (not ratelab/metrics either)',
       severity: 'error',
       from: { path: '^src/index\\.ts$' },
       to: {
-        path: '^src/(redis|http|scenario|traffic|sim|metrics|report|cli|bench|attack|audit|race|lab|fidelity)/',
+        path: '^src/(redis|http|observability|scenario|traffic|sim|metrics|report|cli|bench|attack|audit|race|lab|fidelity)/',
         reachable: true,
       },
     },

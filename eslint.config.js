@@ -13,16 +13,23 @@ import tseslint from 'typescript-eslint';
 const ROOT = import.meta.dirname;
 
 /**
- * The entry points' sources, from package.json "exports": `.` is src/index.ts and `./name`
- * is src/name/index.ts, as tsup.config.ts ENTRIES maps them.
+ * The entry points' sources: package.json "exports" names each entry's bundle
+ * (`./dist/lib/NAME.js`), and tsup.config.ts ENTRIES maps NAME to its source (read from its
+ * text: this config is JavaScript). Mostly `./name` is src/name/index.ts; `./metrics` is
+ * src/observability/index.ts (src/metrics/ is the lab's accuracy metrics).
  */
 function entryFiles() {
   const { exports } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  const config = readFileSync(join(ROOT, 'tsup.config.ts'), 'utf8');
+  const block = /export const ENTRIES = \{([^}]*)\}/.exec(config)?.[1] ?? '';
+  const sources = new Map([...block.matchAll(/^\s*'?([\w-]+)'?: '([^']+)'/gm)].map(([, name, file]) => [name, file]));
   return Object.keys(exports)
     .filter((subpath) => subpath !== './package.json')
-    .map((subpath) => (subpath === '.' ? 'src/index.ts' : `src/${subpath.slice(2)}/index.ts`))
-    .map((file) => {
-      if (!existsSync(join(ROOT, file))) throw new Error(`eslint.config.js: no ${file} for package.json "exports"`);
+    .map((subpath) => {
+      const bundle = /\/dist\/lib\/([\w-]+)\.js$/.exec(exports[subpath].import.default)?.[1];
+      const file = sources.get(bundle);
+      if (file === undefined || !existsSync(join(ROOT, file)))
+        throw new Error(`eslint.config.js: no source in tsup.config.ts ENTRIES for package.json "exports" ${subpath}`);
       return file;
     });
 }

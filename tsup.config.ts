@@ -10,7 +10,8 @@ import { defineConfig, type Options } from 'tsup';
 
 /**
  * The entry points by audience, bundle name -> source: package.json "exports" maps
- * `ratelab`, `ratelab/tiers`, `ratelab/redis`, `ratelab/http`, `ratelab/shared` and `ratelab/lab` to them.
+ * `ratelab`, `ratelab/tiers`, `ratelab/redis`, `ratelab/http`, `ratelab/shared`, `ratelab/lab` and
+ * `ratelab/metrics` to them.
  */
 export const ENTRIES = {
   index: 'src/index.ts',
@@ -19,6 +20,7 @@ export const ENTRIES = {
   http: 'src/http/index.ts',
   shared: 'src/shared/index.ts',
   lab: 'src/lab/index.ts',
+  metrics: 'src/observability/index.ts',
   // Not an entry point: the script the memory probe runs in a child process, which it
   // finds beside its own module (metrics/child-process.ts siblingModule).
   'memory-child': 'src/metrics/memory-child.ts',

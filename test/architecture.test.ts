@@ -110,6 +110,9 @@ describe('the architecture rules', () => {
       ['commands-independent', 'src/cli/commands/bench.ts', 'src/cli/commands/race.ts'],
       ['entries-not-imported', 'src/cli/main.ts', 'src/index.ts'],
       ['library-not-to-lab', 'src/redis/client.ts', 'src/lab/index.ts'],
+      ['observability-builds-on-core', 'src/observability/prometheus.ts', 'src/memory/limiter.ts'],
+      ['observability-only-through-its-entry', 'src/http/headers.ts', 'src/observability/tally.ts'],
+      ['entries-not-imported', 'src/cli/flags.ts', 'src/observability/index.ts'],
     ];
     for (const [, from, to] of CASES) {
       for (const file of [from, to]) {

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT, docFiles } from '../scripts/doc-outputs.js';
+import { ENTRIES } from '../tsup.config.js';
 
 /** Docs about one entry point: a sentence saying "exported" without naming one means it. */
 const DOC_ENTRY: Record<string, string> = {
@@ -25,14 +26,24 @@ const DOC_ENTRY: Record<string, string> = {
   'docs/errors.md': 'ratelab',
 };
 
-/** package.json "exports" as entry name -> source module (`ratelab/x` -> src/x/index.ts). */
+/**
+ * package.json "exports" as entry name -> source module: each export's bundle
+ * (`./dist/lib/NAME.js`) built from tsup.config.ts ENTRIES[NAME] (`ratelab/x` is mostly
+ * src/x/index.ts; `ratelab/metrics` is src/observability/index.ts).
+ */
 function entryModules(): Map<string, string> {
-  const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+  const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+    exports: Record<string, { import?: { default?: string } }>;
+  };
+  const sources: Record<string, string> = ENTRIES;
   const entries = Object.keys(pkg.exports).filter((key) => key !== './package.json');
   return new Map(
-    entries.map((key) =>
-      key === '.' ? ['ratelab', 'src/index.ts'] : [`ratelab/${key.slice(2)}`, `src/${key.slice(2)}/index.ts`],
-    ),
+    entries.map((key) => {
+      const bundle = /\/dist\/lib\/([\w-]+)\.js$/.exec(pkg.exports[key]?.import?.default ?? '')?.[1] ?? '';
+      const source = sources[bundle];
+      if (source === undefined) throw new Error(`package.json "exports" ${key}: no bundle of tsup.config.ts ENTRIES`);
+      return [key === '.' ? 'ratelab' : `ratelab/${key.slice(2)}`, source];
+    }),
   );
 }
 

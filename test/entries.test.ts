@@ -2,7 +2,9 @@
 // self-reference through package.json "exports") to the built bundles in dist/lib/ (built
 // by `npm run build`, and by `npm ci` through `prepare`), each in a fresh process. Issue
 // 10's "done when": the core loads no third-party file and exports at most 30 names, every
-// subpath resolves, ioredis is an optional peer. Import time is a benchmark figure, not a
+// subpath resolves, ioredis is an optional peer; ratelab/metrics loads its optional peers
+// (prom-client, @opentelemetry/api) only when called, and says what to install when one is
+// missing. Import time is a benchmark figure, not a
 // test: bench/import-time.mjs, figures in docs/library.md.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -73,6 +75,12 @@ describe("the core entry, import('ratelab')", () => {
     expect(files.filter((file) => file.includes('node_modules'))).toEqual([]);
   });
 
+  it('ratelab/metrics loads no file under node_modules until a function of it is called (its peers are optional)', () => {
+    const files = filesLoadedBy("import('ratelab/metrics')");
+    expect(files.some((file) => file.includes('dist/lib/metrics.'))).toBe(true);
+    expect(files.filter((file) => file.includes('node_modules'))).toEqual([]);
+  });
+
   it('is apart from ratelab/tiers, whose parsers load yaml and zod (the check sees packages)', () => {
     const packages = new Set(
       filesLoadedBy("import('ratelab/tiers')").map((file) => /node_modules[\\/]([^\\/]+)/.exec(file)?.[1]),
@@ -124,6 +132,7 @@ describe('the subpath entries', () => {
     ['ratelab/shared', 'shared.js', 'createSharedLimiter'],
     ['ratelab/tiers', 'tiers.js', 'loadTiers'],
     ['ratelab/lab', 'lab.js', 'replay'],
+    ['ratelab/metrics', 'metrics.js', 'registerMetrics'],
   ])('%s resolves to dist/lib/%s and exports %s', (specifier, bundle, value) => {
     const script = `console.log(JSON.stringify([import.meta.resolve('${specifier}'), typeof (await import('${specifier}')).${value}]));`;
     const [url, type] = JSON.parse(fresh(script)) as [string, string];
@@ -134,6 +143,53 @@ describe('the subpath entries', () => {
   it('ratelab/lab leaves out the lab internals', () => {
     const internals = ['WindowLedger', 'SyncedWindow', 'nodeWeight', 'KeyIds', 'nodeShare', 'headerProblem'];
     expect(internals.filter((name) => name in lab)).toEqual([]);
+  });
+});
+
+describe('ratelab/metrics without its optional peers', () => {
+  const HIDE = fileURLToPath(new URL('./support/hide-packages.cjs', import.meta.url));
+
+  /** Runs `script` (ESM or CommonJS) in a fresh node where `hidden` packages cannot be found; its stdout. */
+  function withoutPackages(hidden: string, script: string, type: 'module' | 'commonjs'): string {
+    return execFileSync(process.execPath, ['--require', HIDE, `--input-type=${type}`, '-e', script], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, RATELAB_HIDE_PACKAGES: hidden },
+    });
+  }
+
+  const CALLS = {
+    registerMetrics:
+      "registerMetrics(limiter, { registry: { getSingleMetric() {}, registerMetric() {} }, name: 'api' })",
+    registerOtelMetrics:
+      "registerOtelMetrics(limiter, { meter: { createObservableCounter() {}, createObservableGauge() {}, createHistogram() {} }, name: 'api' })",
+  };
+
+  it.each([
+    ['registerMetrics', 'prom-client', 'module'],
+    ['registerMetrics', 'prom-client', 'commonjs'],
+    ['registerOtelMetrics', '@opentelemetry/api', 'module'],
+    ['registerOtelMetrics', '@opentelemetry/api', 'commonjs'],
+  ] as const)('%s without %s throws MISSING_DEPENDENCY naming it (%s)', (call, missing, type) => {
+    const load =
+      type === 'module'
+        ? "const { registerMetrics, registerOtelMetrics } = await import('ratelab/metrics');"
+        : "const { registerMetrics, registerOtelMetrics } = require('ratelab/metrics');";
+    const script = `${load}
+const limiter = { addDecisionListener: () => () => {}, listenerErrors: 0 };
+try { ${CALLS[call]}; console.log('[]'); } catch (e) { console.log(JSON.stringify([e.name, e.code, e.message])); }`;
+    const [name, code, message] = JSON.parse(withoutPackages(missing, script, type)) as string[];
+    expect([name, code]).toEqual(['RatelabError', 'MISSING_DEPENDENCY']);
+    expect(message).toContain(`npm install ${missing}`);
+  });
+
+  it('the hiding works on what it hides only (the same scripts load prom-client when nothing is hidden)', () => {
+    const script = `const { registerMetrics } = await import('ratelab/metrics');
+const { Registry } = await import('prom-client');
+const registry = new Registry();
+registerMetrics({ addDecisionListener: () => () => {}, listenerErrors: 0 }, { registry, name: 'api' });
+console.log(JSON.stringify((await registry.getMetricsAsJSON()).map((m) => m.name)));`;
+    expect(JSON.parse(withoutPackages('some-other-package', script, 'module'))).toContain('ratelab_decisions_total');
   });
 });
 
@@ -154,7 +210,15 @@ describe('package.json', () => {
     expect(manifest.peerDependenciesMeta.redis?.optional).toBe(true);
   });
 
-  it('exports the six entry points and package.json, nothing else', () => {
+  it('has prom-client and @opentelemetry/api as optional peer dependencies (ratelab/metrics), not dependencies', () => {
+    for (const name of ['prom-client', '@opentelemetry/api']) {
+      expect(manifest.dependencies).not.toHaveProperty(name);
+      expect(manifest.peerDependencies).toHaveProperty(name);
+      expect(manifest.peerDependenciesMeta[name]?.optional).toBe(true);
+    }
+  });
+
+  it('exports the seven entry points and package.json, nothing else', () => {
     expect(Object.keys(manifest.exports)).toEqual([
       '.',
       './tiers',
@@ -162,6 +226,7 @@ describe('package.json', () => {
       './http',
       './shared',
       './lab',
+      './metrics',
       './package.json',
     ]);
   });

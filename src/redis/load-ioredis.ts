@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { RatelabError } from '../core/errors.js';
+import { isMissingPackage, missingDependency } from '../core/optional-dependency.js';
 
 /**
  * Loads ioredis, an optional peer dependency: only code that opens its own connection
@@ -12,16 +12,6 @@ export async function loadIoredis(): Promise<{ Redis: typeof Redis }> {
     return { Redis };
   } catch (error) {
     if (!isMissingPackage(error, 'ioredis')) throw error;
-    throw new RatelabError(
-      'MISSING_DEPENDENCY',
-      'ratelab needs the optional peer dependency ioredis to connect to Redis: npm install ioredis',
-      { field: 'redis', cause: error },
-    );
+    throw missingDependency('ioredis', 'to connect to Redis', 'redis', error);
   }
-}
-
-function isMissingPackage(error: unknown, name: string): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  const message = error instanceof Error ? error.message : '';
-  return (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && message.includes(`'${name}'`);
 }
