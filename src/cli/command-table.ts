@@ -103,6 +103,19 @@ export const COMMANDS: readonly CommandSpec[] = [
       },
       log: { description: 'log every request even when stdout is not a terminal' },
       quiet: { description: 'no per-request log lines' },
+      metrics: {
+        description:
+          'expose /metrics (Prometheus text: ratelab_decisions_total per tier and outcome) on the same port, neither limited nor counted (needs prom-client)',
+      },
+      metricsPort: {
+        value: '<port>',
+        description: 'serve /metrics on this port instead (same --host; implies --metrics; 0: any free port)',
+      },
+      shadowHeaders: {
+        value: '<none|as-enforced>',
+        description:
+          'rate-limit headers of the tiers in mode: shadow: none (default) or those enforcing would send, Retry-After aside',
+      },
     },
     options: (flags, _args, io) => ({ ...flags, signal: io.interrupts?.() }),
     load: async () => (await import('./commands/serve.js')).serveCommand,

@@ -1,4 +1,4 @@
-import { DECISIONS_SERIES, DECISION_LABELS } from '../../core/series.js';
+import { DECISIONS_HELP, DECISIONS_SERIES, DECISION_LABELS } from '../../core/series.js';
 import type { Outcome } from '../../core/decision-event.js';
 
 // The Prometheus text exposition format (version 0.0.4), both ways, for the one series the
@@ -6,9 +6,6 @@ import type { Outcome } from '../../core/decision-event.js';
 // `ratelab_decisions_total{limiter,tier,outcome}`, and `attack`/`audit --metrics-url` read a
 // server's. Hand-written rather than a package: the lab needs one counter family, and the
 // parsers on npm are either unmaintained or pull in a whole client.
-
-/** The HELP line of the decisions counter. */
-export const DECISIONS_HELP = 'Rate-limit decisions, by limiter, tier and outcome.';
 
 /** One sample of the decisions counter: its labels and value. */
 export interface DecisionCount {
