@@ -190,6 +190,11 @@ export const COMMANDS: readonly CommandSpec[] = [
       },
       probe: { negate: true, description: 'do not retry at Retry-After to check it' },
       allowRemote,
+      metricsUrl: {
+        value: '<url>',
+        description:
+          "the server's Prometheus /metrics (ratelab serve --metrics), read before and after the run: its own counts per outcome beside the client's (loopback unless --allow-remote)",
+      },
       csv: { output: 'the row' },
       json: { output: 'the report, with an attack section,' },
       html: { output: 'the endpoint against the exact oracle, response times, Retry-After honesty' },
@@ -240,6 +245,11 @@ export const COMMANDS: readonly CommandSpec[] = [
         description: 'also send at the inferred rate this long and judge it against the exact oracle',
       },
       allowRemote,
+      metricsUrl: {
+        value: '<url>',
+        description:
+          "the server's Prometheus /metrics (ratelab serve --metrics), read before and after the run: its own counts per outcome beside the client's (loopback unless --allow-remote)",
+      },
       expect: {
         value: '<claim>',
         description:
