@@ -3,16 +3,29 @@
 // 1,000), in CPU time, one fresh process per run. For before/after comparisons of the
 // decision path in src/memory and src/algorithms: run both builds alternately, several
 // times, and compare with the token bucket's figure in the same runs (the machine's load
-// moves both).
+// moves both). bench/decision-events.mjs runs it so for the cost of decision events.
 //
 //   npm run build && node bench/decision-path.mjs sliding-counter [warm-up batches]
 //   node bench/decision-path.mjs reference              (the bench's reference bucket)
 //   for i in 1 2 3; do node bench/decision-path.mjs sliding-counter; node bench/decision-path.mjs token-bucket; done
-import createReferenceBucket from '../dist/bench/reference.js';
-import { createLimiter } from '../dist/memory/limiter.js';
+//
+// Flags: --dist DIR (a build other than ../dist, e.g. an older commit's), --consume (through
+// `consume(key, 1).allowed`, the full Decision), --listener (a no-op decision listener added).
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
-const algorithm = process.argv[2] ?? 'token-bucket';
-const warmUp = Number(process.argv[3] ?? 2000);
+const flags = process.argv.slice(2).filter((arg) => arg.startsWith('--'));
+const positional = process.argv.slice(2).filter((arg, i, all) => !arg.startsWith('--') && all[i - 1] !== '--dist');
+const distAt = process.argv.indexOf('--dist');
+const dist =
+  distAt > 0 ? pathToFileURL(`${resolve(process.argv[distAt + 1])}/`).href : new URL('../dist/', import.meta.url).href;
+const { default: createReferenceBucket } = await import(new URL('bench/reference.js', dist).href);
+const { createLimiter } = await import(new URL('memory/limiter.js', dist).href);
+
+const algorithm = positional[0] ?? 'token-bucket';
+const warmUp = Number(positional[1] ?? 2000);
+const throughConsume = flags.includes('--consume');
+const withListener = flags.includes('--listener');
 const state = { now: 0 };
 // The hot-key workload of `ratelab bench`: 1,000 decisions per 4 ms against 500,000 per s.
 const policy = { limit: 500_000, windowMs: 1000 };
@@ -27,6 +40,12 @@ function referenceDecide() {
 
 function limiterDecide() {
   const limiter = createLimiter(algorithm, policy, { clock });
+  if (withListener) {
+    if (typeof limiter.addDecisionListener !== 'function')
+      throw new Error(`${dist}: this build has no decision events`);
+    limiter.addDecisionListener(() => {});
+  }
+  if (throughConsume) return (key, cost) => limiter.consume(key, cost).allowed;
   return (key, cost) => (cost === 1 ? limiter.allow(key) : limiter.consume(key, cost).allowed);
 }
 const key = 'key:0';

@@ -147,11 +147,11 @@ describe('the subpath entries', () => {
 });
 
 describe('ratelab/metrics without its optional peers', () => {
-  const HIDE = fileURLToPath(new URL('./support/hide-packages.cjs', import.meta.url));
+  const HIDE = new URL('./support/hide-packages.mjs', import.meta.url).href;
 
   /** Runs `script` (ESM or CommonJS) in a fresh node where `hidden` packages cannot be found; its stdout. */
   function withoutPackages(hidden: string, script: string, type: 'module' | 'commonjs'): string {
-    return execFileSync(process.execPath, ['--require', HIDE, `--input-type=${type}`, '-e', script], {
+    return execFileSync(process.execPath, ['--import', HIDE, `--input-type=${type}`, '-e', script], {
       cwd: root,
       encoding: 'utf8',
       env: { ...process.env, RATELAB_HIDE_PACKAGES: hidden },

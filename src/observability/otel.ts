@@ -14,7 +14,6 @@ import {
   checkBuckets,
   checkName,
   DEFAULT_DURATION_BUCKETS,
-  DENIALS,
   Tally,
   type MetricsHandle,
   type ObservedLimiter,
@@ -122,31 +121,24 @@ export function registerOtelMetrics(limiter: ObservedLimiter, options: OtelMetri
     ? requireOptional<typeof OtelApi>('@opentelemetry/api', 'for OpenTelemetry span events', 'meter').trace
     : undefined;
   const state = meterState(meter, checkBuckets(options.buckets));
-  const unregister = state.tally.register(limiter, name, (labels, seconds, event) => {
-    if (seconds !== undefined) state.histogram.record(seconds, { limiter: labels.limiter, tier: labels.tier });
-    if (trace !== undefined) denialEvent(trace, labels, event as Partial<DecisionEvent>, spanKey);
+  const unregister = state.tally.register(limiter, name, {
+    duration: (labels, seconds) => state.histogram.record(seconds, { limiter: labels.limiter, tier: labels.tier }),
+    denial: trace === undefined ? undefined : (labels, event) => denialEvent(trace, labels, event, spanKey),
   });
   return { unregister };
 }
 
-function denialEvent(
-  trace: typeof OtelApi.trace,
-  labels: SeriesLabels,
-  event: Partial<DecisionEvent>,
-  spanKey: boolean,
-): void {
-  const outcome = event.outcome;
-  if (outcome === undefined || !DENIALS.has(outcome)) return;
+function denialEvent(trace: typeof OtelApi.trace, labels: SeriesLabels, event: DecisionEvent, spanKey: boolean): void {
   const span = trace.getActiveSpan();
   if (span === undefined) return;
   const attributes: OtelAttributes = {
     'ratelab.limiter': labels.limiter,
     'ratelab.tier': labels.tier,
-    'ratelab.outcome': outcome,
+    'ratelab.outcome': event.outcome,
   };
   if (typeof event.limit === 'string') attributes['ratelab.limit'] = event.limit;
   if (typeof event.cost === 'number') attributes['ratelab.cost'] = event.cost;
-  const retry = event.decision?.retryAfterMs;
+  const retry: unknown = (event.decision as Partial<DecisionEvent['decision']> | undefined)?.retryAfterMs;
   if (typeof retry === 'number') attributes['ratelab.retry_after_ms'] = retry;
   if (spanKey && typeof event.key === 'string') attributes['ratelab.key'] = event.key;
   span.addEvent('ratelab.denied', attributes);

@@ -72,8 +72,8 @@ export function registerMetrics(limiter: ObservedLimiter, options: PrometheusMet
   const { registry, buckets } = checkOptions(options);
   const name = checkName(options.name);
   const state = stateOf(registry, buckets);
-  const unregister = state.tally.register(limiter, name, (labels, seconds) => {
-    if (seconds !== undefined) state.histogram.observe(labels, seconds);
+  const unregister = state.tally.register(limiter, name, {
+    duration: (labels, seconds) => state.histogram.observe(labels, seconds),
   });
   return { unregister };
 }
@@ -106,7 +106,11 @@ function stateOf(registry: PrometheusRegistry, buckets: readonly number[] | unde
         DECISIONS_SERIES,
       );
     if (buckets !== undefined && !sameNumbers(buckets, state.buckets))
-      throw invalidOption('buckets', `differ from the ones this registry's histogram was created with`, buckets);
+      throw invalidOption(
+        'buckets',
+        'differ from those of the histogram the first registerMetrics on this registry created (give them there)',
+        buckets,
+      );
     return state;
   }
   const prom = requireOptional<typeof PromClient>('prom-client', 'for Prometheus metrics', 'registry');

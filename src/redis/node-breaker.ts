@@ -37,6 +37,11 @@ export class NodeBreakers {
     this.open.set(node, { until: now + this.openMs, probing: false, cause });
   }
 
+  /** The nodes whose breaker is not closed now (open, or half-open with its probe out): their keys go to the fail mode. */
+  openNodes(): string[] {
+    return [...this.open.keys()];
+  }
+
   /** Why `node`'s breaker is open: its last failure, as {@link failed} was told (`undefined` when closed). */
   causeOf(node: string): string | undefined {
     return this.open.get(node)?.cause;

@@ -120,6 +120,12 @@ export interface RedisRateLimiter extends StoreRateLimiter<RedisDecision> {
    * `redisKey(key)`); with several limits they share a hash tag, so one slot.
    */
   redisKeys(key: string): RedisKey[];
+  /**
+   * The Redis nodes whose circuit breaker is open now (their keys go to the fail mode without
+   * a call until a probe succeeds): `server` for a single server, a Cluster node's
+   * `host:port`. ratelab/metrics reads it for `ratelab_redis_breaker_open`.
+   */
+  openBreakers(): string[];
 }
 
 const DEFAULT_TIMEOUT_MS = 50;
@@ -171,6 +177,10 @@ class RedisLimiter extends StoreLimiter<RedisDecision, RedisStore> implements Re
 
   redisKeys(key: string): RedisKey[] {
     return this.store.redisKeys(key);
+  }
+
+  openBreakers(): string[] {
+    return this.store.openBreakers();
   }
 }
 
@@ -228,6 +238,10 @@ class RedisStore implements LimiterStore<RedisDecision> {
     this.single =
       maxKeys === 1 && parts === 1 ? limiterScript(algorithm, limits, minTtlMs, repair, 'single') : undefined;
     this.breakers = new NodeBreakers(this.retryAfterMs);
+  }
+
+  openBreakers(): string[] {
+    return this.breakers.openNodes();
   }
 
   redisKey(key: string): RedisKey {

@@ -13,6 +13,7 @@ import {
   type StoreRateLimiter,
 } from '../../src/backend/store-limiter.js';
 import { ManualClock } from '../../src/core/clock.js';
+import type { DecisionEvent } from '../../src/core/decision-event.js';
 import { decisionOf, type DecideFn } from '../../src/core/decision.js';
 import type { FailOverReason, ReasonedDecision } from '../../src/core/fail-over.js';
 import { advanceKeyTime } from '../../src/core/key-time.js';
@@ -256,6 +257,43 @@ describe('what the seam gives a backend', () => {
     expect(store.calls).toBe(2);
     clock.advance(1000);
     expect(await limiter.consume('k')).toMatchObject({ allowed: true, reason: 'store' });
+  });
+
+  it.each<{ failMode: 'open' | 'closed'; rows: Array<[string, number, string, string | undefined, string]> }>([
+    {
+      failMode: 'closed',
+      rows: [
+        ['k', 2, 'allowed', undefined, 'the store decides'],
+        ['k', 1, 'denied', undefined, 'the store denies'],
+        ['k', 1, 'denied', undefined, 'a cached denial is a denial, no failure'],
+        ['broken', 1, 'failed-closed', 'WRONGTYPE', 'a key error is decided by the fail mode, and said'],
+        ['down', 1, 'failed-closed', 'the store is down', 'the store is away'],
+      ],
+    },
+    {
+      failMode: 'open',
+      rows: [
+        ['k', 2, 'allowed', undefined, 'the store decides'],
+        ['broken', 1, 'failed-open', 'WRONGTYPE', 'a key error, admitted by the open fail mode'],
+        ['down', 1, 'failed-open', 'the store is down', 'the store is away: admitted'],
+        ['down', 3, 'denied', 'the store is down', 'over the capacity: never admissible, even open'],
+      ],
+    },
+  ])('events, failMode $failMode: the outcome and failure say who decided', async ({ failMode, rows }) => {
+    const events: DecisionEvent[] = [];
+    const { limiter, store } = mapLimiter('fixed-window', POLICY, {
+      clock: new ManualClock(0),
+      failMode,
+      denyCache: true,
+      onDecision: (event) => void events.push(event),
+    });
+    store.broken.add('broken');
+    for (const [i, [key, cost, outcome, failure, why]] of rows.entries()) {
+      store.down = key === 'down';
+      await limiter.consume(key, cost);
+      const event = events[i] as DecisionEvent;
+      expect({ outcome: event.outcome, failure: event.failure }, `row ${i + 1}: ${why}`).toEqual({ outcome, failure });
+    }
   });
 
   it('allow, reset (forgetting the cached denial too) and wait, on the seam’s clock', async () => {

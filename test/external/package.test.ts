@@ -27,6 +27,7 @@ const ENTRIES = [
   { specifier: 'ratelab/http', value: 'rateLimit' },
   { specifier: 'ratelab/shared', value: 'createSharedLimiter' },
   { specifier: 'ratelab/lab', value: 'replay' },
+  { specifier: 'ratelab/metrics', value: 'registerMetrics' },
 ] as const;
 
 let work: string;
@@ -72,12 +73,13 @@ afterAll(() => {
 const DECIDE = "createLimiter('token-bucket', { limit: 1, windowMs: 1000 })";
 
 describe('the packed package', () => {
-  it('installs ratelab from the tarball without its optional peer ioredis', () => {
+  it('installs ratelab from the tarball without its optional peers ioredis, prom-client, @opentelemetry/api', () => {
     const installed = JSON.parse(readFileSync(join(work, 'node_modules/ratelab/package.json'), 'utf8')) as {
       version: string;
     };
     expect(installed.version).toBe(manifest.version);
-    expect(() => createRequire(join(work, 'x.js')).resolve('ioredis')).toThrow(/Cannot find module/);
+    for (const peer of ['ioredis', 'prom-client', '@opentelemetry/api'])
+      expect(() => createRequire(join(work, 'x.js')).resolve(peer)).toThrow(/Cannot find module/);
   });
 
   it('writes an HTML report from its CLI, finding uPlot and the page script in the installed package', () => {
@@ -142,6 +144,33 @@ describe('the packed package', () => {
     expect(message).toContain('npm install ioredis');
   });
 
+  it.each([
+    ['cjs', 'registerMetrics', 'prom-client'],
+    ['esm', 'registerMetrics', 'prom-client'],
+    ['cjs', 'registerOtelMetrics', '@opentelemetry/api'],
+    ['esm', 'registerOtelMetrics', '@opentelemetry/api'],
+  ])('ratelab/metrics without its peers says what to install (%s, %s)', (kind, call, peer) => {
+    const load =
+      kind === 'cjs'
+        ? `const { ${call} } = require('ratelab/metrics');\nconst { createLimiter } = require('ratelab');`
+        : `import { ${call} } from 'ratelab/metrics';\nimport { createLimiter } from 'ratelab';`;
+    const target =
+      call === 'registerMetrics'
+        ? '{ registry: { getSingleMetric() {}, registerMetric() {} }, name: "api" }'
+        : '{ meter: { createObservableCounter() {}, createObservableGauge() {}, createHistogram() {} }, name: "api" }';
+    const script = `${load}
+const limiter = createLimiter('gcra', { limit: 1, windowMs: 1000 });
+try { ${call}(limiter, ${target}); console.log('[]'); } catch (e) { console.log(JSON.stringify([e.name, e.code, e.message])); }`;
+    const dir = join(work, `metrics-${kind}-${call}`);
+    writeProject(dir, {
+      'package.json': JSON.stringify({ type: kind === 'cjs' ? 'commonjs' : 'module' }),
+      'main.js': script,
+    });
+    const [name, code, message] = JSON.parse(run('node', ['main.js'], dir)) as string[];
+    expect([name, code]).toEqual(['RatelabError', 'MISSING_DEPENDENCY']);
+    expect(message).toContain(`npm install ${peer}`);
+  });
+
   it.each(['cjs', 'esm'])('sends the Lua script the source folder holds, inlined in the bundle (%s)', (kind) => {
     // A stand-in client: EVALSHA answers NOSCRIPT, so the limiter sends the script's source by EVAL.
     const load =
@@ -170,6 +199,7 @@ import { parseTiers } from 'ratelab/tiers';
 import { createRedisLimiter, type RedisClient, type RedisRateLimiter } from 'ratelab/redis';
 import { rateLimit, type RateLimitOptions } from 'ratelab/http';
 import { replay, type Scenario } from 'ratelab/lab';
+import { registerMetrics, type PrometheusRegistry, type OtelMeter } from 'ratelab/metrics';
 const limiter: RateLimiter = createLimiter('token-bucket', { limit: 1, windowMs: 1000 });
 const decision: Decision = limiter.consume('k');
 const allowed: boolean = decision.allowed;
@@ -180,9 +210,12 @@ const options: RateLimitOptions = { limiter };
 const client: RedisClient = { evalsha: async () => null, eval: async () => null, del: async () => 0 };
 const redisLimiter: RedisRateLimiter = createRedisLimiter('gcra', { limit: 1, windowMs: 1000 }, { redis: client });
 const scenario: Scenario | undefined = undefined;
+// Structural registry and meter: the declarations need neither prom-client nor OpenTelemetry.
+const promRegistry: PrometheusRegistry = { getSingleMetric: () => undefined, registerMetric: () => undefined };
+const meter: OtelMeter | undefined = undefined;
 // @ts-expect-error an unknown algorithm is a type error
 createLimiter('leaky', { limit: 1, windowMs: 1000 });
-export { allowed, options, redisLimiter, registry, scenario, RatelabError, rateLimit, replay };
+export { allowed, meter, options, promRegistry, redisLimiter, registerMetrics, registry, scenario, RatelabError, rateLimit, replay };
 `;
 
   it.each([

@@ -121,6 +121,25 @@ describe('registerMetrics on the memory limiter (ManualClock)', () => {
     });
   });
 
+  it('counts beside a listener that throws: the decisions stand, every one counted, the throws in listener errors', async () => {
+    const errors: unknown[] = [];
+    const limiter = createLimiter(
+      'token-bucket',
+      { limit: 2, windowMs: 1000 },
+      { clock: new ManualClock(0), name: 'free', onError: (error) => errors.push(error) },
+    );
+    limiter.addDecisionListener(() => {
+      throw new Error('a broken listener');
+    });
+    const registry = new Registry();
+    registerMetrics(limiter, { registry, name: 'api' });
+    const decisions = [limiter.consume('k'), limiter.consume('k'), limiter.consume('k')];
+    expect(decisions.map((d) => d.allowed)).toEqual([true, true, false]);
+    expect(await decisionCounts(registry)).toEqual(tallied('api', 'free', decisions));
+    expect((await samples(registry)).get('ratelab_listener_errors_total{limiter="api",tier="free"}')).toBe(3);
+    expect(errors).toHaveLength(1); // reported once, then only counted
+  });
+
   it('has no decision-time histogram (a synchronous limiter), and a keys gauge of its size at each scrape', async () => {
     const clock = new ManualClock(0);
     const limiter = createLimiter('token-bucket', { limit: 1, windowMs: 1000 }, { clock, name: 'free', idleMs: 1000 });
@@ -185,4 +204,30 @@ describeRedis('registerMetrics on the Redis limiter', () => {
       });
     },
   );
+
+  it("shows the server's breaker open while Redis is gone, closed once a decision is Redis's again", async () => {
+    await withFailingRedis(async (server, redis) => {
+      const limiter = createRedisLimiter(
+        'gcra',
+        { limit: 100, windowMs: 60_000 },
+        { redis, timeoutMs: 50, retryRedisAfterMs: 50, name: 'free', prefix: 'metrics-breaker:' },
+      );
+      const registry = new Registry();
+      registerMetrics(limiter, { registry, name: 'api' });
+      const breaker = async () =>
+        (await samples(registry)).get('ratelab_redis_breaker_open{limiter="api",node="server"}');
+      expect((await limiter.consume('k')).reason).toBe('redis');
+      expect(await breaker()).toBeUndefined(); // never opened: no series yet
+      await server.kill();
+      expect((await limiter.consume('k')).reason).toBe('fail-open');
+      expect(await breaker()).toBe(1);
+      await server.restart();
+      // The client reconnects by itself; each call after retryRedisAfterMs probes the node.
+      for (let tries = 0; (await limiter.consume('k')).reason !== 'redis'; tries++) {
+        if (tries > 300) throw new Error('Redis decisions did not come back');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(await breaker()).toBe(0);
+    });
+  });
 });

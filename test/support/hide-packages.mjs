@@ -1,8 +1,8 @@
-// Preloaded with `node --require` to run as if the packages RATELAB_HIDE_PACKAGES names
+// Preloaded with `node --import` to run as if the packages RATELAB_HIDE_PACKAGES names
 // (comma-separated) were not installed: resolving one from CommonJS (require, createRequire)
 // fails with the error Node gives for a missing package, so code that loads optional peer
 // dependencies can be tested without uninstalling them.
-const Module = require('node:module');
+import Module from 'node:module';
 
 const hidden = new Set((process.env.RATELAB_HIDE_PACKAGES ?? '').split(',').filter(Boolean));
 const resolve = Module._resolveFilename;
