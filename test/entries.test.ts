@@ -109,6 +109,7 @@ describe('the source of the core entry (src/index.ts)', () => {
       'MAX_LIMIT',
       'MAX_LIMITS',
       'ManualClock',
+      'OUTCOMES',
       'RateLimiterRegistry',
       'RatelabError',
       'SLIDING_LOG_MAX_LIMIT',

@@ -71,12 +71,17 @@ export function plannedFigureNames(plan: BenchPlan): string[] {
   return plan.memoryKeys > 0 ? [...speed, ...subjects.map((subject) => `${subject}/memory`)] : speed;
 }
 
-/** The two subjects that time what a second limit costs, when the plan runs {@link LIMITS_ALGORITHM}. */
+/**
+ * The subjects that time what a second limit and a decision listener cost, all through
+ * `consume`, when the plan runs {@link LIMITS_ALGORITHM}: one limit (the base of both), two
+ * limits, one limit with a no-op listener.
+ */
 function limitsSubjects(plan: BenchPlan): SubjectSpec[] {
   if (!plan.algorithms.includes(LIMITS_ALGORITHM)) return [];
   return [
     { kind: 'limits', algorithm: LIMITS_ALGORITHM, limits: 1 },
     { kind: 'limits', algorithm: LIMITS_ALGORITHM, limits: 2 },
+    { kind: 'listener', algorithm: LIMITS_ALGORITHM },
   ];
 }
 

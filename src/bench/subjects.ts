@@ -37,6 +37,11 @@ export type SubjectSpec =
    * {@link twoLimits}): what a second limit costs a decision.
    */
   | { kind: 'limits'; algorithm: Algorithm; limits: 1 | 2 }
+  /**
+   * An algorithm asked through `consume(key, cost)` with a decision listener that does
+   * nothing: what an event per decision costs, beside the `limits: 1` subject (no listener).
+   */
+  | { kind: 'listener'; algorithm: Algorithm }
   | { kind: 'peer'; peer: PeerName }
   /** `timeoutMs`: the bound of each call into the module (`--limiter-timeout`, default 5 s). */
   | { kind: 'module'; path: string; timeoutMs?: number };
@@ -53,6 +58,8 @@ export function subjectName(subject: SubjectSpec): string {
       return subject.algorithm;
     case 'limits':
       return `${subject.algorithm}:${subject.limits === 1 ? '1-limit' : '2-limits'}`;
+    case 'listener':
+      return `${subject.algorithm}:listener`;
     case 'peer':
       return subject.peer;
     case 'module':
@@ -123,6 +130,10 @@ export async function createDecide(subject: SubjectSpec, policy: Policy, clock: 
       const limiter = createLimiter(subject.algorithm, subject.limits === 1 ? policy : twoLimits(policy), { clock });
       return (key, cost) => limiter.consume(key, cost).allowed;
     }
+    case 'listener': {
+      const limiter = createLimiter(subject.algorithm, policy, { clock, onDecision: ignoreEvent });
+      return (key, cost) => limiter.consume(key, cost).allowed;
+    }
     case 'peer':
     case 'module': {
       const limiter = await loadLimiterModule(
@@ -137,7 +148,10 @@ export async function createDecide(subject: SubjectSpec, policy: Policy, clock: 
   }
 }
 
-/** The algorithm whose decisions under one limit and under two are timed side by side (the default one). */
+/** The listener of the `listener` subject: it does nothing, so the figure is what the events themselves cost. */
+function ignoreEvent(): void {}
+
+/** The algorithm whose decisions under one limit and under two (and with a listener) are timed side by side (the default one). */
 export const LIMITS_ALGORITHM: Algorithm = 'token-bucket';
 
 /** How many windows of `policy` the long limit of {@link twoLimits} spans. */

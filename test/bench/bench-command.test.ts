@@ -237,6 +237,23 @@ describe('ratelab bench: outputs', () => {
     );
   });
 
+  it.each([
+    [0.3, '2.00', 'met', 'an event per decision doubling its time'],
+    [0.2, '3.00', 'NOT MET', 'tripling it'],
+  ])('judges a listener’s cost as a second limit’s: x ref %s -> %s, %s (%s)', async (ratio, times, verdict) => {
+    const io = bufferIO();
+    const figures = [
+      speed('token-bucket:1-limit/hot-key', rounds(0.6, 0)),
+      speed('token-bucket:listener/hot-key', rounds(ratio, 0)),
+    ];
+    await finishBench(run(figures), undefined, { goals: true }, io);
+    expect(io.out()).toMatch(
+      new RegExp(
+        `token-bucket on hot-key: time with a no-op listener x none \\(consume\\)\\s+<= 2\\.2\\s+${times}\\s+${verdict}`,
+      ),
+    );
+  });
+
   it('draws the bars under the tables, within 80 columns, and the per-round chart only for a person at a terminal', async () => {
     const twoAlgorithms = run([
       speed('reference/hot-key', rounds(1, 0)),

@@ -122,9 +122,11 @@ describe('ratelab bench --quick --json out.json --baseline base.json, measured',
       'token-bucket:1-limit/keys-1e4',
       'token-bucket:2-limits/hot-key',
       'token-bucket:2-limits/keys-1e4',
+      'token-bucket:listener/hot-key',
+      'token-bucket:listener/keys-1e4',
     ]);
     expect(written.comparison.find((row) => row.figure === 'token-bucket/keys-1e4')?.verdict).toBe('new');
-    expect(io.out()).toBe('no regression beyond 10% against base.json (8 figures)\n');
+    expect(io.out()).toBe('no regression beyond 10% against base.json (10 figures)\n');
   }, 60_000);
 });
 

@@ -144,6 +144,8 @@ describe('runBench, end to end on a tiny plan', () => {
       'token-bucket:1-limit/keys-1e3',
       'token-bucket:2-limits/hot-key',
       'token-bucket:2-limits/keys-1e3',
+      'token-bucket:listener/hot-key',
+      'token-bucket:listener/keys-1e3',
       'module:my-limiter.mjs/hot-key',
       'module:my-limiter.mjs/keys-1e3',
       'reference/memory',
