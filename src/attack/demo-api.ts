@@ -1,7 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { RateLimiterRegistry } from '../tiers/registry.js';
 import { addressKey, clientAddress, DEFAULT_IPV6_SUBNET, proxyTrust, type TrustProxy } from '../http/client-address.js';
-import { rateLimit, rateLimitResult, type LimiterLike, type RateLimitResult } from '../http/middleware.js';
+import {
+  rateLimit,
+  rateLimitResult,
+  type LimiterLike,
+  type RateLimitResult,
+  type ShadowHeaders,
+} from '../http/middleware.js';
 
 /** The header that names a client (and so its tier) to the demo API. */
 export const API_KEY_HEADER = 'x-api-key';
@@ -28,9 +34,16 @@ export interface DemoApiOptions {
    * then buys a fresh quota, so this is for experiments, never for a public endpoint.
    */
   trustApiKeys?: boolean;
-  /** Called when each response has been sent. */
+  /** Called when each response has been sent (not for {@link METRICS_PATH}). */
   onRequest?: (entry: DemoRequestLog) => void;
+  /** Answers `GET /metrics` itself, before the limiter: such requests are neither limited, counted nor logged. */
+  metrics?: (req: IncomingMessage, res: ServerResponse) => void;
+  /** The rate-limit fields of a tier in shadow (see `RateLimitOptions.shadowHeaders`); default none. */
+  shadowHeaders?: ShadowHeaders;
 }
+
+/** Where the demo API answers with its metrics, when given a `metrics` handler. */
+export const METRICS_PATH = '/metrics';
 
 /** Prefixes a client address's limiter key, so that no API key can name an address. */
 export const ADDRESS_KEY_PREFIX = 'ip:';
@@ -54,13 +67,25 @@ export function createDemoApi(options: DemoApiOptions): Server {
     ...(options.registry ? { registry: options.registry } : { limiter: options.limiter }),
     key,
     headers: { legacy: true, ietf: true },
+    ...(options.shadowHeaders === undefined ? {} : { shadowHeaders: options.shadowHeaders }),
   });
+  const { metrics } = options;
   return createServer((req, res) => {
+    if (metrics && isMetricsRequest(req)) {
+      metrics(req, res);
+      return;
+    }
     const started = performance.now();
     if (options.onRequest)
       res.once('finish', () => options.onRequest?.(logEntry(req, res, trust, performance.now() - started)));
     void limit(req, res, () => answer(req, res));
   });
+}
+
+/** `GET` (or `HEAD`) of {@link METRICS_PATH}, with or without a query. */
+export function isMetricsRequest(req: IncomingMessage): boolean {
+  const path = (req.url ?? '').split('?')[0];
+  return path === METRICS_PATH && (req.method === 'GET' || req.method === 'HEAD');
 }
 
 /** The client address as a key: IPv6 by its /64, as the middleware's default key, then prefixed. */

@@ -103,6 +103,19 @@ export const COMMANDS: readonly CommandSpec[] = [
       },
       log: { description: 'log every request even when stdout is not a terminal' },
       quiet: { description: 'no per-request log lines' },
+      metrics: {
+        description:
+          'expose /metrics (Prometheus text: ratelab_decisions_total per tier and outcome) on the same port, neither limited nor counted (needs prom-client)',
+      },
+      metricsPort: {
+        value: '<port>',
+        description: 'serve /metrics on this port instead (same --host; implies --metrics; 0: any free port)',
+      },
+      shadowHeaders: {
+        value: '<none|as-enforced>',
+        description:
+          'rate-limit headers of the tiers in mode: shadow: none (default) or those enforcing would send, Retry-After aside',
+      },
     },
     options: (flags, _args, io) => ({ ...flags, signal: io.interrupts?.() }),
     load: async () => (await import('./commands/serve.js')).serveCommand,
@@ -177,6 +190,11 @@ export const COMMANDS: readonly CommandSpec[] = [
       },
       probe: { negate: true, description: 'do not retry at Retry-After to check it' },
       allowRemote,
+      metricsUrl: {
+        value: '<url>',
+        description:
+          "the server's Prometheus /metrics (ratelab serve --metrics), read before and after the run: its own counts per outcome beside the client's (loopback unless --allow-remote)",
+      },
       csv: { output: 'the row' },
       json: { output: 'the report, with an attack section,' },
       html: { output: 'the endpoint against the exact oracle, response times, Retry-After honesty' },
@@ -227,6 +245,11 @@ export const COMMANDS: readonly CommandSpec[] = [
         description: 'also send at the inferred rate this long and judge it against the exact oracle',
       },
       allowRemote,
+      metricsUrl: {
+        value: '<url>',
+        description:
+          "the server's Prometheus /metrics (ratelab serve --metrics), read before and after the run: its own counts per outcome beside the client's (loopback unless --allow-remote)",
+      },
       expect: {
         value: '<claim>',
         description:
@@ -275,6 +298,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       csv: { output: 'one row per scenario x algorithm' },
       json: { output: 'the rows and timelines' },
       html: { output: 'zoomable charts of the worst keys, request strips' },
+      prom: { output: "each algorithm's allowed and denied counts per scenario (the series serve --metrics exposes)" },
       chart,
       ...COLOR_FLAGS,
       measure: { negate: true, description: 'skip measuring memory and speed (every other column is deterministic)' },

@@ -106,8 +106,8 @@ export function limiterTimeoutFlag(value: string | undefined): number {
 }
 
 /** `--port`: 0 (any free port) to 65535. */
-export function portFlag(value: string | number): number {
-  return wholeNumberFlag(value, '--port', 0, 65_535);
+export function portFlag(value: string | number, flag = '--port'): number {
+  return wholeNumberFlag(value, flag, 0, 65_535);
 }
 
 /** `--trust-proxy`: a number of hops, or a comma-separated list of proxy addresses/CIDR ranges. */

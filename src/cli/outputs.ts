@@ -10,7 +10,7 @@ import { usage } from './flags.js';
 // command that writes it.
 
 /** The output formats, in the order their flags are checked and their files written. */
-export const OUTPUT_FORMATS = ['csv', 'json', 'html'] as const;
+export const OUTPUT_FORMATS = ['csv', 'json', 'html', 'prom'] as const;
 
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
@@ -27,6 +27,7 @@ const FORMAT_HELP: Record<OutputFormat, (what: string) => string> = {
   csv: (what) => `write ${what} as CSV`,
   json: (what) => `write ${what} as JSON`,
   html: (what) => `write a self-contained HTML report to open in a browser: ${what}`,
+  prom: (what) => `write ${what} in the Prometheus text format`,
 };
 
 /** The help of a format's flag, from what its file holds. */

@@ -10,6 +10,8 @@ import type { Algorithm } from './policy.js';
  *   (`enforce: false` on the limiter, `shadow: true` on the middleware, `mode: shadow` on a tier);
  * - `failed-open`: the store failed and the request was let through (fail mode `open`);
  * - `failed-closed`: the store failed and the request was refused (fail mode `closed`).
+ * A key whose state in the store is unusable counts as its fail mode's; the `local` fail
+ * mode's answers are `allowed` and `denied` (with the event's `failure`).
  */
 export type Outcome = 'allowed' | 'denied' | 'shadow-denied' | 'failed-open' | 'failed-closed';
 
@@ -39,7 +41,12 @@ export interface DecisionEvent {
   readonly decision: Decision;
   /** Asynchronous limiters (Redis, node:cluster): ns from the call to its answer; undefined for the synchronous ones. */
   readonly durationNs: number | undefined;
-  /** `failed-open` and `failed-closed`: why the store failed (the decision's `error` code or message); else undefined. */
+  /**
+   * Why the store failed, whenever it did and the fail mode decided (the decision's `error`
+   * message): on every `failed-open` and `failed-closed`, and on the `local` fail mode's
+   * `allowed`/`denied` (it decides in earnest), a shadow denial of a fail mode, and an open
+   * fail mode's denial of a cost no limit can ever admit; else undefined.
+   */
   readonly failure: string | undefined;
 }
 

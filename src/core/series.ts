@@ -6,6 +6,9 @@
 
 /** Counter: decisions, by `limiter`, `tier` and `outcome` (an `Outcome`, src/core/decision-event.ts). */
 export const DECISIONS_SERIES = 'ratelab_decisions_total';
+/** The HELP text of {@link DECISIONS_SERIES}, the same wherever it is written (serve's /metrics, `compare --prom`). */
+export const DECISIONS_HELP =
+  'Rate-limit decisions, by limiter, tier and outcome (allowed, denied, shadow-denied, failed-open, failed-closed).';
 /** Histogram, seconds: from a call to its answer, asynchronous limiters only (Redis, node:cluster), by `limiter`, `tier`. */
 export const DECISION_DURATION_SERIES = 'ratelab_decision_duration_seconds';
 /** Gauge: live keys of an in-process limiter (memory, shared), by `limiter`, `tier`. */

@@ -7,8 +7,8 @@ export { rateLimit } from './middleware.js';
 export { rateLimitResult } from './middleware.js';
 /** The key under which requests without a usable key share one quota (`noKey: 'share'`, the default). */
 export { SHARED_NO_KEY } from './middleware.js';
-/** The middleware's options (limiter, key, headers, trustProxy, failMode...), its result and what it needs of a limiter. */
-export type { LimitedInfo, LimiterLike, Next, RateLimitOptions, RateLimitResult } from './middleware.js';
+/** The middleware's options (limiter, key, headers, trustProxy, failMode, shadow...), its result and what it needs of a limiter. */
+export type { LimitedInfo, LimiterLike, Next, RateLimitOptions, RateLimitResult, ShadowHeaders } from './middleware.js';
 /** What the middleware does when its limiter fails: `open` lets the request through, `closed` and `local` answer 503. */
 export type { FailMode } from '../core/fail-over.js';
 /** The same limiting as a Fastify `onRequest` hook. */

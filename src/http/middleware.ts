@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Decision } from '../core/decision.js';
+import type { Outcome } from '../core/decision-event.js';
 import { RatelabError, describeValue } from '../core/errors.js';
 import { checkFailMode, type DecisionReason, type FailMode } from '../core/fail-over.js';
 import type { Consumer } from '../core/limiter.js';
@@ -7,14 +8,25 @@ import { checkCost } from '../core/options.js';
 import type { Limits, NamedLimits } from '../core/policy.js';
 import type { RateLimiterRegistry } from '../tiers/registry.js';
 import { addressKey, clientAddress, ipv6Subnet, proxyTrust, type TrustProxy } from './client-address.js';
-import { rateLimitHeaders, retryAfterSeconds, sfString, type HeaderOptions, type PolicyInfo } from './headers.js';
+import {
+  rateLimitHeaders,
+  retryAfterSeconds,
+  sfString,
+  type HeaderField,
+  type HeaderOptions,
+  type PolicyInfo,
+} from './headers.js';
 
 /**
  * A decision as the middleware reads it: a limiter over a shared store (Redis, a cluster
  * primary) says why (`reason`, see {@link DecisionReason}); any other limiter's decision
  * has none.
  */
-type MaybeReasoned = Decision & { readonly reason?: DecisionReason; readonly error?: string };
+type MaybeReasoned = Decision & {
+  readonly reason?: DecisionReason;
+  readonly error?: string;
+  readonly shadowDenied?: true;
+};
 
 /**
  * What the middleware needs of a limiter: `consume`, sync (the memory limiters) or async
@@ -26,6 +38,8 @@ export interface LimiterLike extends Consumer<MaybeReasoned> {
   /** Its limits, named: several make several policies in the IETF fields (see `rateLimitHeaders`). */
   readonly policies?: readonly NamedLimits[];
   readonly failMode?: FailMode;
+  /** `false`: the limiter is in shadow mode (see `ObservedOptions.enforce`); its answers are then decided in shadow. */
+  readonly enforce?: boolean;
 }
 
 /**
@@ -39,16 +53,31 @@ const LETS_THROUGH: Readonly<Record<FailMode, boolean>> = { open: true, closed: 
 /** The continuation of a middleware stack; Express's `next` fits. */
 export type Next = (error?: unknown) => void;
 
-/** How one request was decided, for logging: see {@link rateLimitResult}. */
+/**
+ * How one request was decided, for logging and counting: see {@link rateLimitResult} and
+ * the `onDecision` option.
+ */
 export interface RateLimitResult {
-  /** `allowed`/`limited`: the limiter decided; `failed-open`/`failed-closed`: it threw; `no-key`: rejected for want of a key. */
-  outcome: 'allowed' | 'limited' | 'failed-open' | 'failed-closed' | 'no-key';
+  /**
+   * What became of the request, in the words of `Outcome` (src/core/decision-event.ts):
+   * `allowed`; `denied` (429); `shadow-denied` (the limiter denied or, in shadow, would
+   * have, and the request went on); `failed-open` / `failed-closed` (the limiter could not
+   * decide: let through / 503); and the middleware's own `no-key`: no usable key with
+   * `noKey: 'reject'` (400, or let through in shadow), the limiter not asked.
+   */
+  outcome: Outcome | 'no-key';
   /** The limiter key, or undefined when none could be found. */
   key: string | undefined;
   /** The policy name (the tier, with a registry). */
   policy: string;
   /** The limiter's decision; undefined when it failed or was not asked. */
   decision: Decision | undefined;
+  /**
+   * True when the middleware's own `shadow` let through a request its enforcing limiter
+   * denied: the limiter's own events (and metrics) counted that request `denied`, this
+   * result `shadow-denied`. False otherwise (a limiter in shadow says `shadow-denied` itself).
+   */
+  overridden: boolean;
 }
 
 /** What a custom `onLimited` handler gets besides the request and response. */
@@ -98,9 +127,34 @@ export interface RateLimitOptions<Req extends IncomingMessage = IncomingMessage>
    * default that, else `closed`.
    */
   failMode?: FailMode;
-  /** Told of every such failure (`INVALID_DECISION` for a non-Decision, `REDIS_KEY_ERROR` for a Redis key whose state is unusable); default: one process warning. An `onError` that throws is only warned about. */
+  /** Told of every such failure (`INVALID_DECISION` for a non-Decision, `REDIS_KEY_ERROR` for a Redis key whose state is unusable), and of an `onDecision` that threw; default: one process warning. An `onError` that throws is only warned about. */
   onError?: (error: unknown, req: Req) => void;
+  /**
+   * Shadow mode: the middleware never answers a request itself, every request goes on to
+   * `next()`. Every decision is still made (state taken as when enforcing) and reported: a
+   * denial becomes `shadow-denied` (`onLimited` is never called), a limiter failure
+   * `failed-open`, and a keyless request under `noKey: 'reject'` stays `no-key`. Default false.
+   */
+  shadow?: boolean;
+  /**
+   * The rate-limit fields of a request decided in shadow (the middleware's `shadow`, a
+   * limiter in shadow, or a tier in `mode: shadow`): `none` (default) sends none, so the
+   * trial is invisible to clients; `as-enforced` sends those enforcing would have sent, a
+   * shadow denial's with its `remaining` and `RateLimit` `t`, but never `Retry-After`, which
+   * on a response that went through would tell the client to wait for nothing.
+   */
+  shadowHeaders?: ShadowHeaders;
+  /**
+   * Told of every request once it is decided (the same result {@link rateLimitResult}
+   * returns), before the request goes on or is answered; for logs and metrics (see
+   * `overridden` for counting a middleware in shadow). One that throws changes nothing;
+   * `onError` is told.
+   */
+  onDecision?: (result: RateLimitResult, req: Req) => void;
 }
+
+/** The rate-limit fields of a response decided in shadow: see `RateLimitOptions.shadowHeaders`. */
+export type ShadowHeaders = 'none' | 'as-enforced';
 
 /** The key under which requests without a usable key share one quota. */
 export const SHARED_NO_KEY = '\u0000no-key';
@@ -125,6 +179,7 @@ export function rateLimitResult(req: IncomingMessage): RateLimitResult | undefin
  *   limiter's own `fail-open` / `fail-closed` decisions (its `reason`) are handled alike,
  *   the 503 with its Retry-After.
  * - no usable key with `noKey: 'reject'`: 400.
+ * In shadow (`shadow: true`) it answers none of these itself: every request goes on.
  * With plain `node:http`, pass the handler as `next`. The returned promise never rejects
  * for the middleware's own failures; it rejects only if `next` itself throws.
  */
@@ -134,21 +189,50 @@ export function rateLimit<Req extends IncomingMessage = IncomingMessage>(
   checkOptions(options);
   const source = decisionSource(options);
   const keyOf = options.key ?? defaultKey(options);
-  const failMode = options.failMode === undefined ? (source.failMode ?? 'closed') : checkFailMode(options.failMode);
+  const shadow = options.shadow === true;
+  const chosen = options.failMode === undefined ? (source.failMode ?? 'closed') : checkFailMode(options.failMode);
+  // In shadow nothing is refused: a limiter that cannot decide lets the request through.
+  const failMode = shadow ? 'open' : chosen;
   const onError = options.onError ?? warnOnce();
+  const settings: Settings<Req> = {
+    source,
+    keyOf,
+    shadow,
+    shadowHeaders: options.shadowHeaders ?? 'none',
+    headers: options.headers ?? {},
+    onLimited: options.onLimited,
+  };
 
   return async (req, res, next) => {
     const at: { key: string | undefined; policy: string } = { key: undefined, policy: source.name };
     let passes: boolean;
     try {
-      passes = await decideRequest(req, res, options, { source, keyOf, at });
+      passes = await decideRequest(req, res, options, settings, at);
     } catch (error) {
       tell(onError, error, req);
       passes = failed(failMode, req, res, { ...at, retryAfterMs: Infinity });
     }
+    const result = results.get(req);
+    if (options.onDecision && result) {
+      try {
+        options.onDecision(result, req);
+      } catch (error) {
+        tell(onError, error, req);
+      }
+    }
     // Outside the try: an error of the application's own handler is not a limiter failure.
     if (passes) next?.();
   };
+}
+
+/** What every request of one middleware is decided with. */
+interface Settings<Req extends IncomingMessage> {
+  source: DecisionSource;
+  keyOf: (req: Req) => string | undefined;
+  shadow: boolean;
+  shadowHeaders: ShadowHeaders;
+  headers: HeaderOptions;
+  onLimited: RateLimitOptions<Req>['onLimited'];
 }
 
 /** The client address as a key: see `trustProxy` and `ipv6Subnet`. */
@@ -169,17 +253,15 @@ async function decideRequest<Req extends IncomingMessage>(
   req: Req,
   res: ServerResponse,
   options: RateLimitOptions<Req>,
-  context: {
-    source: DecisionSource;
-    keyOf: (req: Req) => string | undefined;
-    at: { key: string | undefined; policy: string };
-  },
+  settings: Settings<Req>,
+  at: { key: string | undefined; policy: string },
 ): Promise<boolean> {
-  const { source, at } = context;
-  const key = usableKey(context.keyOf(req));
+  const { source } = settings;
+  const key = usableKey(settings.keyOf(req));
   at.key = key;
   if (key === undefined && options.noKey === 'reject') {
-    results.set(req, { outcome: 'no-key', key, policy: source.name, decision: undefined });
+    results.set(req, { outcome: 'no-key', key, policy: source.name, decision: undefined, overridden: false });
+    if (settings.shadow) return true;
     sendJson(res, 400, { error: 'no_client_key', message: 'The request carries no client identity to rate-limit by.' });
     return false;
   }
@@ -199,30 +281,37 @@ async function decideRequest<Req extends IncomingMessage>(
   }
   if (reason === 'fail-open' || reason === 'fail-closed') {
     // A Redis limiter decided by its own fail mode: no quota is known, so no rate-limit fields.
-    return failed(reason === 'fail-open' ? 'open' : 'closed', req, res, {
+    return failed(reason === 'fail-open' || settings.shadow ? 'open' : 'closed', req, res, {
       key,
       policy: decided.policy.name,
       retryAfterMs: decided.decision.retryAfterMs,
     });
   }
-  return answer(req, res, { ...decided, key, cost }, options.headers ?? {}, options.onLimited);
+  return answer(req, res, { ...decided, key, cost }, settings);
 }
 
-/** Sets the fields of a decision, then returns true to let the request through, or answers 429. */
+/**
+ * Sets the fields of a decision, then returns true to let the request through, or answers
+ * 429. A denial in shadow (the middleware's, or the limiter's own `shadowDenied`) passes.
+ */
 async function answer<Req extends IncomingMessage>(
   req: Req,
   res: ServerResponse,
-  decided: { decision: Decision; policy: PolicyInfo; key: string | undefined; cost: number },
-  headers: HeaderOptions,
-  onLimited: RateLimitOptions<Req>['onLimited'],
+  decided: { decision: MaybeReasoned; policy: PolicyInfo; inShadow: boolean; key: string | undefined; cost: number },
+  settings: Settings<Req>,
 ): Promise<boolean> {
   const { decision, policy, key, cost } = decided;
-  results.set(req, { outcome: decision.allowed ? 'allowed' : 'limited', key, policy: policy.name, decision });
-  const fields = res.headersSent ? [] : rateLimitHeaders(decision, policy, headers);
+  const overridden = settings.shadow && !decision.allowed;
+  const shadowDenied = overridden || decision.shadowDenied === true;
+  const outcome = shadowDenied ? 'shadow-denied' : decision.allowed ? 'allowed' : 'denied';
+  results.set(req, { outcome, key, policy: policy.name, decision, overridden });
+  const inShadow = settings.shadow || decided.inShadow || shadowDenied;
+  const fields = res.headersSent ? [] : shadowAware(decision, policy, settings, shadowDenied, inShadow);
   for (const [name, value] of fields) res.setHeader(name, value);
-  if (decision.allowed) return true;
+  if (decision.allowed || shadowDenied) return true;
   const retryAfter = retryAfterSeconds(decision.retryAfterMs);
   res.statusCode = 429;
+  const { onLimited } = settings;
   if (!onLimited) {
     sendJson(res, 429, limitedBody(decision, policy.name, retryAfter, cost));
     return false;
@@ -238,6 +327,24 @@ async function answer<Req extends IncomingMessage>(
     throw error;
   }
   return false;
+}
+
+/**
+ * The rate-limit fields of a decision. Decided in shadow: none (`shadowHeaders: 'none'`),
+ * or those enforcing would have sent (a shadow denial's as a denial's) without
+ * `Retry-After`, since the request went through.
+ */
+function shadowAware<Req extends IncomingMessage>(
+  decision: Decision,
+  policy: PolicyInfo,
+  settings: Settings<Req>,
+  shadowDenied: boolean,
+  inShadow: boolean,
+): HeaderField[] {
+  if (!inShadow) return rateLimitHeaders(decision, policy, settings.headers);
+  if (settings.shadowHeaders === 'none') return [];
+  const asEnforced = shadowDenied && decision.allowed ? { ...decision, allowed: false } : decision;
+  return rateLimitHeaders(asEnforced, policy, settings.headers).filter(([name]) => name !== 'Retry-After');
 }
 
 /**
@@ -292,6 +399,7 @@ function failed(
     key: at.key,
     policy: at.policy,
     decision: undefined,
+    overridden: false,
   });
   if (open) return true;
   const retryAfter = retryAfterSeconds(at.retryAfterMs);
@@ -304,6 +412,7 @@ function failed(
 }
 
 const NO_KEY_CHOICES: readonly unknown[] = [undefined, 'share', 'reject'];
+const SHADOW_HEADER_CHOICES: readonly unknown[] = [undefined, 'none', 'as-enforced'];
 
 /**
  * Refuses, when the middleware is made, an option that would otherwise fail every request
@@ -320,7 +429,19 @@ function checkOptions(options: RateLimitOptions<never>): void {
       { field: 'noKey' },
     );
   }
-  for (const field of ['key', 'onLimited', 'onError'] as const) {
+  if (!SHADOW_HEADER_CHOICES.includes(options.shadowHeaders)) {
+    throw new RatelabError(
+      'INVALID_ARGUMENT',
+      `shadowHeaders: expected 'none' or 'as-enforced', got ${describeValue(options.shadowHeaders)}`,
+      { field: 'shadowHeaders' },
+    );
+  }
+  if (options.shadow !== undefined && typeof options.shadow !== 'boolean') {
+    throw new RatelabError('INVALID_ARGUMENT', `shadow: expected true or false, got ${describeValue(options.shadow)}`, {
+      field: 'shadow',
+    });
+  }
+  for (const field of ['key', 'onLimited', 'onError', 'onDecision'] as const) {
     const value: unknown = options[field];
     if (value !== undefined && typeof value !== 'function') {
       throw new RatelabError('INVALID_ARGUMENT', `${field}: expected a function, got ${describeValue(value)}`, {
@@ -346,7 +467,8 @@ interface DecisionSource {
   /** Every policy name its decisions can carry. */
   readonly policyNames: readonly string[];
   readonly failMode: FailMode | undefined;
-  decide(key: string, cost: number): Promise<{ decision: MaybeReasoned; policy: PolicyInfo }>;
+  /** `inShadow`: the limiter (or tier) that decided is in shadow mode. */
+  decide(key: string, cost: number): Promise<{ decision: MaybeReasoned; policy: PolicyInfo; inShadow: boolean }>;
 }
 
 function decisionSource(options: RateLimitOptions<never>): DecisionSource {
@@ -374,19 +496,21 @@ function decisionSource(options: RateLimitOptions<never>): DecisionSource {
 
 function limiterSource(limiter: LimiterLike, name: string): DecisionSource {
   const policy = policyInfo(name, limiter);
+  const inShadow = limiter.enforce === false;
   return {
     name,
     policyNames: [name],
     failMode: limiter.failMode === undefined ? undefined : checkFailMode(limiter.failMode, 'limiter.failMode'),
-    decide: async (key, cost) => ({ decision: await limiter.consume(key, cost), policy }),
+    decide: async (key, cost) => ({ decision: await limiter.consume(key, cost), policy, inShadow }),
   };
 }
 
 function registrySource(registry: RateLimiterRegistry): DecisionSource {
-  const policies = new Map<string, PolicyInfo>();
+  const policies = new Map<string, { policy: PolicyInfo; inShadow: boolean }>();
   for (const tier of registry.tiers) {
     const limiter = registry.limiterOf(tier);
-    policies.set(tier, limiter === 'unlimited' ? { name: tier, limits: undefined } : policyInfo(tier, limiter));
+    const policy = limiter === 'unlimited' ? { name: tier, limits: undefined } : policyInfo(tier, limiter);
+    policies.set(tier, { policy, inShadow: registry.modeOf(tier) === 'shadow' });
   }
   return {
     name: 'tiers',
@@ -394,7 +518,8 @@ function registrySource(registry: RateLimiterRegistry): DecisionSource {
     failMode: undefined,
     decide: async (key, cost) => {
       const decision = registry.consume(key, cost);
-      return { decision, policy: policies.get(decision.tier) as PolicyInfo };
+      const { policy, inShadow } = policies.get(decision.tier) as { policy: PolicyInfo; inShadow: boolean };
+      return { decision, policy, inShadow };
     },
   };
 }

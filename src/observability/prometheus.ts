@@ -6,6 +6,7 @@ import {
   BREAKER_OPEN_SERIES,
   DECISION_DURATION_SERIES,
   DECISION_LABELS,
+  DECISIONS_HELP,
   DECISIONS_SERIES,
   KEYS_SERIES,
   LISTENER_ERRORS_SERIES,
@@ -118,7 +119,7 @@ function stateOf(registry: PrometheusRegistry, buckets: readonly number[] | unde
   const chosen = buckets === undefined ? DEFAULT_DURATION_BUCKETS : [...buckets];
   const decisions: StateCarrier = new prom.Counter({
     name: DECISIONS_SERIES,
-    help: 'Rate-limit decisions, by limiter, tier and outcome (allowed, denied, shadow-denied, failed-open, failed-closed).',
+    help: DECISIONS_HELP,
     labelNames: DECISION_LABELS,
     registers,
     collect() {

@@ -25,14 +25,16 @@ export function parseTiers(text: string, source = 'tiers'): TiersConfig {
 
 /** A validated tier as the registry builds it: one policy, or its `limits` (the tier's algorithm the default of each). */
 function toSpec(tier: Exclude<TiersFile['tiers'][string], 'unlimited'>): TierSpec {
+  const mode = tier.mode === undefined ? {} : { mode: tier.mode };
   if (tier.limits !== undefined) {
     const policy = tier.limits.map(toLimitSpec);
     // Validated: without a tier algorithm, every entry has its own.
-    return { algorithm: (tier.algorithm ?? policy[0]?.algorithm) as Algorithm, policy };
+    return { algorithm: (tier.algorithm ?? policy[0]?.algorithm) as Algorithm, policy, ...mode };
   }
   const limits = { limit: tier.limit as number, windowMs: tier.window as number };
   return {
     algorithm: tier.algorithm as Algorithm,
     policy: tier.burst === undefined ? limits : { ...limits, burst: tier.burst },
+    ...mode,
   };
 }

@@ -2,14 +2,17 @@ import type { Decision } from '../core/decision.js';
 import { RatelabError, describeValue } from '../core/errors.js';
 import { createLimiter, type LimiterOptions, type RateLimiter } from '../memory/limiter.js';
 import { checkCost } from '../core/options.js';
-import type { TierSpec, TiersConfig } from './types.js';
+import type { TierMode, TierSpec, TiersConfig } from './types.js';
 
 /** A decision, with the tier that made it. */
 export interface TierDecision extends Decision {
   tier: string;
 }
 
-/** Options of {@link RateLimiterRegistry}: limiter options shared by every tier, and a resolver. */
+/**
+ * Options of {@link RateLimiterRegistry}: limiter options shared by every tier (each tier's
+ * limiter is named after its tier and enforces unless the tier is in `mode: shadow`), and a resolver.
+ */
 export interface RegistryOptions extends LimiterOptions {
   /**
    * Maps a client id to a tier name; return undefined to fall back to the file's
@@ -25,13 +28,19 @@ export interface RegistryOptions extends LimiterOptions {
  */
 export class RateLimiterRegistry {
   private readonly limiters = new Map<string, RateLimiter | 'unlimited'>();
+  private readonly modes = new Map<string, TierMode>();
   private readonly clients: Map<string, string>;
   private readonly fallback: string;
   private readonly resolve: ((clientId: string) => string | undefined) | undefined;
 
   constructor(config: TiersConfig, options: RegistryOptions = {}) {
     const { resolve, ...limiterOptions } = options;
-    for (const [name, spec] of Object.entries(config.tiers)) this.limiters.set(name, build(spec, limiterOptions));
+    for (const [name, spec] of Object.entries(config.tiers)) {
+      // `enforce: false` among the shared options puts every tier in shadow.
+      const shadow = spec !== 'unlimited' && (spec.mode === 'shadow' || limiterOptions.enforce === false);
+      this.modes.set(name, shadow ? 'shadow' : 'enforce');
+      this.limiters.set(name, build(name, spec, { ...limiterOptions, enforce: !shadow }));
+    }
     this.clients = new Map(Object.entries(config.clients));
     this.fallback = config.default;
     this.resolve = resolve;
@@ -62,6 +71,11 @@ export class RateLimiterRegistry {
     return this.limiters.get(this.checkTier(tier, 'limiterOf()')) as RateLimiter | 'unlimited';
   }
 
+  /** The mode of `tier`: `shadow` (its limiter lets every request through, see `TierMode`) or `enforce`. */
+  modeOf(tier: string): TierMode {
+    return this.modes.get(this.checkTier(tier, 'modeOf()')) as TierMode;
+  }
+
   /** Shorthand for `consume(clientId, 1).allowed`. */
   allow(clientId: string): boolean {
     const limiter = this.limiterOf(this.tierOf(clientId));
@@ -87,6 +101,10 @@ export class RateLimiterRegistry {
   }
 }
 
-function build(spec: TierSpec, options: LimiterOptions): RateLimiter | 'unlimited' {
-  return spec === 'unlimited' ? spec : createLimiter(spec.algorithm, spec.policy, options);
+/**
+ * A tier's limiter, named after the tier (its events' `limiter`); a tier in shadow builds it
+ * with `enforce: false`, so it decides and counts as if enforcing and admits every request.
+ */
+function build(name: string, spec: TierSpec, options: LimiterOptions): RateLimiter | 'unlimited' {
+  return spec === 'unlimited' ? spec : createLimiter(spec.algorithm, spec.policy, { ...options, name });
 }

@@ -32,6 +32,15 @@ const limitEntry = z.strictObject({
     .optional(),
 });
 
+const TIER_MODES = ['enforce', 'shadow'] as const;
+
+/** `enforce` (default) or `shadow`: see `TierMode`. */
+const mode = z
+  .enum(TIER_MODES, {
+    error: (issue) => `expected one of ${TIER_MODES.join(', ')}, got ${describeValue(issue.input)}`,
+  })
+  .meta({ description: 'shadow: decide and count, but let every request through (default enforce)' });
+
 type LimitFields = { limit: number; window: number; burst?: number | undefined };
 
 /**
@@ -49,6 +58,7 @@ const limitedTier = z
       // Bounds for editors only: ratelab checks them with the core's rule (checkList), naming the entry.
       .meta({ minItems: 1, maxItems: MAX_LIMITS, description: 'Several limits, all enforced at once' })
       .optional(),
+    mode: mode.optional(),
   })
   .superRefine((tier, ctx) => {
     if (tier.limits === undefined) {

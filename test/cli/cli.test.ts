@@ -40,6 +40,22 @@ describe('ratelab check-tiers', () => {
     );
   });
 
+  it('says which tiers are in shadow, in the text and the JSON', async () => {
+    const io = bufferIO();
+    expect(await checkTiersCommand({ file: fixture('shadow.yaml') }, io)).toBe(0);
+    expect(io.out()).toBe(
+      [
+        'enforced (default): fixed-window, 10 per 1h; 0 clients assigned',
+        'trial (shadow): fixed-window, 10 per 1h; 1 client assigned',
+        '',
+      ].join('\n'),
+    );
+    const json = bufferIO();
+    expect(await run(['check-tiers', fixture('shadow.yaml'), '--json'], json)).toBe(0);
+    const { tiers } = JSON.parse(json.out()) as { tiers: { mode: string }[] };
+    expect(tiers.map((tier) => tier.mode)).toEqual(['enforce', 'shadow']);
+  });
+
   it('writes the summary as JSON with --json: each limit named, windows in ms, capacity resolved', async () => {
     const io = bufferIO();
     expect(await run(['check-tiers', fixture('composite.yaml'), '--json'], io)).toBe(0);
@@ -47,6 +63,7 @@ describe('ratelab check-tiers', () => {
     expect(tiers[1]).toEqual({
       name: 'pro',
       default: false,
+      mode: 'enforce',
       clients: 1,
       limits: [
         { name: '1s', algorithm: 'token-bucket', limit: 10, windowMs: 1000, capacity: 10 },

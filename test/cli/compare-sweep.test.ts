@@ -51,6 +51,7 @@ describe('ratelab compare --sweep-limit', () => {
     [['--trace', 'x.csv'], '--trace does not apply: the sweep replays no trace'],
     [['--limit', '5'], '--limit does not apply: the sweep sets the limit itself'],
     [['--no-measure'], '--no-measure leaves nothing to sweep: it only measures'],
+    [['--prom', 'x.prom'], '--prom does not apply: the sweep decides no request, so it has no decisions to count'],
   ])('refuses %j with it: exit 2, one line', async (argv, why) => {
     const io = bufferIO({ cwd: scratch });
     expect(await run(['compare', '--sweep-limit', '10,100', ...argv], io)).toBe(2);

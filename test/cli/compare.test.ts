@@ -9,6 +9,8 @@ import { bufferIO } from '../../src/report/io.js';
 import { run } from '../../src/cli/main.js';
 import { ALGORITHMS } from '../../src/core/policy.js';
 import { CSV_COLUMNS } from '../../src/report/data/compare-csv.js';
+import { DECISIONS_HELP } from '../../src/core/series.js';
+import { parseSamples } from '../../src/report/data/prometheus-text.js';
 import stripAnsi from '../../src/report/text/strip-ansi.js';
 import { MATRIX_LEGEND } from '../../src/report/text/summary-matrix.js';
 import { SWEEP_HINT } from '../../src/report/text/trade-off-charts.js';
@@ -583,5 +585,51 @@ describe('ratelab scenarios', () => {
     expect(await scenariosCommand({}, io)).toBe(0);
     expect(io.out()).toMatch(/^edge-attack +A full quota just before a window boundary .* \[100\/1s, 12s\]$/m);
     expect(io.out().trim().split('\n').length).toBeGreaterThanOrEqual(10);
+  });
+});
+
+describe('compare --prom', () => {
+  it("writes each scenario x algorithm's allowed and denied counts as serve's ratelab_decisions_total, the same counts as --json", async () => {
+    const prom = join(scratch, 'counts.prom');
+    const json = join(scratch, 'counts.json');
+    const io = bufferIO({ cwd: scratch });
+    expect(
+      await run(['compare', 'single-burst', 'steady-over', '--no-measure', '--prom', prom, '--json', json], io),
+    ).toBe(0);
+    const text = readFileSync(prom, 'utf8');
+    expect(text.split('\n').slice(0, 2)).toEqual([
+      `# HELP ratelab_decisions_total ${DECISIONS_HELP}`,
+      '# TYPE ratelab_decisions_total counter',
+    ]);
+    const rows = (
+      JSON.parse(readFileSync(json, 'utf8')) as {
+        rows: { scenario: string; algorithm: string; admitted: number; denied: number }[];
+      }
+    ).rows;
+    // why: one sample per row and outcome, labelled limiter = the algorithm, tier = the scenario.
+    expect(parseSamples(text)).toEqual(
+      rows.flatMap((row) =>
+        (['allowed', 'denied'] as const).map((outcome) => ({
+          name: 'ratelab_decisions_total',
+          labels: { limiter: row.algorithm, tier: row.scenario, outcome },
+          value: outcome === 'allowed' ? row.admitted : row.denied,
+        })),
+      ),
+    );
+    expect(rows).toHaveLength(2 * ALGORITHMS.length);
+  });
+
+  it('goes to stdout alone with --prom -', async () => {
+    const io = bufferIO({ cwd: scratch });
+    expect(await run(['compare', 'single-burst', '--no-measure', '--algorithms', 'gcra', '--prom', '-'], io)).toBe(0);
+    expect(io.out()).toBe(
+      [
+        `# HELP ratelab_decisions_total ${DECISIONS_HELP}`,
+        '# TYPE ratelab_decisions_total counter',
+        'ratelab_decisions_total{limiter="gcra",tier="single-burst",outcome="allowed"} 275',
+        'ratelab_decisions_total{limiter="gcra",tier="single-burst",outcome="denied"} 385',
+        '',
+      ].join('\n'),
+    );
   });
 });

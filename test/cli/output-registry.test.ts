@@ -16,7 +16,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 describe('the flags come from the formats a command declares', () => {
   it.each([
     // command, its formats, why
-    ['compare', ['csv', 'json', 'html'], 'rows, timelines and the report'],
+    ['compare', ['csv', 'json', 'html', 'prom'], 'rows, timelines, the report and the Prometheus counts'],
     ['attack', ['csv', 'json', 'html'], "compare's, with an attack section"],
     ['audit', ['json', 'html'], 'the audit (format 1) and its timelines'],
     ['distributed', ['csv', 'json', 'html'], 'one row per design'],

@@ -5,10 +5,17 @@ import { bufferIO } from '../../src/report/io.js';
 export async function startServe(
   options: ServeOptions,
   io = bufferIO(),
-): Promise<{ url: string; io: typeof io; stop(): Promise<number> }> {
+): Promise<{ url: string; metricsUrl: string | undefined; io: typeof io; stop(): Promise<number> }> {
   const controller = new AbortController();
-  let onListening!: (url: string) => void;
-  const listening = new Promise<string>((resolve) => (onListening = resolve));
+  let metricsUrl: string | undefined;
+  let onListening!: (url: string, metrics?: string) => void;
+  const listening = new Promise<string>(
+    (resolve) =>
+      (onListening = (url, metrics) => {
+        metricsUrl = metrics;
+        resolve(url);
+      }),
+  );
   const exit = serveCommand({ port: 0, ...options, signal: controller.signal, onListening }, io);
   const url = await Promise.race([
     listening,
@@ -16,6 +23,7 @@ export async function startServe(
   ]);
   return {
     url,
+    metricsUrl,
     io,
     stop: () => {
       controller.abort();

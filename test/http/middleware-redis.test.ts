@@ -75,7 +75,7 @@ describeRedis('rateLimit with a Redis limiter', () => {
       // The first request's entry leaves the 60 s log within 60 s: never a fraction, never 0.
       expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60).toBe(true);
       expect(replies[2]!.headers.ratelimit).toBe(`"api";r=0;t=${retryAfter}`);
-      expect(seen.map((s) => s?.outcome)).toEqual(['allowed', 'allowed', 'limited']);
+      expect(seen.map((s) => s?.outcome)).toEqual(['allowed', 'allowed', 'denied']);
       expect((seen[0]?.decision as { reason?: string }).reason).toBe('redis');
     } finally {
       await http.close();

@@ -339,7 +339,7 @@ describe('rateLimit setup', () => {
     await getMany(server.url, 2);
     expect(seen).toMatchObject([
       { outcome: 'allowed', key: '127.0.0.1', policy: 'default', decision: { allowed: true } },
-      { outcome: 'limited', key: '127.0.0.1', policy: 'default', decision: { allowed: false, retryAfterMs: 1000 } },
+      { outcome: 'denied', key: '127.0.0.1', policy: 'default', decision: { allowed: false, retryAfterMs: 1000 } },
     ]);
   });
 });

@@ -48,7 +48,7 @@ describe('the tiers JSON Schema', () => {
     expect(schema.required).toEqual(['tiers', 'default']);
     const [unlimited, limited] = schema.properties.tiers.additionalProperties.anyOf;
     expect(unlimited.const).toBe('unlimited');
-    expect(Object.keys(limited.properties)).toEqual(['algorithm', 'limit', 'window', 'burst', 'limits']);
+    expect(Object.keys(limited.properties)).toEqual(['algorithm', 'limit', 'window', 'burst', 'limits', 'mode']);
     expect(limited.additionalProperties).toBe(false);
     const { limits } = limited.properties;
     expect([limits.minItems, limits.maxItems]).toEqual([1, MAX_LIMITS]);

@@ -48,6 +48,29 @@ describe('loadTiers: valid files', () => {
     });
   });
 
+  it('reads a tier mode: shadow or enforce (the default, left out of the spec)', () => {
+    expect(loadTiers(fixture('shadow.yaml')).tiers).toEqual({
+      enforced: { algorithm: 'fixed-window', policy: { limit: 10, windowMs: 3_600_000 } },
+      trial: { algorithm: 'fixed-window', policy: { limit: 10, windowMs: 3_600_000 }, mode: 'shadow' },
+    });
+    const listed = parseTiers(
+      'tiers:\n  t: { algorithm: gcra, mode: enforce, limits: [{ limit: 1, window: 1s }] }\ndefault: t\n',
+    );
+    expect(listed.tiers.t).toEqual({ algorithm: 'gcra', policy: [{ limit: 1, windowMs: 1000 }], mode: 'enforce' });
+  });
+
+  it('refuses any other mode, naming the tier', () => {
+    const error = expectRatelabError(
+      () =>
+        parseTiers(
+          'tiers:\n  trial: { algorithm: gcra, limit: 1, window: 1s, mode: dry-run }\ndefault: trial\n',
+          't.yaml',
+        ),
+      'INVALID_TIERS',
+    );
+    expect(error.problems).toEqual(['t.yaml:2: tiers.trial.mode: expected one of enforce, shadow, got "dry-run"']);
+  });
+
   it('takes clients as optional', () => {
     expect(loadTiers(fixture('minimal.yaml'))).toEqual({
       tiers: { only: { algorithm: 'gcra', policy: { limit: 3, windowMs: 250 } } },
@@ -69,7 +92,7 @@ describe('loadTiers: each kind of invalid file is INVALID_TIERS, every problem w
     ],
     [
       'unknown-field.yaml',
-      ['6: tiers.free.burts: unknown field; expected one of algorithm, limit, window, burst, limits'],
+      ['6: tiers.free.burts: unknown field; expected one of algorithm, limit, window, burst, limits, mode'],
     ],
     [
       'burst-ignored.yaml',

@@ -112,6 +112,32 @@ describe('RateLimiterRegistry', () => {
     expectRatelabError(() => new RateLimiterRegistry({ ...config, clients: { x: 'c' } }), 'UNKNOWN_TIER');
   });
 
+  it('builds a tier in mode: shadow with enforce: false (it admits what it would deny) and names each limiter after its tier', () => {
+    const limiters = new RateLimiterRegistry(loadTiers(fixture('shadow.yaml')), { clock: new ManualClock(0) });
+    expect([limiters.modeOf('trial'), limiters.modeOf('enforced')]).toEqual(['shadow', 'enforce']);
+    const events: [string | undefined, string][] = [];
+    for (const tier of limiters.tiers) {
+      const limiter = limiters.limiterOf(tier);
+      if (limiter !== 'unlimited') limiter.addDecisionListener((e) => events.push([e.limiter, e.outcome]));
+    }
+    expect(admittedOf(limiters, 'trialist', 11)).toBe(11);
+    expect(limiters.consume('trialist')).toMatchObject({
+      allowed: true,
+      shadowDenied: true,
+      remaining: 0,
+      tier: 'trial',
+    });
+    expect(admittedOf(limiters, 'someone', 11)).toBe(10);
+    expect(events.filter(([, outcome]) => outcome !== 'allowed')).toEqual([
+      ['trial', 'shadow-denied'],
+      ['trial', 'shadow-denied'],
+      ['enforced', 'denied'],
+    ]);
+    // why: enforce: false among the shared options puts every limiting tier in shadow.
+    const all = new RateLimiterRegistry(loadTiers(fixture('valid.yaml')), { enforce: false });
+    expect(all.tiers.map((tier) => all.modeOf(tier))).toEqual(['shadow', 'shadow', 'shadow', 'enforce']);
+  });
+
   it('passes limiter options to every tier (a shared clock)', () => {
     const clock = new ManualClock(0);
     const limiters = new RateLimiterRegistry(loadTiers(fixture('valid.yaml')), { clock });

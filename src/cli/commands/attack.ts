@@ -34,6 +34,7 @@ import type { Command, CommandIO } from '../../report/io.js';
 import { createProgress } from '../progress.js';
 import { terminalWidth } from '../terminal-width.js';
 import { ATTACK_DEFAULTS } from '../defaults.js';
+import { serverCounts, type ClientCounts } from '../server-counts.js';
 
 /** Options of `ratelab attack` (flag values as text, as commander hands them over). */
 export interface AttackOptions extends GateFlags, ColorFlags, OutputTargets<'csv' | 'json' | 'html'> {
@@ -67,6 +68,8 @@ export interface AttackOptions extends GateFlags, ColorFlags, OutputTargets<'csv
   /** False (`--no-probe`): do not retry at Retry-After to check it. */
   probe?: boolean;
   allowRemote?: boolean;
+  /** --metrics-url URL: the server's /metrics, read before and after the run (see src/cli/server-counts.ts). */
+  metricsUrl?: string;
   /** False with --no-chart. */
   chart?: boolean;
   signal?: AbortSignal;
@@ -85,6 +88,7 @@ export interface AttackOptions extends GateFlags, ColorFlags, OutputTargets<'csv
 export const attackCommand: Command<AttackOptions> = async (options, io) => {
   const plan = planAttack(options, io);
   const url = await checkTarget(options.url, options.allowRemote === true);
+  const metrics = await serverCounts(options.metricsUrl, options.allowRemote === true);
   io.stderr.write(
     `ratelab attack: ${plan.workload.name} against ${url.href} at ${plan.speed}x${plan.alignMs ? `, aligned to ${formatDuration(plan.alignMs)}` : ''}\n`,
   );
@@ -99,9 +103,21 @@ export const attackCommand: Command<AttackOptions> = async (options, io) => {
     plan.toStdout,
     io,
   );
+  await metrics?.report(clientCounts(run.shots), plan.toStdout, io);
   const verdict = reportGates(comparison.rows, plan.gates, io);
   return options.signal?.aborted ? interruptedExitCode(options.signal.reason) : verdict;
 };
+
+/** What the client saw of every request it sent (the Retry-After probes too: the server decided them). */
+function clientCounts(shots: readonly Shot[]): ClientCounts {
+  let admitted = 0;
+  let denied = 0;
+  for (const shot of shots) {
+    if (shot.status === 429) denied += 1;
+    else if (shot.status !== undefined && shot.status >= 200 && shot.status < 300) admitted += 1;
+  }
+  return { requests: shots.length, admitted, denied };
+}
 
 /**
  * Runs the attack, with the progress line and the policy check; `policy()` is the policy

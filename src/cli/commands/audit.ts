@@ -12,6 +12,7 @@ import type { Command, CommandIO } from '../../report/io.js';
 import { renderAuditReport } from '../../report/text/audit-report.js';
 import { painter } from '../../report/text/color.js';
 import { EXIT, interruptedExitCode } from '../exit-codes.js';
+import { serverCounts, type ClientCounts } from '../server-counts.js';
 import type { ColorFlags } from '../flag-groups.js';
 import { usage, wholeNumberFlag } from '../flags.js';
 import { checkOutputs, writeFormats, type OutputTargets } from '../outputs.js';
@@ -31,6 +32,8 @@ export interface AuditOptions extends ColorFlags, OutputTargets<'json' | 'html'>
   timeout?: string;
   soak?: string;
   allowRemote?: boolean;
+  /** --metrics-url URL: the server's /metrics, read before and after the audit (see src/cli/server-counts.ts). */
+  metricsUrl?: string;
   /** A claim to check, e.g. `token-bucket 20/1s burst 40` (exit 1 on a mismatch). */
   expect?: string;
   /** A tiers file whose `--tier` is the claim. */
@@ -57,18 +60,36 @@ const MAX_REQUESTS = 10_000_000;
 export const auditCommand: Command<AuditOptions> = async (options, io) => {
   const plan = planAudit(options, io);
   const url = await checkTarget(options.url, options.allowRemote === true);
+  const metrics = await serverCounts(options.metricsUrl, options.allowRemote === true);
   io.stderr.write(
     `ratelab audit: probing ${url.href} (at most ${plan.maxRequests.toLocaleString('en-US')} requests, ${formatDuration(plan.maxTimeMs)})\n`,
   );
   const measured = await probe({ ...plan.run, url }, options, io);
   const report = plan.claim === undefined ? measured : { ...measured, expect: judgeExpectation(measured, plan.claim) };
   await writeReports(report, options, plan.toStdout, io);
+  await metrics?.report(clientCounts(report), plan.toStdout, io);
   const partial = partialNote(report, plan);
   if (partial !== undefined) io.stderr.write(`ratelab audit: ${partial}\n`);
   for (const mismatch of report.expect?.mismatches ?? []) io.stderr.write(`ratelab audit: --expect: ${mismatch}\n`);
   if (options.signal?.aborted === true) return interruptedExitCode(options.signal.reason);
   return report.expect?.passed === false ? EXIT.CHECK_FAILED : EXIT.OK;
 };
+
+/**
+ * What the client saw: every request the audit sent, and the 2xx and 429 among those its
+ * timelines record (the probes' requests; a denial of another status counts in neither).
+ */
+function clientCounts(report: AuditReport): ClientCounts {
+  let admitted = 0;
+  let denied = 0;
+  for (const timeline of report.timelines) {
+    for (const shot of timeline.shots) {
+      if (shot.status === 429) denied += 1;
+      else if (shot.status !== null && shot.status >= 200 && shot.status < 300) admitted += 1;
+    }
+  }
+  return { requests: report.requests, admitted, denied };
+}
 
 /** Runs the engine with the progress line on a terminal. */
 async function probe(run: RunAuditOptions, options: AuditOptions, io: CommandIO): Promise<AuditReport> {

@@ -3,7 +3,7 @@ import { formatDuration } from '../../core/duration.js';
 import { checkLimitList, defaultLimitName } from '../../core/limit-list.js';
 import type { NamedLimits } from '../../core/policy.js';
 import { loadTiers } from '../../tiers/load-tiers.js';
-import type { TierSpec, TiersConfig } from '../../tiers/types.js';
+import type { TierMode, TierSpec, TiersConfig } from '../../tiers/types.js';
 import { EXIT } from '../exit-codes.js';
 import { checkOutputs, writeFormats, type OutputTargets } from '../outputs.js';
 import type { Command } from '../../report/io.js';
@@ -15,7 +15,8 @@ export interface CheckTiersOptions extends OutputTargets<'json'> {
 
 /**
  * `ratelab check-tiers FILE`: validates a tiers file and summarises it, one line per tier
- * (a tier of several limits lists them joined by `+`), or as JSON with `--json`.
+ * (a tier of several limits lists them joined by `+`; a tier in shadow says so beside its
+ * name), or as JSON with `--json`.
  */
 export const checkTiersCommand: Command<CheckTiersOptions> = async (options, io) => {
   const toStdout = checkOutputs(options, io.cwd);
@@ -25,8 +26,9 @@ export const checkTiersCommand: Command<CheckTiersOptions> = async (options, io)
     for (const tier of summary) {
       const what = tier.limits === 'unlimited' ? 'unlimited' : describeLimits(tier.limits);
       const clients = tier.clients;
+      const tags = [...(tier.default ? ['default'] : []), ...(tier.mode === 'shadow' ? ['shadow'] : [])];
       io.stdout.write(
-        `${tier.name}${tier.default ? ' (default)' : ''}: ${what}; ${clients} client${clients === 1 ? '' : 's'} assigned\n`,
+        `${tier.name}${tags.length > 0 ? ` (${tags.join(', ')})` : ''}: ${what}; ${clients} client${clients === 1 ? '' : 's'} assigned\n`,
       );
     }
   }
@@ -34,10 +36,12 @@ export const checkTiersCommand: Command<CheckTiersOptions> = async (options, io)
   return EXIT.OK;
 };
 
-/** One tier as summarised: its limits (windows in ms, capacity resolved) and how many clients the file assigns it. */
+/** One tier as summarised: its mode, its limits (windows in ms, capacity resolved) and how many clients the file assigns it. */
 interface TierSummary {
   name: string;
   default: boolean;
+  /** `shadow`: decides and counts but lets every request through; an unlimited tier is `enforce`. */
+  mode: TierMode;
   limits: 'unlimited' | NamedLimits[];
   clients: number;
 }
@@ -46,6 +50,7 @@ function summarise(config: TiersConfig): TierSummary[] {
   return Object.entries(config.tiers).map(([name, tier]) => ({
     name,
     default: name === config.default,
+    mode: tier === 'unlimited' ? 'enforce' : (tier.mode ?? 'enforce'),
     limits: limitsOf(tier),
     clients: Object.values(config.clients).filter((t) => t === name).length,
   }));

@@ -8,6 +8,7 @@ import { aroundWorstWindow, chartGrid, runSpan, stripGrid, zoomSpan, type Span }
 import { renderStrip } from '../../report/text/request-strip.js';
 import { comparisonJson } from '../../report/data/compare-json.js';
 import { comparisonHtml } from '../../report/html/compare-html.js';
+import { comparisonProm } from '../../report/data/compare-prom.js';
 import { htmlFollowPlans } from '../../report/html/html-views.js';
 import { summarise } from '../../report/text/compare-summary.js';
 import { contendersOf } from '../../report/trade-off.js';
@@ -43,7 +44,8 @@ import { terminalWidth } from '../terminal-width.js';
 import { compareSweepCommand } from '../compare-sweep.js';
 
 /** Options of `ratelab compare`: its flags, text as commander hands them over, and the scenarios named. */
-export interface CompareOptions extends PolicyFlags, GateFlags, ColorFlags, OutputTargets<'csv' | 'json' | 'html'> {
+export interface CompareOptions
+  extends PolicyFlags, GateFlags, ColorFlags, OutputTargets<'csv' | 'json' | 'html' | 'prom'> {
   scenarios?: string[];
   /** --policy LIST: `LIMIT/WINDOW` entries, several a composite (instead of --limit/--window/--burst). */
   policy?: string;
@@ -86,7 +88,16 @@ const DETAIL_UP_TO = 2;
  * that when a row breaks one, naming each such row on stderr.
  */
 export const compareCommand: Command<CompareOptions> = async (flags, io) => {
-  if (flags.sweepLimit !== undefined) return compareSweepCommand({ ...flags, sweepLimit: flags.sweepLimit }, io);
+  if (flags.sweepLimit !== undefined) {
+    const { prom, ...sweepFlags } = flags;
+    // Said as the sweep says its other refusals (src/cli/compare-sweep.ts).
+    if (prom !== undefined)
+      throw usage(
+        '--sweep-limit',
+        '--prom does not apply: the sweep decides no request, so it has no decisions to count',
+      );
+    return compareSweepCommand({ ...sweepFlags, sweepLimit: flags.sweepLimit }, io);
+  }
   const algorithms = algorithmsFlag(flags.algorithms);
   const overrides = compareOverrides(flags, algorithms);
   const gates = gateFlags(flags);
@@ -136,6 +147,7 @@ export const compareCommand: Command<CompareOptions> = async (flags, io) => {
       json: () => comparisonJson(results, summaries),
       html: () =>
         comparisonHtml(results, `${results.map((r) => r.name).join(', ')} through ${contendersOf(results).join(', ')}`),
+      prom: () => comparisonProm(results),
     },
     io,
   );

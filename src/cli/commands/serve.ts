@@ -1,10 +1,14 @@
 import { once } from 'node:events';
-import type { Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type * as PromClient from 'prom-client';
 import type { AddressInfo, Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { formatDuration, parseDuration } from '../../core/duration.js';
 import { RatelabError } from '../../core/errors.js';
-import { createDemoApi, type DemoRequestLog } from '../../attack/demo-api.js';
+import { createDemoApi, isMetricsRequest, METRICS_PATH, type DemoRequestLog } from '../../attack/demo-api.js';
+import type { ShadowHeaders } from '../../http/middleware.js';
+import { requireOptional } from '../../core/optional-dependency.js';
+import { registerMetrics } from '../../observability/prometheus.js';
 import { retryAfterSeconds } from '../../http/headers.js';
 import type { ClockSource } from '../../core/clock.js';
 import { createLimiter, type RateLimiter } from '../../memory/limiter.js';
@@ -35,10 +39,16 @@ export interface ServeOptions {
   quiet?: boolean;
   /** Log every request, even when stdout is not a terminal. */
   log?: boolean;
+  /** Expose `/metrics` (Prometheus text) on the same port. */
+  metrics?: boolean;
+  /** Expose `/metrics` on this port instead (implies `metrics`). */
+  metricsPort?: string | number;
+  /** The rate-limit fields of tiers in shadow: `none` (default) or `as-enforced`. */
+  shadowHeaders?: string;
   /** Stops the server; the command resolves once it has closed. */
   signal?: AbortSignal;
-  /** Told the server's URL once it listens (tests use port 0). */
-  onListening?: (url: string) => void;
+  /** Told the server's URL once it listens (tests use port 0), and the metrics' URL with --metrics. */
+  onListening?: (url: string, metricsUrl?: string) => void;
   /** The limiters' clock (default: the system clock); tests pass a ManualClock. */
   clock?: ClockSource;
 }
@@ -48,24 +58,99 @@ export interface ServeOptions {
  * Throws `LISTEN_FAILED` when the address cannot be bound.
  */
 export const serveCommand: Command<ServeOptions> = async (options, io) => {
+  const shadowHeaders = shadowHeadersFlag(options.shadowHeaders);
+  const host = options.host ?? SERVE_DEFAULTS.host;
+  const port = portFlag(options.port ?? SERVE_DEFAULTS.port);
+  const metricsPort = options.metricsPort === undefined ? undefined : portFlag(options.metricsPort, '--metrics-port');
   const limits = options.tiers === undefined ? singleLimiter(options) : tiersRegistry(options.tiers, options, io);
+  const metrics = options.metrics === true || metricsPort !== undefined ? serveMetrics(limits) : undefined;
   const log = requestLogger(options, io);
   const server = createDemoApi({
     ...limits,
     trustProxy: trustProxyFlag(options.trustProxy),
     trustApiKeys: options.trustApiKeys === true,
     ...(log ? { onRequest: log } : {}),
+    ...(metrics && metricsPort === undefined ? { metrics } : {}),
+    ...(shadowHeaders ? { shadowHeaders } : {}),
   });
-  const connections = openConnections(server);
-  const url = await listen(server, portFlag(options.port ?? SERVE_DEFAULTS.port), options.host ?? SERVE_DEFAULTS.host);
+  const servers = [server];
+  if (metrics && metricsPort !== undefined) servers.push(metricsServer(metrics));
+  const connections = servers.map(openConnections);
+  const url = await listen(server, port, host, '--port');
+  let metricsUrl: string | undefined;
+  try {
+    if (metrics)
+      metricsUrl = `${metricsPort === undefined ? url : await listen(servers[1] as Server, metricsPort, host, '--metrics-port')}${METRICS_PATH}`;
+  } catch (error) {
+    server.close();
+    throw error;
+  }
   io.stderr.write(
     `ratelab serve: listening on ${url} (${describe(limits)}); try: curl -i ${url}/ -H 'X-API-Key: alice'\n`,
   );
-  options.onListening?.(url);
-  await stopped(server, connections, options.signal, io);
+  if (metricsUrl) io.stderr.write(`ratelab serve: metrics on ${metricsUrl}\n`);
+  options.onListening?.(url, metricsUrl);
+  await Promise.all(servers.map((each, i) => stopped(each, connections[i] as Set<Socket>, options.signal, io)));
   io.stderr.write('ratelab serve: stopped\n');
   return EXIT.OK;
 };
+
+function shadowHeadersFlag(value: string | undefined): ShadowHeaders | undefined {
+  if (value === undefined || value === 'none' || value === 'as-enforced') return value;
+  throw new RatelabError(
+    'INVALID_ARGUMENT',
+    `--shadow-headers: expected none or as-enforced, got ${JSON.stringify(value)}`,
+    {
+      field: '--shadow-headers',
+    },
+  );
+}
+
+/**
+ * The Prometheus text of every limiting tier's decisions (`ratelab_decisions_total{limiter="serve",
+ * tier, outcome}` and the rest of ratelab/metrics' series; an unlimited tier has no limiter
+ * to count), as a handler of `GET /metrics`. prom-client is loaded now: without it,
+ * `MISSING_DEPENDENCY` before anything listens.
+ */
+function serveMetrics(limits: { limiter: RateLimiter } | { registry: RateLimiterRegistry }) {
+  const prom = requireOptional<typeof PromClient>('prom-client', 'for serve --metrics', '--metrics');
+  const registry = new prom.Registry();
+  const limiters =
+    'limiter' in limits
+      ? [limits.limiter]
+      : limits.registry.tiers.flatMap((tier) => {
+          const limiter = limits.registry.limiterOf(tier);
+          return limiter === 'unlimited' ? [] : [limiter];
+        });
+  for (const limiter of limiters) registerMetrics(limiter, { registry, name: SERVE_METRICS_NAME });
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    registry.metrics().then(
+      (text) => {
+        res.writeHead(200, { 'Content-Type': registry.contentType, 'Content-Length': Buffer.byteLength(text) });
+        res.end(req.method === 'HEAD' ? undefined : text);
+      },
+      (error: unknown) => {
+        res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+        res.end(`metrics failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      },
+    );
+  };
+}
+
+/** The `limiter` label of serve's series (the `tier` label is the tier's name, `default` without --tiers). */
+export const SERVE_METRICS_NAME = 'serve';
+
+/** The server of --metrics-port: `/metrics`, and 404 for anything else. */
+function metricsServer(metrics: (req: IncomingMessage, res: ServerResponse) => void): Server {
+  return createServer((req, res) => {
+    if (isMetricsRequest(req)) {
+      metrics(req, res);
+      return;
+    }
+    res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
+    res.end(`not found: metrics are at ${METRICS_PATH}\n`);
+  });
+}
 
 function singleLimiter(options: ServeOptions): { limiter: RateLimiter } {
   const algorithm = checkAlgorithm(options.algorithm ?? SERVE_DEFAULTS.algorithm, '--algorithm');
@@ -73,11 +158,11 @@ function singleLimiter(options: ServeOptions): { limiter: RateLimiter } {
   const windowMs = parseDuration(options.window ?? SERVE_DEFAULTS.window, '--window');
   const burst = options.burst === undefined ? undefined : wholeNumberFlag(options.burst, '--burst', 1);
   return {
-    limiter: createLimiter(
-      algorithm,
-      burst === undefined ? { limit, windowMs } : { limit, windowMs, burst },
-      clockOption(options),
-    ),
+    limiter: createLimiter(algorithm, burst === undefined ? { limit, windowMs } : { limit, windowMs, burst }, {
+      ...clockOption(options),
+      // The policy name of its headers: the `tier` label of its metrics.
+      name: 'default',
+    }),
   };
 }
 
@@ -102,15 +187,15 @@ function describe(limits: { limiter: RateLimiter } | { registry: RateLimiterRegi
   return `${algorithm}, ${l.limit} per ${formatDuration(l.windowMs)}${l.capacity === l.limit ? '' : `, burst ${l.capacity}`}`;
 }
 
-async function listen(server: Server, port: number, host: string): Promise<string> {
+async function listen(server: Server, port: number, host: string, flag: string): Promise<string> {
   try {
     server.listen(port, host);
     await once(server, 'listening');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
-    const why = code === 'EADDRINUSE' ? 'the port is in use (pick another with --port)' : code;
+    const why = code === 'EADDRINUSE' ? `the port is in use (pick another with ${flag})` : code;
     throw new RatelabError('LISTEN_FAILED', `cannot listen on ${host}:${port}: ${why}`, {
-      field: '--port',
+      field: flag,
       cause: error,
     });
   }
