@@ -40,7 +40,7 @@ export interface ApproximateLimiter extends AsyncRateLimiter<Decision> {
   /** Always `fixed-window`: counts per window are what the nodes share. */
   readonly algorithm: 'fixed-window';
   readonly limits: Limits;
-  /** Decides locally, without a network call. Throws `INVALID_COST` like the memory limiter. */
+  /** Decides locally, without a network call. Throws `INVALID_COST` or `INVALID_KEY` (a key that is not a string) like the memory limiter. */
   consume(key: string, cost?: number): Decision;
   /** `consume(key, 1).allowed`. */
   allow(key: string): boolean;
@@ -148,6 +148,7 @@ class Approximate implements ApproximateLimiter {
 
   consume(key: string, cost = 1): Decision {
     checkCost(cost);
+    checkKey(key);
     const now = this.clock();
     const state = this.stateOf(key, now);
     state.touched = true;

@@ -97,6 +97,16 @@ describeRedis('approximate local + global limiter (limit / N locally, synced eve
     expect(admitted(b!, 9)).toBe(5);
   });
 
+  it('refuses a key that is not a string, as every limiter does, and counts nothing for it', () => {
+    const clock = new ManualClock(0);
+    const [node] = fleet(1, 3, clock);
+    for (const key of [undefined, 42, null]) {
+      expect(() => node!.consume(key as unknown as string)).toThrow(expect.objectContaining({ code: 'INVALID_KEY' }));
+      expect(() => node!.allow(key as unknown as string)).toThrow(expect.objectContaining({ code: 'INVALID_KEY' }));
+    }
+    expect(admitted(node!, 4)).toBe(3);
+  });
+
   it('refuses a bad node count', () => {
     expect(() =>
       createApproximateLimiter({ limit: 1, windowMs: 1 }, { redis: fixture.redis, expectedNodes: 0 }),
