@@ -1,0 +1,29 @@
+// The globals of the playground page (playground-page.browser.js): the core the page runs,
+// put on globalThis by playground-html.ts's browserCore, and what the page offers its tests
+// and bench. Seen only by tsc -p tsconfig.browser.json.
+
+interface Window {
+  /** The core entry `ratelab` (dist/browser/index.js, inlined): the same exports as `import('ratelab')`. */
+  ratelab: typeof import('../../index.js');
+  /** The playground's state and controls for tests and bench/playground-replay.mjs. */
+  ratelabPlayground: {
+    session(): {
+      policy: { limit: number; windowMs: number; burst: number | null };
+      now: number;
+      mode: string;
+      events: number;
+    };
+    /** Per algorithm, each decided request's outcome against the oracle: A, D, FA, FD. */
+    strips(): Record<string, string[]>;
+    /** Per algorithm (and `exact`, the oracle), each decided request's allowed flag. */
+    admitted(): Record<string, boolean[]>;
+    /** Per algorithm shown (and `exact`), the peak of the trailing-window count / limit. */
+    peaks(): Record<string, number>;
+    /** The session as a CSV trace (time_ms,key,cost). */
+    trace(): string;
+    /** The URL fragment of the session (without `#`). */
+    fragment(): string;
+    /** Replaces the session by `events` ([t ms, cost]) at `policy`, decided to the last; returns the ms taken. */
+    replay(events: [number, number][], policy: { limit: number; windowMs: number; burst: number | null }): number;
+  };
+}
