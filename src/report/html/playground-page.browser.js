@@ -1022,7 +1022,9 @@
         r ? 'Request ' + (index + 1) + ' at ' + fmtTime(r.t) + ', cost ' + r.cost : 'No request yet: press Space',
       ),
     );
-    detail.appendChild(decisionTable(r));
+    var wrap = el('div', 'scroll');
+    wrap.appendChild(decisionTable(r));
+    detail.appendChild(wrap);
   }
 
   /** @type {number | null} */
@@ -1622,6 +1624,17 @@
       return out;
     },
     peaks: peaks,
+    /** The trailing-window chart: its y axis's top (x the limit) and its series' labels. */
+    chart: function () {
+      return {
+        yMax: chart && chart.scales.y.max !== undefined ? chart.scales.y.max : 0,
+        series: chart
+          ? chart.series.map(function (s) {
+              return String(s.label);
+            })
+          : [],
+      };
+    },
     trace: traceCsv,
     fragment: encodeFragment,
     /** Replaces the session by `events` ([t, cost] in time order) at `policy`, decided to the last one: returns ms taken. */

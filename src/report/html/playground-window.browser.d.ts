@@ -19,6 +19,8 @@ interface Window {
     admitted(): Record<string, boolean[]>;
     /** Per algorithm shown (and `exact`), the peak of the trailing-window count / limit. */
     peaks(): Record<string, number>;
+    /** The trailing-window chart: its y axis's top (x the limit) and its series' labels. */
+    chart(): { yMax: number; series: string[] };
     /** The session as a CSV trace (time_ms,key,cost). */
     trace(): string;
     /** The URL fragment of the session (without `#`). */
