@@ -196,7 +196,9 @@ describe.skipIf(skip)(
     it('keeps the session in the URL fragment: reopening the link gives the same decisions', async () => {
       const before = await hooks(page).admitted();
       const fragment = await hooks(page).fragment();
-      await expect(page.evaluate(() => location.hash)).resolves.toBe(`#${fragment}`);
+      await expect(
+        page.evaluate(() => (globalThis as unknown as { location: { hash: string } }).location.hash),
+      ).resolves.toBe(`#${fragment}`);
       await page.goto('about:blank');
       await page.goto(`${url}#${fragment}`);
       await page.waitForSelector('body[data-ready="true"]');
@@ -263,10 +265,12 @@ describe.skipIf(skip)(
       await page.setViewportSize({ width: 390, height: 844 });
       await page.selectOption('#preset', { label: 'edge-attack' });
       await page.click('#load-preset');
-      const widths = await page.evaluate(() => ({
-        document: document.documentElement.scrollWidth,
-        window: document.documentElement.clientWidth,
-      }));
+      const widths = await page.evaluate(() => {
+        const root = (
+          globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }
+        ).document.documentElement;
+        return { document: root.scrollWidth, window: root.clientWidth };
+      });
       expect(widths.document).toBeLessThanOrEqual(widths.window);
       await page.screenshot({ path: join(ARTIFACTS, 'playground-390.png'), fullPage: true });
       await page.setViewportSize({ width: 1280, height: 800 });

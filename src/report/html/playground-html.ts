@@ -161,6 +161,7 @@ canvas.strip { display: block; width: 100%; height: 26px; border: 1px solid var(
 .decisions { border-collapse: collapse; font-size: 12px; font-variant-numeric: tabular-nums; }
 .decisions th, .decisions td { border: 1px solid var(--line); padding: 1px 5px; text-align: right; white-space: nowrap; }
 .decisions th:first-child, .decisions td:first-child { text-align: left; }
+#lessons button { text-align: left; font-size: 13px; width: 100%; }
 .lesson { border-left: 4px solid var(--focus); }
 .lesson[data-complete=true] { border-left-color: #2e7d32; }
 .answer { background: #e8f3e8; padding: 4px 6px; margin-top: 4px; }

@@ -639,6 +639,7 @@
 
   /** @param {PlaygroundPreset} preset */
   function loadPreset(preset) {
+    notice.hidden = true;
     stopStream();
     session.pending = [];
     session.events = preset.arrivals.map(function (a) {
@@ -660,6 +661,7 @@
   }
 
   function newSession() {
+    notice.hidden = true;
     stopStream();
     session.events = [];
     session.pending = [];
@@ -929,7 +931,7 @@
       var s2 = svg('svg', { width: W2, height: 22, viewBox: '0 0 ' + W2 + ' 22', role: 'img' });
       s2.appendChild(svg('rect', { x: 0, y: 4, width: W2, height: 14, fill: '#fff', stroke: '#444' }));
       state.timestamps.forEach(function (ts) {
-        var x = (W2 * (ts - (log.now - log.windowMs))) / log.windowMs;
+        var x = Math.min(W2 - 1.5, (W2 * (ts - (log.now - log.windowMs))) / log.windowMs);
         s2.appendChild(svg('line', { x1: x, x2: x, y1: 5, y2: 17, stroke: colour, 'stroke-width': 1.5 }));
       });
       box.appendChild(s2);
@@ -1177,7 +1179,7 @@
       chart = new uPlot(
         {
           width: width,
-          height: width < 500 ? 180 : 220,
+          height: width < 500 ? 160 : 180,
           series: series,
           scales: {
             x: { time: false, auto: false },
@@ -1408,8 +1410,9 @@
     );
   });
   lessonPanel.appendChild(lessonList);
-  lessonPanel.appendChild(lessonBox);
-  side.appendChild(lessonPanel);
+  side.insertBefore(lessonPanel, policyPanel);
+  // The lesson being done sits above the views it is about.
+  mainCol.insertBefore(lessonBox, mainCol.firstChild);
 
   /** @param {Lesson} lesson */
   function startLesson(lesson) {
