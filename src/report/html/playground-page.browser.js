@@ -1191,7 +1191,7 @@
             },
           },
           axes: [{ label: 'session time (s)' }, { label: '\u00d7 limit', size: 50 }],
-          legend: { live: true },
+          legend: { show: false },
         },
         /** @type {uPlot.AlignedData} */ (/** @type {unknown} */ (d.columns)),
         chartBox,
