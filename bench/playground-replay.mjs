@@ -69,7 +69,7 @@ try {
           // Until the next frame has been drawn: uPlot paints its canvas in a microtask.
           const start = performance.now();
           globalThis.ratelabPlayground.replay(list, policy);
-          await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+          await new Promise((resolve) => globalThis.requestAnimationFrame(() => setTimeout(resolve, 0)));
           return performance.now() - start;
         },
         [events, POLICY],

@@ -3,8 +3,16 @@
 // and bench. Seen only by tsc -p tsconfig.browser.json.
 
 interface Window {
-  /** The core entry `ratelab` (dist/browser/index.js, inlined): the same exports as `import('ratelab')`. */
-  ratelab: typeof import('../../index.js');
+  /**
+   * The core entry `ratelab` (dist/browser/index.js, inlined): the same exports as
+   * `import('ratelab')`; typed here as far as the page uses them (src/index.ts is an entry
+   * point, which nothing in src/ imports).
+   */
+  ratelab: {
+    ManualClock: typeof import('../../core/clock.js').ManualClock;
+    createLimiter: typeof import('../../memory/limiter.js').createLimiter;
+    checkPolicy: typeof import('../../core/policy.js').checkPolicy;
+  };
   /** The playground's state and controls for tests and bench/playground-replay.mjs. */
   ratelabPlayground: {
     session(): {
