@@ -164,8 +164,20 @@ describe.skipIf(skip)(
         await page.click('#step-100');
         await page.keyboard.press('Space');
       }
+      // A cost of 2 per request, and S held for a moment: in step mode each streamed request
+      // moves the clock 1/rate (50 ms at 20/s) and the first goes at once.
+      await page.fill('#cost', '2');
+      await page.press('#cost', 'Tab');
+      await page.locator('#clock').click();
+      await page.keyboard.press('Space');
+      const before = (await hooks(page).session()).now;
+      await page.keyboard.down('s');
+      await page.keyboard.up('s');
+      const streamed = await hooks(page).session();
+      expect(streamed.now - before).toBeGreaterThanOrEqual(50);
       await page.click('#copy-trace');
       const longer = await page.locator('#trace').inputValue();
+      expect(longer).toContain(`${before},user,2\n${before + 50},user,2\n`);
       writeFileSync(join(scratch, 'session.csv'), longer);
       const policy = { limit: 2, windowMs: 1000 };
       const page_ = await hooks(page).admitted();
