@@ -206,6 +206,7 @@ describe.skipIf(skip)(
     });
 
     it('keeps the session in the URL fragment: reopening the link gives the same decisions', async () => {
+      await page.uncheck('#show-gcra');
       const before = await hooks(page).admitted();
       const fragment = await hooks(page).fragment();
       await expect(
@@ -217,6 +218,9 @@ describe.skipIf(skip)(
       expect(await hooks(page).admitted()).toEqual(before);
       expect((await hooks(page).session()).policy).toEqual({ limit: 2, windowMs: 1000, burst: null });
       await expect(page.locator('.notice').isVisible()).resolves.toBe(false);
+      await expect(page.locator('#lane-gcra').isVisible()).resolves.toBe(false);
+      await expect(page.locator('#show-gcra').isChecked()).resolves.toBe(false);
+      await page.check('#show-gcra');
     });
 
     it('opens a fresh session with a one-line notice on a malformed fragment', async () => {
@@ -237,6 +241,7 @@ describe.skipIf(skip)(
       await page.click('#load-preset');
       const peaks = await hooks(page).peaks();
       expect(peaks['fixed-window']).toBe(2);
+      await expect(page.locator('#preset-note').textContent()).resolves.toContain('key attacker, 800 requests');
       for (const name of ['exact', 'token-bucket', 'gcra', 'sliding-log', 'sliding-counter'])
         expect(peaks[name], name).toBeLessThanOrEqual(1);
       // On the one shared y axis, every line drawn: the axis reaches past 2.

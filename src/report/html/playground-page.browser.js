@@ -580,6 +580,19 @@
       'load-preset',
     ),
   );
+  presetRow.appendChild(
+    button(
+      'Play from 0',
+      function () {
+        // The recorded sequence replayed on the page's clock: back to 0, then real time decides
+        // each request as its time comes (a request sent meanwhile drops those after it).
+        session.now = 0;
+        session.mode = 'step';
+        setMode('real');
+      },
+      'play',
+    ),
+  );
   var presetNote = el('p', 'muted');
   presetNote.id = 'preset-note';
   var shareRow = el('div', 'row');
