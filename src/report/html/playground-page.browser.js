@@ -721,6 +721,25 @@
   chartBox.id = 'window-chart';
   mainCol.appendChild(el('h3', null, 'Admitted in the trailing window (t \u2212 W, t], \u00d7 the limit'));
   mainCol.appendChild(chartBox);
+  // The chart's lines, named once (its own legend would take two lines at 1280 px).
+  var lineKey = el('div', 'legend-key');
+  lineKey.id = 'line-key';
+  [
+    ['limit', '#888'],
+    ['exact oracle', '#000'],
+  ]
+    .concat(
+      ALGS.map(function (a, i) {
+        return [a, COLOURS[i]];
+      }),
+    )
+    .forEach(function (entry) {
+      var item = el('span', null, '\u2014 ' + entry[0]);
+      item.style.color = entry[1];
+      item.style.fontWeight = '600';
+      lineKey.appendChild(item);
+    });
+  mainCol.appendChild(lineKey);
 
   /** @type {{ alg: string, lane: HTMLElement, strip: HTMLCanvasElement, counts: HTMLElement, state: HTMLElement, cells: PageResult[], first: number }[]} */
   var lanes = ALGS.map(function (a, i) {
