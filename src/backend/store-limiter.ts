@@ -155,6 +155,7 @@ export class StoreLimiter<D extends ReasonedDecision, S extends LimiterStore<D> 
   /** Listeners and shadow mode; the decision path asks only its `active`. */
   private readonly events: DecisionObserver;
   readonly name: string | undefined;
+  readonly enforce: boolean;
 
   constructor(
     readonly algorithm: Algorithm,
@@ -175,6 +176,7 @@ export class StoreLimiter<D extends ReasonedDecision, S extends LimiterStore<D> 
     this.denials = denyCacheOf(options.denyCache, this.limits.capacity);
     this.events = new DecisionObserver(checkObservedOptions(options), algorithm, this.policies, this.failMode);
     this.name = this.events.name;
+    this.enforce = this.events.enforce;
     this.waitFor = lazyWait((k, c) => this.consume(k, c), {
       scheduler: schedulerOf(options.clock),
       capacity: this.events.enforce ? this.limits.capacity : undefined,

@@ -76,6 +76,8 @@ export interface DecisionSource {
   readonly listenerErrors: number;
   /** The limiter's `name` option (events' `limiter`, the metrics' `tier`), or undefined. */
   readonly name: string | undefined;
+  /** The limiter's `enforce` option: `false` in shadow mode (so a middleware over it decides in shadow too). */
+  readonly enforce: boolean;
 }
 
 /**

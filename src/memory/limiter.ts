@@ -135,6 +135,10 @@ class MemoryLimiter implements RateLimiter {
     return this.events.name;
   }
 
+  get enforce(): boolean {
+    return this.events.enforce;
+  }
+
   get listenerErrors(): number {
     return this.events.listenerErrors;
   }

@@ -180,6 +180,10 @@ class Approximate implements ApproximateLimiter {
     return this.events.name;
   }
 
+  get enforce(): boolean {
+    return this.events.enforce;
+  }
+
   get listenerErrors(): number {
     return this.events.listenerErrors;
   }

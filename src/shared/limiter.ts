@@ -205,6 +205,10 @@ class SharedLimiter implements SharedRateLimiter {
     return this.events.name;
   }
 
+  get enforce(): boolean {
+    return this.events.enforce;
+  }
+
   get listenerErrors(): number {
     return this.events.listenerErrors;
   }

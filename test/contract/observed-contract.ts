@@ -162,7 +162,7 @@ export function describeObservedContract(label: string, make: MakeObserved, opti
       it('an outcome counter counts consume and allow by outcome, building events for its denied hook only', async () => {
         const prefix = keyPrefix();
         const limiter = await make(algorithm, { limit: 3, windowMs: 1000 }, new ManualClock(EPOCH), { name: 'api' });
-        expect(limiter.name).toBe('api');
+        expect([limiter.name, limiter.enforce]).toEqual(['api', true]);
         const denials: DecisionEvent[] = [];
         const times: number[] = [];
         const hooked = {
@@ -207,6 +207,7 @@ export function describeObservedContract(label: string, make: MakeObserved, opti
       it('a counter in shadow mode counts shadow-denied, through allow as through consume', async () => {
         const prefix = keyPrefix();
         const limiter = await make(algorithm, { limit: 1, windowMs: 1000 }, new ManualClock(EPOCH), { enforce: false });
+        expect([limiter.name, limiter.enforce]).toEqual([undefined, false]);
         const counter = { counts: new Float64Array(OUTCOMES.length) };
         limiter.addOutcomeCounter(counter);
         expect((await limiter.consume(`${prefix}k`)).allowed).toBe(true);
