@@ -7,6 +7,8 @@
 export { createLimiter } from './memory/limiter.js';
 /** The limiter (`allow`, `consume`, `reset`, `prune`) and its options (clock, `idleMs`, `maxKeys`). */
 export type { LimiterOptions, RateLimiter } from './memory/limiter.js';
+/** What `limiter.inspect(key)` reads: one key's state as its algorithm holds it (bucket level, GCRA's TAT, the log's timestamps, the counters). */
+export type { KeyState } from './algorithms/index.js';
 /** `limiter.wait(key, cost, options)`'s options: `signal` (abort: nothing taken) and `maxWaitMs` (past it: `WAIT_TOO_LONG` at once). */
 export type { WaitOptions } from './wait/key-waiters.js';
 /** Wraps a function so each call first waits for its slot (`key`/`cost` may be functions of the arguments); per-key call order kept. */

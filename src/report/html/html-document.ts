@@ -176,7 +176,7 @@ export function escapeHtml(text: string): string {
 }
 
 /** Inlined code with any `</style` or `</script` broken, so it cannot end its element early (it has none today). */
-function safeInElement(code: string, element: 'style' | 'script'): string {
+export function safeInElement(code: string, element: 'style' | 'script'): string {
   return code.replace(new RegExp(`</(${element})`, 'gi'), '<\\/$1');
 }
 
