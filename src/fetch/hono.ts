@@ -1,9 +1,10 @@
 // Hono's middleware, without importing Hono: a Hono middleware is a plain `(c, next)`
 // function, and the parts of its context used here are the Fetch request and response.
+import { isThenable } from '../core/thenable.js';
 import type { LimitedInfo, SharedLimitOptions } from '../http/limit-core.js';
 import { addressKey } from '../http/address-key.js';
 import { runtimeAddress } from './keys.js';
-import { fetchEngine, judge, withFields } from './middleware.js';
+import { fetchEngine, judge, withFields, type Judged } from './middleware.js';
 
 /**
  * The parts of a Hono `Context` the middleware uses: the Fetch request (`req.raw`), the
@@ -44,10 +45,11 @@ export function rateLimitHono<C extends HonoContextLike = HonoContextLike>(
   const { onLimited } = options;
   const limited = onLimited && ((args: [C], info: LimitedInfo) => onLimited(args[0], info));
   return async (c, next) => {
-    const decision = await judge(engine, [c], c.req.raw, limited);
-    if (decision.response !== undefined) return decision.response;
+    const judged = judge(engine, [c], c.req.raw, limited);
+    const { verdict, response } = isThenable<Judged>(judged) ? await judged : judged;
+    if (response !== undefined) return response;
     await next();
-    const response = withFields(c.res, decision.headers);
-    if (response !== c.res) c.res = response;
+    const answered = withFields(c.res, verdict.fields);
+    if (answered !== c.res) c.res = answered;
   };
 }

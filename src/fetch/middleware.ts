@@ -2,6 +2,7 @@
 // Next.js, Hono. The decision is ratelab/http's (src/http/limit-core.ts); this module only
 // reads a Request and writes a Response. Runtime-neutral: no `node:` module, no `process`.
 import { RatelabError } from '../core/errors.js';
+import { isThenable } from '../core/thenable.js';
 import { addressKey, ipv6Subnet } from '../http/address-key.js';
 import {
   limitEngine,
@@ -75,8 +76,21 @@ export function fetchDecider(options: FetchRateLimitOptions): FetchDecider {
   const limited = onLimited && ((args: [Request, FetchInfo], info: LimitedInfo) => onLimited(args[0], info));
   return async (request, info = {}) => {
     const full: FetchInfo = { address: info.address, args: info.args ?? [] };
-    return judge(engine, [request, full], request, limited);
+    return fetchDecision(await judge(engine, [request, full], request, limited));
   };
+}
+
+/** The default key: `info.address`, IPv6 grouped by `subnet` bits. */
+function defaultKey(subnet: number | false): (request: Request, info: FetchInfo) => string | undefined {
+  return (_request, info) => (info.address === undefined ? undefined : addressKey(info.address, subnet));
+}
+
+/** `options.onLimited` as `judge` calls it. */
+function limitedOf(
+  options: FetchRateLimitOptions,
+): ((args: [Request, FetchInfo], info: LimitedInfo) => Response | Promise<Response>) | undefined {
+  const { onLimited } = options;
+  return onLimited && ((args, info) => onLimited(args[0], info));
 }
 
 /**
@@ -97,34 +111,72 @@ export function fetchEngine<Args extends unknown[]>(
   return limitEngine<Args>(options, { defaultKey: () => defaultKey(ipv6Subnet(options.ipv6Subnet)), warn });
 }
 
+/** A request decided: the verdict and, when the request must not go on, the response to send. */
+export interface Judged {
+  readonly verdict: Verdict;
+  readonly response: Response | undefined;
+}
+
 /**
  * Decides a request through `engine`: the verdict, the custom `onLimited` response for a
- * 429 (one that throws is a limiter failure), `onDecision` told, as a {@link FetchDecision}.
+ * 429 (one that throws is a limiter failure), `onDecision` told. At once when the limiter
+ * answers at once: no promise on a memory limiter's path.
  */
-export async function judge<Args extends unknown[]>(
+export function judge<Args extends unknown[]>(
   engine: LimitEngine<Args>,
   args: Args,
   request: Request,
   onLimited: ((args: Args, info: LimitedInfo) => Response | Promise<Response>) | undefined,
-): Promise<FetchDecision> {
-  let verdict = await engine.decide(args);
-  let response: Response | undefined;
-  if (!verdict.pass && verdict.limited !== undefined && onLimited) {
-    try {
-      response = await onLimited(args, verdict.limited);
-      if (!(response instanceof Response))
-        throw new RatelabError('INVALID_ARGUMENT', 'onLimited: expected it to return a Response', {
-          field: 'onLimited',
-        });
-      response = withFields(response, verdict.fields);
-    } catch (error) {
-      verdict = engine.failure(error, args, verdict.result);
-      response = undefined;
-    }
-  }
-  const headers = fieldHeaders(verdict.fields);
-  if (!verdict.pass) response ??= jsonResponse(verdict, request);
+): Judged | Promise<Judged> {
+  const verdict = engine.decide(args);
+  return isThenable<Verdict>(verdict)
+    ? Promise.resolve(verdict).then((decided) => settle(engine, args, request, onLimited, decided))
+    : settle(engine, args, request, onLimited, verdict);
+}
+
+function settle<Args extends unknown[]>(
+  engine: LimitEngine<Args>,
+  args: Args,
+  request: Request,
+  onLimited: ((args: Args, info: LimitedInfo) => Response | Promise<Response>) | undefined,
+  verdict: Verdict,
+): Judged | Promise<Judged> {
+  if (!verdict.pass && verdict.limited !== undefined && onLimited)
+    return limitedBy(engine, args, request, onLimited, verdict, verdict.limited);
+  const response = verdict.pass ? undefined : jsonResponse(verdict, request);
   engine.report(verdict.result, args);
+  return { verdict, response };
+}
+
+/** The custom `onLimited` response; one that throws (or is no Response) is a limiter failure. */
+async function limitedBy<Args extends unknown[]>(
+  engine: LimitEngine<Args>,
+  args: Args,
+  request: Request,
+  onLimited: (args: Args, info: LimitedInfo) => Response | Promise<Response>,
+  denied: Verdict,
+  info: LimitedInfo,
+): Promise<Judged> {
+  let verdict = denied;
+  let response: Response | undefined;
+  try {
+    const answer: unknown = await onLimited(args, info);
+    if (!(answer instanceof Response))
+      throw new RatelabError('INVALID_ARGUMENT', 'onLimited: expected it to return a Response', {
+        field: 'onLimited',
+      });
+    response = withFields(answer, verdict.fields);
+  } catch (error) {
+    verdict = engine.failure(error, args, verdict.result);
+    response = verdict.pass ? undefined : jsonResponse(verdict, request);
+  }
+  engine.report(verdict.result, args);
+  return { verdict, response };
+}
+
+/** What {@link decide} answers, from a request judged. */
+function fetchDecision({ verdict, response }: Judged): FetchDecision {
+  const headers = fieldHeaders(verdict.fields);
   return response === undefined
     ? { allowed: verdict.pass, headers, result: verdict.result }
     : { allowed: false, headers, response, result: verdict.result };
@@ -139,7 +191,7 @@ function jsonResponse(verdict: Verdict & { pass: false }, request: Request): Res
   });
 }
 
-function fieldHeaders(fields: Iterable<readonly [string, string]>): Headers {
+function fieldHeaders(fields: readonly (readonly [string, string])[]): Headers {
   const headers = new Headers();
   for (const [name, value] of fields) headers.set(name, value);
   return headers;
@@ -149,11 +201,13 @@ function fieldHeaders(fields: Iterable<readonly [string, string]>): Headers {
  * `response` with `fields` set where it has none of that name (the handler's own win).
  * A response whose headers are immutable (from `fetch()`, `Response.redirect`) is copied.
  */
-export function withFields(response: Response, fields: Iterable<readonly [string, string]>): Response {
-  const missing = [...fields].filter(([name]) => !response.headers.has(name));
+export function withFields(response: Response, fields: readonly (readonly [string, string])[]): Response {
+  if (fields.length === 0) return response;
+  const { headers } = response;
+  const missing = fields.filter(([name]) => !headers.has(name));
   if (missing.length === 0) return response;
   try {
-    for (const [name, value] of missing) response.headers.set(name, value);
+    for (const [name, value] of missing) headers.set(name, value);
     return response;
   } catch {
     const copy = new Response(response.body, response);
@@ -207,12 +261,14 @@ export function rateLimitFetch<Rest extends unknown[]>(
       field: 'handler',
     });
   }
-  const decider = fetchDecider(options);
+  const engine = fetchEngine<[Request, FetchInfo]>(options, defaultKey);
+  const limited = limitedOf(options);
   return async (request, ...rest) => {
-    const decision = await decider(request, { address: runtimeAddress(request, rest), args: rest });
-    if (decision.response !== undefined) return decision.response;
+    const args: [Request, FetchInfo] = [request, { address: runtimeAddress(request, rest), args: rest }];
+    const judged = judge(engine, args, request, limited);
+    const { verdict, response } = isThenable<Judged>(judged) ? await judged : judged;
+    if (response !== undefined) return response;
     // Outside the decision: an error of the handler is the application's, not the limiter's.
-    const response = await handler(request, ...rest);
-    return withFields(response, decision.headers);
+    return withFields(await handler(request, ...rest), verdict.fields);
   };
 }

@@ -11,6 +11,7 @@ import { checkFailMode, type DecisionReason, type FailMode } from '../core/fail-
 import type { Consumer } from '../core/limiter.js';
 import { checkCost } from '../core/options.js';
 import type { Limits, NamedLimits } from '../core/policy.js';
+import { isThenable } from '../core/thenable.js';
 import type { RateLimiterRegistry } from '../tiers/registry.js';
 import {
   rateLimitHeaders,
@@ -175,8 +176,12 @@ export type Verdict =
 
 /** The decisions of one middleware: see {@link limitEngine}. */
 export interface LimitEngine<Args extends unknown[]> {
-  /** Decides one request. Never throws nor rejects: a failure is told to `onError` and becomes the fail mode's verdict. */
-  decide(args: Args): Promise<Verdict>;
+  /**
+   * Decides one request: at once when the limiter answers at once (the memory limiters), a
+   * promise when it answers one. Never throws nor rejects: a failure is told to `onError`
+   * and becomes the fail mode's verdict.
+   */
+  decide(args: Args): Verdict | Promise<Verdict>;
   /**
    * A failure after `decide` (a custom `onLimited` threw): `onError` is told, and the
    * fail mode's verdict replaces `result`'s.
@@ -227,10 +232,11 @@ export function limitEngine<Args extends unknown[]>(
   };
 
   /**
-   * Decides a request; throws when `key`, `cost` or the limiter throws, or the limiter's
-   * answer is no Decision. `at` tells the failure where it was.
+   * Decides a request; throws (or rejects) when `key`, `cost` or the limiter throws, or the
+   * limiter's answer is no Decision. `at` tells the failure where it was. Sync when the
+   * limiter is: no promise on a memory limiter's path.
    */
-  const decideRequest = async (args: Args, at: { key: string | undefined; policy: string }): Promise<Verdict> => {
+  const decideRequest = (args: Args, at: { key: string | undefined; policy: string }): Verdict | Promise<Verdict> => {
     const key = usableKey(keyOf(...args));
     at.key = key;
     if (key === undefined && options.noKey === 'reject') {
@@ -246,7 +252,19 @@ export function limitEngine<Args extends unknown[]>(
         : { pass: false, result, fields: [], status: 400, body: NO_KEY };
     }
     const cost = typeof options.cost === 'function' ? options.cost(...args) : (options.cost ?? 1);
-    const decided = await source.decide(key ?? SHARED_NO_KEY, cost);
+    const decided = source.decide(key ?? SHARED_NO_KEY, cost);
+    return isThenable<Decided>(decided)
+      ? Promise.resolve(decided).then((answer) => judged(answer, key, cost, at))
+      : judged(decided, key, cost, at);
+  };
+
+  /** The verdict on a limiter's answer. */
+  const judged = (
+    decided: Decided,
+    key: string | undefined,
+    cost: number,
+    at: { key: string | undefined; policy: string },
+  ): Verdict => {
     checkDecision(decided.decision);
     at.policy = decided.policy.name;
     const { decision } = decided;
@@ -286,10 +304,13 @@ export function limitEngine<Args extends unknown[]>(
   };
 
   return {
-    async decide(args) {
+    decide(args) {
       const at: { key: string | undefined; policy: string } = { key: undefined, policy: source.name };
       try {
-        return await decideRequest(args, at);
+        const verdict = decideRequest(args, at);
+        return isThenable<Verdict>(verdict)
+          ? Promise.resolve(verdict).then(undefined, (error: unknown) => failure(error, args, at))
+          : verdict;
       } catch (error) {
         return failure(error, args, at);
       }
@@ -424,8 +445,15 @@ interface DecisionSource {
   /** Every policy name its decisions can carry. */
   readonly policyNames: readonly string[];
   readonly failMode: FailMode | undefined;
-  /** `inShadow`: the limiter (or tier) that decided is in shadow mode. */
-  decide(key: string, cost: number): Promise<{ decision: MaybeReasoned; policy: PolicyInfo; inShadow: boolean }>;
+  /** At once when the limiter answers at once, else a promise. */
+  decide(key: string, cost: number): Decided | PromiseLike<Decided>;
+}
+
+/** A limiter's answer with the policy it was made under; `inShadow`: the limiter (or tier) that decided is in shadow mode. */
+interface Decided {
+  decision: MaybeReasoned;
+  policy: PolicyInfo;
+  inShadow: boolean;
 }
 
 function decisionSource(options: SharedLimitOptions<never>): DecisionSource {
@@ -458,7 +486,12 @@ function limiterSource(limiter: LimiterLike, name: string): DecisionSource {
     name,
     policyNames: [name],
     failMode: limiter.failMode === undefined ? undefined : checkFailMode(limiter.failMode, 'limiter.failMode'),
-    decide: async (key, cost) => ({ decision: await limiter.consume(key, cost), policy, inShadow }),
+    decide: (key, cost) => {
+      const decision = limiter.consume(key, cost);
+      return isThenable<MaybeReasoned>(decision)
+        ? Promise.resolve(decision).then((answer) => ({ decision: answer, policy, inShadow }))
+        : { decision, policy, inShadow };
+    },
   };
 }
 
@@ -473,7 +506,7 @@ function registrySource(registry: RateLimiterRegistry): DecisionSource {
     name: 'tiers',
     policyNames: registry.tiers,
     failMode: undefined,
-    decide: async (key, cost) => {
+    decide: (key, cost) => {
       const decision = registry.consume(key, cost);
       const { policy, inShadow } = policies.get(decision.tier) as { policy: PolicyInfo; inShadow: boolean };
       return { decision, policy, inShadow };
