@@ -3,6 +3,8 @@
 // - bare: the handler alone;
 // - bare-headers: the handler alone, its response carrying three static X-RateLimit-*
 //   fields, so the client reads as many bytes as from `limited`;
+// - bare-touched: the handler alone, the three fields then set on its response through
+//   `response.headers`, as any middleware adding fields to a Response must;
 // - limited: the handler behind rateLimitFetch (a token bucket no request exhausts, so every
 //   request is admitted and gets its fields, keyed by the peer address).
 // Node serves it through @hono/node-server (Node's own Request/Response), Bun through
@@ -25,6 +27,12 @@ const withFields = {
 const handlers = {
   bare: () => new Response('ok', { headers: plain }),
   'bare-headers': () => new Response('ok', { headers: withFields }),
+  'bare-touched': () => {
+    const response = new Response('ok', { headers: plain });
+    const { headers } = response;
+    for (const [name, value] of Object.entries(withFields)) if (!headers.has(name)) headers.set(name, value);
+    return response;
+  },
   limited: rateLimitFetch(() => new Response('ok', { headers: plain }), {
     limiter: createLimiter('token-bucket', { limit: 1_000_000_000, windowMs: 1000 }),
   }),

@@ -250,12 +250,13 @@ export async function decide(
  * passes after the request reaches the handler unchanged, and gives the default key its
  * address (Bun's server, Deno's info). Options are checked now: a bad one throws naming
  * it. A handler that throws keeps its error (the runtime's own error handling gets it):
- * it is never a 429 nor a limiter failure.
+ * it is never a 429 nor a limiter failure. The answer is a Response at once when both the
+ * limiter (a memory limiter) and the handler answer at once, else a promise of one.
  */
 export function rateLimitFetch<Rest extends unknown[]>(
   handler: FetchHandler<Rest>,
   options: FetchRateLimitOptions,
-): (request: Request, ...rest: Rest) => Promise<Response> {
+): (request: Request, ...rest: Rest) => Response | Promise<Response> {
   if (typeof handler !== 'function') {
     throw new RatelabError('INVALID_ARGUMENT', 'handler: expected a function (request) => Response', {
       field: 'handler',
@@ -263,12 +264,19 @@ export function rateLimitFetch<Rest extends unknown[]>(
   }
   const engine = fetchEngine<[Request, FetchInfo]>(options, defaultKey);
   const limited = limitedOf(options);
-  return async (request, ...rest) => {
+  // Outside the decision: an error of the handler is the application's, not the limiter's.
+  const respond = ({ verdict, response }: Judged, request: Request, rest: Rest): Response | Promise<Response> => {
+    if (response !== undefined) return response;
+    const answer = handler(request, ...rest);
+    return isThenable<Response>(answer)
+      ? Promise.resolve(answer).then((handled) => withFields(handled, verdict.fields))
+      : withFields(answer, verdict.fields);
+  };
+  return (request, ...rest) => {
     const args: [Request, FetchInfo] = [request, { address: runtimeAddress(request, rest), args: rest }];
     const judged = judge(engine, args, request, limited);
-    const { verdict, response } = isThenable<Judged>(judged) ? await judged : judged;
-    if (response !== undefined) return response;
-    // Outside the decision: an error of the handler is the application's, not the limiter's.
-    return withFields(await handler(request, ...rest), verdict.fields);
+    return isThenable<Judged>(judged)
+      ? Promise.resolve(judged).then((decided) => respond(decided, request, rest))
+      : respond(judged, request, rest);
   };
 }

@@ -260,6 +260,14 @@ describe('failures: the limiter fails by the fail mode, the handler keeps its er
       onError,
     });
     await expect(limited(request())).rejects.toBe(boom);
+    // A handler that throws at once (the limiter answering at once too): the throw itself reaches the runtime.
+    const sync = rateLimitFetch(
+      () => {
+        throw boom;
+      },
+      { limiter: createLimiter('gcra', { limit: 5, windowMs: 1000 }), onError },
+    );
+    expect(() => sync(request())).toThrow(boom);
     expect(onError).not.toHaveBeenCalled();
   });
 
