@@ -11,7 +11,7 @@ import { defineConfig, type Options } from 'tsup';
 /**
  * The entry points by audience, bundle name -> source: package.json "exports" maps
  * `ratelab`, `ratelab/tiers`, `ratelab/redis`, `ratelab/http`, `ratelab/shared`, `ratelab/lab` and
- * `ratelab/metrics` to them.
+ * `ratelab/metrics` and `ratelab/fetch` to them.
  */
 export const ENTRIES = {
   index: 'src/index.ts',
@@ -21,6 +21,7 @@ export const ENTRIES = {
   shared: 'src/shared/index.ts',
   lab: 'src/lab/index.ts',
   metrics: 'src/observability/index.ts',
+  fetch: 'src/fetch/index.ts',
   // Not an entry point: the script the memory probe runs in a child process, which it
   // finds beside its own module (metrics/child-process.ts siblingModule).
   'memory-child': 'src/metrics/memory-child.ts',
