@@ -23,7 +23,7 @@ import type { ServerLimit, ServerPolicy } from '../core/server-limit.js';
 export interface AimdOptions {
   /** The rate after a throttle is the measured send rate times this (0 < x < 1; default 0.5). */
   decrease?: number;
-  /** Per second of accepted responses the rate grows by this fraction of the rate before the last decrease (> 0; default 0.2). */
+  /** Per second of accepted responses the rate grows by this fraction of the rate before the last decrease, that rate taken as at least 5/s (> 0; default 0.2: at least +1/s per second). */
   increase?: number;
   /** The lowest rate, requests per second (> 0; default 0.5). */
   minRatePerSec?: number;
@@ -88,6 +88,8 @@ const RATE_WINDOW_MS = 1000;
 const MAX_SENDS_KEPT = 4096;
 /** While the first request of a key is unanswered the others ask again this often, ms (a response wakes them at once). */
 const PROBE_WAIT_MS = 1000;
+/** The additive step grows from at least this rate, requests per ms (5/s: +1/s per second at the default increase), so a cut from a rate measured on a handful of sends recovers in seconds. */
+const MIN_INCREASE_BASE = 5 / 1000;
 /** Refill rounding tolerated, tokens. */
 const TOKEN_EPSILON = 1e-9;
 /** SRE counters: this many buckets per window. */
@@ -340,7 +342,8 @@ export class AdaptiveBrain {
     if (s.aimdRate === Infinity) return;
     const elapsed = Math.max(0, now - s.increasedAt) / 1000;
     s.increasedAt = now;
-    const step = this.increase * (s.lastMaxRate < Infinity ? s.lastMaxRate : s.aimdRate) * elapsed;
+    const base = Math.max(s.lastMaxRate < Infinity ? s.lastMaxRate : s.aimdRate, MIN_INCREASE_BASE);
+    const step = this.increase * base * elapsed;
     let rate = s.aimdRate + step;
     if (s.policyRate === Infinity) rate = Math.min(rate, Math.max(2 * this.measuredRate(s, now), s.aimdRate));
     s.aimdRate = rate >= s.policyRate ? Infinity : rate;

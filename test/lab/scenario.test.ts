@@ -199,8 +199,12 @@ describe('built-in scenarios', () => {
     const zipf = builtins.find((s) => s.name === 'zipf-many-keys');
     expect(zipf?.sources[0]?.keys).toMatchObject({ count: 100_000, pick: 'zipf' });
     const retries = builtins.flatMap((s) => s.sources).filter((source) => source.kind === 'retry');
-    const storms = retries.filter((source) => source.backoff === undefined && source.throttle === undefined);
-    expect(storms.map((source) => source.jitter).sort()).toEqual([0, 1, 1]);
+    const storms = retries.filter(
+      (source) => source.backoff === undefined && source.throttle === undefined && source.client === undefined,
+    );
+    expect(storms.map((source) => source.jitter).sort()).toEqual([0, 0, 1, 1, 1]);
+    const adaptive = retries.filter((source) => source.client === 'adaptive');
+    expect(adaptive.map((source) => source.label)).toEqual(['adaptive']);
     const throttled = retries.filter((source) => source.throttle !== undefined);
     expect(throttled.map((source) => [source.label, source.throttle])).toEqual([
       ['throttled', { limit: 100, windowMs: 1000 }],
@@ -211,6 +215,7 @@ describe('built-in scenarios', () => {
       ['full', 'full', false],
       ['equal', 'equal', false],
       ['decorrelated', 'decorrelated', false],
+      ['backoff', 'decorrelated', false],
     ]);
   });
 
