@@ -45,13 +45,14 @@ export { createStoreLimiter } from './backend/store-limiter.js';
 export type { LimiterStore, StoreContext, StoreLimiterOptions, StoreRateLimiter } from './backend/store-limiter.js';
 /** Why a decision of a limiter over a store is what it is (`reason`), and such a decision. */
 export type { DecisionReason, FailMode, FailOverReason, ReasonedDecision } from './core/fail-over.js';
-/** Decision events (every limiter's `onDecision` option and `addDecisionListener`) and shadow mode (`enforce: false`): the event, its listener, the options, the five outcomes. */
+/** Decision events (every limiter's `onDecision` option and `addDecisionListener`), outcome counters (`addOutcomeCounter`) and shadow mode (`enforce: false`): the event, its listener, the counter, the options, the five outcomes. */
 export type {
   DecisionEvent,
   DecisionListener,
   DecisionSource,
   ObservedOptions,
   Outcome,
+  OutcomeCounter,
 } from './core/decision-event.js';
 /** The five outcomes in report order: allowed, denied, shadow-denied, failed-open, failed-closed. */
 export { OUTCOMES } from './core/decision-event.js';

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { schedulerOf, toClock, type Clock, type ClockSource } from '../core/clock.js';
 import type { Decision } from '../core/decision.js';
-import type { DecisionListener, ObservedOptions } from '../core/decision-event.js';
+import type { DecisionListener, OutcomeCounter, ObservedOptions } from '../core/decision-event.js';
 import { checkObservedOptions, DecisionObserver } from '../core/decision-observer.js';
 import { DenyCache } from '../core/deny-cache.js';
 import {
@@ -154,6 +154,8 @@ export class StoreLimiter<D extends ReasonedDecision, S extends LimiterStore<D> 
   private readonly waitFor: WaitFn<D>;
   /** Listeners and shadow mode; the decision path asks only its `active`. */
   private readonly events: DecisionObserver;
+  readonly name: string | undefined;
+  readonly enforce: boolean;
 
   constructor(
     readonly algorithm: Algorithm,
@@ -173,6 +175,8 @@ export class StoreLimiter<D extends ReasonedDecision, S extends LimiterStore<D> 
         : createLimiter(algorithm, localShareLimits(this.policies, nodes), this.clock ? { clock: this.clock } : {});
     this.denials = denyCacheOf(options.denyCache, this.limits.capacity);
     this.events = new DecisionObserver(checkObservedOptions(options), algorithm, this.policies, this.failMode);
+    this.name = this.events.name;
+    this.enforce = this.events.enforce;
     this.waitFor = lazyWait((k, c) => this.consume(k, c), {
       scheduler: schedulerOf(options.clock),
       capacity: this.events.enforce ? this.limits.capacity : undefined,
@@ -188,6 +192,10 @@ export class StoreLimiter<D extends ReasonedDecision, S extends LimiterStore<D> 
 
   addDecisionListener(listener: DecisionListener): () => void {
     return this.events.add(listener);
+  }
+
+  addOutcomeCounter(counter: OutcomeCounter): () => void {
+    return this.events.addCounter(counter);
   }
 
   consume(key: string, cost = 1): Promise<D> {

@@ -3,6 +3,7 @@ import { OUTCOMES, type Outcome } from '../core/decision-event.js';
 import { RatelabError } from '../core/errors.js';
 import { DECISIONS_SERIES } from '../core/series.js';
 import { parseSamples } from '../report/data/prometheus-text.js';
+import type { ClientCounts, ServerCounts } from '../report/attack-report.js';
 import type { CommandIO } from '../report/io.js';
 import { checkTarget } from '../attack/target.js';
 
@@ -74,15 +75,21 @@ function unavailable(url: URL, why: string, cause?: unknown): RatelabError {
   });
 }
 
-/** What the client saw of its own requests: decided 2xx and 429, other answers, none. */
-export interface ClientCounts {
-  requests: number;
-  admitted: number;
-  denied: number;
+export type { ClientCounts, ServerCounts } from '../report/attack-report.js';
+
+/** The server's counts during the run (`after - before`, per outcome), beside the client's. */
+export function countsDuring(
+  url: URL,
+  before: OutcomeCounts,
+  after: OutcomeCounts,
+  client: ClientCounts,
+): ServerCounts {
+  const during = Object.fromEntries(OUTCOMES.map((outcome) => [outcome, after[outcome] - before[outcome]]));
+  return { url: url.href, during: during as OutcomeCounts, client };
 }
 
 /**
- * The server's counts during the run (`after - before`, per outcome) beside the client's:
+ * The server's counts during the run beside the client's, as text:
  *
  * ```
  * server's own counts (http://127.0.0.1:8080/metrics), during the run, beside the client's:
@@ -94,8 +101,9 @@ export interface ClientCounts {
  *   total          13  (client: 13 requests sent)
  * ```
  */
-export function serverCountsText(url: URL, before: OutcomeCounts, after: OutcomeCounts, client: ClientCounts): string {
-  const during = OUTCOMES.map((outcome): [string, number] => [outcome, after[outcome] - before[outcome]]);
+export function serverCountsText(counts: ServerCounts): string {
+  const { client } = counts;
+  const during = OUTCOMES.map((outcome): [string, number] => [outcome, counts.during[outcome]]);
   const total = during.reduce((sum, [, count]) => sum + count, 0);
   const beside: Partial<Record<Outcome | 'total', string>> = {
     allowed: `${client.admitted} 2xx`,
@@ -108,27 +116,44 @@ export function serverCountsText(url: URL, before: OutcomeCounts, after: Outcome
     const client = beside[name as Outcome | 'total'];
     return `  ${name.padEnd(14)}${String(count).padStart(width)}${client === undefined ? '' : `  (client: ${client})`}`;
   });
-  return `server's own counts (${url.href}), during the run, beside the client's:\n${lines.join('\n')}\n`;
+  return `server's own counts (${counts.url}), during the run, beside the client's:\n${lines.join('\n')}\n`;
+}
+
+/** The second read of `--metrics-url`, after the run: the counts during it, or why it failed. */
+export type CountsRead = { counts: ServerCounts; error?: undefined } | { counts?: undefined; error: unknown };
+
+/** `--metrics-url` read once before the run: {@link serverCounts}. */
+export interface ServerCountsReader {
+  /** Reads the counts again: those during the run, beside `client`'s, or the failure (never thrown here). */
+  read(client: ClientCounts): Promise<CountsRead>;
+  /**
+   * Writes the counts as text (stdout after the report, or stderr when the report's data
+   * owns stdout), or throws why they could not be read: called once the report is written.
+   */
+  report(read: CountsRead, toStdout: boolean, io: CommandIO): void;
 }
 
 /**
  * `--metrics-url`, when given: checked as the target is (http:, loopback unless
  * `allowRemote`) and read once now, before the first request, so that an unreadable one
- * fails (exit 3) before anything is sent; `report` reads it again after the run and writes
- * the counts during it beside the client's (stdout after the report, or stderr when the
- * report's data owns stdout). A failure then is thrown after the report was written.
+ * fails (exit 3) before anything is sent; read again after the run (see {@link ServerCountsReader}).
  */
 export async function serverCounts(
   flag: string | undefined,
   allowRemote: boolean,
-): Promise<{ report(client: ClientCounts, toStdout: boolean, io: CommandIO): Promise<void> } | undefined> {
+): Promise<ServerCountsReader | undefined> {
   if (flag === undefined) return undefined;
   const url = await checkTarget(flag, allowRemote, '--metrics-url');
   const before = await readServerCounts(url);
   return {
-    async report(client, toStdout, io) {
-      const after = await readServerCounts(url);
-      (toStdout ? io.stderr : io.stdout).write(serverCountsText(url, before, after, client));
+    read: (client) =>
+      readServerCounts(url).then(
+        (after): CountsRead => ({ counts: countsDuring(url, before, after, client) }),
+        (error: unknown): CountsRead => ({ error }),
+      ),
+    report: (read, toStdout, io) => {
+      if (read.counts === undefined) throw read.error;
+      (toStdout ? io.stderr : io.stdout).write(serverCountsText(read.counts));
     },
   };
 }

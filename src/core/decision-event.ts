@@ -66,8 +66,33 @@ export type DecisionListener = (event: DecisionEvent) => void;
 export interface DecisionSource {
   /** Adds `listener` (the same function twice counts once); returns the function that removes it. */
   addDecisionListener(listener: DecisionListener): () => void;
-  /** Listener calls that threw, since creation. */
+  /**
+   * Adds `counter` (the same object twice counts once): the limiter adds 1 to its `counts`
+   * per decision, building no event (one is built for `denied` only). Returns the function
+   * that removes it. Throws `INVALID_ARGUMENT` for a counter without `counts`.
+   */
+  addOutcomeCounter(counter: OutcomeCounter): () => void;
+  /** Listener (and counter hook) calls that threw, since creation. */
   readonly listenerErrors: number;
+  /** The limiter's `name` option (events' `limiter`, the metrics' `tier`), or undefined. */
+  readonly name: string | undefined;
+  /** The limiter's `enforce` option: `false` in shadow mode (so a middleware over it decides in shadow too). */
+  readonly enforce: boolean;
+}
+
+/**
+ * Decisions counted by outcome as the limiter makes them: the cheap way to keep metrics (what
+ * `ratelab/metrics` uses). Counting a decision costs one increment: no event object, no call,
+ * unless a hook below asks for one. Hooks run synchronously; one that throws counts as a
+ * listener error and never changes the decision.
+ */
+export interface OutcomeCounter {
+  /** Decisions so far per outcome, at each outcome's index in {@link OUTCOMES} (at least 5 entries). */
+  readonly counts: Float64Array;
+  /** Called with each decision's time, ns, by the asynchronous limiters (Redis, node:cluster). */
+  timed?: (durationNs: number) => void;
+  /** Called with the event of each denial (`denied`, `shadow-denied`, `failed-closed`). */
+  denied?: (event: DecisionEvent) => void;
 }
 
 /** The options every limiter takes for its events and shadow mode. */

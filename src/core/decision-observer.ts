@@ -1,5 +1,6 @@
 import { bindingIndex, type Decision } from './decision.js';
-import type { DecisionEvent, DecisionListener, ObservedOptions, Outcome } from './decision-event.js';
+import type { DecisionEvent, DecisionListener, ObservedOptions, Outcome, OutcomeCounter } from './decision-event.js';
+import { OUTCOMES } from './decision-event.js';
 import type { FailMode, ReasonedDecision } from './fail-over.js';
 import { tightestLimit } from './limit-list.js';
 import { invalidOption } from './options.js';
@@ -8,8 +9,9 @@ import { isThenable } from './thenable.js';
 
 // The one implementation of decision events and shadow mode (src/core/decision-event.ts
 // says the contract), which every limiter holds one of. A limiter checks `active` once per
-// decision and, only when it is set, hands the decision to `settle`: without a listener or
-// shadow mode nothing here runs, so the decision path allocates nothing more.
+// decision and, only when it is set, hands the decision to `settle`: without a listener, a
+// counter or shadow mode nothing here runs, so the decision path allocates nothing more. A
+// counter alone builds no event either: `settle` adds to its counts and returns.
 
 /** {@link ObservedOptions} checked: `INVALID_ARGUMENT` naming the field for anything else. */
 export function checkObservedOptions(options: ObservedOptions | undefined): ObservedOptions {
@@ -33,8 +35,16 @@ export function checkObservedOptions(options: ObservedOptions | undefined): Obse
  * throws (or returns a promise that rejects) is counted and, the first time, reported.
  */
 export class DecisionObserver {
-  /** Whether `settle` has anything to do: a listener, or shadow mode. The limiters' one check per decision. */
-  active: boolean;
+  /** Whether `settle` has anything to do: a listener, a counter, or shadow mode. The limiters' one check per decision. */
+  active = false;
+  /**
+   * Whether all there is to do is count (counters, no listener, enforcing): then a limiter
+   * that answers a bare boolean (`allow`) may skip the Decision and call {@link countBare},
+   * except for a denial while {@link denialsTold}, which `settle` must be given in full.
+   */
+  countOnly = false;
+  /** Whether a counter has a `denied` hook (it takes the denial's event). */
+  denialsTold = false;
   /** `false`: shadow mode. */
   readonly enforce: boolean;
   /** The `name` option: events' `limiter`. */
@@ -43,6 +53,8 @@ export class DecisionObserver {
   listenerErrors = 0;
   /** Replaced, never changed in place: a listener that removes itself (or another) mid-call leaves this call's round intact. */
   private listeners: readonly DecisionListener[];
+  /** Replaced, never changed in place, as `listeners`. */
+  private counters: readonly OutcomeCounter[] = [];
   private readonly onError: (error: unknown) => void;
   private reported = false;
   /** Events' `limit` when the decision lists no limits: the one limit's name, or of several the tightest's (a cached denial). */
@@ -62,8 +74,14 @@ export class DecisionObserver {
     this.name = options.name;
     this.onError = options.onError ?? warnListenerError;
     this.listeners = options.onDecision === undefined ? [] : [options.onDecision];
-    this.active = this.listeners.length > 0 || !this.enforce;
     this.soleLimit = tightestLimit(policies).name;
+    this.update();
+  }
+
+  private update(): void {
+    this.active = this.listeners.length > 0 || this.counters.length > 0 || !this.enforce;
+    this.countOnly = this.listeners.length === 0 && this.enforce && this.counters.length > 0;
+    this.denialsTold = this.counters.some((counter) => counter.denied !== undefined);
   }
 
   /** Adds `listener` (once, however often it is added); returns the function that removes it. */
@@ -71,11 +89,32 @@ export class DecisionObserver {
     if (typeof listener !== 'function')
       throw invalidOption('listener', 'expected a function (event) => void', listener);
     if (!this.listeners.includes(listener)) this.listeners = [...this.listeners, listener];
-    this.active = true;
+    this.update();
     return () => {
       this.listeners = this.listeners.filter((added) => added !== listener);
-      this.active = this.listeners.length > 0 || !this.enforce;
+      this.update();
     };
+  }
+
+  /** Adds `counter` (once, however often it is added); returns the function that removes it. */
+  addCounter(counter: OutcomeCounter): () => void {
+    checkCounter(counter);
+    if (!this.counters.includes(counter)) this.counters = [...this.counters, counter];
+    this.update();
+    return () => {
+      this.counters = this.counters.filter((added) => added !== counter);
+      this.update();
+    };
+  }
+
+  /**
+   * Counts a decision made without a Decision (`allow`), when {@link countOnly}: `allowed`
+   * or `denied` (a denial only while no counter wants its event, see {@link denialsTold}).
+   */
+  countBare(allowed: boolean): void {
+    const index = allowed ? ALLOWED : DENIED;
+    const counters = this.counters;
+    for (let i = 0; i < counters.length; i++) ((counters[i] as OutcomeCounter).counts[index] as number) += 1;
   }
 
   /**
@@ -86,20 +125,47 @@ export class DecisionObserver {
    */
   settle<D extends Decision>(key: string, cost: number, decided: D, durationNs?: number): D {
     const given: D = decided.allowed || this.enforce ? decided : { ...decided, allowed: true, shadowDenied: true };
-    if (this.listeners.length > 0) this.emit(key, cost, decided, given, durationNs);
+    if (this.counters.length > 0) this.count(key, cost, decided, given, durationNs);
+    if (this.listeners.length > 0) this.emit(this.eventOf(key, cost, decided, given, durationNs));
     return given;
   }
 
-  private emit(key: string, cost: number, decided: Decision, given: Decision, durationNs: number | undefined): void {
+  /** Adds the decision to every counter's counts and calls the hooks that apply. */
+  private count(key: string, cost: number, decided: Decision, given: Decision, durationNs: number | undefined): void {
+    const outcome = this.outcomeOf(decided, reasonOf(decided));
+    const index = OUTCOMES.indexOf(outcome);
+    const denial = index === DENIED || index === SHADOW_DENIED || index === FAILED_CLOSED;
+    let event: DecisionEvent | undefined;
+    const counters = this.counters;
+    for (let i = 0; i < counters.length; i++) {
+      const counter = counters[i] as OutcomeCounter;
+      (counter.counts[index] as number) += 1;
+      try {
+        if (durationNs !== undefined && counter.timed !== undefined) counter.timed(durationNs);
+        if (denial && counter.denied !== undefined)
+          counter.denied((event ??= this.eventOf(key, cost, decided, given, durationNs)));
+      } catch (error) {
+        this.listenerFailed(error);
+      }
+    }
+  }
+
+  private eventOf(
+    key: string,
+    cost: number,
+    decided: Decision,
+    given: Decision,
+    durationNs: number | undefined,
+  ): DecisionEvent {
     const { limits } = decided;
-    const reason = (decided as Partial<ReasonedDecision>).reason;
+    const reason = reasonOf(decided);
     const failed =
       reason !== undefined &&
       reason !== 'redis' &&
       reason !== 'primary' &&
       reason !== 'store' &&
       reason !== 'deny-cache';
-    const event: DecisionEvent = {
+    return {
       key,
       cost,
       outcome: this.outcomeOf(decided, reason),
@@ -111,6 +177,9 @@ export class DecisionObserver {
       durationNs,
       failure: failed ? ((decided as ReasonedDecision).error ?? reason) : undefined,
     };
+  }
+
+  private emit(event: DecisionEvent): void {
     const listeners = this.listeners;
     for (let i = 0; i < listeners.length; i++) {
       try {
@@ -151,6 +220,29 @@ export class DecisionObserver {
     } catch (failure) {
       warn(`a limiter's onError threw (${messageOf(failure)})`);
     }
+  }
+}
+
+// Indexes in OUTCOMES of the outcomes the counting path names.
+const ALLOWED = OUTCOMES.indexOf('allowed');
+const DENIED = OUTCOMES.indexOf('denied');
+const SHADOW_DENIED = OUTCOMES.indexOf('shadow-denied');
+const FAILED_CLOSED = OUTCOMES.indexOf('failed-closed');
+
+/** A store limiter's `reason` (fail modes, key errors), or undefined for the in-process limiters' decisions. */
+function reasonOf(decided: Decision): string | undefined {
+  return (decided as Partial<ReasonedDecision>).reason;
+}
+
+/** `INVALID_ARGUMENT` unless `counter` is an {@link OutcomeCounter}. */
+function checkCounter(counter: OutcomeCounter): void {
+  const counts: unknown = (counter as Partial<OutcomeCounter> | null)?.counts;
+  if (!(counts instanceof Float64Array) || counts.length < OUTCOMES.length)
+    throw invalidOption('counter', `expected { counts: a Float64Array of ${OUTCOMES.length} }`, counter);
+  for (const hook of ['timed', 'denied'] as const) {
+    const value: unknown = counter[hook];
+    if (value !== undefined && typeof value !== 'function')
+      throw invalidOption(`counter.${hook}`, 'expected a function', value);
   }
 }
 

@@ -78,10 +78,17 @@ export function compositeDecision(
 ): Decision {
   const allowed = meter.take(slot, now, cost);
   const deniedCost = allowed ? 0 : cost;
+  const { parts } = meter;
+  if (list.length === 2) {
+    // The common composite, without a loop or an array to fill: measured faster (docs/bench.md, "Several limits").
+    const a = limitDecision(parts[0] as Meter, list[0] as NamedLimits, slot, now, deniedCost);
+    const b = limitDecision(parts[1] as Meter, list[1] as NamedLimits, slot, now, deniedCost);
+    return bindingDecision(allowed, binds(allowed, b, a) ? b : a, Math.min(a.remaining, b.remaining), [a, b]);
+  }
   // Sized at once: growing an empty array by push allocates room for 17 entries first.
   const limits = new Array<LimitDecision>(list.length);
   for (let i = 0; i < list.length; i++) {
-    limits[i] = limitDecision(meter.parts[i] as Meter, list[i] as NamedLimits, slot, now, deniedCost);
+    limits[i] = limitDecision(parts[i] as Meter, list[i] as NamedLimits, slot, now, deniedCost);
   }
   return combineDecisions(allowed, limits);
 }
@@ -107,6 +114,16 @@ export function combineDecisions(allowed: boolean, limits: readonly LimitDecisio
   const binding = limits[bindingIndex(allowed, limits)] as LimitDecision;
   let remaining = Infinity;
   for (const limit of limits) remaining = Math.min(remaining, limit.remaining);
+  return bindingDecision(allowed, binding, remaining, limits);
+}
+
+/** The decision of several limits: `binding`'s figures, `remaining` the least of the limits', `limits` kept as given. */
+function bindingDecision(
+  allowed: boolean,
+  binding: LimitDecision,
+  remaining: number,
+  limits: readonly LimitDecision[],
+): Decision {
   return {
     allowed,
     limit: binding.limit,
@@ -124,11 +141,14 @@ export function combineDecisions(allowed: boolean, limits: readonly LimitDecisio
 export function bindingIndex(allowed: boolean, limits: readonly LimitDecision[]): number {
   let binding = 0;
   for (let i = 1; i < limits.length; i++) {
-    const limit = limits[i] as LimitDecision;
-    const best = limits[binding] as LimitDecision;
-    if (allowed ? limit.remaining < best.remaining : limit.retryAfterMs > best.retryAfterMs) binding = i;
+    if (binds(allowed, limits[i] as LimitDecision, limits[binding] as LimitDecision)) binding = i;
   }
   return binding;
+}
+
+/** Whether `limit`, listed after `best`, binds instead of it: admitted, less remaining; denied, a longer wait (ties keep the first). */
+function binds(allowed: boolean, limit: LimitDecision, best: LimitDecision): boolean {
+  return allowed ? limit.remaining < best.remaining : limit.retryAfterMs > best.retryAfterMs;
 }
 
 /** How a limiter answers from its meter for `cost` units of the key in `slot` at `now`. */

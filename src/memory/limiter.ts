@@ -1,7 +1,7 @@
 import { createLimitsMeter, type Meter } from '../algorithms/index.js';
 import { readClock, schedulerOf, toClock, type Clock, type ClockSource } from '../core/clock.js';
 import { decisionOf, type Decision, type DecideFn } from '../core/decision.js';
-import type { DecisionListener, ObservedOptions } from '../core/decision-event.js';
+import type { DecisionListener, OutcomeCounter, ObservedOptions } from '../core/decision-event.js';
 import { checkObservedOptions, DecisionObserver } from '../core/decision-observer.js';
 import { advanceKeyTime } from '../core/key-time.js';
 import type { AsyncRateLimiter } from '../core/limiter.js';
@@ -123,6 +123,14 @@ class MemoryLimiter implements RateLimiter {
     return this.table.size;
   }
 
+  get name(): string | undefined {
+    return this.events.name;
+  }
+
+  get enforce(): boolean {
+    return this.events.enforce;
+  }
+
   get listenerErrors(): number {
     return this.events.listenerErrors;
   }
@@ -131,8 +139,12 @@ class MemoryLimiter implements RateLimiter {
     return this.events.add(listener);
   }
 
+  addOutcomeCounter(counter: OutcomeCounter): () => void {
+    return this.events.addCounter(counter);
+  }
+
   allow(key: string): boolean {
-    if (this.events.active) return this.consume(key, 1).allowed;
+    if (this.events.active) return this.observedAllow(key);
     checkKey(key);
     const slot = this.slotFor(key, readClock(this.clock));
     return this.meter.take(slot, this.table.touched[slot] as number, 1);
@@ -167,6 +179,22 @@ class MemoryLimiter implements RateLimiter {
     const at = advanceKeyTime(this.meter, slot, this.table.touched[slot] as number, now);
     this.table.use(slot, at);
     return slot;
+  }
+
+  /**
+   * `allow` with events: the Decision is built only for what needs it (a listener, shadow
+   * mode, a counter's `denied` hook); a counter alone counts the bare answer.
+   */
+  private observedAllow(key: string): boolean {
+    if (!this.events.countOnly) return this.consume(key, 1).allowed;
+    checkKey(key);
+    const slot = this.slotFor(key, readClock(this.clock));
+    const at = this.table.touched[slot] as number;
+    const allowed = this.meter.take(slot, at, 1);
+    // A denial took nothing, so deciding again gives the same denial, in full, for the hooks that take its event.
+    if (!allowed && this.events.denialsTold) this.events.settle(key, 1, this.decide(slot, at, 1));
+    else this.events.countBare(allowed);
+    return allowed;
   }
 
   /** Kept out of `slotFor` so the path taken by every known key stays small enough to inline. */

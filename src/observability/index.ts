@@ -34,5 +34,11 @@ export {
 } from '../core/series.js';
 /** The five outcomes, the `outcome` label's values. */
 export { OUTCOMES } from '../core/decision-event.js';
-/** An outcome, and the events and listeners the limiters offer (`addDecisionListener`). */
-export type { DecisionEvent, DecisionListener, DecisionSource, Outcome } from '../core/decision-event.js';
+/** An outcome, and the events, listeners and counters the limiters offer (`addDecisionListener`, `addOutcomeCounter`). */
+export type {
+  DecisionEvent,
+  DecisionListener,
+  DecisionSource,
+  Outcome,
+  OutcomeCounter,
+} from '../core/decision-event.js';

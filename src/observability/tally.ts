@@ -1,21 +1,23 @@
-import type { DecisionEvent, DecisionListener, DecisionSource } from '../core/decision-event.js';
+import type { DecisionEvent, DecisionListener, DecisionSource, OutcomeCounter } from '../core/decision-event.js';
 import { OUTCOMES } from '../core/decision-event.js';
 import { invalidOption } from '../core/options.js';
 
 // What the Prometheus and OpenTelemetry writers share: a limiter as they read it, and the
-// tally its listener keeps. A decision costs the listener a few field reads and one array
-// increment (the exporters' own calls, which hash label sets, run at collect time only), so
-// metrics on keep the memory limiter's speed; label values come from the registration's
-// `name` and the limiters' own names, never from keys.
+// tally it counts into. A ratelab limiter counts each decision into the tally's row itself
+// (an OutcomeCounter: one increment, no event), so metrics on keep the memory limiter's
+// speed; the exporters' own calls, which hash label sets, run at collect time only. Label
+// values come from the registration's `name` and the limiters' own names, never from keys.
 
 /**
- * A limiter as the metrics read it: its events (every limiter), and what some limiters add,
- * read at collect time: `size` (live keys: memory, shared), `name` (the tier label before the
- * first event says it), `openBreakers()` (the Redis nodes whose circuit breaker is open now).
+ * A limiter as the metrics read it: its events (every limiter), its outcome counter (every
+ * ratelab limiter; without one it is counted through a listener), and what some limiters
+ * add, read at collect time: `size` (live keys: memory, shared), `name` (the tier label),
+ * `openBreakers()` (the Redis nodes whose circuit breaker is open now).
  */
-export interface ObservedLimiter extends DecisionSource {
+export interface ObservedLimiter extends Pick<DecisionSource, 'addDecisionListener' | 'listenerErrors'> {
+  addOutcomeCounter?(counter: OutcomeCounter): () => void;
   readonly size?: number;
-  readonly name?: string;
+  readonly name?: string | undefined;
   openBreakers?(): readonly string[];
 }
 
@@ -103,7 +105,10 @@ export class Tally {
     const registration: Registration = { limiter, name, tier: tierOf(limiter), breakerNodes: new Set() };
     this.registrations.push(registration);
     if (registration.tier !== undefined) this.row(name, registration.tier);
-    const remove = limiter.addDecisionListener(this.listener(registration, hooks));
+    const remove =
+      typeof limiter.addOutcomeCounter === 'function'
+        ? limiter.addOutcomeCounter(this.counter(registration, hooks))
+        : limiter.addDecisionListener(this.listener(registration, hooks));
     let removed = false;
     return () => {
       if (removed) return;
@@ -117,7 +122,23 @@ export class Tally {
   }
 
   /**
-   * Never throws, whatever it is given: a malformed event (not an object, an unknown
+   * The counter of a limiter that counts for itself: its row's counts (the tier is its
+   * `name`, '' without one, known from the start), and the hooks only where the exporter has them.
+   */
+  private counter(registration: Registration, hooks: TallyHooks): OutcomeCounter {
+    const tier = registration.tier ?? '';
+    registration.tier = tier;
+    const labels: SeriesLabels = { limiter: registration.name, tier };
+    const { duration, denial } = hooks;
+    return {
+      counts: this.row(registration.name, tier).counts,
+      timed: duration === undefined ? undefined : (ns) => duration(labels, ns / 1e9),
+      denied: denial === undefined ? undefined : (event) => denial(labels, event),
+    };
+  }
+
+  /**
+   * The listener of a limiter without an outcome counter. Never throws, whatever it is given: a malformed event (not an object, an unknown
    * outcome, a getter that throws) counts nothing; a non-string `limiter` is the unnamed
    * tier ''. The common event costs a few compares and one increment: the outcome by
    * identity against the literals (the limiters send those), the tier's row looked up only

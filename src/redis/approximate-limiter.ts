@@ -1,6 +1,6 @@
 import { schedulerOf, toClock, type Clock, type ClockSource } from '../core/clock.js';
 import type { Decision } from '../core/decision.js';
-import type { DecisionListener, ObservedOptions } from '../core/decision-event.js';
+import type { DecisionListener, OutcomeCounter, ObservedOptions } from '../core/decision-event.js';
 import { checkObservedOptions, DecisionObserver } from '../core/decision-observer.js';
 import type { AsyncRateLimiter } from '../core/limiter.js';
 import { RatelabError } from '../core/errors.js';
@@ -176,12 +176,24 @@ class Approximate implements ApproximateLimiter {
     return this.events.active ? this.events.settle(key, cost, decision) : decision;
   }
 
+  get name(): string | undefined {
+    return this.events.name;
+  }
+
+  get enforce(): boolean {
+    return this.events.enforce;
+  }
+
   get listenerErrors(): number {
     return this.events.listenerErrors;
   }
 
   addDecisionListener(listener: DecisionListener): () => void {
     return this.events.add(listener);
+  }
+
+  addOutcomeCounter(counter: OutcomeCounter): () => void {
+    return this.events.addCounter(counter);
   }
 
   allow(key: string): boolean {

@@ -1,3 +1,4 @@
+import type { Outcome } from '../core/decision-event.js';
 import { formatDuration } from '../core/duration.js';
 import type { AttackAnalysis } from '../attack/analysis.js';
 import type { AttackRun } from '../attack/runner.js';
@@ -13,6 +14,24 @@ export interface AttackReport {
   speed: number;
   run: AttackRun;
   analysis: AttackAnalysis;
+  /** The server's own counts during the run, with `--metrics-url`. */
+  serverCounts?: ServerCounts;
+}
+
+/** What the client saw of its own requests: every request sent, the 2xx and the 429 among their answers. */
+export interface ClientCounts {
+  requests: number;
+  admitted: number;
+  denied: number;
+}
+
+/** The server's count of its decisions during a run (its `ratelab_decisions_total` after minus before), beside the client's. */
+export interface ServerCounts {
+  /** The metrics page read before and after the run. */
+  url: string;
+  /** Decisions per outcome during the run, summed over the series' `limiter` and `tier`. */
+  during: Record<Outcome, number>;
+  client: ClientCounts;
 }
 
 /**

@@ -122,7 +122,7 @@ function clusterLimiter(
 /** The cluster backend on the seam: the store is the primary, over {@link ClusterChannel}; the limiter adds its `name`. */
 class ClusterLimiter extends StoreLimiter<ClusterDecision, PrimaryStore> implements ClusterRateLimiter {
   constructor(
-    readonly name: string,
+    override readonly name: string,
     algorithm: Algorithm,
     policy: PolicyInput,
     options: ClusterLimiterOptions,

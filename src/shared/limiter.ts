@@ -1,7 +1,7 @@
 import type { CompositeMeter, Meter } from '../algorithms/index.js';
 import { readClock, schedulerOf, toClock, type Clock, type ClockSource } from '../core/clock.js';
 import { decisionOf, type DecideFn, type Decision } from '../core/decision.js';
-import type { DecisionListener, ObservedOptions } from '../core/decision-event.js';
+import type { DecisionListener, OutcomeCounter, ObservedOptions } from '../core/decision-event.js';
 import { checkObservedOptions, DecisionObserver } from '../core/decision-observer.js';
 import { advanceKeyTime } from '../core/key-time.js';
 import { RatelabError, describeValue } from '../core/errors.js';
@@ -201,6 +201,14 @@ class SharedLimiter implements SharedRateLimiter {
     return this.table.size;
   }
 
+  get name(): string | undefined {
+    return this.events.name;
+  }
+
+  get enforce(): boolean {
+    return this.events.enforce;
+  }
+
   get listenerErrors(): number {
     return this.events.listenerErrors;
   }
@@ -209,10 +217,27 @@ class SharedLimiter implements SharedRateLimiter {
     return this.events.add(listener);
   }
 
+  addOutcomeCounter(counter: OutcomeCounter): () => void {
+    return this.events.addCounter(counter);
+  }
+
   allow(key: string): boolean {
-    if (this.events.active) return this.consume(key, 1).allowed;
+    if (this.events.active) return this.observedAllow(key);
     checkKey(key);
     return this.decide(key, 1, false) as boolean;
+  }
+
+  /**
+   * `allow` with events: a counter alone counts the bare answer; anything else (a listener,
+   * shadow mode, a counter's `denied` hook, which needs the denial's Decision made under the
+   * same lock) goes through `consume`.
+   */
+  private observedAllow(key: string): boolean {
+    if (!this.events.countOnly || this.events.denialsTold) return this.consume(key, 1).allowed;
+    checkKey(key);
+    const allowed = this.decide(key, 1, false) as boolean;
+    this.events.countBare(allowed);
+    return allowed;
   }
 
   /** Listeners are told after the key's lock is released: one that calls this limiter again cannot deadlock. */

@@ -95,12 +95,17 @@ describe('ratelab attack --metrics-url', () => {
     );
   });
 
-  it('goes to stderr when the report owns stdout (--json -)', async () => {
+  it('goes to stderr when the report owns stdout (--json -), and the JSON carries the same counts', async () => {
     const serve = await serveWithMetrics();
     const io = bufferIO({ cwd: scratch });
     expect(await run([...ATTACK(serve.url), '--json', '-', '--metrics-url', serve.metricsUrl], io)).toBe(0);
-    expect(() => JSON.parse(io.out())).not.toThrow();
     expect(io.err()).toContain('  denied         5  (client: 5 429)');
+    const json = JSON.parse(io.out()) as { attack: { serverCounts: unknown } };
+    expect(json.attack.serverCounts).toEqual({
+      url: serve.metricsUrl,
+      during: { allowed: 5, denied: 5, 'shadow-denied': 0, 'failed-open': 0, 'failed-closed': 0 },
+      client: { requests: 10, admitted: 5, denied: 5 },
+    });
   });
 
   it.each([

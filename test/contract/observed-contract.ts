@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ALGORITHMS, ManualClock, type Algorithm, type Decision, type PolicyInput } from '../../src/index.js';
-import type { DecisionEvent, ObservedOptions, Outcome } from '../../src/core/decision-event.js';
+import { OUTCOMES, type DecisionEvent, type ObservedOptions, type Outcome } from '../../src/core/decision-event.js';
 import type { AsyncRateLimiter } from '../../src/core/limiter.js';
 
 /**
@@ -45,6 +45,16 @@ function plain(decision: Decision): Decision {
 function recorder(): { events: DecisionEvent[]; listener: (event: DecisionEvent) => void } {
   const events: DecisionEvent[] = [];
   return { events, listener: (event) => void events.push(event) };
+}
+
+/** An outcome counter's counts by outcome name. */
+function countsOf(counts: Float64Array): Record<Outcome, number> {
+  return Object.fromEntries(OUTCOMES.map((outcome, i) => [outcome, counts[i]])) as Record<Outcome, number>;
+}
+
+/** Counts of the outcomes named, zero for the rest. */
+function outcomes(named: Partial<Record<Outcome, number>>): Record<Outcome, number> {
+  return Object.fromEntries(OUTCOMES.map((outcome) => [outcome, named[outcome] ?? 0])) as Record<Outcome, number>;
 }
 
 interface EventRow {
@@ -147,6 +157,63 @@ export function describeObservedContract(label: string, make: MakeObserved, opti
           [`${prefix}k`, 1, 'allowed', undefined],
           [`${prefix}k`, 1, 'denied', undefined],
         ]);
+      });
+
+      it('an outcome counter counts consume and allow by outcome, building events for its denied hook only', async () => {
+        const prefix = keyPrefix();
+        const limiter = await make(algorithm, { limit: 3, windowMs: 1000 }, new ManualClock(EPOCH), { name: 'api' });
+        expect([limiter.name, limiter.enforce]).toEqual(['api', true]);
+        const denials: DecisionEvent[] = [];
+        const times: number[] = [];
+        const hooked = {
+          counts: new Float64Array(OUTCOMES.length),
+          denied: (event: DecisionEvent) => void denials.push(event),
+          timed: (ns: number) => void times.push(ns),
+        };
+        const bare = { counts: new Float64Array(OUTCOMES.length) };
+        const remove = limiter.addOutcomeCounter(hooked);
+        limiter.addOutcomeCounter(hooked);
+        limiter.addOutcomeCounter(bare);
+        for (const row of EVENT_ROWS) await limiter.consume(prefix + row.key, row.cost);
+        // `other` took all 3 units: allow denies it; `new` is a fresh key.
+        expect([await limiter.allow(`${prefix}other`), await limiter.allow(`${prefix}new`)]).toEqual([false, true]);
+        const seen = outcomes({ allowed: 5, denied: 3 });
+        expect(
+          countsOf(hooked.counts),
+          'the rows: 4 allowed, 2 denied; allow: 1 of each; added twice, counted once',
+        ).toEqual(seen);
+        expect(countsOf(bare.counts)).toEqual(seen);
+        expect(
+          denials.map((e) => [e.key, e.cost, e.outcome, e.limiter, e.decision.allowed]),
+          'denied hears each denial, allow included, in full',
+        ).toEqual([
+          [`${prefix}k`, 1, 'denied', 'api', false],
+          [`${prefix}fresh`, 4, 'denied', 'api', false],
+          [`${prefix}other`, 1, 'denied', 'api', false],
+        ]);
+        expect(times.length, 'timed: every decision of an asynchronous limiter, none of a synchronous one').toBe(
+          options.async ? 8 : 0,
+        );
+        remove();
+        expect([await limiter.allow(`${prefix}k`), await limiter.allow(`${prefix}new`)]).toEqual([false, true]);
+        expect(countsOf(hooked.counts), 'removed: counts no more').toEqual(seen);
+        expect(countsOf(bare.counts), 'the other counter, alone and without hooks, counts allow bare').toEqual(
+          outcomes({ allowed: 6, denied: 4 }),
+        );
+        expect(() => limiter.addOutcomeCounter({ counts: new Float64Array(2) })).toThrow(/counter: expected/);
+        expect(() => limiter.addOutcomeCounter({ ...bare, denied: 1 as never })).toThrow(/counter\.denied/);
+      });
+
+      it('a counter in shadow mode counts shadow-denied, through allow as through consume', async () => {
+        const prefix = keyPrefix();
+        const limiter = await make(algorithm, { limit: 1, windowMs: 1000 }, new ManualClock(EPOCH), { enforce: false });
+        expect([limiter.name, limiter.enforce]).toEqual([undefined, false]);
+        const counter = { counts: new Float64Array(OUTCOMES.length) };
+        limiter.addOutcomeCounter(counter);
+        expect((await limiter.consume(`${prefix}k`)).allowed).toBe(true);
+        expect((await limiter.consume(`${prefix}k`)).shadowDenied).toBe(true);
+        expect(await limiter.allow(`${prefix}k`)).toBe(true);
+        expect(countsOf(counter.counts)).toEqual(outcomes({ allowed: 1, 'shadow-denied': 2 }));
       });
 
       it('listeners: added once however often, removed by the function add returns, called in order', async () => {

@@ -152,7 +152,11 @@ describe('registerOtelMetrics: the instruments', () => {
 
 describe('registerOtelMetrics: span events', () => {
   it('adds ratelab.denied to the active span for each denial, without the key by default', () => {
-    const limiter = createLimiter('token-bucket', { limit: 1, windowMs: 1000 }, { name: 'free' });
+    const limiter = createLimiter(
+      'token-bucket',
+      { limit: 1, windowMs: 1000 },
+      { name: 'free', clock: new ManualClock(0) },
+    );
     const { meter } = otelMetrics();
     const { tracer, spans } = tracing();
     registerOtelMetrics(limiter, { meter, name: 'api' });
@@ -180,7 +184,11 @@ describe('registerOtelMetrics: span events', () => {
   });
 
   it('puts the key in with spanKey: true; marks a shadow denial as such', () => {
-    const limiter = createLimiter('token-bucket', { limit: 1, windowMs: 1000 }, { name: 'trial', enforce: false });
+    const limiter = createLimiter(
+      'token-bucket',
+      { limit: 1, windowMs: 1000 },
+      { name: 'trial', enforce: false, clock: new ManualClock(0) },
+    );
     const { meter } = otelMetrics();
     const { tracer, spans } = tracing();
     registerOtelMetrics(limiter, { meter, name: 'api', spanKey: true });

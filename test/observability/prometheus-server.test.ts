@@ -9,13 +9,13 @@ import { get, getMany } from '../http/support.js';
 
 // The metrics are real, not just well-formed text: the installed CLI (bin/ -> dist/) runs
 // `ratelab serve --metrics`, a real Prometheus server (Debian's 2.42 binary, unpacked into
-// .cache/prometheus by scripts/fetch-prometheus.sh, which .ci/run calls; never a service)
+// .cache/prometheus by `scripts/fetch-debian-binary.sh prometheus`, which .ci/run calls; never a service)
 // scrapes it every second, and PromQL through its HTTP API must count exactly the denials
 // the test caused. A missing binary fails the test: skipping would pass a run that proved nothing.
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin/ratelab.js');
-const FETCH_SCRIPT = 'scripts/fetch-prometheus.sh';
+const FETCH_SCRIPT = 'scripts/fetch-debian-binary.sh prometheus';
 
 /** The Prometheus to run: RATELAB_PROMETHEUS, the unpacked cache, or one on PATH. */
 function prometheusBinary(): string {

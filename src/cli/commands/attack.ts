@@ -97,13 +97,15 @@ export const attackCommand: Command<AttackOptions> = async (options, io) => {
   if (unreachable) throw unreachable;
   const analysis = analyzeAttack(run, { policy: policy(), ...timelineBuckets(plan, policy()) });
   warn(run, analysis, plan, io);
+  // Read before the report is written, so that its JSON carries them; a failure is thrown once it is written.
+  const counted = await metrics?.read(clientCounts(run.shots));
   const comparison = await writeReports(
-    { url, workload: plan.workload, speed: plan.speed, run, analysis },
+    { url, workload: plan.workload, speed: plan.speed, run, analysis, serverCounts: counted?.counts },
     options,
     plan.toStdout,
     io,
   );
-  await metrics?.report(clientCounts(run.shots), plan.toStdout, io);
+  if (metrics !== undefined && counted !== undefined) metrics.report(counted, plan.toStdout, io);
   const verdict = reportGates(comparison.rows, plan.gates, io);
   return options.signal?.aborted ? interruptedExitCode(options.signal.reason) : verdict;
 };

@@ -67,7 +67,7 @@ export const auditCommand: Command<AuditOptions> = async (options, io) => {
   const measured = await probe({ ...plan.run, url }, options, io);
   const report = plan.claim === undefined ? measured : { ...measured, expect: judgeExpectation(measured, plan.claim) };
   await writeReports(report, options, plan.toStdout, io);
-  await metrics?.report(clientCounts(report), plan.toStdout, io);
+  if (metrics !== undefined) metrics.report(await metrics.read(clientCounts(report)), plan.toStdout, io);
   const partial = partialNote(report, plan);
   if (partial !== undefined) io.stderr.write(`ratelab audit: ${partial}\n`);
   for (const mismatch of report.expect?.mismatches ?? []) io.stderr.write(`ratelab audit: --expect: ${mismatch}\n`);

@@ -18,6 +18,8 @@ export function attackJson(report: AttackReport): Record<string, unknown> {
       latencyMs: analysis.latencyMs,
       probes: analysis.probes,
       headerProblems: analysis.headerProblems,
+      // With --metrics-url: the server's own counts during the run beside the client's.
+      ...(report.serverCounts === undefined ? {} : { serverCounts: report.serverCounts }),
     },
   };
 }
