@@ -264,6 +264,13 @@ describe('adaptiveThrottle: retries are bounded and the caller chooses which', (
     expect(sent).toEqual([]);
   });
 
+  it("wraps the global fetch as it is typed, keeping fetch's signature", () => {
+    const client = adaptiveThrottle(fetch, { clock: new ManualClock(0) });
+    const call: (input: string | URL | Request, init?: RequestInit) => Promise<Response> = client;
+    expect(typeof call).toBe('function');
+    expect(client.stats()).toEqual({ sent: 0, throttled: 0, retried: 0, rejectedLocally: 0, keys: {} });
+  });
+
   it('keys by host by default, or by the key option', async () => {
     const clock = new ManualClock(0);
     const { fetchLike } = scripted(clock, []);
