@@ -149,6 +149,18 @@ describe('parseScenario', () => {
       's.yaml:7: sources[0].backoff: missing (needed with honourRetryAfter: false: the clients must wait somehow)',
     ],
     [
+      'an adaptive client that is also throttled',
+      'clients: 2',
+      'clients: 2\n    client: adaptive\n    throttle: { limit: 5, window: 1s }',
+      's.yaml:10: sources[0].throttle: not with client: adaptive (the adaptive client paces and backs off by itself)',
+    ],
+    [
+      'a client kind that does not exist',
+      'clients: 2',
+      'clients: 2\n    client: clever',
+      's.yaml:9: sources[0].client: expected adaptive, got "clever"',
+    ],
+    [
       'a cap below the base',
       'clients: 2',
       'clients: 2\n    backoff: { base: 1s, cap: 500ms }',
