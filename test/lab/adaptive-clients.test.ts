@@ -3,13 +3,10 @@
 // the replay, read per client kind (what the server saw, how long clients waited).
 import { describe, expect, it } from 'vitest';
 import type { LabelMetrics } from '../../src/metrics/label-counts.js';
-import { builtinScenarios } from '../../src/scenario/builtins.js';
 import type { KeySpec, RetrySourceSpec } from '../../src/scenario/scenario.js';
-import { builtinContender } from '../../src/sim/contender.js';
-import { replay } from '../../src/sim/replay.js';
-import { scenarioWorkload } from '../../src/sim/workload.js';
 import { Random } from '../../src/traffic/random.js';
 import { createSource } from '../../src/traffic/stream.js';
+import { builtinLabelMetrics } from '../support/builtin-labels.js';
 
 describe('an adaptive retry source', () => {
   const spec: RetrySourceSpec & { keys: KeySpec } = {
@@ -51,20 +48,7 @@ describe('an adaptive retry source', () => {
 });
 
 describe('the built-in adaptive-clients scenario', () => {
-  const scenario = builtinScenarios().find((s) => s.name === 'adaptive-clients');
-  const run = async (algorithm: 'sliding-log' | 'token-bucket'): Promise<Map<string, LabelMetrics>> => {
-    if (!scenario) throw new Error('no built-in adaptive-clients');
-    const workload = scenarioWorkload(scenario);
-    const { limit, windowMs } = scenario.policy;
-    const { metrics } = await replay(builtinContender(algorithm, scenario.policy), workload.open(), {
-      limit,
-      windowMs,
-      bucketMs: workload.bucketMs,
-      originMs: 0,
-      minBuckets: workload.minBuckets,
-    });
-    return new Map(metrics.labels.map((l) => [l.label, l]));
-  };
+  const run = (algorithm: 'sliding-log' | 'token-bucket') => builtinLabelMetrics('adaptive-clients', algorithm);
 
   it.each(['sliding-log', 'token-bucket'] as const)(
     '%s: the adaptive clients send the fewest requests per admitted one, and wait less at worst than the retrying ones',

@@ -7,7 +7,7 @@ import { builtinScenarios } from '../../scenario/builtins.js';
 import type { Scenario } from '../../scenario/scenario.js';
 import { openScenario } from '../../traffic/stream.js';
 import { htmlAssets } from './html-assets.js';
-import { embedJson, escapeHtml, safeInElement } from './html-document.js';
+import { selfContainedPage } from './html-document.js';
 
 /** The most arrivals a preset carries (its one key's first ones), so the page stays small. */
 export const PRESET_MAX_ARRIVALS = 2000;
@@ -93,7 +93,7 @@ export function browserCore(root = packageRoot(import.meta.url)): string {
   return `${source.slice(0, match.index)}\nglobalThis.ratelab = Object.freeze({ ${names.join(', ')} });\n`;
 }
 
-let pageScripts: { kit: string; page: string } | undefined;
+let pageScript: string | undefined;
 
 /**
  * The playground: one self-contained page holding uPlot, the core (the code `import
@@ -104,31 +104,19 @@ let pageScripts: { kit: string; page: string } | undefined;
 export function playgroundHtml(
   data: PlaygroundData = { algorithms: ALGORITHMS, presets: playgroundPresets() },
 ): string {
-  const assets = htmlAssets();
-  pageScripts ??= {
-    kit: readFileSync(new URL('./page-kit.browser.js', import.meta.url), 'utf8'),
-    page: readFileSync(new URL('./playground-page.browser.js', import.meta.url), 'utf8'),
-  };
-  const title = 'ratelab playground';
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<style>${safeInElement(assets.uplotStyles, 'style')}</style>
-<style>${PLAYGROUND_STYLES}</style>
-</head>
-<body>
-<main id="playground"><h1>${escapeHtml(title)}</h1><noscript>The playground runs the limiters in JavaScript: allow scripts for this file.</noscript></main>
-<script type="application/json" id="playground-data">${embedJson(data)}</script>
-<script>${safeInElement(assets.uplotScript, 'script')}</script>
-<script>${safeInElement(pageScripts.kit, 'script')}</script>
-<script type="module">${safeInElement(browserCore(), 'script')}</script>
-<script type="module">${safeInElement(pageScripts.page, 'script')}</script>
-</body>
-</html>
-`;
+  pageScript ??= readFileSync(new URL('./playground-page.browser.js', import.meta.url), 'utf8');
+  return selfContainedPage({
+    title: 'ratelab playground',
+    styles: PLAYGROUND_STYLES,
+    id: 'playground',
+    noscript: 'The playground runs the limiters in JavaScript: allow scripts for this file.',
+    data,
+    scripts: [
+      { source: htmlAssets().pageKit },
+      { source: browserCore(), module: true },
+      { source: pageScript, module: true },
+    ],
+  });
 }
 
 /** The playground's styles: a column of panels at 390 px, controls beside the lanes from 1000 px. */
