@@ -1,3 +1,4 @@
+import { jainIndex } from './fairness.js';
 import { percentilesOfCounts } from './percentile.js';
 
 /** What one label's requests met, for one limiter. Requests are counted one per arrival. */
@@ -17,6 +18,13 @@ export interface LabelMetrics {
    * percentile: only for retry clients' labels (others do not know when they wanted).
    */
   wait?: { p50: number; p99: number };
+  /**
+   * Fairness between the label's clients: Jain's index over each client's admitted requests
+   * (1 when every client got as many, down to 1/n when one got them all; a client that got
+   * none counts as 0): only for labels whose arrivals name their client (retry clients), and
+   * null for fewer than two clients.
+   */
+  fairness?: number | null;
 }
 
 /**
@@ -32,6 +40,8 @@ export class LabelCounts {
   private counts = new Float64Array(0);
   /** Per `label * lanes + lane`: admitted requests by their wait in ms (only labels whose arrivals say when they were wanted). */
   private readonly waits: Map<number, number>[] = [];
+  /** Per `label * lanes + lane`: admitted requests by client (only labels whose arrivals name their client). */
+  private readonly shares: Map<number, number>[] = [];
 
   constructor(private readonly lanes: number) {}
 
@@ -43,8 +53,12 @@ export class LabelCounts {
     return slot;
   }
 
-  /** Counts lane `lane`'s decision on a request of label `slot`, given the exact oracle's verdict and how long it waited (ms; -1: unknown). */
-  decide(slot: number, lane: number, allowed: boolean, exact: boolean, waitedMs = -1): void {
+  /**
+   * Counts lane `lane`'s decision on a request of label `slot`, given the exact oracle's
+   * verdict, how long it waited (ms; -1: unknown) and its client (-1: unknown).
+   */
+  decide(slot: number, lane: number, allowed: boolean, exact: boolean, waitedMs = -1, client = -1): void {
+    if (client >= 0) this.share(slot * this.lanes + lane, client, allowed);
     if (allowed && waitedMs >= 0) {
       const waits = (this.waits[slot * this.lanes + lane] ??= new Map());
       waits.set(waitedMs, (waits.get(waitedMs) ?? 0) + 1);
@@ -72,8 +86,16 @@ export class LabelCounts {
         const [p50, p99] = percentilesOfCounts(waits, [0.5, 0.99]) as [number, number];
         metrics.wait = { p50, p99 };
       }
+      const shares = this.shares[slot * this.lanes + lane];
+      if (shares !== undefined) metrics.fairness = jainIndex(shares.values());
       return metrics;
     });
+  }
+
+  /** One more request of `client` decided in `at` (label and lane): its share grows when admitted, and a client denied every time still has one (of 0). */
+  private share(at: number, client: number, allowed: boolean): void {
+    const shares = (this.shares[at] ??= new Map());
+    shares.set(client, (shares.get(client) ?? 0) + (allowed ? 1 : 0));
   }
 
   private add(label: string): number {

@@ -137,6 +137,8 @@ export class MetricsRecorder {
   private labelSlot = -1;
   /** How long the arrival being decided had waited since first wanted, ms; -1 when unknown. */
   private waited = -1;
+  /** The client of the arrival offered last (within its label; -1: unknown). */
+  private client = -1;
 
   constructor(
     private readonly options: RecorderOptions,
@@ -173,10 +175,11 @@ export class MetricsRecorder {
   /**
    * Starts recording an arrival of `cost` units for `key` at `t` (times in non-decreasing
    * order; `id` as in {@link record}; `label` its source's label, if any; `since` when its
-   * client first wanted it, for the label's waits); returns the exact oracle's verdict on it:
-   * admitted when every limit's exact sliding log admits it.
+   * client first wanted it, for the label's waits; `client` its client's number within the
+   * label, for the label's fairness); returns the exact oracle's verdict on it: admitted
+   * when every limit's exact sliding log admits it.
    */
-  offer(t: number, key: string, cost: number, id?: number, label?: string, since?: number): boolean {
+  offer(t: number, key: string, cost: number, id?: number, label?: string, since?: number, client?: number): boolean {
     const { ledgers, limits, enforced } = this;
     let exact = true;
     let slot = 0;
@@ -195,6 +198,7 @@ export class MetricsRecorder {
     this.exact = exact;
     this.labelSlot = label === undefined ? -1 : (this.labels ??= new LabelCounts(this.lanes)).offer(label);
     this.waited = since === undefined ? -1 : t - since;
+    this.client = client ?? -1;
     return this.exact;
   }
 
@@ -225,7 +229,8 @@ export class MetricsRecorder {
   /** Counts every lane's decision on the arrival offered last under its label. */
   private countLabel(): void {
     const { labels, labelSlot, exact, lanes, verdicts } = this;
-    for (let lane = 0; lane < lanes; lane++) labels?.decide(labelSlot, lane, verdicts[lane] === 1, exact, this.waited);
+    for (let lane = 0; lane < lanes; lane++)
+      labels?.decide(labelSlot, lane, verdicts[lane] === 1, exact, this.waited, this.client);
   }
 
   /** Counts an admission by the limiter of `lane` into each limit's window and worst window. */

@@ -80,7 +80,7 @@ export async function replayLockstep(
  * per arrival {@link offer} once, {@link decide} per lane, then {@link commit}.
  */
 export interface ArrivalObserver {
-  offer(t: number, key: string, cost: number, id?: number, label?: string, since?: number): unknown;
+  offer(t: number, key: string, cost: number, id?: number, label?: string, since?: number, client?: number): unknown;
   decide(lane: number, allowed: boolean): void;
   commit(): void;
 }
@@ -269,7 +269,7 @@ function record(run: Run): void {
 /** Records `arrival`, number `k` of the block, with every lane's decision on it. */
 function recordArrival(run: Run, arrival: Arrival, k: number): void {
   const { recorder, verdicts, blockSize } = run;
-  recorder.offer(arrival.t, arrival.key, arrival.cost, arrival.id, arrival.label, arrival.since);
+  recorder.offer(arrival.t, arrival.key, arrival.cost, arrival.id, arrival.label, arrival.since, arrival.tag);
   for (let i = 0; i < run.lanes.length; i++) recorder.decide(i, verdicts[i * blockSize + k] === 1);
   recorder.commit();
   if (run.sample.length < run.sampleSize) run.sample.push(arrival);

@@ -303,9 +303,11 @@ describe('ratelab compare: the summary first', () => {
   it('a scenario with labels and client waits (throttled-clients) keeps every line, the per-label legend too, within 80 columns', async () => {
     const { code, out, lines } = await compare(['throttled-clients']);
     expect(code).toBe(0);
-    expect(out).toMatch(/^per label: .*\n {2}wait = from wanting to send to admitted$/m);
+    expect(out).toMatch(
+      /^per label: .*\n {2}wait = from wanting to send to admitted; fairness = .*\n {2}.*\(1: all alike\)$/m,
+    );
     // The waits did not fit beside the counts: they follow in a table of their own.
-    expect(out).toMatch(/^label +algorithm +wait p50 +wait p99$/m);
+    expect(out).toMatch(/^label +algorithm +wait p50 +wait p99 +fairness$/m);
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
   });
 

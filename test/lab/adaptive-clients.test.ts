@@ -63,6 +63,9 @@ describe('the built-in adaptive-clients scenario', () => {
       }
       // Below the limit it does not know (AIMD backs off), but not far: at least 3/4 of the others' work.
       expect(adaptive.admitted).toBeGreaterThanOrEqual(0.75 * (labels.get('naive') as LabelMetrics).admitted);
+      // why: one queue per key, served in turn: its 50 clients are admitted alike; backoff's race, and some lose.
+      expect(adaptive.fairness).toBeGreaterThan(0.95);
+      expect((labels.get('backoff') as LabelMetrics).fairness).toBeLessThan(adaptive.fairness as number);
     },
   );
 });

@@ -43,6 +43,28 @@ describe('MetricsRecorder: counts per label', () => {
     expect(recorder.result(0).offered).toBe(5);
   });
 
+  it("fairness: Jain's index over each client's admissions, for a label whose arrivals name their client", () => {
+    const recorder = new MetricsRecorder({ limit: 10, windowMs: 1000, bucketMs: 1000 });
+    // [t, label, client, admitted, why]
+    const rows: [number, string, number | undefined, boolean, string][] = [
+      [0, 'even', 0, true, 'client 0: 1 of 1'],
+      [1, 'even', 1, true, 'client 1: 1 of 1: the same share'],
+      [2, 'uneven', 0, true, 'client 0 gets both of its label'],
+      [3, 'uneven', 0, true, ''],
+      [4, 'uneven', 1, false, 'client 1 is denied: a share of 0 still counts'],
+      [5, 'alone', 7, true, 'one client: no fairness between clients'],
+      [6, 'anonymous', undefined, true, 'no client named: no fairness at all'],
+    ];
+    for (const [t, label, client, admitted] of rows) {
+      recorder.offer(t, `k${t}`, 1, undefined, label, undefined, client);
+      recorder.decide(0, admitted);
+      recorder.commit();
+    }
+    const fairness = Object.fromEntries(recorder.result(0).labels.map((l) => [l.label, l.fairness]));
+    // (sum x)^2 / (n sum x^2): (1+1)^2 / (2 * 2) = 1; (2+0)^2 / (2 * 4) = 0.5 (1/n: one client got all).
+    expect(fairness).toEqual({ even: 1, uneven: 0.5, alone: null, anonymous: undefined });
+  });
+
   it('is empty when no arrival has a label', () => {
     const recorder = new MetricsRecorder({ limit: 2, windowMs: 100, bucketMs: 100 });
     recorder.record(0, 'k', 1, true);

@@ -11,15 +11,16 @@ const COLUMNS: Column[] = [
   ...rightAligned('offered', 'admitted', 'false-', 'false+'),
 ];
 
-/** Added when some label knows how long its requests waited (retry clients). */
-const WAIT_COLUMNS: Column[] = rightAligned('wait p50', 'wait p99');
+/** Added when some label knows how long its requests waited and which client sent each (retry clients). */
+const WAIT_COLUMNS: Column[] = rightAligned('wait p50', 'wait p99', 'fairness');
 
 /**
  * The per-label breakdown of a workload's rows: for each source label, each algorithm's
  * offered, admitted, false denials (requests the exact limit admits but the algorithm
  * denied: legitimate users wrongly turned away) and false admits (requests let through
  * over the limit), in yellow and red when not zero; with retry clients, how long their
- * admitted requests waited since first wanted (median, 99th percentile). Empty when no
+ * admitted requests waited since first wanted (median, 99th percentile) and how evenly the
+ * label's clients were admitted (Jain's index over each client's admissions). Empty when no
  * source has a label. The legend is wrapped to `width` columns.
  */
 export function renderLabelBreakdown(rows: readonly ComparisonRow[], paint: ChalkInstance, width = Infinity): string {
@@ -41,7 +42,7 @@ export function renderLabelBreakdown(rows: readonly ComparisonRow[], paint: Chal
       return { who: [i === 0 ? label : '', row.algorithm], cells, waits: waitCells(counts) };
     }),
   );
-  const legend = `per label: false- = denied though within the limit, false+ = admitted over it${withWaits ? '; wait = from wanting to send to admitted' : ''}`;
+  const legend = `per label: false- = denied though within the limit, false+ = admitted over it${withWaits ? "; wait = from wanting to send to admitted; fairness = Jain's index over the clients' admissions (1: all alike)" : ''}`;
   const title = wrapWords(legend, width, '  ')
     .map((line) => paint.dim(line))
     .join('\n');
@@ -64,7 +65,9 @@ export function renderLabelBreakdown(rows: readonly ComparisonRow[], paint: Chal
 
 function waitCells(counts: LabelMetrics | undefined): string[] {
   const wait = counts?.wait;
-  return wait === undefined ? ['-', '-'] : [formatDuration(wait.p50), formatDuration(wait.p99)];
+  const waits = wait === undefined ? ['-', '-'] : [formatDuration(wait.p50), formatDuration(wait.p99)];
+  const fairness = counts?.fairness;
+  return [...waits, fairness === undefined || fairness === null ? '-' : fairness.toFixed(3)];
 }
 
 function flagged(n: number, paint: (text: string) => string): string {
