@@ -24,7 +24,8 @@
 //            (pure), src/memory/ (the memory limiter and its store), src/wait/ (waiting
 //            for a slot over any limiter: wait, throttle), src/backend/ (the seam every
 //            backend builds on: fail mode, deny cache, waiters), src/tiers/, src/redis/
-//            (ratelab/redis), src/http/ (ratelab/http), src/shared/ (ratelab/shared: threads and
+//            (ratelab/redis), src/http/ (ratelab/http), src/fetch/ (ratelab/fetch: the Fetch API's
+//            middleware over src/http/'s runtime-neutral decision), src/shared/ (ratelab/shared: threads and
 //            cluster workers of one host). The core entry loads no lab layer
 //            and no third-party module.
 //   src/observability/        ratelab/metrics: a limiter's decision events as Prometheus series
@@ -38,7 +39,7 @@
 //
 // The package's entry points (package.json "exports") are leaves nobody inside src/ imports:
 //   src/index.ts (ratelab), src/tiers/index.ts, src/redis/index.ts, src/http/index.ts,
-//   src/shared/index.ts (the library's), src/lab/index.ts (ratelab/lab: the lab's layers for programs),
+//   src/fetch/index.ts, src/shared/index.ts (the library's), src/lab/index.ts (ratelab/lab: the lab's layers for programs),
 //   src/observability/index.ts (ratelab/metrics).
 //
 // Data flows scenario -> traffic -> sim -> algorithms -> metrics -> report, but imports
@@ -82,7 +83,17 @@ const LAB_FOLDERS = [
  */
 const BACKEND_FOLDERS = ['redis', 'shared'];
 /** The library's folders: what a user who only limits requests loads. */
-const LIBRARY_FOLDERS = ['core', 'algorithms', 'memory', 'wait', 'backend', 'tiers', ...BACKEND_FOLDERS, 'http'];
+const LIBRARY_FOLDERS = [
+  'core',
+  'algorithms',
+  'memory',
+  'wait',
+  'backend',
+  'tiers',
+  ...BACKEND_FOLDERS,
+  'http',
+  'fetch',
+];
 /** ratelab/metrics' folder: beside the library, on src/core/ only. */
 const OBSERVABILITY = 'observability';
 /** Every folder of src/, each classified above or neutral (config). */
@@ -90,10 +101,15 @@ const FOLDERS = [...LIBRARY_FOLDERS, OBSERVABILITY, 'config', ...LAB_FOLDERS];
 const LAB = `^src/(${LAB_FOLDERS.join('|')})/`;
 const BACKENDS = `^src/(${BACKEND_FOLDERS.join('|')})/`;
 
+/** Node's built-in modules, as dependency-cruiser names them (with or without `node:`). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- this config is CommonJS
+const { builtinModules } = require('node:module');
+const NODE_BUILTIN = `^(node:)?(${builtinModules.map((name) => name.replace(/[/.]/g, '\\$&')).join('|')})$`;
+
 /** The library's entry points' modules: the core's, and each backend's own `index.ts`. */
-const LIBRARY_ENTRY = `^src/(index|(${['tiers', 'http', ...BACKEND_FOLDERS].join('|')})/index)\\.ts$`;
+const LIBRARY_ENTRY = `^src/(index|(${['tiers', 'http', 'fetch', ...BACKEND_FOLDERS].join('|')})/index)\\.ts$`;
 /** The entry points' modules. */
-const ENTRY = `^src/(index|(${['tiers', 'http', 'lab', OBSERVABILITY, ...BACKEND_FOLDERS].join('|')})/index)\\.ts$`;
+const ENTRY = `^src/(index|(${['tiers', 'http', 'fetch', 'lab', OBSERVABILITY, ...BACKEND_FOLDERS].join('|')})/index)\\.ts$`;
 
 module.exports = {
   forbidden: [
@@ -192,7 +208,7 @@ module.exports = {
     forbid(
       'backends-not-below',
       'what the backends build on (core, algorithms, memory, wait, the seam, tiers, http) never imports a backend',
-      '^src/(index\\.ts$|core/|algorithms/|memory/|wait/|backend/|tiers/|http/)',
+      '^src/(index\\.ts$|core/|algorithms/|memory/|wait/|backend/|tiers/|http/|fetch/)',
       BACKENDS,
     ),
     {
@@ -205,7 +221,7 @@ module.exports = {
     forbid(
       'library-not-to-shared',
       'the rest of the library never loads ratelab/shared (the lab may, to bench it)',
-      '^src/(index\\.ts$|core/|memory/|wait/|algorithms/|tiers/|redis/|http/)',
+      '^src/(index\\.ts$|core/|memory/|wait/|algorithms/|tiers/|redis/|http/|fetch/)',
       '^src/shared/',
     ),
     forbid(
@@ -262,10 +278,26 @@ module.exports = {
     },
     {
       name: 'core-loads-no-package',
-      comment: 'import("ratelab"), import("ratelab/http") and import("ratelab/shared") load no third-party module',
+      comment:
+        'import("ratelab"), import("ratelab/http"), import("ratelab/fetch") and import("ratelab/shared") load no third-party module',
       severity: 'error',
-      from: { path: '^src/(index|http/index|shared/index)\\.ts$' },
+      from: { path: '^src/(index|http/index|fetch/index|shared/index)\\.ts$' },
       to: { path: 'node_modules/', reachable: true },
+    },
+    {
+      name: 'fetch-loads-no-node-builtin',
+      comment:
+        'import("ratelab/fetch") runs on workerd, Deno and Bun: no node: module on its path, type-only imports included (the built bundles are walked too, test/fetch/bundle-imports.test.ts)',
+      severity: 'error',
+      from: { path: '^src/fetch/index\\.ts$' },
+      to: { path: NODE_BUILTIN, reachable: true },
+    },
+    {
+      name: 'fetch-not-below',
+      comment: 'ratelab/fetch is an adapter beside ratelab/http: nothing of the library below imports it',
+      severity: 'error',
+      from: { path: '^src/(?!fetch/)' },
+      to: { path: '^src/fetch/' },
     },
     {
       name: 'library-entries-no-lab-demos',

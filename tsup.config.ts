@@ -11,7 +11,7 @@ import { defineConfig, type Options } from 'tsup';
 /**
  * The entry points by audience, bundle name -> source: package.json "exports" maps
  * `ratelab`, `ratelab/tiers`, `ratelab/redis`, `ratelab/http`, `ratelab/shared`, `ratelab/lab` and
- * `ratelab/metrics` to them.
+ * `ratelab/metrics` and `ratelab/fetch` to them.
  */
 export const ENTRIES = {
   index: 'src/index.ts',
@@ -21,6 +21,7 @@ export const ENTRIES = {
   shared: 'src/shared/index.ts',
   lab: 'src/lab/index.ts',
   metrics: 'src/observability/index.ts',
+  fetch: 'src/fetch/index.ts',
   // Not an entry point: the script the memory probe runs in a child process, which it
   // finds beside its own module (metrics/child-process.ts siblingModule).
   'memory-child': 'src/metrics/memory-child.ts',
@@ -51,7 +52,30 @@ export const inlineLua: Plugin = {
   },
 };
 
-export default defineConfig({
+/**
+ * The core for a browser page (`ratelab playground` inlines it): src/index.ts, the same code
+ * `import 'ratelab'` runs, as one ES module with no chunks to fetch. The core's one Node
+ * import, `performance` from node:perf_hooks (the store seam's latency timer), is the
+ * browser's own global of the same name there.
+ */
+export const browserPerformance: Plugin = {
+  name: 'ratelab-browser-performance',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?perf_hooks$/ }, () => ({ path: 'perf_hooks', namespace: 'ratelab-browser' }));
+    build.onLoad({ filter: /.*/, namespace: 'ratelab-browser' }, () => ({
+      contents: 'export const performance = globalThis.performance;',
+      loader: 'js',
+    }));
+    build.onResolve({ filter: /^node:/ }, (args) => ({
+      errors: [{ text: `${args.path}: the browser core build (dist/browser) must not import Node modules` }],
+    }));
+  },
+};
+
+/** dist/browser/index.js: the core entry as one ES module for the playground page (see browserPerformance). */
+export const BROWSER_CORE = 'dist/browser/index.js';
+
+const library = defineConfig({
   entry: ENTRIES,
   outDir: 'dist/lib',
   format: ['esm', 'cjs'],
@@ -67,3 +91,22 @@ export default defineConfig({
   treeshake: false,
   esbuildPlugins: [inlineLua],
 });
+
+const browser = defineConfig({
+  entry: { index: 'src/index.ts' },
+  outDir: 'dist/browser',
+  format: ['esm'],
+  target: 'es2022',
+  platform: 'browser',
+  tsconfig: 'tsconfig.build.json',
+  dts: false,
+  splitting: false,
+  sourcemap: false,
+  clean: false,
+  treeshake: false,
+  removeNodeProtocol: false,
+  noExternal: [/^node:perf_hooks$/],
+  esbuildPlugins: [browserPerformance],
+});
+
+export default [library, browser];

@@ -7,12 +7,38 @@
 export { createLimiter } from './memory/limiter.js';
 /** The limiter (`allow`, `consume`, `reset`, `prune`) and its options (clock, `idleMs`, `maxKeys`). */
 export type { LimiterOptions, RateLimiter } from './memory/limiter.js';
+/** What `limiter.inspect(key)` reads: one key's state as its algorithm holds it (bucket level, GCRA's TAT, the log's timestamps, the counters). */
+export type { KeyState } from './algorithms/index.js';
 /** `limiter.wait(key, cost, options)`'s options: `signal` (abort: nothing taken) and `maxWaitMs` (past it: `WAIT_TOO_LONG` at once). */
 export type { WaitOptions } from './wait/key-waiters.js';
 /** Wraps a function so each call first waits for its slot (`key`/`cost` may be functions of the arguments); per-key call order kept. */
 export { throttle } from './wait/throttle.js';
 /** throttle's options (`limiter`, `key`, `cost`, `maxWaitMs`, `signal`) and what it accepts as a limiter (anything with `wait`). */
 export type { ThrottleOptions, Waitable } from './wait/throttle.js';
+/** A client in front of someone else's API: wraps a fetch-shaped function so calls queue per host (or key), learn the server's limit from its headers, pause on Retry-After and restart paced, AIMD without headers, optional SRE local rejection, bounded retries; `stats()` on it. */
+export { adaptiveThrottle, createAdaptiveLimiter } from './wait/adaptive.js';
+/** adaptiveThrottle's and createAdaptiveLimiter's options, events, stats and the limiter (`wait`, `observe`, `stats`). */
+export type {
+  AdaptiveFetch,
+  AdaptiveLimiter,
+  AdaptiveLimiterOptions,
+  AdaptiveStats,
+  AdaptiveThrottleOptions,
+  AdaptiveWaitOptions,
+  AimdOptions,
+  BrainOptions,
+  KeyInsight,
+  LearnEvent,
+  ObserveOptions,
+  RejectLocallyOptions,
+  ResponseLike,
+  RetryPolicy,
+  ThrottleEvent,
+} from './wait/adaptive.js';
+/** Reads what a response's rate-limit fields say (Retry-After, RateLimit/RateLimit-Policy drafts 6-10, X-RateLimit-*): figures and one line per malformed or contradictory field, never a throw. */
+export { readServerLimit } from './core/server-limit.js';
+/** What readServerLimit returns, the policy it reads, and the header shapes it accepts. */
+export type { HeadersLike, ServerLimit, ServerPolicy } from './core/server-limit.js';
 /** The one limiter interface (`consume`, `allow`, `wait`, `reset`, results awaitable) every limiter implements, and the one consumer type (`consume`, sync or async). */
 export type { AsyncRateLimiter, Awaitable, Consumer } from './core/limiter.js';
 /** The backend seam: a limiter over any store that implements `LimiterStore` (decide, reset), with the fail modes, deny cache and waits (docs/backends.md). */

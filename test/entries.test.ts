@@ -75,6 +75,15 @@ describe("the core entry, import('ratelab')", () => {
     expect(files.filter((file) => file.includes('node_modules'))).toEqual([]);
   });
 
+  it.each([
+    ['import()', "import('ratelab/fetch')"],
+    ['require()', "Promise.resolve(require('ratelab/fetch'))"],
+  ])('ratelab/fetch loads no file under node_modules (%s), nor any node: module', (_how, load) => {
+    const files = filesLoadedBy(load);
+    expect(files.some((file) => file.includes('dist/lib/fetch.'))).toBe(true);
+    expect(files.filter((file) => file.includes('node_modules') || file.startsWith('node:'))).toEqual([]);
+  });
+
   it('ratelab/metrics loads no file under node_modules until a function of it is called (its peers are optional)', () => {
     const files = filesLoadedBy("import('ratelab/metrics')");
     expect(files.some((file) => file.includes('dist/lib/metrics.'))).toBe(true);
@@ -113,13 +122,16 @@ describe('the source of the core entry (src/index.ts)', () => {
       'RateLimiterRegistry',
       'RatelabError',
       'SLIDING_LOG_MAX_LIMIT',
+      'adaptiveThrottle',
       'checkAlgorithm',
       'checkPolicy',
+      'createAdaptiveLimiter',
       'createLimiter',
       'createStoreLimiter',
       'createSystemClock',
       'formatDuration',
       'parseDuration',
+      'readServerLimit',
       'systemClock',
       'throttle',
     ]);
@@ -134,6 +146,7 @@ describe('the subpath entries', () => {
     ['ratelab/tiers', 'tiers.js', 'loadTiers'],
     ['ratelab/lab', 'lab.js', 'replay'],
     ['ratelab/metrics', 'metrics.js', 'registerMetrics'],
+    ['ratelab/fetch', 'fetch.js', 'rateLimitFetch'],
   ])('%s resolves to dist/lib/%s and exports %s', (specifier, bundle, value) => {
     const script = `console.log(JSON.stringify([import.meta.resolve('${specifier}'), typeof (await import('${specifier}')).${value}]));`;
     const [url, type] = JSON.parse(fresh(script)) as [string, string];
@@ -219,7 +232,7 @@ describe('package.json', () => {
     }
   });
 
-  it('exports the seven entry points and package.json, nothing else', () => {
+  it('exports the eight entry points and package.json, nothing else', () => {
     expect(Object.keys(manifest.exports)).toEqual([
       '.',
       './tiers',
@@ -228,6 +241,7 @@ describe('package.json', () => {
       './shared',
       './lab',
       './metrics',
+      './fetch',
       './package.json',
     ]);
   });

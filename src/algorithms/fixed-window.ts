@@ -1,5 +1,5 @@
 import type { Limits } from '../core/policy.js';
-import { WindowCache, type Meter } from './meter.js';
+import { WindowCache, type KeyState, type Meter } from './meter.js';
 import { PRIVATE_COLUMNS, type ColumnStore } from '../core/typed-arrays.js';
 
 /**
@@ -59,6 +59,12 @@ export class FixedWindow implements Meter {
 
   untilFull(slot: number, now: number): number {
     return this.count[slot] === 0 ? 0 : this.untilWindowEnds(now);
+  }
+
+  inspect(slot: number, last: number, now: number): KeyState {
+    const windowStart = Math.floor(now / this.windowMs) * this.windowMs;
+    const count = last < windowStart ? 0 : (this.count[slot] as number);
+    return { algorithm: 'fixed-window', count, windowStart, windowEnd: windowStart + this.windowMs };
   }
 
   private untilWindowEnds(now: number): number {

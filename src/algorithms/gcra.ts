@@ -1,5 +1,5 @@
 import type { Limits } from '../core/policy.js';
-import { type Meter } from './meter.js';
+import { type KeyState, type Meter } from './meter.js';
 import { PRIVATE_COLUMNS, type ColumnStore } from '../core/typed-arrays.js';
 
 /**
@@ -69,5 +69,17 @@ export class Gcra implements Meter {
 
   untilFull(slot: number): number {
     return Math.ceil((this.ahead[slot] as number) / this.scale);
+  }
+
+  inspect(slot: number, last: number, now: number): KeyState {
+    const ahead = Math.max((this.ahead[slot] as number) - (now - last) * this.scale, 0);
+    const intervalMs = this.interval / this.scale;
+    return {
+      algorithm: 'gcra',
+      now,
+      tat: now + ahead / this.scale,
+      intervalMs,
+      toleranceMs: (this.capacity - 1) * intervalMs,
+    };
   }
 }

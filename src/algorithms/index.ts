@@ -21,7 +21,7 @@ export function createMeter(algorithm: Algorithm, limits: Limits, store?: Column
   return new METERS[algorithm](limits, store);
 }
 
-export type { Meter } from './meter.js';
+export type { KeyState, Meter } from './meter.js';
 
 /**
  * The meter of a limiter's checked limits: the one limit's own meter, or for several a

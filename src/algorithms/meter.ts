@@ -39,7 +39,43 @@ export interface Meter {
   waitFor(slot: number, now: number, cost: number): number;
   /** Wait until the key is back to full quota (0 if it is). */
   untilFull(slot: number, now: number): number;
+  /**
+   * What `slot` holds as of `now` >= `last` (the slot's previous time), read without changing
+   * anything: for showing the state (the playground), never on a decision's path. Single
+   * meters only; a composite has none.
+   */
+  inspect?(slot: number, last: number, now: number): KeyState;
 }
+
+/**
+ * One key's state as its algorithm holds it, as of a time (`limiter.inspect(key)`). Times are
+ * ms on the limiter's clock; counts are units.
+ */
+export type KeyState =
+  /** Tokens in the bucket (fractional between refills), of `capacity`, refilled at `ratePerMs` per ms. */
+  | { algorithm: 'token-bucket'; tokens: number; capacity: number; ratePerMs: number }
+  /**
+   * The theoretical arrival time `tat` (ms, never before `now`), the emission interval
+   * `intervalMs` (`windowMs / limit`) and the tolerance `toleranceMs` (`(burst - 1) x interval`):
+   * one more unit is admitted while `tat - now <= toleranceMs`.
+   */
+  | { algorithm: 'gcra'; now: number; tat: number; intervalMs: number; toleranceMs: number }
+  /** The times of the admitted units still in the window `(now - windowMs, now]`, oldest first. */
+  | { algorithm: 'sliding-log'; now: number; windowMs: number; timestamps: number[] }
+  /**
+   * The previous and current aligned windows' counts, the current window's start, the
+   * previous window's weight `(W - elapsed) / W` (0 to 1) and the estimate `previous x weight + current`.
+   */
+  | {
+      algorithm: 'sliding-counter';
+      previous: number;
+      current: number;
+      windowStart: number;
+      weight: number;
+      estimate: number;
+    }
+  /** The count of the aligned window `[windowStart, windowEnd)` holding `now`. */
+  | { algorithm: 'fixed-window'; count: number; windowStart: number; windowEnd: number };
 
 /**
  * The start of the aligned window (multiple of `windowMs`) that holds a time, remembered for

@@ -1,5 +1,5 @@
 import type { Limits } from '../core/policy.js';
-import { WindowCache, type Meter } from './meter.js';
+import { WindowCache, type KeyState, type Meter } from './meter.js';
 import { PRIVATE_COLUMNS, floorDiv, type ColumnStore } from '../core/typed-arrays.js';
 
 /**
@@ -96,6 +96,26 @@ export class SlidingCounter implements Meter {
     if ((this.cur[slot] as number) > 0) return Math.ceil(2 * this.windowMs - elapsed);
     if ((this.prev[slot] as number) > 0) return Math.ceil(this.windowMs - elapsed);
     return 0;
+  }
+
+  inspect(slot: number, last: number, now: number): KeyState {
+    const w = this.windowMs;
+    const windowStart = Math.floor(now / w) * w;
+    let previous = this.prev[slot] as number;
+    let current = this.cur[slot] as number;
+    if (last < windowStart) {
+      previous = last >= windowStart - w ? current : 0;
+      current = 0;
+    }
+    const weight = (w - (now - windowStart)) / w;
+    return {
+      algorithm: 'sliding-counter',
+      previous,
+      current,
+      windowStart,
+      weight,
+      estimate: previous * weight + current,
+    };
   }
 
   /** The weighted count, multiplied by W: `prev * (W - elapsed) + cur * W`. */

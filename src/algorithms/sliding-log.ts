@@ -1,7 +1,7 @@
 import { slidingLogBytes } from '../core/sliding-log-size.js';
 import { RatelabError } from '../core/errors.js';
 import { type Limits } from '../core/policy.js';
-import { type Meter } from './meter.js';
+import { type KeyState, type Meter } from './meter.js';
 import { RingSlab } from './ring-slab.js';
 import { PRIVATE_COLUMNS, grow, type ColumnStore } from '../core/typed-arrays.js';
 
@@ -195,6 +195,16 @@ export class SlidingLog implements Meter {
     const count = this.count[slot] as number;
     if (count === 0) return 0;
     return Math.ceil(this.entry(slot, count - 1) + this.windowMs - now);
+  }
+
+  inspect(slot: number, _last: number, now: number): KeyState {
+    const timestamps: number[] = [];
+    const count = this.count[slot] as number;
+    for (let i = 0; i < count; i++) {
+      const t = this.entry(slot, i);
+      if (t > now - this.windowMs) timestamps.push(t);
+    }
+    return { algorithm: 'sliding-log', now, windowMs: this.windowMs, timestamps };
   }
 
   /** The slot's i-th oldest timestamp. */

@@ -1,5 +1,5 @@
 import type { Limits } from '../core/policy.js';
-import { type Meter } from './meter.js';
+import { type KeyState, type Meter } from './meter.js';
 import { PRIVATE_COLUMNS, type ColumnStore } from '../core/typed-arrays.js';
 
 /**
@@ -66,5 +66,10 @@ export class TokenBucket implements Meter {
 
   untilFull(slot: number): number {
     return Math.ceil((this.full - (this.tokens[slot] as number)) / this.rate);
+  }
+
+  inspect(slot: number, last: number, now: number): KeyState {
+    const tokens = Math.min((this.tokens[slot] as number) + (now - last) * this.rate, this.full) / this.unit;
+    return { algorithm: 'token-bucket', tokens, capacity: this.capacity, ratePerMs: this.rate / this.unit };
   }
 }

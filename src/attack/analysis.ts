@@ -1,4 +1,4 @@
-import { parseList, type Member } from '../audit/structured-field.js';
+import { parseList, type Member } from '../core/structured-field.js';
 import { percentiles } from '../metrics/percentile.js';
 import { MetricsRecorder, type ReplayMetrics } from '../metrics/recorder.js';
 import type { AttackRun } from './runner.js';

@@ -1,4 +1,4 @@
-import { parseList, type Member } from '../audit/structured-field.js';
+import { parseList, type Member } from '../core/structured-field.js';
 import type { RateLimitFields } from './shot.js';
 
 /** Where the limit of a {@link JudgedPolicy} came from. */

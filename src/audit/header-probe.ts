@@ -1,6 +1,6 @@
 import type { AuditPolicy, Family, HeaderVerdict } from './audit-report.js';
 import { drain } from './drain.js';
-import { readAnnouncement } from './header-fields.js';
+import { readAnnouncement } from '../core/header-fields.js';
 import { judgeHeaders, retryCheckPlan, type RetryCheck, type RetryCheckPlan } from './header-truth.js';
 import type { Identity, IdentityPool } from './identities.js';
 import type { ProbeClient, ProbeShot } from './probe-client.js';

@@ -5,7 +5,7 @@ import {
   type Announcement,
   type AnnouncedPolicy,
   type Figure,
-} from './header-fields.js';
+} from '../core/header-fields.js';
 
 /**
  * Whether an endpoint's rate-limit fields tell the truth, judged from what the probes saw.

@@ -4,7 +4,7 @@ import { candidateHypotheses } from './candidates.js';
 import { probeConcurrency } from './concurrency-probe.js';
 import { probeDeniedCount } from './denied-count-probe.js';
 import { discover } from './discovery-probe.js';
-import { readAnnouncement } from './header-fields.js';
+import { readAnnouncement } from '../core/header-fields.js';
 import { probeRetryChecks } from './header-probe.js';
 import { probeEdge } from './edge-probe.js';
 import { clientHistories } from './fit.js';

@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import { schedulerOf, toClock, type Clock, type ClockSource } from '../core/clock.js';
 import type { Decision } from '../core/decision.js';
 import type { DecisionListener, OutcomeCounter, ObservedOptions } from '../core/decision-event.js';
@@ -166,6 +165,7 @@ export class StoreLimiter<D extends ReasonedDecision, S extends LimiterStore<D> 
     this.policies = checkLimitList(algorithm, policy);
     this.limits = tightestLimits(this.policies);
     this.clock = options.clock === undefined ? undefined : toClock(options.clock);
+    // The global `performance` (Node, Bun, Deno, workerd alike), not node:perf_hooks: `ratelab` imports no Node built-in.
     this.localNow = this.clock ?? (() => performance.now());
     this.failMode = checkFailMode(options.failMode ?? 'open');
     const nodes = checkExpectedNodes(this.failMode, options.expectedNodes, options.members);

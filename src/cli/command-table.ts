@@ -7,6 +7,7 @@ import type { BenchOptions } from './commands/bench.js';
 import type { CompareOptions } from './commands/compare.js';
 import type { DistributedOptions } from './commands/distributed.js';
 import type { FidelityOptions } from './commands/fidelity.js';
+import type { PlaygroundOptions } from './commands/playground.js';
 import type { RaceOptions } from './commands/race.js';
 import type { ScenariosOptions } from './commands/scenarios.js';
 import type { ServeOptions } from './commands/serve.js';
@@ -411,6 +412,18 @@ export const COMMANDS: readonly CommandSpec[] = [
     },
     options: (flags) => flags,
     load: async () => (await import('./commands/fidelity.js')).fidelityCommand,
+  }),
+  defineCommand<PlaygroundOptions, 'signal' | 'onListening'>()({
+    name: 'playground',
+    description:
+      'write a self-contained HTML page running the five limiters and the exact oracle in the browser, to poke at with a clock you control (docs/lab.md)',
+    flags: {
+      html: { output: 'the playground (default file ratelab-playground.html)' },
+      serve: { description: 'serve the page on a loopback port (127.0.0.1) and print its URL; stop with Ctrl-C' },
+      port: { value: '<port>', description: 'with --serve: the TCP port (default 0: any free port)' },
+    },
+    options: (flags) => flags,
+    load: async () => (await import('./commands/playground.js')).playgroundCommand,
   }),
   flagsCommand<ScenariosOptions>({
     name: 'scenarios',

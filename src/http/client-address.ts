@@ -1,6 +1,10 @@
 import type { IncomingMessage } from 'node:http';
-import { BlockList, isIP } from 'node:net';
+import { BlockList } from 'node:net';
 import { RatelabError, describeValue } from '../core/errors.js';
+import { ipFamily as isIP, normalizeAddress as normalize } from './address-key.js';
+
+/** Re-exported for the modules that key by a client address (the runtime-neutral code is address-key.ts). */
+export { addressKey, DEFAULT_IPV6_SUBNET, ipv6Subnet } from './address-key.js';
 
 /**
  * Whom to believe about a request's origin:
@@ -112,74 +116,4 @@ function byTrustList(chain: string[], peer: string, proxies: BlockList): string 
 
 function isTrusted(address: string, proxies: BlockList): boolean {
   return proxies.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
-}
-
-/** The address as a key: mapped IPv4 unwrapped; undefined if it is not an IP address. */
-function normalize(address: string | undefined): string | undefined {
-  if (address === undefined) return undefined;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  const plain = mapped ? (mapped[1] as string) : address;
-  return isIP(plain) === 0 ? undefined : plain.toLowerCase();
-}
-
-/** The IPv6 prefix length {@link addressKey} groups by unless told otherwise. */
-export const DEFAULT_IPV6_SUBNET = 64;
-
-/**
- * Validates the `ipv6Subnet` option: a prefix length 1-128, or `false` for whole
- * addresses; undefined is {@link DEFAULT_IPV6_SUBNET}. Throws `INVALID_ARGUMENT`.
- */
-export function ipv6Subnet(value: number | false | undefined): number | false {
-  if (value === undefined) return DEFAULT_IPV6_SUBNET;
-  if (value === false) return false;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 128) {
-    throw new RatelabError(
-      'INVALID_ARGUMENT',
-      `ipv6Subnet: expected a prefix length from 1 to 128, or false, got ${describeValue(value)}`,
-      { field: 'ipv6Subnet' },
-    );
-  }
-  return value;
-}
-
-/**
- * The limiter key of a client address: IPv4 (and IPv4-mapped IPv6) is the address itself;
- * IPv6 is its network at `subnet` bits (`2001:db8:1:2::/64`), since one subscriber is
- * handed a whole /64 or more and would otherwise get a fresh quota per address. `false`
- * keys each IPv6 address alone. `address` must be an IP address (as clientAddress gives).
- */
-export function addressKey(address: string, subnet: number | false): string {
-  const plain = normalize(address.split('%')[0]) ?? address;
-  if (isIP(plain) !== 6) return plain;
-  if (subnet === false) return canonicalIPv6(plain);
-  return `${canonicalIPv6(masked(ipv6Groups(plain), subnet).join(':'))}/${subnet}`;
-}
-
-/** The eight 16-bit groups of a valid IPv6 address (an embedded IPv4 tail is two groups). */
-function ipv6Groups(address: string): number[] {
-  const [head = '', tail] = address.split('::');
-  const parse = (part: string): number[] => (part === '' ? [] : part.split(':').flatMap(groupsOf));
-  const left = parse(head);
-  const right = tail === undefined ? [] : parse(tail);
-  return [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
-}
-
-function groupsOf(part: string): number[] {
-  if (!part.includes('.')) return [Number.parseInt(part, 16)];
-  const [a = 0, b = 0, c = 0, d = 0] = part.split('.').map(Number);
-  return [a * 256 + b, c * 256 + d];
-}
-
-/** The groups with every bit past the first `bits` cleared, as hex. */
-function masked(groups: number[], bits: number): string[] {
-  return groups.map((group, i) => {
-    const keep = Math.min(16, Math.max(0, bits - i * 16));
-    const mask = keep === 0 ? 0 : (0xffff << (16 - keep)) & 0xffff;
-    return (group & mask).toString(16);
-  });
-}
-
-/** The RFC 5952 text of an IPv6 address (lower case, longest zero run as `::`), as WHATWG URL writes it. */
-function canonicalIPv6(address: string): string {
-  return new URL(`http://[${address}]/`).hostname.slice(1, -1);
 }

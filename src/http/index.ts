@@ -9,6 +9,8 @@ export { rateLimitResult } from './middleware.js';
 export { SHARED_NO_KEY } from './middleware.js';
 /** The middleware's options (limiter, key, headers, trustProxy, failMode, shadow...), its result and what it needs of a limiter. */
 export type { LimitedInfo, LimiterLike, Next, RateLimitOptions, RateLimitResult, ShadowHeaders } from './middleware.js';
+/** The options ratelab/http and ratelab/fetch share, generic in what their callbacks are given. */
+export type { SharedLimitOptions } from './limit-core.js';
 /** What the middleware does when its limiter fails: `open` lets the request through, `closed` and `local` answer 503. */
 export type { FailMode } from '../core/fail-over.js';
 /** The same limiting as a Fastify `onRequest` hook. */
@@ -24,7 +26,7 @@ export type { HeaderField, HeaderOptions, PolicyInfo } from './headers.js';
 /** The client's address, skipping trusted proxies in X-Forwarded-For. */
 export { clientAddress } from './client-address.js';
 /** The limiter key of a client address: IPv4 as it is, IPv6 as its network (`ipv6Subnet` bits, default 64). */
-export { addressKey } from './client-address.js';
+export { addressKey } from './address-key.js';
 /** Turns `trustProxy` (false, a hop count, or proxy addresses/CIDRs) into what clientAddress takes. */
 export { proxyTrust } from './client-address.js';
 /** `TrustProxy`: the option as given; `ProxyTrust`: as checked. */

@@ -1,4 +1,4 @@
-import { createLimitsMeter, type Meter } from '../algorithms/index.js';
+import { createLimitsMeter, type KeyState, type Meter } from '../algorithms/index.js';
 import { readClock, schedulerOf, toClock, type Clock, type ClockSource } from '../core/clock.js';
 import { decisionOf, type Decision, type DecideFn } from '../core/decision.js';
 import type { DecisionListener, OutcomeCounter, ObservedOptions } from '../core/decision-event.js';
@@ -67,6 +67,14 @@ export interface RateLimiter extends AsyncRateLimiter<Decision> {
   prune(): number;
   /** Forgets `key`: its next request starts with a full quota. Returns whether it was live. Throws `INVALID_KEY` unless `key` is a string. */
   reset(key: string): boolean;
+  /**
+   * Reads what the algorithm holds for `key` as of now (see {@link KeyState}), changing
+   * nothing (not even the key's last use): undefined when the key is not live (it would start
+   * with a full quota) or the limiter enforces several limits. For showing the state (the
+   * playground's views); not for deciding: O(1), the sliding log O(units held). The in-memory
+   * limiter (`createLimiter`) has it; limiters built on it elsewhere (ratelab/shared) do not.
+   */
+  inspect?(key: string): KeyState | undefined;
 }
 
 /**
@@ -169,6 +177,14 @@ class MemoryLimiter implements RateLimiter {
   reset(key: string): boolean {
     checkKey(key);
     return this.table.delete(key);
+  }
+
+  inspect(key: string): KeyState | undefined {
+    checkKey(key);
+    const slot = this.table.find(key);
+    if (slot < 0 || this.meter.inspect === undefined) return undefined;
+    const last = this.table.touched[slot] as number;
+    return this.meter.inspect(slot, last, Math.max(readClock(this.clock), last));
   }
 
   /** The slot of `key`, its state brought forward to the key's time (see {@link advanceKeyTime}). */

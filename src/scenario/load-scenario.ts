@@ -133,6 +133,7 @@ function toSource(item: SourceFile, file: ScenarioFile): SourceSpec {
       if (item.backoff !== undefined)
         retry.backoff = { baseMs: item.backoff.base, capMs: item.backoff.cap, jitter: item.backoff.jitter };
       if (item.throttle !== undefined) retry.throttle = { limit: item.throttle.limit, windowMs: item.throttle.window };
+      if (item.client !== undefined) retry.client = item.client;
       return retry;
     }
   }

@@ -102,6 +102,13 @@ export interface RetrySourceSpec extends SourceBase {
    * still gives is retried as above, through the throttle again.
    */
   throttle?: { limit: number; windowMs: number };
+  /**
+   * `adaptive`: the clients send through the adaptive client (`adaptiveThrottle`'s brain,
+   * src/wait/adaptive-brain.ts, one per source and keyed by the clients' keys), which
+   * learns from each decision's Retry-After: a key paused until then (with jitter), its
+   * calls restarted paced, AIMD on denials. A denied request is retried through it again.
+   */
+  client?: 'adaptive';
 }
 
 /** One traffic source of a scenario; sources compose by merging their arrivals by time. */

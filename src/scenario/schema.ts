@@ -138,6 +138,12 @@ const source = z.discriminatedUnion(
         .default(true)
         .describe("Wait for the limiter's Retry-After (default true); false needs backoff"),
       backoff: backoff.optional(),
+      client: z
+        .literal('adaptive', { error: (issue) => `expected adaptive, got ${describeValue(issue.input)}` })
+        .optional()
+        .describe(
+          "Adaptive clients: ratelab's adaptiveThrottle logic (one per source, keyed by the clients' keys) decides when each request goes - paused on Retry-After with jitter, restarted paced, AIMD on denials - so the server is asked only when the client expects a yes",
+        ),
       throttle: z
         .strictObject({ limit: wholeNumber(MAX_LIMIT), window: duration })
         .optional()
@@ -214,6 +220,14 @@ export const scenarioFileSchema = z
           path: ['sources', i, 'backoff'],
           message: 'missing (needed with honourRetryAfter: false: the clients must wait somehow)',
         });
+      if (item.kind === 'retry' && item.client === 'adaptive')
+        for (const field of ['throttle', 'backoff'] as const)
+          if (item[field] !== undefined)
+            ctx.addIssue({
+              code: 'custom',
+              path: ['sources', i, field],
+              message: 'not with client: adaptive (the adaptive client paces and backs off by itself)',
+            });
       if (item.kind === 'retry' && item.backoff !== undefined && item.backoff.cap < item.backoff.base)
         ctx.addIssue({
           code: 'custom',

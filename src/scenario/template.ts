@@ -44,4 +44,9 @@ sources:                       # sources compose: their arrivals are merged by t
     keys: tenant
     honourRetryAfter: false    # (default true; backoff is also used when no Retry-After is given)
     backoff: { base: 100ms, cap: 10s, jitter: full }   # jitter: none | full | equal | decorrelated
+  - kind: retry                # clients sending through the adaptive client (adaptiveThrottle)
+    clients: 50
+    think: 2s
+    keys: tenant
+    client: adaptive           # paused on Retry-After, restarted paced, AIMD on denials
 `;

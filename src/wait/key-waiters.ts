@@ -132,6 +132,16 @@ export class KeyWaiters<D extends Decision> {
   }
 
   /**
+   * Asks again now for `key`'s first waiter, if it sleeps on a timer: for a consume whose
+   * answer changed before the wait it last gave (the adaptive client, when a response
+   * arrives). Does nothing for a key with no waiter or one being asked about.
+   */
+  wake(key: string): void {
+    const line = this.lines.get(key);
+    if (line?.head && line.asking === undefined && line.cancelTimer) this.serve(line);
+  }
+
+  /**
    * Entries held in every key's deadline heap: for tests and diagnostics (this class is
    * not exported from any entry), to check the heap holds the live waiters, no more.
    */

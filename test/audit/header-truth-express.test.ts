@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import express from 'express';
 import { rateLimit } from 'express-rate-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conventionGroup, readAnnouncement } from '../../src/audit/header-fields.js';
+import { conventionGroup, readAnnouncement } from '../../src/core/header-fields.js';
 import { judgeHeaders, retryCheckPlan, type RetryCheck, type SequenceResponse } from '../../src/audit/header-truth.js';
 import { listenOnLoopback } from '../support/listen-app.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Family, HeaderVerdict } from '../../src/audit/audit-report.js';
-import { readAnnouncement } from '../../src/audit/header-fields.js';
+import { readAnnouncement } from '../../src/core/header-fields.js';
 import {
   judgeHeaders,
   retryCheckPlan,

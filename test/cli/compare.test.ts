@@ -356,15 +356,15 @@ describe('ratelab compare: the trade-off closes a measured run', () => {
     return { code, out: io.out(), lines: io.out().trimEnd().split('\n') };
   }
 
-  it('the default summary ends with the memory and speed bars and the scatter, in at most 125 lines of at most 80 columns', async () => {
+  it('the default summary ends with the memory and speed bars and the scatter, in at most 135 lines of at most 80 columns', async () => {
     const { code, out, lines } = await measured([]);
     expect(code).toBe(0);
-    expect(lines.length).toBeLessThanOrEqual(125);
+    expect(lines.length).toBeLessThanOrEqual(135);
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
-    const tail = out.slice(out.indexOf('memory per key (heap bytes per key, medians over 15 scenarios)'));
-    expect(tail).toContain('\nspeed (x ref: over a reference in the same rounds, medians over 15 scenarios)\n');
+    const tail = out.slice(out.indexOf('memory per key (heap bytes per key, medians over 16 scenarios)'));
+    expect(tail).toContain('\nspeed (x ref: over a reference in the same rounds, medians over 16 scenarios)\n');
     expect(tail.match(BARS)).toHaveLength(10); // a memory and a speed bar per algorithm
-    expect(unwrap(tail)).toContain('trade-off (medians over 15 scenarios): what each gets wrong (x, error % vs');
+    expect(unwrap(tail)).toContain('trade-off (medians over 16 scenarios): what each gets wrong (x, error % vs');
     expect(tail).toMatch(/^ *\d* ┤S/m); // the exact sliding log: at 0% error, the first column
     expect(lines.slice(-2)).toEqual([
       'T token-bucket  G gcra  S sliding-log  C sliding-counter  F fixed-window',

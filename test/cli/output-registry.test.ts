@@ -21,6 +21,7 @@ describe('the flags come from the formats a command declares', () => {
     ['audit', ['json', 'html'], 'the audit (format 1) and its timelines'],
     ['distributed', ['csv', 'json', 'html'], 'one row per design'],
     ['fidelity', ['csv', 'json'], 'no HTML report'],
+    ['playground', ['html'], 'the page itself'],
     ['bench', ['json', 'csv'], 'in the order its help always listed them'],
   ])('%s writes %j (%s), each as `--FORMAT [file]`', (name, formats) => {
     const flags = COMMANDS.find((spec) => spec.name === name)?.flags ?? [];

@@ -28,7 +28,17 @@ const ENTRIES = [
   { specifier: 'ratelab/shared', value: 'createSharedLimiter' },
   { specifier: 'ratelab/lab', value: 'replay' },
   { specifier: 'ratelab/metrics', value: 'registerMetrics' },
+  { specifier: 'ratelab/fetch', value: 'rateLimitFetch' },
 ] as const;
+
+/** A TypeScript consumer Bun and Deno run as they are: the core and ratelab/fetch, by bare specifier from node_modules. */
+const FETCH_CONSUMER = `import { createLimiter } from 'ratelab';
+import { decide } from 'ratelab/fetch';
+const options = { limiter: createLimiter('token-bucket', { limit: 1, windowMs: 1000 }), key: () => 'k' };
+const first = await decide(new Request('http://ratelab.test/'), options);
+const second = await decide(new Request('http://ratelab.test/'), options);
+console.log(JSON.stringify([first.allowed, second.allowed, second.response?.status, second.headers.get('retry-after')]));
+`;
 
 let work: string;
 
@@ -128,6 +138,20 @@ describe('the packed package', () => {
     writeProject(join(work, 'esm'), { 'package.json': '{"type":"module"}', 'main.js': script });
     expect(JSON.parse(run('node', ['main.js'], join(work, 'esm')))).toEqual([true, false]);
   });
+
+  it.each([
+    ['Bun', 'bun', ['main.ts']],
+    ['Deno', 'deno', ['run', '--allow-read', 'main.ts']],
+  ])(
+    'a %s consumer imports ratelab and ratelab/fetch from the installed package and decides',
+    (_name, runtime, args) => {
+      const dir = join(work, runtime);
+      writeProject(dir, { 'main.ts': FETCH_CONSUMER });
+      // The runtimes of the devDependencies (bun, deno): each resolves the bare specifiers from work/node_modules.
+      const out = run(join(root, 'node_modules/.bin', runtime), args, dir);
+      expect(JSON.parse(out)).toEqual([true, false, 429, '1']);
+    },
+  );
 
   it.each(['cjs', 'esm'])('connectRedis without ioredis says what to install (%s)', (kind) => {
     const load =

@@ -48,12 +48,20 @@ describe('the scenario JSON Schema', () => {
 });
 
 describe('the scenario template', () => {
-  it('loads and validates as printed, with every kind of source, labels and a backoff', () => {
+  it('loads and validates as printed, with every kind of source, labels, a backoff and adaptive clients', () => {
     const scenario = parseScenario(SCENARIO_TEMPLATE, 'template.yaml');
-    expect(scenario.sources.map((source) => source.kind)).toEqual(['steady', 'burst', 'onoff', 'retry', 'retry']);
+    expect(scenario.sources.map((source) => source.kind)).toEqual([
+      'steady',
+      'burst',
+      'onoff',
+      'retry',
+      'retry',
+      'retry',
+    ]);
     expect(scenario.sources.map((source) => source.label)).toEqual([
       'user',
       'attacker',
+      undefined,
       undefined,
       undefined,
       undefined,
@@ -62,6 +70,7 @@ describe('the scenario template', () => {
       honourRetryAfter: false,
       backoff: { baseMs: 100, capMs: 10_000, jitter: 'full' },
     });
+    expect(scenario.sources[5]).toMatchObject({ client: 'adaptive' });
   });
 
   it('starts with the yaml-language-server line pointing at the installed package schema', () => {

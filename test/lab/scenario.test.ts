@@ -149,6 +149,18 @@ describe('parseScenario', () => {
       's.yaml:7: sources[0].backoff: missing (needed with honourRetryAfter: false: the clients must wait somehow)',
     ],
     [
+      'an adaptive client that is also throttled',
+      'clients: 2',
+      'clients: 2\n    client: adaptive\n    throttle: { limit: 5, window: 1s }',
+      's.yaml:10: sources[0].throttle: not with client: adaptive (the adaptive client paces and backs off by itself)',
+    ],
+    [
+      'a client kind that does not exist',
+      'clients: 2',
+      'clients: 2\n    client: clever',
+      's.yaml:9: sources[0].client: expected adaptive, got "clever"',
+    ],
+    [
       'a cap below the base',
       'clients: 2',
       'clients: 2\n    backoff: { base: 1s, cap: 500ms }',
@@ -199,8 +211,12 @@ describe('built-in scenarios', () => {
     const zipf = builtins.find((s) => s.name === 'zipf-many-keys');
     expect(zipf?.sources[0]?.keys).toMatchObject({ count: 100_000, pick: 'zipf' });
     const retries = builtins.flatMap((s) => s.sources).filter((source) => source.kind === 'retry');
-    const storms = retries.filter((source) => source.backoff === undefined && source.throttle === undefined);
-    expect(storms.map((source) => source.jitter).sort()).toEqual([0, 1, 1]);
+    const storms = retries.filter(
+      (source) => source.backoff === undefined && source.throttle === undefined && source.client === undefined,
+    );
+    expect(storms.map((source) => source.jitter).sort()).toEqual([0, 0, 1, 1, 1]);
+    const adaptive = retries.filter((source) => source.client === 'adaptive');
+    expect(adaptive.map((source) => source.label)).toEqual(['adaptive']);
     const throttled = retries.filter((source) => source.throttle !== undefined);
     expect(throttled.map((source) => [source.label, source.throttle])).toEqual([
       ['throttled', { limit: 100, windowMs: 1000 }],
@@ -211,6 +227,7 @@ describe('built-in scenarios', () => {
       ['full', 'full', false],
       ['equal', 'equal', false],
       ['decorrelated', 'decorrelated', false],
+      ['backoff', 'decorrelated', false],
     ]);
   });
 

@@ -4,14 +4,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { LabelMetrics } from '../../src/metrics/label-counts.js';
-import { builtinScenarios } from '../../src/scenario/builtins.js';
 import type { KeySpec, RetrySourceSpec } from '../../src/scenario/scenario.js';
-import { builtinContender } from '../../src/sim/contender.js';
-import { replay } from '../../src/sim/replay.js';
-import { scenarioWorkload } from '../../src/sim/workload.js';
 import { ClientThrottle } from '../../src/traffic/client-throttle.js';
 import { Random } from '../../src/traffic/random.js';
 import { createSource } from '../../src/traffic/stream.js';
+import { builtinLabelMetrics } from '../support/builtin-labels.js';
 import { inWindow } from '../support/oracles.js';
 
 describe('ClientThrottle: reservations in want order', () => {
@@ -80,20 +77,7 @@ describe('a throttled retry source', () => {
 });
 
 describe('the built-in throttled-clients scenario', () => {
-  const scenario = builtinScenarios().find((s) => s.name === 'throttled-clients');
-  const run = async (algorithm: 'sliding-log' | 'token-bucket'): Promise<Map<string, LabelMetrics>> => {
-    if (!scenario) throw new Error('no built-in throttled-clients');
-    const workload = scenarioWorkload(scenario);
-    const { limit, windowMs } = scenario.policy;
-    const { metrics } = await replay(builtinContender(algorithm, scenario.policy), workload.open(), {
-      limit,
-      windowMs,
-      bucketMs: workload.bucketMs,
-      originMs: 0,
-      minBuckets: workload.minBuckets,
-    });
-    return new Map(metrics.labels.map((l) => [l.label, l]));
-  };
+  const run = (algorithm: 'sliding-log' | 'token-bucket') => builtinLabelMetrics('throttled-clients', algorithm);
 
   it.each(['sliding-log', 'token-bucket'] as const)(
     '%s: the server is asked only for what it admits by throttled clients, many times more by retrying ones',

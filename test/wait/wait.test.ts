@@ -11,6 +11,7 @@ import {
   type PolicyInput,
   type RateLimiter,
 } from '../../src/index.js';
+import { WAIT_TABLES } from './wait-tables.js';
 
 /** Lets promise reactions run (the clock fires timers synchronously; awaiting code runs after). */
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -45,34 +46,38 @@ async function step(clock: ManualClock, ms: number): Promise<void> {
   }
 }
 
-describe('limiter.wait on several limits', () => {
-  /** 2 per second and 3 per 10 seconds, sliding logs: the short limit binds first, then the long one. */
-  const BURST_AND_SLOW: PolicyInput = [
-    { limit: 2, windowMs: 1000, name: 'burst' },
-    { limit: 3, windowMs: 10_000, name: 'slow' },
-  ];
+describe('the wait tables (test/wait/wait-tables.ts; test/runtimes/ plays them on Bun, Deno, workerd)', () => {
+  it.each(WAIT_TABLES.map((table) => [table.name, table] as const))('%s', async (_name, table) => {
+    const { limiter, clock, settled, track } = setup(table.policy, table.algorithm);
+    const calls = [...table.calls];
+    for (let t = 0; t <= table.until; t++) {
+      if (t > 0) clock.advance(1);
+      for (let call = calls[0]; call !== undefined && call.at <= t; call = calls[0]) {
+        calls.shift();
+        if (call.kind === 'consume') limiter.consume('k', call.cost);
+        else void track(call.name, limiter.wait('k', call.cost));
+      }
+      await flush();
+    }
+    const waits = table.calls.filter((call) => call.kind === 'wait');
+    expect(settled).toEqual(waits.map(({ name, resolvesAt }) => ({ name, at: resolvesAt, outcome: 'resolved' })));
+  });
 
-  it('waits for the longest of the limits’ waits, each wait taking from every limit once', async () => {
-    const { limiter, clock, settled, track } = setup(BURST_AND_SLOW, 'sliding-log');
-    const steps = [
-      { name: 'first', resolvesAt: 0, why: 'both limits are full' },
-      { name: 'second', resolvesAt: 0, why: 'burst holds 2' },
-      { name: 'third', resolvesAt: 1000, why: 'burst admits once the first two leave its 1 s window; slow has room' },
-      {
-        name: 'fourth',
-        resolvesAt: 10_000,
-        why: 'burst has room at 1000, but slow holds 3 until the first leaves its 10 s',
-      },
-    ];
-    for (const { name } of steps) void track(name, limiter.wait('k'));
-    await step(clock, 10_000);
-    expect(settled).toEqual(steps.map(({ name, resolvesAt }) => ({ name, at: resolvesAt, outcome: 'resolved' })));
-    // At 10 s each log holds the fourth; slow still holds the third (1 s), its first two gone.
+  it('several limits: at 10 s each log holds the fourth wait; slow still holds the third, its first two gone', async () => {
+    const table = WAIT_TABLES[0]!;
+    const { limiter, clock } = setup(table.policy, table.algorithm);
+    for (let i = 0; i < 4; i++) void limiter.wait('k');
+    await step(clock, table.until);
     expect(limiter.consume('k', 0).limits?.map((l) => [l.name, l.remaining])).toEqual([
       ['burst', 1],
       ['slow', 1],
     ]);
   });
+});
+
+describe('limiter.wait on several limits', () => {
+  /** 2 per second and 3 per 10 seconds, sliding logs: the short limit binds first, then the long one. */
+  const BURST_AND_SLOW: PolicyInput = WAIT_TABLES[0]!.policy;
 
   it('refuses at once a cost over the tightest limit’s capacity: no wait could admit it', async () => {
     const { limiter, settled, track } = setup(BURST_AND_SLOW, 'sliding-log');
@@ -114,34 +119,6 @@ describe('limiter.wait on a ManualClock', () => {
     // Resolved after advance returned, but each was decided at 0, 100, 200, ...: the bucket is empty again now.
     expect(limiter.consume('k').allowed).toBe(true);
     expect(limiter.consume('k', 0).remaining).toBe(0);
-  });
-
-  it('serves waiters of a key first come first served: a later small request never overtakes an earlier large one', async () => {
-    const { limiter, clock, settled, track } = setup({ limit: 10, windowMs: 1000, burst: 5 });
-    limiter.consume('k', 5);
-    void track('large', limiter.wait('k', 5));
-    void track('small', limiter.wait('k', 1));
-    // After 100 ms one unit is back: enough for small, or for one who asks now, not for large.
-    await step(clock, 100);
-    void track('late', limiter.wait('k', 1));
-    await flush();
-    expect(settled).toEqual([]);
-    await step(clock, 400);
-    expect(settled).toEqual([{ name: 'large', at: 500, outcome: 'resolved' }]);
-    await step(clock, 200);
-    expect(settled.map((s) => [s.name, s.at])).toEqual([
-      ['large', 500],
-      ['small', 600],
-      ['late', 700],
-    ]);
-  });
-
-  it('ten concurrent waits resolve in call order, 100 ms apart', async () => {
-    const { limiter, clock, settled, track } = setup();
-    for (let i = 0; i < 10; i++) void track(String(i), limiter.wait('k'));
-    await step(clock, 1000);
-    expect(settled.map((s) => s.name)).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
-    expect(settled.map((s) => s.at)).toEqual([0, 100, 200, 300, 400, 500, 600, 700, 800, 900]);
   });
 
   it('keys wait apart: a waiting key does not hold up another', async () => {

@@ -145,22 +145,55 @@ export function htmlDocument(report: HtmlReport): string {
  */
 export function htmlPage(title: string, data: unknown, pageScript: string): string {
   const assets = htmlAssets();
+  return selfContainedPage({
+    title,
+    styles: PAGE_STYLES,
+    id: 'report',
+    noscript: 'This report draws its charts with JavaScript: allow scripts for this file.',
+    data,
+    scripts: [{ source: assets.pageKit }, { source: pageScript }],
+  });
+}
+
+/** What a page of {@link selfContainedPage} holds besides uPlot. */
+export interface PageParts {
+  title: string;
+  /** The page's own styles, after uPlot's. */
+  styles: string;
+  /** The id of its `<main>`, which the page script draws into; the data's element is `${id}-data`. */
+  id: string;
+  /** What `<noscript>` says. */
+  noscript: string;
+  /** Embedded as JSON that is inert in the page (see {@link embedJson}). */
+  data: unknown;
+  /** The scripts after uPlot's, in order; `module` ones run as ES modules. */
+  scripts: readonly { source: string; module?: boolean }[];
+}
+
+/**
+ * One HTML file that opens offline and makes no request: uPlot and its styles inlined, then
+ * the page's styles, data and scripts (every report and the playground are one of these).
+ */
+export function selfContainedPage(page: PageParts): string {
+  const assets = htmlAssets();
+  const scripts = page.scripts.map(
+    ({ source, module }) =>
+      `<script${module === true ? ' type="module"' : ''}>${safeInElement(source, 'script')}</script>\n`,
+  );
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
+<title>${escapeHtml(page.title)}</title>
 <style>${safeInElement(assets.uplotStyles, 'style')}</style>
-<style>${PAGE_STYLES}</style>
+<style>${page.styles}</style>
 </head>
 <body>
-<main id="report"><h1>${escapeHtml(title)}</h1><noscript>This report draws its charts with JavaScript: allow scripts for this file.</noscript></main>
-<script type="application/json" id="report-data">${embedJson(data)}</script>
+<main id="${page.id}"><h1>${escapeHtml(page.title)}</h1><noscript>${escapeHtml(page.noscript)}</noscript></main>
+<script type="application/json" id="${page.id}-data">${embedJson(page.data)}</script>
 <script>${safeInElement(assets.uplotScript, 'script')}</script>
-<script>${safeInElement(assets.pageKit, 'script')}</script>
-<script>${safeInElement(pageScript, 'script')}</script>
-</body>
+${scripts.join('')}</body>
 </html>
 `;
 }
@@ -176,7 +209,7 @@ export function escapeHtml(text: string): string {
 }
 
 /** Inlined code with any `</style` or `</script` broken, so it cannot end its element early (it has none today). */
-function safeInElement(code: string, element: 'style' | 'script'): string {
+export function safeInElement(code: string, element: 'style' | 'script'): string {
   return code.replace(new RegExp(`</(${element})`, 'gi'), '<\\/$1');
 }
 

@@ -13,6 +13,38 @@ const EPSILON = 1e-9;
  * most from the exact answer.
  */
 export function summarise(result: WorkloadComparison): string {
+  const lesson = clientKindsLesson(result.rows);
+  return lesson === '' ? limitSentence(result) : `${limitSentence(result)} ${lesson}`;
+}
+
+/**
+ * For retry clients of several kinds (labels whose waits are known): what each kind sent
+ * per request admitted, over every algorithm's replay (the waste), the least first, and
+ * the slowest wait of the least wasteful; '' otherwise.
+ */
+function clientKindsLesson(rows: readonly ComparisonRow[]): string {
+  const kinds = new Map<string, { offered: number; admitted: number; p99: number }>();
+  for (const row of rows)
+    for (const label of row.labels ?? []) {
+      if (label.wait === undefined) continue;
+      const kind = kinds.get(label.label) ?? { offered: 0, admitted: 0, p99: 0 };
+      kind.offered += label.offered;
+      kind.admitted += label.admitted;
+      kind.p99 = Math.max(kind.p99, label.wait.p99);
+      kinds.set(label.label, kind);
+    }
+  if (kinds.size < 2) return '';
+  const ranked = [...kinds.entries()]
+    .map(([label, kind]) => ({ label, ...kind, waste: kind.admitted === 0 ? Infinity : kind.offered / kind.admitted }))
+    .sort((a, b) => a.waste - b.waste);
+  const best = ranked[0] as (typeof ranked)[number];
+  const figures = ranked.map(
+    (kind) => `${kind.label} ${Number.isFinite(kind.waste) ? kind.waste.toFixed(2) : 'none admitted'}`,
+  );
+  return `Sent per admitted: ${figures.join(', ')} (${best.label} wasted least; slowest call ${formatDuration(Math.round(best.p99))}).`;
+}
+
+function limitSentence(result: WorkloadComparison): string {
   const rows = result.rows;
   if (rows.length === 0) return `${result.name}: nothing was replayed.`;
   const worst = rows.reduce((a, b) => (b.worstWindowRatio > a.worstWindowRatio ? b : a));

@@ -5,6 +5,8 @@ import { backoffWait } from '../backoff.js';
 import { ClientThrottle } from '../client-throttle.js';
 import type { KeyPicker } from '../keys.js';
 import type { Random } from '../random.js';
+import type { ServerLimit } from '../../core/server-limit.js';
+import { AdaptiveBrain } from '../../wait/adaptive-brain.js';
 
 /**
  * A closed loop of clients: each has one request outstanding, and what it does next
@@ -25,6 +27,10 @@ export class RetryClients implements TrafficSource {
   /** With `throttle`: the client-side throttle, and which queued clients hold a reservation (1) rather than a want (0). */
   private readonly throttle: ClientThrottle | undefined;
   private readonly reserved: Uint8Array | undefined;
+  /** With `client: adaptive`: the adaptive client's brain, the one adaptiveThrottle runs, on this source's time. */
+  private readonly adaptive: AdaptiveBrain | undefined;
+  /** With `client: adaptive`: per key, the clients waiting in line (the first asks). */
+  private readonly lines = new Map<string, number[]>();
 
   constructor(
     private readonly spec: RetrySourceSpec,
@@ -44,18 +50,22 @@ export class RetryClients implements TrafficSource {
       this.throttle = new ClientThrottle(spec.throttle.limit, spec.throttle.windowMs);
       this.reserved = new Uint8Array(spec.clients);
     }
+    if (spec.client === 'adaptive') {
+      this.adaptive = new AdaptiveBrain({}, () => random.uniform());
+      this.reserved = new Uint8Array(spec.clients);
+    }
     for (let client = 0; client < spec.clients; client++) {
       this.startRequest(client, spec.startMs + Math.floor(random.uniform() * (spec.rampMs + 1)));
     }
   }
 
   peek(): number {
-    if (this.throttle) this.reserveAhead();
+    if (this.reserved) this.reserveAhead();
     return this.queue.peekValue() ?? Infinity;
   }
 
   take(): Arrival {
-    if (this.throttle) this.reserveAhead();
+    if (this.reserved) this.reserveAhead();
     const t = this.queue.peekValue() as number;
     const client = this.queue.pop() as number;
     return {
@@ -72,11 +82,17 @@ export class RetryClients implements TrafficSource {
   react(arrival: Arrival, allowed: boolean, retryAfterMs: number, retryAfterGiven = true): void {
     const client = arrival.tag as number;
     const retries = this.retries[client] as number;
+    if (this.adaptive) this.learn(this.adaptive, arrival, allowed, retryAfterMs, retryAfterGiven);
     if (allowed || retries >= this.spec.maxRetries || retryAfterMs === Infinity) {
       this.startRequest(client, arrival.t + this.spec.thinkMs);
       return;
     }
     this.retries[client] = retries + 1;
+    if (this.adaptive) {
+      // Wanted again at once: the adaptive client says when it goes.
+      this.schedule(client, arrival.t);
+      return;
+    }
     const backoff = this.spec.backoff;
     if (backoff !== undefined && (!retryAfterGiven || this.spec.honourRetryAfter === false)) {
       this.schedule(client, arrival.t + this.backOff(client, backoff, retries));
@@ -84,6 +100,44 @@ export class RetryClients implements TrafficSource {
     }
     const wait = Number.isFinite(retryAfterMs) && retryAfterMs >= 1 ? retryAfterMs : 1;
     this.schedule(client, arrival.t + Math.ceil(wait * (1 + this.spec.jitter * this.random.uniform())));
+  }
+
+  /**
+   * A want of `client` at `t`, through the adaptive client as adaptiveThrottle queues it:
+   * the clients of a key wait in line, first come first served, and only the first asks,
+   * at the want's time (nothing is booked ahead, so a pause learned meanwhile holds it).
+   * Admitted, it is sent at `t` and the next in line asks at once; denied, it asks again
+   * when the brain says (whole ms).
+   */
+  private askAdaptive(brain: AdaptiveBrain, client: number, t: number): void {
+    const key = this.keyOf[client] as string;
+    let line = this.lines.get(key);
+    if (!line) this.lines.set(key, (line = []));
+    if (line.length > 0 && line[0] !== client) {
+      line.push(client);
+      return;
+    }
+    if (line.length === 0) line.push(client);
+    const decision = brain.consume(key, this.spec.cost, t);
+    if (!decision.allowed) {
+      const at = Math.ceil(t + decision.retryAfterMs);
+      if (at < this.spec.endMs) this.queue.push(client, at);
+      return;
+    }
+    line.shift();
+    (this.reserved as Uint8Array)[client] = 1;
+    this.queue.push(client, t);
+    if (line.length > 0) this.queue.push(line[0] as number, t);
+  }
+
+  /** Tells the adaptive client what the server answered (a denial's Retry-After, when given, is all it says). */
+  private learn(brain: AdaptiveBrain, arrival: Arrival, allowed: boolean, retryAfterMs: number, given: boolean): void {
+    const limit: ServerLimit = { announced: false, problems: [] };
+    if (!allowed && given && Number.isFinite(retryAfterMs)) {
+      limit.retryAfterMs = Math.max(0, retryAfterMs);
+      limit.announced = true;
+    }
+    brain.learn(arrival.key, !allowed, limit, arrival.t, arrival.t);
   }
 
   /** The backoff before retry `attempt` of `client`'s request; remembers it for the decorrelated variant. */
@@ -108,7 +162,7 @@ export class RetryClients implements TrafficSource {
 
   /**
    * Turns the wants at the head of the queue into sends: each client waits for its slot in
-   * the client-side throttle (wants are popped in time order, so slots go first come first
+   * the adaptive client (`client: adaptive`) or the client-side throttle (wants are popped in time order, so slots go first come first
    * served) and is queued again at that time, holding it. A cost that never fits ends the
    * request, as a 429 with no possible retry would.
    */
@@ -117,6 +171,10 @@ export class RetryClients implements TrafficSource {
     for (let client = this.queue.peek(); client !== undefined && reserved[client] === 0; client = this.queue.peek()) {
       const t = this.queue.peekValue() as number;
       this.queue.pop();
+      if (this.adaptive) {
+        this.askAdaptive(this.adaptive, client, t);
+        continue;
+      }
       const at = (this.throttle as ClientThrottle).reserve(this.keyOf[client] as string, this.spec.cost, t);
       if (at === Infinity) {
         this.startRequest(client, t + this.spec.thinkMs);

@@ -2,7 +2,7 @@ import express from 'express';
 import { rateLimit } from 'express-rate-limit';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conventionGroup, readAnnouncement, type Announcement } from '../../src/audit/header-fields.js';
+import { conventionGroup, readAnnouncement, type Announcement } from '../../src/core/header-fields.js';
 import { rateLimitHeaders } from '../../src/http/headers.js';
 import { listenOnLoopback } from '../support/listen-app.js';
 

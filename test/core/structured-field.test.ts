@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDictionary, parseList, type Member } from '../../src/audit/structured-field.js';
+import { parseDictionary, parseList, type Member } from '../../src/core/structured-field.js';
 
 /** A member as plain data: the item's value and its parameters as an object. */
 function plain(member: Member): unknown {
