@@ -63,7 +63,9 @@ export function limiterScript(
  * state in one value per key (packed.lua's helpers in place of common.lua's), decided
  * first; each sliding log keeps its own list. Keys hold each call's packed value (when
  * there is one), then its sliding logs' lists, in `list`'s order ({@link compositeLayout}).
- * Built once per process and list.
+ * When every limit is packed (no sliding log), the script is leaner: each body is inlined
+ * over the packed value's numbers ({@link packedTail}, composite-packed.lua). Built once per
+ * process and list.
  */
 export function compositeScript(list: readonly NamedLimits[], minTtlMs: number, repair = false): LuaScript {
   const constants = `local limit, window, capacity, min_ttl, repair = 0, 0, 0, ${minTtlMs}, ${repair}`;
@@ -72,6 +74,11 @@ export function compositeScript(list: readonly NamedLimits[], minTtlMs: number, 
   let script = cache.get(name);
   if (script === undefined) {
     const { order, slots, size } = compositeLayout(list);
+    if (order.length === slots.length) {
+      script = luaScript('composite', `${constants}\n${packedTail(list, order, slots, size)}`);
+      cache.set(name, script);
+      return script;
+    }
     const algorithms = [...new Set(list.map((l) => l.algorithm))];
     const bodies = algorithms.map((a) => `local function ${bodyName(a)}()\n${readLua(a)}\nend\n`).join('');
     const calls = order.map((place, j) => {
@@ -114,6 +121,123 @@ export function compositeScript(list: readonly NamedLimits[], minTtlMs: number, 
     cache.set(name, script);
   }
   return script;
+}
+
+/**
+ * The helpers, the prelude and the tail of a composite whose every limit is packed
+ * (composite-packed.lua): each limit's body inlined twice (deciding, and deciding again at
+ * cost 0 after a denial), its state its slice of the packed value's numbers, held in locals
+ * (`s_1`, the TTL's end, `s_2`, ...), its writes packed-inline.lua's functions inlined. Inlined, not
+ * called: a call per limit and per helper measured about a fifth of a two-limit decision's
+ * time inside Redis (bench/redis-lua-cost.ts).
+ */
+function packedTail(list: readonly NamedLimits[], order: number[], slots: number[], size: number): string {
+  const names = Array.from({ length: size }, (_, k) => `s_${k + 1}`);
+  const templates = functionsOf(luaCode(readLua('packed-inline')));
+  const at = (place: number, k: number) => `replies[base + ${4 * place + k}]`;
+  const blocks = order.map((place, j) => {
+    const l = list[place] as NamedLimits;
+    const slot = slots[j] as number;
+    const slice = names.slice(slot, slot + (PACKED_WIDTH[l.algorithm] as number)).join(', ');
+    const { code, values } = bodyOf(l.algorithm);
+    const read = code.replace(/\bread_(?:pair|fields)\([^()]*\)/g, slice);
+    const body = inlineCalls(read, templates, slice);
+    const set = `limit, window, capacity, now = ${l.limit}, ${l.windowMs}, ${l.capacity}, at`;
+    const replies = [1, 2, 3, 4].map((k) => at(place, k)).join(', ');
+    return {
+      decide: `${set}\ndo\n${body}\n${replies} = ${values}\nend`,
+      redecide: `if ${at(place, 1)} == 1 then\n${set}\ndo\n${body}\nlocal _\n_, ${[2, 3, 4].map((k) => at(place, k)).join(', ')} = ${values}\nend\nend`,
+    };
+  });
+  const tail = fill(luaCode(readLua('composite-packed')), {
+    '@state': names.join(', '),
+    '@expires': names[0] as string,
+    '@decide': blocks.map((b) => b.decide).join('\n'),
+    '@redecide': blocks.map((b) => b.redecide).join('\n'),
+    '@admitted': order.map((place) => `${at(place, 1)} == 1`).join(' and '),
+  });
+  const prelude = [
+    `local width, bytes, layout = ${list.length}, ${8 * size}, '${'d'.repeat(size)}'`,
+    'local need_until, renew_until = 0, 0',
+    `local ${names.join(', ')}`,
+  ].join('\n');
+  return luaCode(`${helpersUsedBy(readLua('common'), tail)}\n${prelude}\n${tail}`);
+}
+
+/** `template` with each placeholder replaced by its text (each must occur). */
+function fill(template: string, values: Record<string, string>): string {
+  let text = template;
+  for (const [placeholder, value] of Object.entries(values)) {
+    if (!text.includes(placeholder)) throw new Error(`composite-packed.lua: no ${placeholder}`);
+    text = text.split(placeholder).join(value);
+  }
+  return text;
+}
+
+/** Lua source without its whole-line comments. */
+function luaCode(source: string): string {
+  return source
+    .split('\n')
+    .filter((line) => !/^\s*--/.test(line))
+    .join('\n');
+}
+
+/** An algorithm's body as code and its last statement's values (its one `return`). */
+function bodyOf(algorithm: Algorithm): { code: string; values: string } {
+  const lines = luaCode(readLua(algorithm)).trimEnd().split('\n');
+  const last = lines.pop() as string;
+  const code = lines.join('\n');
+  if (!last.startsWith('return ') || /\breturn\b/.test(code))
+    throw new Error(`${algorithm}.lua: a body to inline returns once, on its last line`);
+  return { code, values: last.slice('return '.length) };
+}
+
+interface LuaFunction {
+  params: string;
+  body: string;
+}
+
+/** The `local function name(params) ... end` definitions of `code`, by name. */
+function functionsOf(code: string): Map<string, LuaFunction> {
+  const functions = new Map<string, LuaFunction>();
+  for (const match of code.matchAll(/^local function (\w+)\(([^)]*)\)\n([\s\S]*?)\nend$/gm)) {
+    functions.set(match[1] as string, { params: match[2] as string, body: match[3] as string });
+  }
+  return functions;
+}
+
+/**
+ * `code` with each call of a function of `functions` (a statement) replaced by that
+ * function's body in a block binding its parameters to the call's arguments, `slice` in
+ * it standing for `slice`; again in what that brings in, until no call is left.
+ */
+function inlineCalls(code: string, functions: Map<string, LuaFunction>, slice: string): string {
+  const call = new RegExp(`\\b(${[...functions.keys()].join('|')})\\(`);
+  let text = code;
+  for (let match = call.exec(text), left = 100; match !== null; match = call.exec(text), left--) {
+    if (left === 0) throw new Error('packed-inline.lua: functions that call each other without end');
+    const open = match.index + match[0].length;
+    const close = closingParen(text, open);
+    const { params, body } = functions.get(match[1] as string) as LuaFunction;
+    const args = text.slice(open, close);
+    const block = `do\nlocal ${params} = ${args}\n${body.replace(/\bslice\b/g, slice)}\nend`;
+    text = text.slice(0, match.index) + block + text.slice(close + 1);
+  }
+  return text;
+}
+
+/** The index of the `)` closing the parenthesis opened just before `from` in `text` (strings skipped). */
+function closingParen(text: string, from: number): number {
+  let depth = 1;
+  for (let i = from; i < text.length; i++) {
+    const c = text[i];
+    if (c === "'" || c === '"') {
+      i = text.indexOf(c, i + 1);
+      if (i < 0) break;
+    } else if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return i;
+  }
+  throw new Error(`an unclosed call in a Lua body: ${text.slice(from - 20, from + 40)}`);
 }
 
 /** How many numbers each packed algorithm's state takes in the packed value (packed.lua). */

@@ -116,6 +116,16 @@ describeRedis('several limits on one Redis key', () => {
     await fixture.redis.set(poisoned, 'x'.repeat(7));
     expect(await repairing.consume('k')).toMatchObject({ allowed: true, remaining: 1, reason: 'redis' });
     expect(await fixture.redis.strlen(poisoned)).toBe(8 * 10);
+    // A value of another type: WRONGTYPE, the same way.
+    await fixture.redis.del(packed);
+    await fixture.redis.rpush(packed, 'x');
+    const wrongType = await limiter.consume('k');
+    expect(wrongType).toMatchObject({ allowed: false, reason: 'key-error' });
+    expect(wrongType.error).toMatch(/WRONGTYPE/);
+    await fixture.redis.del(poisoned);
+    await fixture.redis.rpush(poisoned, 'x');
+    expect(await repairing.consume('k')).toMatchObject({ allowed: true, remaining: 1, reason: 'redis' });
+    expect(await fixture.redis.strlen(poisoned)).toBe(8 * 10);
   });
 
   it("batched: one turn's composite decisions are one script call, each of their Redis keys counting toward maxKeys", async () => {

@@ -44,16 +44,30 @@ describe('decision scripts carry the helpers their algorithm uses, and no others
     expect(helpersUsedBy(common, 'return 1')).not.toMatch(/^local function/m);
   });
 
-  it("a composite's buckets and windows use packed.lua's state helpers (one value per key), not common.lua's per-key ones", () => {
+  it('a composite of buckets and windows only inlines its bodies over one packed value: no state helper, no call per limit', () => {
     const list = [
       { name: 'a', algorithm: 'token-bucket', ...limits },
       { name: 'b', algorithm: 'fixed-window', ...limits },
     ] as const;
     const source = compositeScript(list, 0).source;
+    expect(defined(source)).toEqual(['ttl', 'floor_div', 'window_at', 'NEVER']);
+    expect(source).toContain('struct.unpack(layout, stored)');
+    expect(source).not.toMatch(/HMGET|HSET|PEXPIRE|decide_token_bucket|decide_fixed_window|read_pair|write_fields/);
+  });
+
+  it("a composite with a sliding log keeps its other limits in one packed value through packed.lua's state helpers", () => {
+    const list = [
+      { name: 'a', algorithm: 'token-bucket', ...limits },
+      { name: 'b', algorithm: 'fixed-window', ...limits },
+      { name: 'c', algorithm: 'sliding-log', ...limits },
+    ] as const;
+    const source = compositeScript(list, 0).source;
     expect(defined(source)).toEqual([
+      'encode',
       'ttl',
       'read_pair',
       'write_pair',
+      'expire_after',
       'read_fields',
       'write_fields',
       'floor_div',
@@ -61,6 +75,6 @@ describe('decision scripts carry the helpers their algorithm uses, and no others
       'NEVER',
     ]);
     expect(source).toContain("struct.unpack('dd', state, 8 * slot + 1)");
-    expect(source).not.toMatch(/HMGET|HSET|PEXPIRE/);
+    expect(source).not.toMatch(/HMGET|HSET/);
   });
 });
