@@ -10,10 +10,7 @@
 -- a key that does not exist.
 local n = #KEYS
 local shared = tonumber(ARGV[1])
-if not shared and #ARGV == n + 1 then
-  local time = redis.call('TIME')
-  shared = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-end
+if not shared and #ARGV == n + 1 then shared = server_ms() end
 local replies = {}
 for i = 1, n do
   key = KEYS[i]

@@ -103,6 +103,12 @@ local function repairable(e)
   return repair and (type(e) == 'string' or string.sub(tostring(e.err), 1, 9) == 'WRONGTYPE')
 end
 
+-- The server's clock in ms (TIME), for a call whose caller gives no time: read once per call.
+local function server_ms()
+  local time = redis.call('TIME')
+  return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+
 -- The text of an error `e` as a reply carries it (Redis's own errors are tables {err = text}).
 local function error_text(e)
   return type(e) == 'table' and tostring(e.err) or tostring(e)

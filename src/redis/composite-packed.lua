@@ -11,10 +11,7 @@
 -- state stands). KEYS: one packed value per call; ARGV as in batch.lua.
 local n = #KEYS
 local shared = tonumber(ARGV[1])
-if not shared and #ARGV == n + 1 then
-  local time = redis.call('TIME')
-  shared = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-end
+if not shared and #ARGV == n + 1 then shared = server_ms() end
 local replies = {}
 -- The value at `pkey` is not ours (`stored`: an error reply, or a string of another length):
 -- the key error, or, with `repair`, nothing once the key is deleted (decided afresh).

@@ -22,10 +22,7 @@ local per = width - packed
 if packed > 0 then per = per + 1 end
 local n = #KEYS / per
 local shared = tonumber(ARGV[1])
-if not shared and #ARGV == n + 1 then
-  local time = redis.call('TIME')
-  shared = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-end
+if not shared and #ARGV == n + 1 then shared = server_ms() end
 local queue, queued = {}, 0
 local direct = write
 local function enqueue(...)

@@ -4,11 +4,7 @@
 -- Same decisions and the same 4-entry reply, a key error's text in place of the first.
 key = KEYS[1]
 cost = tonumber(ARGV[1])
-now = tonumber(ARGV[2])
-if not now then
-  local time = redis.call('TIME')
-  now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-end
+now = tonumber(ARGV[2]) or server_ms()
 local at = now
 local ok, allowed, remaining, retry, reset = pcall(decide)
 if ok then return { allowed, remaining, retry, reset } end
