@@ -18,8 +18,8 @@ local retry = 0
 if cost > limit then
   retry = NEVER
 elseif not allowed then
-  retry = math.ceil(ends_in)
+  retry = ceil(ends_in)
 end
 local reset = 0
-if count > 0 then reset = math.ceil(ends_in) end
+if count > 0 then reset = ceil(ends_in) end
 return allowed and 1 or 0, limit - count, retry, reset

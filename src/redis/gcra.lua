@@ -13,7 +13,7 @@ local allowed = backlog + cost * window <= horizon
 if allowed and cost > 0 then
   backlog = backlog + cost * window
   r = r + cost * window
-  q = q + math.floor(r / limit)
+  q = q + floor(r / limit)
   r = r % limit
   write_pair(q, r, expires, backlog / limit)
 end
@@ -21,6 +21,6 @@ local retry = 0
 if cost > capacity then
   retry = NEVER
 elseif not allowed then
-  retry = math.ceil((backlog + cost * window - horizon) / limit)
+  retry = ceil((backlog + cost * window - horizon) / limit)
 end
-return allowed and 1 or 0, floor_div(horizon - backlog, window), retry, math.ceil(backlog / limit)
+return allowed and 1 or 0, floor_div(horizon - backlog, window), retry, ceil(backlog / limit)

@@ -8,7 +8,7 @@
 
 local function write_pair(a, b, _, needed_ms)
   slice = a, b
-  needs(needed_ms, math.min(2 * needed_ms, capacity * window / limit))
+  needs(needed_ms, min(2 * needed_ms, capacity * window / limit))
 end
 
 local function write_fields(_, needed_ms, _, v1, _, v2, _, v3)

@@ -27,7 +27,7 @@ end
 
 local function write_pair(a, b, _, needed_ms)
   fresh[slot + 1], fresh[slot + 2] = a, b
-  needs(needed_ms, math.min(2 * needed_ms, capacity * window / limit))
+  needs(needed_ms, min(2 * needed_ms, capacity * window / limit))
 end
 
 local function read_fields(_, _, third)

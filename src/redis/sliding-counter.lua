@@ -30,17 +30,17 @@ elseif not allowed then
     retry = 0
   elseif room >= 0 then
     local needed = window - floor_div(room * window, prev)
-    retry = needed <= elapsed and 0 or math.ceil(needed - elapsed)
+    retry = needed <= elapsed and 0 or ceil(needed - elapsed)
   else
-    retry = math.ceil(2 * window - elapsed - floor_div((limit - cost) * window, cur))
+    retry = ceil(2 * window - elapsed - floor_div((limit - cost) * window, cur))
   end
 end
 local room = limit * window - used
 local remaining = room <= 0 and 0 or floor_div(room, window)
 local reset = 0
 if cur > 0 then
-  reset = math.ceil(2 * window - elapsed)
+  reset = ceil(2 * window - elapsed)
 elseif prev > 0 then
-  reset = math.ceil(window - elapsed)
+  reset = ceil(window - elapsed)
 end
 return allowed and 1 or 0, remaining, retry, reset

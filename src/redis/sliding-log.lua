@@ -37,8 +37,8 @@ if cost > limit then
 elseif not allowed then
   -- The (count + cost - limit)-th oldest live entry must leave the window first.
   local must_leave = tonumber(redis.call('LINDEX', key, expired + count + cost - limit - 1))
-  retry = math.ceil(must_leave + window - now)
+  retry = ceil(must_leave + window - now)
 end
 local reset = 0
-if count > 0 then reset = math.ceil(newest + window - now) end
+if count > 0 then reset = ceil(newest + window - now) end
 return allowed and 1 or 0, limit - count, retry, reset

@@ -8,7 +8,7 @@ local last, stored_tokens, expires = read_pair()
 if last then
   -- A reversed clock is decided as of the key's last time: it never refills twice.
   if now < last then now = last end
-  tokens = math.min(full, stored_tokens + (now - last) * limit)
+  tokens = min(full, stored_tokens + (now - last) * limit)
 end
 local need = cost * window
 local allowed = tokens >= need
@@ -20,6 +20,6 @@ local retry = 0
 if cost > capacity then
   retry = NEVER
 elseif not allowed then
-  retry = math.ceil((need - tokens) / limit)
+  retry = ceil((need - tokens) / limit)
 end
-return allowed and 1 or 0, floor_div(tokens, window), retry, math.ceil((full - tokens) / limit)
+return allowed and 1 or 0, floor_div(tokens, window), retry, ceil((full - tokens) / limit)
