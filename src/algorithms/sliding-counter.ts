@@ -46,11 +46,10 @@ export class SlidingCounter implements Meter {
   }
 
   refresh(slot: number, last: number, now: number): void {
-    // last <= now: same window when last is not before now's; the one before when it is
-    // within one window of its start (whole-ms window, so start - W is exact).
+    // last <= now: nothing rolls while last is in now's window.
     const start = this.window.startOf(now);
     if (last >= start) return;
-    this.prev[slot] = last >= start - this.windowMs ? (this.cur[slot] as number) : 0;
+    this.prev[slot] = rolledPrevious(this.cur[slot] as number, last, start, this.windowMs);
     this.cur[slot] = 0;
   }
 
@@ -99,12 +98,13 @@ export class SlidingCounter implements Meter {
   }
 
   inspect(slot: number, last: number, now: number): KeyState {
+    // The counts `refresh` would leave, read without writing them.
     const w = this.windowMs;
-    const windowStart = Math.floor(now / w) * w;
+    const windowStart = this.window.startOf(now);
     let previous = this.prev[slot] as number;
     let current = this.cur[slot] as number;
     if (last < windowStart) {
-      previous = last >= windowStart - w ? current : 0;
+      previous = rolledPrevious(current, last, windowStart, w);
       current = 0;
     }
     const weight = (w - (now - windowStart)) / w;
@@ -127,4 +127,13 @@ export class SlidingCounter implements Meter {
   private elapsed(now: number): number {
     return now - this.window.startOf(now);
   }
+}
+
+/**
+ * The previous window's count once a key last used at `last` moves on to the window starting
+ * at `start` (last < start): its current count `cur` when `last` was in the window just
+ * before (whole-ms window, so `start - windowMs` is exact), else 0.
+ */
+function rolledPrevious(cur: number, last: number, start: number, windowMs: number): number {
+  return last >= start - windowMs ? cur : 0;
 }
