@@ -84,9 +84,16 @@ export function advertisedLimits(fields: RateLimitFields): AdvertisedLimit[] {
 
 function limitOf(member: Member): AdvertisedLimit | undefined {
   if (member.kind !== 'item' || (member.item.kind !== 'string' && member.item.kind !== 'token')) return undefined;
+  const quota = quotaOf(member);
+  if (quota?.windowMs === undefined) return undefined;
+  return { name: member.item.value, limit: quota.limit, windowMs: quota.windowMs };
+}
+
+/** A policy member's `q` (a whole number >= 1) and its `w` in ms when it has one (>= 1 s); undefined without a usable `q`. */
+function quotaOf(member: Member): { limit: number; windowMs: number | undefined } | undefined {
   const [q, w] = [member.params.get('q'), member.params.get('w')];
-  if (q?.kind !== 'integer' || w?.kind !== 'integer' || q.value < 1 || w.value < 1) return undefined;
-  return { name: member.item.value, limit: q.value, windowMs: w.value * 1000 };
+  if (q?.kind !== 'integer' || q.value < 1) return undefined;
+  return { limit: q.value, windowMs: w?.kind === 'integer' && w.value >= 1 ? w.value * 1000 : undefined };
 }
 
 /**
@@ -116,14 +123,15 @@ export function missingPolicy(
   };
 }
 
-/** The first policy of a `RateLimit-Policy` field: its `q`, and its `w` in ms when present. */
+/**
+ * The first policy of a `RateLimit-Policy` field: its `q`, and its `w` in ms when present.
+ * Undefined when the field is no Structured Field list (RFC 8941: a field that does not
+ * parse is ignored) or its first policy has no usable `q`.
+ */
 function advertisedPolicy(fields: RateLimitFields): { limit: number; windowMs: number | undefined } | undefined {
-  const first = fields.rateLimitPolicy?.split(',')[0];
-  if (first === undefined) return undefined;
-  const limit = parseWholeNumber(/;\s*q=(\d+)/.exec(first)?.[1]);
-  if (limit === undefined) return undefined;
-  const seconds = parseWholeNumber(/;\s*w=(\d+)/.exec(first)?.[1]);
-  return { limit, windowMs: seconds === undefined ? undefined : seconds * 1000 };
+  const list = fields.rateLimitPolicy === undefined ? undefined : parseList(fields.rateLimitPolicy);
+  const first = list?.ok ? list.value[0] : undefined;
+  return first === undefined ? undefined : quotaOf(first);
 }
 
 /** A header value that is a whole number >= 1, else undefined. */

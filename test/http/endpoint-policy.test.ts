@@ -23,6 +23,18 @@ describe('the policy to judge an endpoint by', () => {
       why: 'the first policy listed',
     },
     {
+      fields: { rateLimitPolicy: '"per, minute";q=10;w=60, "hourly";q=100;w=3600' },
+      given: {},
+      policy: '10 per 1m, read from RateLimit-Policy',
+      why: "a comma inside a policy's quoted name does not end the policy (a Structured Field list)",
+    },
+    {
+      fields: { rateLimitPolicy: '"a";q=5;w=1;q=9' },
+      given: {},
+      policy: '9 per 1s, read from RateLimit-Policy',
+      why: 'a parameter given twice counts as its last value (RFC 8941)',
+    },
+    {
       fields: IETF,
       given: { windowMs: 2000 },
       policy: '5 per 2s, limit read from RateLimit-Policy, window from --window',
