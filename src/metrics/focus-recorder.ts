@@ -11,8 +11,14 @@ export interface ColumnGrid {
 /** What a {@link FocusRecorder} follows: one key, under the policy's limit and window. */
 export interface FocusOptions {
   key: string;
+  /** The limit the chart's ratios are of, and its window (ms). */
   limit: number;
   windowMs: number;
+  /**
+   * Every limit the exact oracle enforces (a composite's, all or nothing), the chart's first;
+   * absent: the chart's limit alone.
+   */
+  limits?: readonly { limit: number; windowMs: number }[];
   /** Chart columns: the trailing window's peak per column. */
   chart?: ColumnGrid;
   /** Strip cells: the key's requests admitted and denied per cell. */
@@ -53,6 +59,11 @@ export interface FocusRecord {
  * comparison. Memory: the columns and cells, plus the key's entries within one window.
  */
 export class FocusRecorder {
+  /** The oracle's limits, the chart's first. */
+  private readonly limits: readonly { limit: number; windowMs: number }[];
+  /** One per limit: the key's window under it; the first's kept units are the chart's. */
+  private readonly ledgers: WindowLedger[];
+  /** The chart limit's ledger (the first of `ledgers`). */
   private readonly ledger: WindowLedger;
   private readonly verdicts: Uint8Array;
   private readonly peaks: Float64Array[];
@@ -69,8 +80,10 @@ export class FocusRecorder {
     private readonly options: FocusOptions,
     readonly lanes = 1,
   ) {
-    this.ledger = new WindowLedger(lanes + 1);
-    this.ledger.slot(options.key);
+    this.limits = options.limits ?? [options];
+    this.ledgers = this.limits.map(() => new WindowLedger(lanes + 1));
+    for (const ledger of this.ledgers) ledger.slot(options.key);
+    this.ledger = this.ledgers[0] as WindowLedger;
     this.verdicts = new Uint8Array(lanes + 1);
     const columns = options.chart?.count ?? 0;
     const cells = options.strip?.count ?? 0;
@@ -89,10 +102,16 @@ export class FocusRecorder {
     if (!this.focused) return;
     if (id !== undefined) this.focusId = id;
     this.passColumns(t);
-    this.ledger.expire(t - this.options.windowMs);
     this.t = t;
     this.cost = cost;
-    this.verdicts[this.lanes] = oracleAdmits(this.ledger, 0, cost, this.options.limit) ? 1 : 0;
+    let exact = true;
+    for (let i = 0; i < this.ledgers.length; i++) {
+      const ledger = this.ledgers[i] as WindowLedger;
+      const limit = this.limits[i] as { limit: number; windowMs: number };
+      ledger.expire(t - limit.windowMs);
+      exact = oracleAdmits(ledger, 0, cost, limit.limit) && exact;
+    }
+    this.verdicts[this.lanes] = exact ? 1 : 0;
   }
 
   /** The decision of the limiter of `lane` on the arrival offered last. */
@@ -103,18 +122,19 @@ export class FocusRecorder {
   /** Counts the arrival offered last, if it was the focus key's. */
   commit(): void {
     if (!this.focused) return;
-    const { ledger, verdicts, lanes, cost } = this;
+    const { verdicts, lanes, cost } = this;
     this.arrivals += 1;
-    // The oracle's units are kept both as the ledger's oracle column (for its verdicts) and as the last lane (for its series).
+    // The oracle's units are kept both as each ledger's oracle column (for its verdicts) and as the last lane (for its series).
     const exact = verdicts[lanes] === 1;
-    const entry = ledger.append(0, this.t, exact ? cost : 0);
+    for (const ledger of this.ledgers) {
+      const entry = ledger.append(0, this.t, exact ? cost : 0);
+      for (let lane = 0; lane <= lanes; lane++) if (verdicts[lane] === 1) ledger.keep(entry, 0, lane, cost);
+    }
     const column = cellOf(this.options.chart, this.t);
     const cell = cellOf(this.options.strip, this.t);
     for (let lane = 0; lane <= lanes; lane++) {
-      const allowed = verdicts[lane] === 1;
-      if (allowed) ledger.keep(entry, 0, lane, cost);
       if (column >= 0) this.raise(lane, column);
-      if (cell >= 0) this.countCell(lane, cell, allowed, exact);
+      if (cell >= 0) this.countCell(lane, cell, verdicts[lane] === 1, exact);
     }
   }
 

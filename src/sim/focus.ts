@@ -1,7 +1,7 @@
 import { FocusRecorder, type ColumnGrid, type FocusRecord, type FocusSeries } from '../metrics/focus-recorder.js';
 import type { Contender } from './contender.js';
 import { observeLockstep, type ArrivalObserver } from './replay.js';
-import type { Workload } from './workload.js';
+import { windowLimitsOf, type Workload } from './workload.js';
 
 /** Where a comparison's focus pass looks: the key and the columns, given what the first pass found. */
 export interface FocusPlan {
@@ -24,17 +24,26 @@ export interface FocusView extends FocusPlan {
 
 /**
  * One recorder per plan, each following the plan's key (with its grids) through `lanes`
- * lanes, judged against the exact oracle of `policy` (limit per `windowMs` ms).
+ * lanes, charted against `policy` (limit per `windowMs` ms) and judged by the exact oracle
+ * of `limits` (a composite's, `policy` first; default: `policy` alone).
  */
 export function focusRecorders(
   plans: readonly FocusPlan[],
   policy: { limit: number; windowMs: number },
   lanes: number,
+  limits: readonly { limit: number; windowMs: number }[] = [policy],
 ): FocusRecorder[] {
   return plans.map(
     (plan) =>
       new FocusRecorder(
-        { key: plan.key, limit: policy.limit, windowMs: policy.windowMs, chart: plan.chart, strip: plan.strip },
+        {
+          key: plan.key,
+          limit: policy.limit,
+          windowMs: policy.windowMs,
+          limits,
+          chart: plan.chart,
+          strip: plan.strip,
+        },
         lanes,
       ),
   );
@@ -65,7 +74,8 @@ export async function followKeys(
   contenders: readonly Contender[],
   plans: readonly FocusPlan[],
 ): Promise<FocusView[]> {
-  const recorders = (lanes: number) => focusRecorders(plans, workload.policy, lanes);
+  const limits = windowLimitsOf(workload);
+  const recorders = (lanes: number) => focusRecorders(plans, workload.policy, lanes, limits);
   const first = workload.open();
   if (!first.closedLoop) {
     const each = recorders(contenders.length);

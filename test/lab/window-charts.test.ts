@@ -101,6 +101,22 @@ describe('window charts: the lesson', () => {
     await compareCommand({ scenarios: [scenario], measure: false }, io);
     expect(io.out()).toContain(`${scenario}: worst key ${key}; most admitted in a trailing`);
   });
+
+  it("a composite's followed key is judged by the conjunction of its limits, as its table is: the sliding log is the exact oracle there too", async () => {
+    // composite-burst-and-hour: 20/1s and 1000/1h. An oracle of the first limit alone would
+    // admit 20 a second all hour; the hourly limit stops the client after 1,000.
+    const [focus] = await focusOf({ scenarios: ['composite-burst-and-hour'], strip: true });
+    const log = focus?.algorithms.find((a) => a.algorithm === 'sliding-log');
+    expect(log?.window).toEqual(focus?.exact?.window);
+    expect(log?.admitted).toEqual(focus?.exact?.admitted);
+    // 20 a second from the start reach the hour's 1,000 within its first 100 s column; the
+    // oracle admits nothing after (an oracle of 20/1s alone charted 1.0 in every column).
+    expect(focus?.exact?.window[0]).toBe(1);
+    expect(Math.max(...(focus?.exact?.window.slice(1) ?? [1]))).toBe(0);
+    const io = bufferIO({ cwd: ROOT, env: { NO_COLOR: '1' } });
+    await compareCommand({ scenarios: ['composite-burst-and-hour'], measure: false }, io);
+    expect(stripAnsi(io.out())).toMatch(/^sliding-log = exact:$/m);
+  });
 });
 
 describe('--bucket is honoured exactly or refused', () => {
