@@ -16,7 +16,7 @@ export function followShots(
   endpoint: string,
   plans: readonly FocusPlan[],
 ): FocusView[] {
-  const recorders = focusRecorders(plans, policy, 1);
+  const recorders = focusRecorders(plans, [policy], 1);
   for (const shot of run.shots) {
     if (shot.probeOf !== undefined || !isDecided(shot)) continue;
     const t = Math.max(0, Math.round(shot.sentMs));

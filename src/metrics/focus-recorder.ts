@@ -11,14 +11,11 @@ export interface ColumnGrid {
 /** What a {@link FocusRecorder} follows: one key, under the policy's limit and window. */
 export interface FocusOptions {
   key: string;
-  /** The limit the chart's ratios are of, and its window (ms). */
-  limit: number;
-  windowMs: number;
   /**
-   * Every limit the exact oracle enforces (a composite's, all or nothing), the chart's first;
-   * absent: the chart's limit alone.
+   * The limits (requests per `windowMs` ms), at least one: the exact oracle enforces them all
+   * (a composite's, all or nothing), and the chart's columns are charted under each.
    */
-  limits?: readonly { limit: number; windowMs: number }[];
+  limits: readonly { limit: number; windowMs: number }[];
   /** Chart columns: the trailing window's peak per column. */
   chart?: ColumnGrid;
   /** Strip cells: the key's requests admitted and denied per cell. */
@@ -32,6 +29,11 @@ export interface FocusSeries {
    * in the column, as a ratio of the limit (1.0 is the limit).
    */
   window: number[];
+  /**
+   * With several limits (a composite's): per limit, in order, the same per column under that
+   * limit's window, as a ratio of that limit (the first is `window`). Absent for one limit.
+   */
+  windows?: number[][];
   /** Per strip cell: requests of the key admitted. */
   admitted: number[];
   /** Per strip cell: requests of the key denied. */
@@ -59,14 +61,12 @@ export interface FocusRecord {
  * comparison. Memory: the columns and cells, plus the key's entries within one window.
  */
 export class FocusRecorder {
-  /** The oracle's limits, the chart's first. */
   private readonly limits: readonly { limit: number; windowMs: number }[];
-  /** One per limit: the key's window under it; the first's kept units are the chart's. */
+  /** One per limit: the key's trailing window under it. */
   private readonly ledgers: WindowLedger[];
-  /** The chart limit's ledger (the first of `ledgers`). */
-  private readonly ledger: WindowLedger;
   private readonly verdicts: Uint8Array;
-  private readonly peaks: Float64Array[];
+  /** Per limit, then per lane (the oracle last): the most units in the trailing window, per column. */
+  private readonly peaks: Float64Array[][];
   private readonly counts: CellCounts[];
   private focusId = -1;
   private focused = false;
@@ -80,14 +80,14 @@ export class FocusRecorder {
     private readonly options: FocusOptions,
     readonly lanes = 1,
   ) {
-    this.limits = options.limits ?? [options];
+    if (options.limits.length === 0) throw new RangeError('a focus recorder needs at least one limit');
+    this.limits = options.limits;
     this.ledgers = this.limits.map(() => new WindowLedger(lanes + 1));
     for (const ledger of this.ledgers) ledger.slot(options.key);
-    this.ledger = this.ledgers[0] as WindowLedger;
     this.verdicts = new Uint8Array(lanes + 1);
     const columns = options.chart?.count ?? 0;
     const cells = options.strip?.count ?? 0;
-    this.peaks = Array.from({ length: lanes + 1 }, () => new Float64Array(columns));
+    this.peaks = this.limits.map(() => Array.from({ length: lanes + 1 }, () => new Float64Array(columns)));
     this.counts = Array.from({ length: lanes + 1 }, () => ({
       admitted: new Float64Array(cells),
       denied: new Float64Array(cells),
@@ -154,8 +154,12 @@ export class FocusRecorder {
     this.passColumns(Infinity);
     const series = (lane: number): FocusSeries => {
       const counts = this.counts[lane] as CellCounts;
+      const windows = this.limits.map((limit, i) =>
+        Array.from((this.peaks[i] as Float64Array[])[lane] as Float64Array, (units) => units / limit.limit),
+      );
       return {
-        window: Array.from(this.peaks[lane] as Float64Array, (units) => units / this.options.limit),
+        window: windows[0] as number[],
+        ...(windows.length > 1 ? { windows } : {}),
         admitted: Array.from(counts.admitted),
         denied: Array.from(counts.denied),
         falseAdmits: Array.from(counts.falseAdmits),
@@ -180,15 +184,18 @@ export class FocusRecorder {
     for (; this.nextColumn < grid.count; this.nextColumn++) {
       const start = grid.fromMs + this.nextColumn * grid.widthMs;
       if (start > t) return;
-      this.ledger.expire(start - this.options.windowMs);
+      this.ledgers.forEach((ledger, i) => ledger.expire(start - (this.limits[i] as { windowMs: number }).windowMs));
       for (let lane = 0; lane <= this.lanes; lane++) this.raise(lane, this.nextColumn);
     }
   }
 
+  /** Raises `lane`'s peak in `column`, under every limit, to what its window holds now. */
   private raise(lane: number, column: number): void {
-    const peaks = this.peaks[lane] as Float64Array;
-    const units = this.ledger.keptSum[lane] as number;
-    if (units > (peaks[column] as number)) peaks[column] = units;
+    for (let i = 0; i < this.ledgers.length; i++) {
+      const peaks = (this.peaks[i] as Float64Array[])[lane] as Float64Array;
+      const units = (this.ledgers[i] as WindowLedger).keptSum[lane] as number;
+      if (units > (peaks[column] as number)) peaks[column] = units;
+    }
   }
 }
 

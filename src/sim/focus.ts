@@ -24,29 +24,15 @@ export interface FocusView extends FocusPlan {
 
 /**
  * One recorder per plan, each following the plan's key (with its grids) through `lanes`
- * lanes, charted against `policy` (limit per `windowMs` ms) and judged by the exact oracle
- * of `limits` (a composite's, `policy` first; default: `policy` alone).
+ * lanes, judged by the exact oracle of `limits` (limit per `windowMs` ms; a composite's
+ * several, all or nothing) and charted under each.
  */
 export function focusRecorders(
   plans: readonly FocusPlan[],
-  policy: { limit: number; windowMs: number },
+  limits: readonly { limit: number; windowMs: number }[],
   lanes: number,
-  limits: readonly { limit: number; windowMs: number }[] = [policy],
 ): FocusRecorder[] {
-  return plans.map(
-    (plan) =>
-      new FocusRecorder(
-        {
-          key: plan.key,
-          limit: policy.limit,
-          windowMs: policy.windowMs,
-          limits,
-          chart: plan.chart,
-          strip: plan.strip,
-        },
-        lanes,
-      ),
-  );
+  return plans.map((plan) => new FocusRecorder({ key: plan.key, limits, chart: plan.chart, strip: plan.strip }, lanes));
 }
 
 /**
@@ -75,7 +61,7 @@ export async function followKeys(
   plans: readonly FocusPlan[],
 ): Promise<FocusView[]> {
   const limits = windowLimitsOf(workload);
-  const recorders = (lanes: number) => focusRecorders(plans, workload.policy, lanes, limits);
+  const recorders = (lanes: number) => focusRecorders(plans, limits, lanes);
   const first = workload.open();
   if (!first.closedLoop) {
     const each = recorders(contenders.length);
@@ -136,4 +122,22 @@ export function worstKeys(
   const windows = worstWindows.filter((w): w is { key: string; endMs: number; units: number } => w !== null);
   const sorted = windows.map((w, i) => ({ w, i })).sort((a, b) => b.w.units - a.w.units || a.i - b.i);
   return [...new Set(sorted.map(({ w }) => w.key))].slice(0, max);
+}
+
+/**
+ * `view` as charted under limit `i` of a composite (each series' `windows[i]` as its
+ * `window`); `view` itself for the first limit, or a single one.
+ */
+export function underLimit(view: FocusView, i: number): FocusView {
+  if (i === 0) return view;
+  const at = (series: FocusSeries): FocusSeries => ({ ...series, window: series.windows?.[i] ?? series.window });
+  return {
+    ...view,
+    lanes: view.lanes.map((lane) => ({
+      ...lane,
+      series: at(lane.series),
+      ...(lane.oracle ? { oracle: at(lane.oracle) } : {}),
+    })),
+    ...(view.oracle ? { oracle: at(view.oracle) } : {}),
+  };
 }

@@ -117,6 +117,32 @@ describe('window charts: the lesson', () => {
     await compareCommand({ scenarios: ['composite-burst-and-hour'], measure: false }, io);
     expect(stripAnsi(io.out())).toMatch(/^sliding-log = exact:$/m);
   });
+
+  it("a composite's followed key is charted under each of its limits, each chart's peak its row's worst window under that limit", async () => {
+    const io = bufferIO({ cwd: ROOT });
+    expect(await compareCommand({ scenarios: ['composite-burst-and-hour'], measure: false, json: '-' }, io)).toBe(
+      EXIT.OK,
+    );
+    const report = JSON.parse(io.out()) as {
+      focus: (FocusJson & { algorithms: { limits?: { name: string; window: number[] }[] }[] })[];
+      rows: { algorithm: string; limits: { name: string; ratio: number }[] }[];
+    };
+    const [focus] = report.focus;
+    expect(report.rows).toHaveLength(5);
+    for (const row of report.rows) {
+      const charted = focus?.algorithms.find((a) => a.algorithm === row.algorithm)?.limits;
+      // why: the worst key is the one whose window was worst, so its chart reaches each limit's worst ratio
+      expect(charted?.map((l) => [l.name, Math.max(...l.window)])).toEqual(
+        row.limits.map((l) => [l.name, expect.closeTo(l.ratio, 2)]),
+      );
+    }
+    const text = bufferIO({ cwd: ROOT, env: { NO_COLOR: '1' } });
+    await compareCommand({ scenarios: ['composite-burst-and-hour'], measure: false }, text);
+    expect(text.out()).toContain('most admitted in a trailing 1s window');
+    expect(text.out()).toContain('(1.0 = 20 per 1s)');
+    expect(text.out()).toContain('most admitted in a trailing 1h window');
+    expect(text.out()).toContain('(1.0 = 1000 per 1h)');
+  });
 });
 
 describe('--bucket is honoured exactly or refused', () => {

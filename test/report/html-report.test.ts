@@ -176,6 +176,20 @@ describe('compare --html edge-attack', () => {
     expect(view?.x.length).toBeLessThanOrEqual(HTML_MAX_POINTS);
   });
 
+  it("charts a composite's worst key under each limit, each view marking its own worst window, the strips once", async () => {
+    const io = bufferIO({ cwd: scratch });
+    const options = { scenarios: ['composite-burst-and-hour'], measure: false, chart: false, html: 'c.html' };
+    expect(await compareCommand(options, io)).toBe(0);
+    const views = embedded(readFileSync(join(scratch, 'c.html'), 'utf8')).scenarios[0]?.views ?? [];
+    expect(views.map((v) => v.label)).toEqual(['worst key client (1s limit)', 'worst key client (1h limit)']);
+    const peak = (i: number, name: string) =>
+      Math.max(...(views[i]?.series.find((s) => s.name === name)?.values ?? []));
+    // why: the token bucket's burst plus an hour of refill is 1,999 in the trailing hour; the exact oracle holds both limits
+    expect([peak(0, 'token-bucket'), peak(1, 'token-bucket'), peak(1, 'exact')]).toEqual([1.95, 1.999, 1]);
+    expect(views[1]?.worst?.label).toBe('worst window: token-bucket, 2.00x the limit');
+    expect(views[0]?.strips.length).toBe(6);
+    expect(views[1]?.strips).toEqual([]);
+  });
   it('refuses --html on the file --json writes, and a second stdout, before running', async () => {
     await expect(
       compareCommand(

@@ -1,6 +1,7 @@
 import type { WorkloadComparison } from '../../sim/comparison.js';
 import type { FocusSeries } from '../../metrics/focus-recorder.js';
 import type { FocusView } from '../../sim/focus.js';
+import { windowLimitsOf } from '../../sim/workload.js';
 import { roundToPlaces } from '../round.js';
 import { contenderCosts, type ContenderCosts } from '../trade-off.js';
 import { JSON_FORMAT_VERSION, withErrorPercent } from './json-format.js';
@@ -80,18 +81,30 @@ function focusSection(results: readonly WorkloadComparison[]): { focus?: unknown
   const followed = results.filter((result) => result.focus !== undefined);
   return followed.length === 0
     ? {}
-    : { focus: followed.map((result) => focusJson(result.name, result.focus as FocusView)) };
+    : {
+        focus: followed.map((result) =>
+          focusJson(
+            result.name,
+            result.focus as FocusView,
+            windowLimitsOf(result).map((limit) => limit.name),
+          ),
+        ),
+      };
 }
 
 /**
  * One followed key: `key`, `worst`, `arrivals`, the `chart` grid (fromMs, widthMs, count)
  * with per algorithm `window` (per column, the most admitted in a trailing window as a
- * ratio of the limit) and, with a strip, the `strip` grid with per-cell `admitted` and
- * `denied` request counts; `exact` is the exact oracle's (per algorithm in a closed loop).
+ * ratio of the limit; for a composite, of its first limit, and `limits`: each limit's
+ * `name` and `window` the same under it) and, with a strip, the `strip` grid with per-cell
+ * `admitted` and `denied` request counts; `exact` is the exact oracle's (per algorithm in a
+ * closed loop). `names` are the limits' names, in order.
  */
-function focusJson(scenario: string, view: FocusView): Record<string, unknown> {
+function focusJson(scenario: string, view: FocusView, names: readonly string[]): Record<string, unknown> {
+  const ratios = (window: readonly number[]) => window.map((x) => roundToPlaces(x, 6));
   const series = (s: FocusSeries) => ({
-    window: s.window.map((x) => roundToPlaces(x, 6)),
+    window: ratios(s.window),
+    ...(s.windows ? { limits: s.windows.map((window, i) => ({ name: names[i], window: ratios(window) })) } : {}),
     ...(view.strip ? { admitted: s.admitted, denied: s.denied } : {}),
   });
   return {

@@ -14,8 +14,12 @@ import {
   type HtmlScenario,
   type HtmlTable,
   type HtmlTradeOff,
+  type HtmlView,
 } from './html-document.js';
 import { focusHtmlView, timelineHtmlView } from './html-views.js';
+import type { WindowLimit } from '../../metrics/recorder.js';
+import { underLimit, type FocusView } from '../../sim/focus.js';
+import { windowLimitsOf } from '../../sim/workload.js';
 
 /**
  * The HTML report of `ratelab compare`: the matrix, then per workload its sentence, table
@@ -129,9 +133,14 @@ export function matrixOf(results: readonly WorkloadComparison[]): HtmlReport['ma
 /** One workload's part of the report: its sentence and notes, table, and views. */
 export function scenarioOf(result: WorkloadComparison): HtmlScenario {
   const originMs = runSpan(result).startMs;
+  const limits = windowLimitsOf(result);
   const views = (result.followed ?? [])
     .filter((view) => view.chart)
-    .map((view) => focusHtmlView(view, result.policy, result.worstWindows, originMs));
+    .flatMap((view) =>
+      limits.length === 1
+        ? [focusHtmlView(view, result.policy, result.worstWindows, originMs)]
+        : limits.map((limit, i) => limitHtmlView(result, view, limit, i, originMs)),
+    );
   return {
     name: result.name,
     description: result.description,
@@ -144,6 +153,23 @@ export function scenarioOf(result: WorkloadComparison): HtmlScenario {
     spans: [],
     views: views.length > 0 ? views : [timelineHtmlView('all keys', result.timelines, result.policy)],
   };
+}
+
+/**
+ * A composite's followed key charted under its limit `i` (`limit`), labelled with the
+ * limit's name, each algorithm's worst window under that limit marked. The request strips
+ * (the same requests under every limit) go with the first limit's view only.
+ */
+function limitHtmlView(
+  result: WorkloadComparison,
+  view: FocusView,
+  limit: WindowLimit,
+  i: number,
+  originMs: number,
+): HtmlView {
+  const worst = result.rows.map((row) => row.limits?.[i]?.worstWindow ?? null);
+  const html = focusHtmlView(underLimit(view, i), limit, worst, originMs);
+  return { ...html, label: `${html.label} (${limit.name} limit)`, strips: i === 0 ? html.strips : [] };
 }
 
 /** Memory per key and speed per contender as bars, each when measured (`--no-measure`: none). */

@@ -1172,7 +1172,7 @@
           'h3',
           null,
           'Request strips: the requests of ' +
-            view.label.replace(/^(worst )?key /, 'key ') +
+            view.label.replace(/^(worst )?key /, 'key ').replace(/ \(.* limit\)$/, '') +
             ' per ' +
             formatSpan(view.x.length > 1 ? view.x[1] - view.x[0] : 0) +
             ' cell',

@@ -4,6 +4,8 @@ import { formatDuration } from '../../core/duration.js';
 import type { WorkloadComparison } from '../../sim/comparison.js';
 import { CHART_WIDTH } from '../chart-frame.js';
 import { renderWindowCharts } from './window-chart.js';
+import { underLimit } from '../../sim/focus.js';
+import { windowLimitsOf } from '../../sim/workload.js';
 import { wrapIndexes } from './wrap.js';
 
 /** Width of the y-axis labels, columns. */
@@ -29,7 +31,12 @@ const SERIES_COLORS = [
  * of admitted units against the limit line.
  */
 export function renderCharts(result: WorkloadComparison, paint: ChalkInstance, colour: boolean): string {
-  if (result.focus?.chart) return renderWindowCharts(result, result.focus, paint, colour);
+  const { focus } = result;
+  if (focus?.chart) {
+    // A composite's key charted under each of its limits in turn, the first first.
+    const limits = windowLimitsOf(result);
+    return limits.map((limit, i) => renderWindowCharts(result, underLimit(focus, i), paint, colour, limit)).join('\n');
+  }
   const first = result.timelines[0]?.timeline;
   if (!first || first.offered.length === 0) return '';
   const factor = Math.ceil(first.offered.length / MAX_POINTS);

@@ -34,12 +34,14 @@ interface Group {
  * window, as a ratio of the limit, for every algorithm and the exact oracle, all on one
  * scale with the limit (1.0) on a labelled row. With colour: one chart, a legend naming
  * identical series together (`gcra = token-bucket`). Without: a small bar chart per line.
+ * `policy` is the limit the view is charted under (a composite's: see `underLimit`).
  */
 export function renderWindowCharts(
   result: WorkloadComparison,
   view: FocusView,
   paint: ChalkInstance,
   colour: boolean,
+  policy: { limit: number; windowMs: number } = result.policy,
 ): string {
   const grid = view.chart;
   if (!grid) return '';
@@ -48,7 +50,6 @@ export function renderWindowCharts(
   const peak = largest([...groups.flatMap((g) => g.values), ...(shared ?? [])]);
   const scale = windowScale(peak, colour ? COLOURED_ROWS : PANEL_ROWS);
   const width = labelWidth(scale);
-  const { policy } = result;
   const who = view.worst ? `worst key ${view.key}` : `key ${view.key}`;
   const title = [
     `${result.name}: ${who}; most admitted in a trailing ${formatDuration(policy.windowMs)} window`,
