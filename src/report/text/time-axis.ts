@@ -32,10 +32,27 @@ export function timeLabels(
 /** Times from `fromMs` to `toMs` (both included), about `count` of them, round as times since the run's start `originMs`. */
 export function roundTimes(fromMs: number, toMs: number, count: number, originMs: number): number[] {
   const raw = (toMs - fromMs) / Math.max(1, count);
-  const step = roundWidth(raw);
+  const step = raw > MINUTE_MS ? clockStep(raw) : roundWidth(raw);
   const times = [fromMs];
   for (let t = originMs + Math.ceil((fromMs - originMs) / step) * step; t < toMs; t += step)
     if (t > fromMs) times.push(t);
   times.push(toMs);
   return times;
+}
+
+const MINUTE_MS = 60_000;
+
+/**
+ * Steps a reader counts on a clock, from a minute up: 1 2 5 10 15 30 minutes, 1 2 3 6 12
+ * hours, then whole days (1 2 7 and multiples of 7). Decimal steps past a minute read as
+ * `1000s 2000s 50m`.
+ */
+const CLOCK_STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 180, 360, 720, 1440, 2880, 10_080].map((m) => m * MINUTE_MS);
+
+/** The smallest clock step (see {@link CLOCK_STEPS}) of at least `minMs`. */
+function clockStep(minMs: number): number {
+  const step = CLOCK_STEPS.find((candidate) => candidate >= minMs);
+  if (step !== undefined) return step;
+  const week = CLOCK_STEPS[CLOCK_STEPS.length - 1] as number;
+  return Math.ceil(minMs / week) * week;
 }
