@@ -61,7 +61,8 @@ export interface AttackAnalysis {
   probes: RetryAfterCheck;
   /**
    * Each advertised limit's worst window, when the endpoint holds a key to several at once
-   * (`policy.limits`); empty otherwise. The same metric as `metrics.worstWindowRatio`, once per limit.
+   * (`policy.limits`); empty otherwise. The same metric as `metrics.worstWindowRatio`, once
+   * per limit; `metrics` is then judged by all of them at once, its worst window the worst of these.
    */
   limits: LimitWorstWindow[];
   /** Responses (probes included) whose rate-limit fields contradict themselves or the status; a few examples. */
@@ -96,12 +97,8 @@ export interface AnalysisOptions {
  */
 export function analyzeAttack(run: AttackRun, options: AnalysisOptions): AttackAnalysis {
   const own = run.shots.filter((shot) => shot.probeOf === undefined);
-  const measure = (limit: number, windowMs: number) => replayMetrics(own, { ...options, limit, windowMs });
-  const metrics = measure(options.policy.limit, options.policy.windowMs);
-  const limits = (options.policy.limits ?? []).map(({ name, limit, windowMs }) => {
-    const { worstWindowRatio, worstWindow } = measure(limit, windowMs);
-    return { name, limit, windowMs, worstWindowRatio, worstWindow };
-  });
+  const metrics = replayMetrics(own, options);
+  const limits = options.policy.limits === undefined ? [] : metrics.limits.map(limitWorstWindow);
   const problems: string[] = [];
   for (const [i, shot] of run.shots.entries()) {
     const problem = isDecided(shot) ? headerProblem(shot) : undefined;
@@ -118,17 +115,32 @@ export function analyzeAttack(run: AttackRun, options: AnalysisOptions): AttackA
   };
 }
 
-/** The lab's metrics of the decided requests among `shots`, each at its sending time, judged by `limit` per `windowMs`. */
-function replayMetrics(
-  shots: readonly Shot[],
-  options: { limit: number; windowMs: number; bucketMs: number; minBuckets?: number | undefined },
-): ReplayMetrics {
-  const { limit, windowMs, bucketMs, minBuckets } = options;
-  const recorder = new MetricsRecorder({ limit, windowMs, bucketMs, originMs: 0, minBuckets });
+/**
+ * The lab's metrics of the decided requests among `shots`, each at its sending time, judged
+ * by the exact oracle of the policy: its `limit` per `windowMs`, or, when it lists several
+ * limits, all of them at once (a request is right to be admitted only if every limit admits
+ * it), the worst window then the worst of theirs.
+ */
+function replayMetrics(shots: readonly Shot[], options: AnalysisOptions): ReplayMetrics {
+  const { policy, bucketMs, minBuckets } = options;
+  const recorder = new MetricsRecorder({
+    limit: policy.limit,
+    windowMs: policy.windowMs,
+    ...(policy.limits === undefined ? {} : { limits: policy.limits }),
+    bucketMs,
+    originMs: 0,
+    minBuckets,
+  });
   for (const shot of shots) {
     if (isDecided(shot)) recorder.record(Math.max(0, Math.round(shot.sentMs)), shot.key, 1, isAdmitted(shot));
   }
   return recorder.result();
+}
+
+/** A limit's figures as the attack reports them. */
+function limitWorstWindow(limit: ReplayMetrics['limits'][number]): LimitWorstWindow {
+  const { name, limit: quota, windowMs, ratio, worstWindow } = limit;
+  return { name, limit: quota, windowMs, worstWindowRatio: ratio, worstWindow };
 }
 
 /** Whether the endpoint decided the request: admitted (2xx) or limited (429). */

@@ -47,6 +47,9 @@ export function attackComparison(report: AttackReport): WorkloadComparison {
     name: workload.name,
     description: `${workload.description} Replayed against ${url.href} at ${report.speed}x.`,
     policy: { limit, windowMs },
+    ...(analysis.policy.limits === undefined
+      ? {}
+      : { limits: analysis.policy.limits.map(({ name, limit, windowMs }) => ({ name, limit, windowMs })) }),
     rows: [toRow(workload.name, { name, stateBytesPerKey: undefined }, analysis.metrics, undefined)],
     timelines: [{ algorithm: name, timeline: analysis.metrics.timeline }],
     worstWindows: [analysis.metrics.worstWindow],
@@ -78,10 +81,13 @@ export function attackNotes(report: AttackReport): string[] {
   return notes;
 }
 
-/** The policy and where it came from: `5 per 1s, read from RateLimit-Policy`. */
+/**
+ * The policy and where it came from: `5 per 1s, read from RateLimit-Policy`; every limit
+ * when it lists several (`20 per 1s and 1000 per 1h, read from RateLimit-Policy`).
+ */
 export function describePolicy(policy: JudgedPolicy, speed: number): string {
   const { limit, window } = policy.source;
-  const head = `${policy.limit} per ${formatDuration(policy.windowMs)}`;
+  const head = (policy.limits ?? [policy]).map((l) => `${l.limit} per ${formatDuration(l.windowMs)}`).join(' and ');
   if (limit === '--limit') return `${head}, from --limit/--window`;
   if (limit === 'scenario') return `${head}, the scenario's policy at ${speed}x speed`;
   if (limit === window) return `${head}, read from ${limit}`;

@@ -194,3 +194,44 @@ describe('the policies an endpoint advertises', () => {
     expect(readPolicy(fields, { windowMs: 5000 })?.limits).toBeUndefined();
   });
 });
+
+describe('an endpoint holding a key to several limits is judged by all of them at once', () => {
+  // 2 per 1 s and 3 per 10 s, as an exact endpoint enforces them.
+  const policy: JudgedPolicy = {
+    ...POLICY,
+    limits: [
+      { name: 'burst', limit: 2, windowMs: 1000 },
+      { name: 'slow', limit: 3, windowMs: 10_000 },
+    ],
+  };
+  it.each([
+    {
+      shots: [shot(0, 200), shot(10, 200), shot(20, 429), shot(1000, 200), shot(1010, 429)],
+      accuracy: [0, 0],
+      why: 'the 429 at 1010 ms is the 10 s limit (3 admitted): right, though 2/1s alone would admit it',
+    },
+    {
+      shots: [shot(0, 200), shot(10, 200), shot(1000, 200), shot(1010, 200)],
+      accuracy: [1, 0],
+      why: 'a fourth admission inside 10 s is over the slow limit: a false admit',
+    },
+    {
+      shots: [shot(0, 200), shot(10, 429), shot(1000, 200)],
+      accuracy: [0, 1],
+      why: 'a 429 both limits would admit: a false denial',
+    },
+  ])('$why', ({ shots, accuracy }) => {
+    const analysis = analyzeAttack(runOf(shots), { policy, bucketMs: 1000 });
+    expect([analysis.metrics.falseAdmits, analysis.metrics.falseDenials]).toEqual(accuracy);
+  });
+
+  it("reports each limit's worst window, and the row's worst as the worst of them", () => {
+    const shots = [shot(0, 200), shot(10, 200), shot(1000, 200), shot(1010, 200)];
+    const analysis = analyzeAttack(runOf(shots), { policy, bucketMs: 1000 });
+    expect(analysis.limits.map((l) => [l.name, l.worstWindowRatio])).toEqual([
+      ['burst', 1],
+      ['slow', 4 / 3],
+    ]);
+    expect(analysis.metrics.worstWindowRatio).toBe(4 / 3);
+  });
+});

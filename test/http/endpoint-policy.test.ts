@@ -19,13 +19,13 @@ describe('the policy to judge an endpoint by', () => {
     {
       fields: { rateLimitPolicy: '"a";q=100;w=60, "b";q=1000;w=3600' },
       given: {},
-      policy: '100 per 1m, read from RateLimit-Policy',
-      why: 'the first policy listed',
+      policy: '100 per 1m and 1000 per 1h, read from RateLimit-Policy',
+      why: 'every policy listed, the first first (judged all at once)',
     },
     {
       fields: { rateLimitPolicy: '"per, minute";q=10;w=60, "hourly";q=100;w=3600' },
       given: {},
-      policy: '10 per 1m, read from RateLimit-Policy',
+      policy: '10 per 1m and 100 per 1h, read from RateLimit-Policy',
       why: "a comma inside a policy's quoted name does not end the policy (a Structured Field list)",
     },
     {

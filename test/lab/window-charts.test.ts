@@ -15,7 +15,13 @@ interface FocusJson {
   worst: boolean;
   chart: { fromMs: number; widthMs: number; count: number } | null;
   strip: { fromMs: number; widthMs: number; count: number } | null;
-  algorithms: { algorithm: string; window: number[]; admitted?: number[]; denied?: number[] }[];
+  algorithms: {
+    algorithm: string;
+    window: number[];
+    admitted?: number[];
+    denied?: number[];
+    limits?: { name: string; window: number[] }[];
+  }[];
   exact?: { window: number[]; admitted?: number[]; denied?: number[] };
 }
 
@@ -124,7 +130,7 @@ describe('window charts: the lesson', () => {
       EXIT.OK,
     );
     const report = JSON.parse(io.out()) as {
-      focus: (FocusJson & { algorithms: { limits?: { name: string; window: number[] }[] }[] })[];
+      focus: FocusJson[];
       rows: { algorithm: string; limits: { name: string; ratio: number }[] }[];
     };
     const [focus] = report.focus;
