@@ -10,7 +10,7 @@ export interface BatchCall {
   /** As the script reads them: a whole number, and ms or '' for the server's time. */
   readonly cost: string;
   readonly now: string;
-  /** The script's reply: this call's entries (4 per limit) start at `replies[at]`. */
+  /** The script's reply: this call's entries (4 for one limit; for several, see scripts.ts's replyWidths) start at `replies[at]`. */
   answer(replies: readonly unknown[], at: number): void;
   /** The script call carrying this decision failed or timed out. */
   fail(error: unknown): void;
@@ -46,7 +46,7 @@ export class ScriptBatcher {
     private readonly maxKeys: number,
     /** Whether an idle flush goes as two script calls (see flush). */
     private readonly split = true,
-    /** Reply entries per call: 4 per limit of a key. */
+    /** Reply entries per call: 4 for one limit; for several, the sum of their replyWidths. */
     private readonly entries = 4,
   ) {}
 

@@ -23,4 +23,6 @@ if cost > capacity then
 elseif not allowed then
   retry = ceil((backlog + cost * window - horizon) / limit)
 end
+-- In a composite of packed limits, the units in use as the token bucket replies them.
+-- reply in a composite: allowed and 1 or 0, ceil(backlog)
 return allowed and 1 or 0, floor_div(horizon - backlog, window), retry, ceil(backlog / limit)

@@ -12,6 +12,7 @@ import type { DecisionReason, FailMode, ReasonedDecision } from '../core/fail-ov
 import { checkAlgorithm } from '../core/names.js';
 import { invalidOption, positiveMsOption } from '../core/options.js';
 import { combineDecisions, type LimitDecision } from '../core/decision.js';
+import { floorDiv } from '../core/typed-arrays.js';
 import type { Algorithm, NamedLimits, PolicyInput } from '../core/policy.js';
 import { ScriptBatcher, unexpectedReply } from './batcher.js';
 import { CIRCUIT_OPEN, NodeBreakers } from './node-breaker.js';
@@ -23,7 +24,15 @@ import {
   type RedisClient,
   type ScriptClient,
 } from './run-script.js';
-import { compositeLayout, compositeScript, limiterScript, type LuaScript } from './scripts.js';
+import {
+  COMPOSITE_BUCKET_WIDTH,
+  compositeLayout,
+  compositeScript,
+  limiterScript,
+  replyOffsets,
+  replyWidths,
+  type LuaScript,
+} from './scripts.js';
 import { DeadlineQueue } from './timeout.js';
 
 /** What the limiter does when Redis fails or does not answer within `timeoutMs`. */
@@ -201,6 +210,9 @@ class RedisStore implements LimiterStore<RedisDecision> {
    * follows), in the script's order (compositePrefixes); empty for one limit.
    */
   private readonly limitPrefixes: string[];
+  /** With several limits, how many reply numbers each answers with, and where each one's start (scripts.ts's replyWidths). */
+  private readonly replyWidths: number[];
+  private readonly replyOffsets: number[];
   private readonly deadlines: DeadlineQueue;
   private readonly clock: Clock | undefined;
 
@@ -214,6 +226,8 @@ class RedisStore implements LimiterStore<RedisDecision> {
     const prefix = options.prefix ?? 'ratelab:';
     this.keyPrefix = `${prefix}${KEY_TAG[algorithm]}:${limits.limit}:${limits.windowMs}:${limits.capacity}:`;
     this.limitPrefixes = policies.length === 1 ? [] : compositePrefixes(prefix, policies);
+    this.replyWidths = policies.length === 1 ? [] : replyWidths(policies);
+    this.replyOffsets = replyOffsets(this.replyWidths);
     this.deadlines = new DeadlineQueue(timeoutMs);
     this.retryAfterMs = positiveMsOption(options.retryRedisAfterMs, 'retryRedisAfterMs', DEFAULT_RETRY_REDIS_AFTER_MS);
     this.clock = context.clock;
@@ -240,7 +254,7 @@ class RedisStore implements LimiterStore<RedisDecision> {
             this.deadlines,
             Math.max(1, Math.floor(maxKeys / this.limitPrefixes.length)),
             split,
-            4 * parts,
+            this.replyWidths.reduce((sum, width) => sum + width, 0),
           );
     this.single =
       maxKeys === 1 && parts === 1 ? limiterScript(algorithm, limits, minTtlMs, repair, 'single') : undefined;
@@ -320,7 +334,7 @@ class RedisStore implements LimiterStore<RedisDecision> {
     return this.context.unavailable(key, cost, CIRCUIT_OPEN + cause);
   }
 
-  /** The decision in `replies[at..at+3]` (4 per limit with several); a key error there is decided by the fail mode. */
+  /** The decision in `replies[at..at+3]` (with several limits, their replyWidths' entries); a key error there is decided by the fail mode. */
   private answered(key: string, cost: number, node: string, replies: readonly unknown[], at: number): RedisDecision {
     this.breakers.succeeded(node);
     if (this.limitPrefixes.length > 0) return this.combined(key, cost, node, replies, at);
@@ -339,7 +353,7 @@ class RedisStore implements LimiterStore<RedisDecision> {
     return this.context.decided(key, cost, decision);
   }
 
-  /** The decision of several limits from each one's 4 entries at `replies[at..]`, combined by the one rule. */
+  /** The decision of several limits from each one's entries at `replies[at..]` (replyWidths), combined by the one rule. */
   private combined(key: string, cost: number, node: string, replies: readonly unknown[], at: number): RedisDecision {
     const first = replies[at];
     if (typeof first === 'string') return this.context.keyError(key, cost, first);
@@ -347,9 +361,16 @@ class RedisStore implements LimiterStore<RedisDecision> {
     const limits: LimitDecision[] = [];
     let allowed = true;
     for (let j = 0; j < policies.length; j++) {
-      const part = limitDecision(policies[j] as NamedLimits, replies, at + 4 * j);
-      if (part === undefined)
-        return this.failed(key, cost, node, unexpectedReply(replies.slice(at, at + 4 * policies.length)));
+      const entry = policies[j] as NamedLimits;
+      const from = at + (this.replyOffsets[j] as number);
+      const part =
+        this.replyWidths[j] === COMPOSITE_BUCKET_WIDTH
+          ? bucketAnswer(entry, replies, from, cost)
+          : limitDecision(entry, replies, from);
+      if (part === undefined) {
+        const stride = this.replyWidths.reduce((sum, width) => sum + width, 0);
+        return this.failed(key, cost, node, unexpectedReply(replies.slice(at, at + stride)));
+      }
       allowed &&= part.allowed;
       limits.push(part);
     }
@@ -418,6 +439,38 @@ function limitDecision(entry: NamedLimits, replies: readonly unknown[], at: numb
     remaining: replies[at + 1] as number,
     retryAfterMs: retryAfterMs === -1 ? Infinity : retryAfterMs,
     resetMs: replies[at + 3] as number,
+  };
+}
+
+/**
+ * A bucket's answer in a composite (token bucket, GCRA) from its 2 reply entries at
+ * `replies[at]`: whether it admitted, and the units it holds in use after the decision
+ * (fixed point: a request of `cost` is `cost * windowMs` units, `capacity * windowMs` the
+ * most, each ms frees `limit`), worked out as the Lua bodies do for one limit. Undefined
+ * when they are not 2 numbers.
+ */
+function bucketAnswer(
+  entry: NamedLimits,
+  replies: readonly unknown[],
+  at: number,
+  cost: number,
+): LimitDecision | undefined {
+  const flag = replies[at];
+  const used = replies[at + 1];
+  if (typeof flag !== 'number' || typeof used !== 'number') return undefined;
+  const { limit, windowMs, capacity } = entry;
+  const full = capacity * windowMs;
+  const allowed = flag === 1;
+  let retryAfterMs = 0;
+  if (cost > capacity) retryAfterMs = Infinity;
+  else if (!allowed) retryAfterMs = Math.ceil((used + cost * windowMs - full) / limit);
+  return {
+    name: entry.name,
+    allowed,
+    limit: capacity,
+    remaining: floorDiv(full - used, windowMs),
+    retryAfterMs,
+    resetMs: Math.ceil(used / limit),
   };
 }
 

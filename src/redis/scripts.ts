@@ -134,19 +134,23 @@ export function compositeScript(list: readonly NamedLimits[], minTtlMs: number, 
 function packedTail(list: readonly NamedLimits[], order: number[], slots: number[], size: number): string {
   const names = Array.from({ length: size }, (_, k) => `s_${k + 1}`);
   const templates = functionsOf(luaCode(readLua('packed-inline')));
-  const at = (place: number, k: number) => `replies[base + ${4 * place + k}]`;
+  const widths = replyWidths(list);
+  const offsets = replyOffsets(widths);
+  const at = (place: number, k: number) => `replies[base + ${(offsets[place] as number) + k}]`;
+  const entries = (place: number, from: number) =>
+    Array.from({ length: (widths[place] as number) - from + 1 }, (_, k) => at(place, from + k)).join(', ');
   const blocks = order.map((place, j) => {
     const l = list[place] as NamedLimits;
     const slot = slots[j] as number;
     const slice = names.slice(slot, slot + (PACKED_WIDTH[l.algorithm] as number)).join(', ');
-    const { code, values } = bodyOf(l.algorithm);
+    const { code, values, compositeValues } = bodyOf(l.algorithm);
+    const answer = widths[place] === COMPOSITE_BUCKET_WIDTH ? (compositeValues as string) : values;
     const read = code.replace(/\bread_(?:pair|fields)\([^()]*\)/g, slice);
     const body = inlineCalls(read, templates, slice);
     const set = `limit, window, capacity, now = ${l.limit}, ${l.windowMs}, ${l.capacity}, at`;
-    const replies = [1, 2, 3, 4].map((k) => at(place, k)).join(', ');
     return {
-      decide: `${set}\ndo\n${body}\n${replies} = ${values}\nend`,
-      redecide: `if ${at(place, 1)} == 1 then\n${set}\ndo\n${body}\nlocal _\n_, ${[2, 3, 4].map((k) => at(place, k)).join(', ')} = ${values}\nend\nend`,
+      decide: `${set}\ndo\n${body}\n${entries(place, 1)} = ${answer}\nend`,
+      redecide: `if ${at(place, 1)} == 1 then\n${set}\ndo\n${body}\nlocal _\n_, ${entries(place, 2)} = ${answer}\nend\nend`,
     };
   });
   const tail = fill(luaCode(readLua('composite-packed')), {
@@ -156,12 +160,52 @@ function packedTail(list: readonly NamedLimits[], order: number[], slots: number
     '@redecide': blocks.map((b) => b.redecide).join('\n'),
     '@admitted': order.map((place) => `${at(place, 1)} == 1`).join(' and '),
   });
+  const stride = widths.reduce((sum, width) => sum + width, 0);
   const prelude = [
-    `local width, bytes, layout = ${list.length}, ${8 * size}, '${'d'.repeat(size)}'`,
+    `local stride, bytes, layout = ${stride}, ${8 * size}, '${'d'.repeat(size)}'`,
     'local need_until, renew_until = 0, 0',
     `local ${names.join(', ')}`,
   ].join('\n');
   return luaCode(`${helpersUsedBy(readLua('common'), tail)}\n${prelude}\n${tail}`);
+}
+
+/** The reply numbers of a limit of a composite's script: allowed (0|1), remaining, retryAfterMs (-1: never), resetMs. */
+const COMPOSITE_REPLY_WIDTH = 4;
+/**
+ * The reply numbers of a bucket (token bucket, GCRA) in a composite whose every limit is
+ * packed: allowed (0|1) and the units it holds in use after the decision (fixed point: a
+ * request is `windowMs` units, `capacity * windowMs` the most, each ms frees `limit`),
+ * rounded up; the client works out the rest (`bucketAnswer` in redis-limiter.ts). Half the
+ * reply, and none of the division and rounding in Redis, which every app server shares
+ * (measured: bench/redis-lua-cost.ts, docs/redis.md).
+ */
+export const COMPOSITE_BUCKET_WIDTH = 2;
+
+/** Whether `algorithm`'s limits count units in use, as the buckets do (see {@link COMPOSITE_BUCKET_WIDTH}). */
+export function countsUnitsInUse(algorithm: Algorithm): boolean {
+  return algorithm === 'token-bucket' || algorithm === 'gcra';
+}
+
+/**
+ * How many numbers a composite's script replies per limit, in `list`'s order: for a
+ * bucket, {@link COMPOSITE_BUCKET_WIDTH} when every limit is packed (composite-packed.lua),
+ * else {@link COMPOSITE_REPLY_WIDTH}. A key's replies are its limits', one after another.
+ */
+export function replyWidths(list: readonly NamedLimits[]): number[] {
+  const { order, slots } = compositeLayout(list);
+  const allPacked = order.length === slots.length;
+  return list.map((l) => (allPacked && countsUnitsInUse(l.algorithm) ? COMPOSITE_BUCKET_WIDTH : COMPOSITE_REPLY_WIDTH));
+}
+
+/** Where each limit's replies start among its key's, from {@link replyWidths}. */
+export function replyOffsets(widths: readonly number[]): number[] {
+  const offsets: number[] = [];
+  let at = 0;
+  for (const width of widths) {
+    offsets.push(at);
+    at += width;
+  }
+  return offsets;
 }
 
 /** `template` with each placeholder replaced by its text (each must occur). */
@@ -182,14 +226,21 @@ function luaCode(source: string): string {
     .join('\n');
 }
 
-/** An algorithm's body as code and its last statement's values (its one `return`). */
-function bodyOf(algorithm: Algorithm): { code: string; values: string } {
-  const lines = luaCode(readLua(algorithm)).trimEnd().split('\n');
+/**
+ * An algorithm's body as code and its last statement's values (its one `return`), and, for
+ * a bucket, its values in a composite, from its `-- reply in a composite: ...` line.
+ */
+function bodyOf(algorithm: Algorithm): { code: string; values: string; compositeValues: string | undefined } {
+  const source = readLua(algorithm);
+  const lines = luaCode(source).trimEnd().split('\n');
   const last = lines.pop() as string;
   const code = lines.join('\n');
   if (!last.startsWith('return ') || /\breturn\b/.test(code))
     throw new Error(`${algorithm}.lua: a body to inline returns once, on its last line`);
-  return { code, values: last.slice('return '.length) };
+  const compositeValues = /^-- reply in a composite: (.+)$/m.exec(source)?.[1];
+  if (countsUnitsInUse(algorithm) && compositeValues === undefined)
+    throw new Error(`${algorithm}.lua: a bucket's body declares its reply in a composite`);
+  return { code, values: last.slice('return '.length), compositeValues };
 }
 
 interface LuaFunction {

@@ -22,4 +22,7 @@ if cost > capacity then
 elseif not allowed then
   retry = ceil((need - tokens) / limit)
 end
+-- In a composite of packed limits the client works out the figures from the units in use
+-- (see composite-packed.lua): rounded up, so a fractional-ms clock errs towards less room.
+-- reply in a composite: allowed and 1 or 0, ceil(full - tokens)
 return allowed and 1 or 0, floor_div(tokens, window), retry, ceil((full - tokens) / limit)

@@ -35,6 +35,136 @@ const row = (
 const HOUR = 3_600_000;
 
 /**
+ * Two buckets on a key, 2 per second and 3 per minute: packed in one value on Redis, where
+ * each answers whether it admitted and the units it holds in use, and the client works out
+ * the rest. Every figure of both, admitted and denied, cost within and over capacity.
+ */
+const TWO_BUCKETS: CompositeTable = {
+  name: 'two token buckets, 2 per second and 3 per minute',
+  algorithm: 'token-bucket',
+  limits: [
+    { name: 'second', limit: 2, windowMs: 1000 },
+    { name: 'minute', limit: 3, windowMs: 60_000 },
+  ],
+  steps: [
+    row(
+      0,
+      1,
+      true,
+      [2, 1, 0, 500],
+      [
+        [true, 1, 0, 500],
+        [true, 2, 0, 20_000],
+      ],
+      "both take it; the second's binds (1 left)",
+    ),
+    row(
+      0,
+      1,
+      true,
+      [2, 0, 0, 1000],
+      [
+        [true, 0, 0, 1000],
+        [true, 1, 0, 40_000],
+      ],
+      "the second's bucket is empty",
+    ),
+    row(
+      250,
+      1,
+      false,
+      [2, 0, 250, 750],
+      [
+        [false, 0, 250, 750],
+        [true, 1, 0, 39_750],
+      ],
+      "the minute's would admit, the second's has half a token: neither takes it",
+    ),
+    row(
+      500,
+      1,
+      true,
+      [2, 0, 0, 1000],
+      [
+        [true, 0, 0, 1000],
+        [true, 0, 0, 59_500],
+      ],
+      "the minute's had 1 left, not 0: the denial took nothing; both at 0, the first listed binds",
+    ),
+    row(
+      1000,
+      1,
+      false,
+      [3, 0, 19_000, 59_000],
+      [
+        [true, 1, 0, 500],
+        [false, 0, 19_000, 59_000],
+      ],
+      "the second's would admit; the wait is the minute's",
+    ),
+    row(
+      1000,
+      3,
+      false,
+      [2, 0, Infinity, 500],
+      [
+        [false, 1, Infinity, 500],
+        [false, 0, 59_000, 59_000],
+      ],
+      "cost 3 > the second's capacity: never, whatever the minute's wait",
+    ),
+  ],
+};
+
+/**
+ * Buckets whose refill is no whole number of ms a token (3 per second, 7 per minute): their
+ * waits and resets round up to the next whole ms.
+ */
+const UNEVEN_BUCKETS: CompositeTable = {
+  name: 'two token buckets, 3 per second and 7 per minute: waits rounded up',
+  algorithm: 'token-bucket',
+  limits: [
+    { name: 'second', limit: 3, windowMs: 1000 },
+    { name: 'minute', limit: 7, windowMs: 60_000 },
+  ],
+  steps: [
+    row(
+      0,
+      1,
+      true,
+      [3, 2, 0, 334],
+      [
+        [true, 2, 0, 334],
+        [true, 6, 0, 8572],
+      ],
+      'a token back in 333.3 ms and 8571.4 ms: 334 and 8572',
+    ),
+    row(
+      0,
+      3,
+      false,
+      [3, 2, 334, 334],
+      [
+        [false, 2, 334, 334],
+        [true, 6, 0, 8572],
+      ],
+      "3 when the second's holds 2: the third token in 333.3 ms; 2 still fit now, as one limit would say",
+    ),
+    row(
+      100,
+      2,
+      true,
+      [3, 0, 0, 900],
+      [
+        [true, 0, 0, 900],
+        [true, 4, 0, 25_615],
+      ],
+      "the second's refilled 0.3 of a token; the minute's full in 25614.3 ms",
+    ),
+  ],
+};
+
+/**
  * Several limits on one key, all or nothing: a request is admitted only if every limit
  * admits it, a denial takes nothing from any limit, the binding limit gives `limit` and
  * `resetMs` (admitted: least remaining; denied: longest wait; ties: the first listed).
@@ -179,6 +309,19 @@ export const COMPOSITE_TABLES: CompositeTable[] = [
         ],
         'the log holds 1 (at 1000), not 2: the denial at 3000 took nothing',
       ),
+    ],
+  },
+  TWO_BUCKETS,
+  UNEVEN_BUCKETS,
+  // GCRA decides as the token bucket with the same limits does, step for step.
+  { ...TWO_BUCKETS, name: 'two GCRA limits, 2 per second and 3 per minute', algorithm: 'gcra' },
+  {
+    ...TWO_BUCKETS,
+    name: 'GCRA, 2 per second, and a token bucket, 3 per minute',
+    algorithm: 'gcra',
+    limits: [
+      TWO_BUCKETS.limits[0] as LimitSpec,
+      { ...(TWO_BUCKETS.limits[1] as LimitSpec), algorithm: 'token-bucket' },
     ],
   },
 ];
