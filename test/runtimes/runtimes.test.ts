@@ -10,18 +10,14 @@
 //   Retry-After; the key is the one that runtime should give (its peer address; the
 //   Worker's CF-Connecting-IP), never a header the client made up.
 // A runtime that cannot start fails its row; none is skipped. Each row prints what it ran.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALGORITHMS } from '../../src/index.js';
 import { STEP_TABLES } from '../algorithms/step-tables.js';
 import { WAIT_TABLES } from '../wait/wait-tables.js';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = (name: string) => join(root, 'node_modules/.bin', name);
+import { bin, root, startProcess, type Started } from './start-runtime.js';
 
 /** The contract tables as JSON, Infinity written "Infinity" (contract-runner.mjs revives it). */
 const CONTRACT = JSON.stringify(
@@ -34,51 +30,6 @@ const CONTRACT = JSON.stringify(
 /** Step tables at two clock bases, plus the wait tables: what each runtime must pass. */
 const TABLE_COUNT =
   ALGORITHMS.reduce((count, algorithm) => count + STEP_TABLES[algorithm].length, 0) * 2 + WAIT_TABLES.length;
-
-/** A started runtime: where it listens, what it is, how to stop it. */
-interface Started {
-  url: string;
-  runtime: string;
-  version: string;
-  stop(): Promise<void>;
-}
-
-/** Spawns `command` (a main module printing `{ port, runtime, version }` once it listens) and waits for that line. */
-function startProcess(command: string, args: string[]): Promise<Started> {
-  return new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    const timer = setTimeout(() => fail(new Error(`${command}: no port after 30 s; stderr: ${stderr}`)), 30_000);
-    const fail = (error: Error) => {
-      clearTimeout(timer);
-      child.kill('SIGKILL');
-      reject(error);
-    };
-    child.on('error', fail);
-    child.on('exit', (code) => fail(new Error(`${command} exited (${code}) before listening; stderr: ${stderr}`)));
-    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.stdout?.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const line = stdout.split('\n')[0];
-      if (!stdout.includes('\n') || line === undefined) return;
-      clearTimeout(timer);
-      child.removeAllListeners('exit');
-      const { port, runtime, version } = JSON.parse(line) as { port: number; runtime: string; version: string };
-      resolve({
-        url: `http://127.0.0.1:${port}/`,
-        runtime,
-        version,
-        stop: () =>
-          new Promise<void>((done) => {
-            if (child.exitCode !== null || child.signalCode !== null) return done();
-            child.once('exit', () => done());
-            child.kill('SIGTERM');
-          }),
-      });
-    });
-  });
-}
 
 async function startWorkerd(): Promise<Started> {
   const mf = new Miniflare({
