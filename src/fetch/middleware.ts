@@ -13,6 +13,7 @@ import {
   type Verdict,
 } from '../http/limit-core.js';
 import { runtimeAddress } from './keys.js';
+import { handOver } from './take-fields.js';
 
 /** What a Fetch `key` (and `cost`, `onError`, `onDecision`) is given besides the request. */
 export interface FetchInfo {
@@ -250,7 +251,9 @@ export async function decide(
  * passes after the request reaches the handler unchanged, and gives the default key its
  * address (Bun's server, Deno's info). Options are checked now: a bad one throws naming
  * it. A handler that throws keeps its error (the runtime's own error handling gets it):
- * it is never a 429 nor a limiter failure. The answer is a Response at once when both the
+ * it is never a 429 nor a limiter failure. A handler may write the fields itself, from
+ * `takeRateLimitFields(request)`: its Response is then left as it is (the cheaper path,
+ * see `takeRateLimitFields`). The answer is a Response at once when both the
  * limiter (a memory limiter) and the handler answer at once, else a promise of one.
  */
 export function rateLimitFetch<Rest extends unknown[]>(
@@ -267,10 +270,7 @@ export function rateLimitFetch<Rest extends unknown[]>(
   // Outside the decision: an error of the handler is the application's, not the limiter's.
   const respond = ({ verdict, response }: Judged, request: Request, rest: Rest): Response | Promise<Response> => {
     if (response !== undefined) return response;
-    const answer = handler(request, ...rest);
-    return isThenable<Response>(answer)
-      ? Promise.resolve(answer).then((handled) => withFields(handled, verdict.fields))
-      : withFields(answer, verdict.fields);
+    return handOver(handler, request, rest, verdict.fields, withFields);
   };
   return (request, ...rest) => {
     const args: [Request, FetchInfo] = [request, { address: runtimeAddress(request, rest), args: rest }];
