@@ -205,16 +205,21 @@ function fieldHeaders(fields: readonly (readonly [string, string])[]): Headers {
 export function withFields(response: Response, fields: readonly (readonly [string, string])[]): Response {
   if (fields.length === 0) return response;
   const { headers } = response;
-  const missing = fields.filter(([name]) => !headers.has(name));
-  if (missing.length === 0) return response;
-  try {
-    for (const [name, value] of missing) headers.set(name, value);
-    return response;
-  } catch {
-    const copy = new Response(response.body, response);
-    for (const [name, value] of missing) copy.headers.set(name, value);
-    return copy;
+  let answer = response;
+  let target = headers;
+  for (const [name, value] of fields) {
+    if (headers.has(name)) continue;
+    try {
+      target.set(name, value);
+    } catch (error) {
+      // Immutable headers refuse the first set: copy the response once and go on there.
+      if (answer !== response) throw error;
+      answer = new Response(response.body, response);
+      target = answer.headers;
+      target.set(name, value);
+    }
   }
+  return answer;
 }
 
 const deciders = new WeakMap<FetchRateLimitOptions, FetchDecider>();
