@@ -37,10 +37,9 @@ const handlers = {
     return response;
   },
   limited: rateLimitFetch(() => new Response('ok', { headers: plain }), { limiter: bucket() }),
-  'limited-taken': rateLimitFetch(
-    (request) => new Response('ok', { headers: { ...takeRateLimitFields(request), ...plain } }),
-    { limiter: bucket() },
-  ),
+  'limited-taken': rateLimitFetch((request) => new Response('ok', { headers: takeRateLimitFields(request, plain) }), {
+    limiter: bucket(),
+  }),
 };
 const handler = handlers[mode];
 if (handler === undefined) throw new Error(`usage: fetch-server.mjs ${Object.keys(handlers).join('|')}`);

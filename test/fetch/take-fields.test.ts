@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock, createLimiter } from '../../src/index.js';
 import { rateLimitFetch, takeRateLimitFields, type FetchRateLimitOptions } from '../../src/fetch/index.js';
+import { expectRatelabError } from '../support/errors.js';
 
 const request = () => new Request('http://ratelab.test/');
 const options = (limit: number, extra: Partial<FetchRateLimitOptions> = {}): FetchRateLimitOptions => ({
@@ -42,13 +43,13 @@ describe('takeRateLimitFields: the handler writes the fields, the middleware lea
     {
       name: 'a sync handler taking them before it builds the Response',
       handler: (req: Request) =>
-        new Response('ok', { headers: { ...takeRateLimitFields(req), 'content-type': 'text/plain' } }),
+        new Response('ok', { headers: takeRateLimitFields(req, { 'content-type': 'text/plain' }) }),
     },
     {
       name: 'an async handler taking them after an await',
       handler: async (req: Request) => {
         await Promise.resolve();
-        return new Response('ok', { headers: { ...takeRateLimitFields(req), 'content-type': 'text/plain' } });
+        return new Response('ok', { headers: takeRateLimitFields(req, { 'content-type': 'text/plain' }) });
       },
     },
   ];
@@ -74,15 +75,33 @@ describe('takeRateLimitFields: the handler writes the fields, the middleware lea
     });
   });
 
-  it('the handler’s own fields win over those it took when it spreads them first', async () => {
-    const limited = rateLimitFetch(
+  it('the handler’s own headers win over a field of the same name in any letter case; a spread works too', async () => {
+    const own = rateLimitFetch(
+      (req) => new Response('ok', { headers: takeRateLimitFields(req, { 'x-ratelimit-limit': 'mine' }) }),
+      options(3),
+    );
+    const response = await own(request());
+    expect(fields(response)).toMatchObject({ 'x-ratelimit-limit': 'mine', 'x-ratelimit-remaining': '2' });
+    expect(headersGetter.call(response).get('x-ratelimit-limit'), 'one value, not "3, mine"').toBe('mine');
+    const spread = rateLimitFetch(
       (req) => new Response('ok', { headers: { ...takeRateLimitFields(req), 'X-RateLimit-Limit': 'mine' } }),
       options(3),
     );
-    expect(fields(await limited(request()))).toMatchObject({
+    expect(fields(await spread(request()))).toMatchObject({
       'x-ratelimit-limit': 'mine',
       'x-ratelimit-remaining': '2',
     });
+  });
+
+  it('refuses headers that are not an object of strings, naming headers', () => {
+    for (const bad of [new Headers(), [['a', 'b']], 'a: b', { a: 1 }]) {
+      const error = expectRatelabError(
+        () => takeRateLimitFields(request(), bad as unknown as Record<string, string>),
+        'INVALID_ARGUMENT',
+        'headers',
+      );
+      expect(error.message).toMatch(/^headers: [^\n]+$/);
+    }
   });
 
   it('a handler that does not take them gets them set on its Response, as before', async () => {
@@ -99,6 +118,9 @@ describe('takeRateLimitFields: the handler writes the fields, the middleware lea
   it('answers {} for another request or outside a handler, and the middleware then sets the fields itself', async () => {
     const outside = request();
     expect(takeRateLimitFields(outside), 'no middleware decided it').toEqual({});
+    expect(takeRateLimitFields(outside, { 'content-type': 'text/plain' }), 'the handler’s own alone').toEqual({
+      'content-type': 'text/plain',
+    });
     let other: Record<string, string> | undefined;
     const limited = rateLimitFetch((req) => {
       other = takeRateLimitFields(new Request(req)); // a copy: not the request decided
