@@ -1,11 +1,12 @@
 // ns of CPU per request of rateLimitFetch's own path, without HTTP: a trivial handler called
-// in a loop, bare and behind the middleware, in one process, with the Response class a
-// server would give it (`--hono`: @hono/node-server's, installed as the global Response by
-// its getRequestListener, as `serve` does; default: Node's own). What bench/fetch-middleware.mjs
+// in a loop, bare and behind the middleware, in one process, with the Response class
+// @hono/node-server gives it (installed as the global Response by its getRequestListener, as
+// `serve` does). Not with Node's own Response: undici's are reclaimed only after the event
+// loop runs, and a long synchronous loop of them exhausts the heap. What bench/fetch-middleware.mjs
 // measures end to end, split: the decision's share, apart from the server's and the
 // Response's. Each mode runs ROUNDS times, alternating, after a warm-up; medians.
 //
-//   npm run build && node bench/fetch-path.mjs [--hono] [--dist DIR] [rounds, default 7]
+//   npm run build && node bench/fetch-path.mjs [--dist DIR] [rounds, default 7]
 //
 // `--dist DIR`: another build's dist/ (an older commit's, for before/after; run both
 // alternately). A build without takeRateLimitFields has no `taken` mode.
@@ -17,14 +18,13 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 
-const hono = process.argv.includes('--hono');
 const distAt = process.argv.indexOf('--dist');
 const dist =
   distAt > 0 ? pathToFileURL(`${resolve(process.argv[distAt + 1])}/`).href : new URL('../dist/', import.meta.url).href;
 const rounds = Number(
   process.argv.slice(2).find((arg, i, all) => !arg.startsWith('--') && all[i - 1] !== '--dist') ?? 7,
 );
-if (hono) getRequestListener(() => new Response('unused'));
+getRequestListener(() => new Response('unused'));
 const { createLimiter } = await import(new URL('lib/index.js', dist).href);
 const { rateLimitFetch, takeRateLimitFields } = await import(new URL('lib/fetch.js', dist).href);
 
@@ -69,9 +69,7 @@ for (const fn of Object.values(modes)) for (let i = 0; i < 5; i++) run(fn); // w
 for (let round = 0; round < rounds; round++)
   for (const [mode, fn] of Object.entries(modes)) figures[mode].push(run(fn));
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-console.log(
-  `${hono ? "@hono/node-server's" : "Node's"} Response, ${rounds} rounds of ${BATCH} calls, CPU ns per call (medians):`,
-);
+console.log(`@hono/node-server's Response, ${rounds} rounds of ${BATCH} calls, CPU ns per call (medians):`);
 for (const mode of Object.keys(modes))
   console.log(`  ${mode.padEnd(8)} ${median(figures[mode]).toFixed(0).padStart(6)}`);
 if (sink === 0) console.log('(no calls)');
