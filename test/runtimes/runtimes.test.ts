@@ -8,7 +8,9 @@
 //   runtime through createLimiter and a ManualClock: all must pass;
 // - GETs / four times: 3 per minute admits three with exact fields, then 429 with
 //   Retry-After; the key is the one that runtime should give (its peer address; the
-//   Worker's CF-Connecting-IP), never a header the client made up.
+//   Worker's CF-Connecting-IP), never a header the client made up;
+// - GETs /taken four times: the same, the handler writing the fields itself from
+//   takeRateLimitFields (the middleware leaving its Response alone).
 // A runtime that cannot start fails its row; none is skipped. Each row prints what it ran.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -79,13 +81,13 @@ beforeAll(() => {
 
 describe.each(ROWS)('$name', ({ start, key }) => {
   let server: Started;
-  const row = { tables: 'not run', smoke: 'not run' };
+  const row = { tables: 'not run', smoke: 'not run', taken: 'not run' };
   beforeAll(async () => {
     server = await start();
   }, 40_000);
   afterAll(async () => {
     console.log(
-      `runtime ${server?.runtime ?? 'not started'} ${server?.version ?? ''}: contract tables ${row.tables}, server smoke ${row.smoke}`,
+      `runtime ${server?.runtime ?? 'not started'} ${server?.version ?? ''}: contract tables ${row.tables}, server smoke ${row.smoke}, fields taken by the handler ${row.taken}`,
     );
     await server?.stop();
   });
@@ -132,5 +134,31 @@ describe.each(ROWS)('$name', ({ start, key }) => {
     });
     expect(JSON.parse(replies[3]?.body ?? '')).toMatchObject({ error: 'too_many_requests', retryAfter: 60 });
     row.smoke = 'passed';
+  });
+
+  it('serves a handler that writes the fields itself (takeRateLimitFields): the same fields, then 429', async () => {
+    const replies = [];
+    for (let i = 0; i < 4; i++) {
+      const response = await fetch(new URL('/taken', server.url), { headers: { 'cf-connecting-ip': '192.0.2.1' } });
+      const fields = Object.fromEntries(
+        [...response.headers].filter(([name]) => /ratelimit|retry-after|content-type/.test(name)),
+      );
+      replies.push({ status: response.status, fields, body: await response.text() });
+    }
+    const admitted = (remaining: number) => ({
+      status: 200,
+      body: 'ok',
+      fields: {
+        'content-type': 'text/plain',
+        'x-ratelimit-limit': '3',
+        'x-ratelimit-remaining': String(remaining),
+        'x-ratelimit-reset': '60',
+        'ratelimit-policy': '"smoke";q=3;w=60',
+        ratelimit: `"smoke";r=${remaining};t=60`,
+      },
+    });
+    expect(replies.slice(0, 3)).toEqual([admitted(2), admitted(1), admitted(0)]);
+    expect([replies[3]?.status, replies[3]?.fields['retry-after']]).toEqual([429, '60']);
+    row.taken = 'passed';
   });
 });
