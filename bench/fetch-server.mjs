@@ -6,15 +6,17 @@
 // - bare-touched: the handler alone, the three fields then set on its response through
 //   `response.headers`, as any middleware adding fields to a Response must;
 // - limited: the handler behind rateLimitFetch (a token bucket no request exhausts, so every
-//   request is admitted and gets its fields, keyed by the peer address).
+//   request is admitted and gets its fields, keyed by the peer address);
+// - limited-taken: the same, the handler putting the fields in its own Response's init
+//   (takeRateLimitFields), so the middleware never reads the Response's headers.
 // Node serves it through @hono/node-server (Node's own Request/Response), Bun through
 // Bun.serve. GET /__reset starts counting, GET /__stats answers { requests, cpuUs }: the
 // requests served and this process's CPU time (user + system) since the reset. Prints
-// { port } once it listens.
+// { port } once it listens; exits on SIGTERM (so that `node --cpu-prof` writes its profile).
 //   node bench/fetch-server.mjs MODE     bun bench/fetch-server.mjs MODE
 /* global Bun */
 import { createLimiter } from '../dist/lib/index.js';
-import { rateLimitFetch } from '../dist/lib/fetch.js';
+import { rateLimitFetch, takeRateLimitFields } from '../dist/lib/fetch.js';
 
 const mode = process.argv[2];
 const plain = { 'content-type': 'text/plain' };
@@ -24,6 +26,7 @@ const withFields = {
   'X-RateLimit-Remaining': '999999999',
   'X-RateLimit-Reset': '1',
 };
+const bucket = () => createLimiter('token-bucket', { limit: 1_000_000_000, windowMs: 1000 });
 const handlers = {
   bare: () => new Response('ok', { headers: plain }),
   'bare-headers': () => new Response('ok', { headers: withFields }),
@@ -33,12 +36,15 @@ const handlers = {
     for (const [name, value] of Object.entries(withFields)) if (!headers.has(name)) headers.set(name, value);
     return response;
   },
-  limited: rateLimitFetch(() => new Response('ok', { headers: plain }), {
-    limiter: createLimiter('token-bucket', { limit: 1_000_000_000, windowMs: 1000 }),
+  limited: rateLimitFetch(() => new Response('ok', { headers: plain }), { limiter: bucket() }),
+  'limited-taken': rateLimitFetch((request) => new Response('ok', { headers: takeRateLimitFields(request, plain) }), {
+    limiter: bucket(),
   }),
 };
 const handler = handlers[mode];
 if (handler === undefined) throw new Error(`usage: fetch-server.mjs ${Object.keys(handlers).join('|')}`);
+
+process.on('SIGTERM', () => process.exit(0));
 
 let requests = 0;
 let since = process.cpuUsage();

@@ -6,6 +6,8 @@
 export { rateLimitFetch } from './middleware.js';
 /** Decides one request for a framework that answers itself (Next.js middleware): `{ allowed, headers, response?, result }`. */
 export { decide } from './middleware.js';
+/** For a handler that writes the rate-limit fields into its own Response: the fields of its request, as a plain object; the middleware then leaves that Response as it is. */
+export { takeRateLimitFields } from './take-fields.js';
 /** Checks the options once and returns the function deciding each request (what `decide` keeps per options object). */
 export { fetchDecider } from './middleware.js';
 /** The options (limiter or registry, key, cost, headers, failMode, shadow...), what `key` is given, and what `decide` answers. */

@@ -13,6 +13,7 @@ import {
   type Verdict,
 } from '../http/limit-core.js';
 import { runtimeAddress } from './keys.js';
+import { handOver } from './take-fields.js';
 
 /** What a Fetch `key` (and `cost`, `onError`, `onDecision`) is given besides the request. */
 export interface FetchInfo {
@@ -204,16 +205,21 @@ function fieldHeaders(fields: readonly (readonly [string, string])[]): Headers {
 export function withFields(response: Response, fields: readonly (readonly [string, string])[]): Response {
   if (fields.length === 0) return response;
   const { headers } = response;
-  const missing = fields.filter(([name]) => !headers.has(name));
-  if (missing.length === 0) return response;
-  try {
-    for (const [name, value] of missing) headers.set(name, value);
-    return response;
-  } catch {
-    const copy = new Response(response.body, response);
-    for (const [name, value] of missing) copy.headers.set(name, value);
-    return copy;
+  let answer = response;
+  let target = headers;
+  for (const [name, value] of fields) {
+    if (headers.has(name)) continue;
+    try {
+      target.set(name, value);
+    } catch (error) {
+      // Immutable headers refuse the first set: copy the response once and go on there.
+      if (answer !== response) throw error;
+      answer = new Response(response.body, response);
+      target = answer.headers;
+      target.set(name, value);
+    }
   }
+  return answer;
 }
 
 const deciders = new WeakMap<FetchRateLimitOptions, FetchDecider>();
@@ -250,7 +256,9 @@ export async function decide(
  * passes after the request reaches the handler unchanged, and gives the default key its
  * address (Bun's server, Deno's info). Options are checked now: a bad one throws naming
  * it. A handler that throws keeps its error (the runtime's own error handling gets it):
- * it is never a 429 nor a limiter failure. The answer is a Response at once when both the
+ * it is never a 429 nor a limiter failure. A handler may write the fields itself, from
+ * `takeRateLimitFields(request)`: its Response is then left as it is (the cheaper path,
+ * see `takeRateLimitFields`). The answer is a Response at once when both the
  * limiter (a memory limiter) and the handler answer at once, else a promise of one.
  */
 export function rateLimitFetch<Rest extends unknown[]>(
@@ -267,10 +275,7 @@ export function rateLimitFetch<Rest extends unknown[]>(
   // Outside the decision: an error of the handler is the application's, not the limiter's.
   const respond = ({ verdict, response }: Judged, request: Request, rest: Rest): Response | Promise<Response> => {
     if (response !== undefined) return response;
-    const answer = handler(request, ...rest);
-    return isThenable<Response>(answer)
-      ? Promise.resolve(answer).then((handled) => withFields(handled, verdict.fields))
-      : withFields(answer, verdict.fields);
+    return handOver(handler, request, rest, verdict.fields, withFields);
   };
   return (request, ...rest) => {
     const args: [Request, FetchInfo] = [request, { address: runtimeAddress(request, rest), args: rest }];

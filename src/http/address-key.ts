@@ -26,12 +26,23 @@ export function ipFamily(text: string): 0 | 4 | 6 {
   }
 }
 
+/**
+ * The last address {@link normalizeAddress} was given, and its answer: the requests of one
+ * keep-alive connection all carry the same address, so most calls are answered here.
+ */
+let lastAddress: string | undefined;
+let lastNormalized: string | undefined;
+
 /** The address as a key: mapped IPv4 (`::ffff:1.2.3.4`) unwrapped, lower case; undefined if it is not an IP address. */
 export function normalizeAddress(address: string | undefined): string | undefined {
   if (address === undefined) return undefined;
+  if (address === lastAddress) return lastNormalized;
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   const plain = mapped ? (mapped[1] as string) : address;
-  return ipFamily(plain) === 0 ? undefined : plain.toLowerCase();
+  const normalized = ipFamily(plain) === 0 ? undefined : plain.toLowerCase();
+  lastAddress = address;
+  lastNormalized = normalized;
+  return normalized;
 }
 
 /** The IPv6 prefix length {@link addressKey} groups by unless told otherwise. */
@@ -61,6 +72,20 @@ export function ipv6Subnet(value: number | false | undefined): number | false {
  * keys each IPv6 address alone. `address` must be an IP address (as clientAddress gives).
  */
 export function addressKey(address: string, subnet: number | false): string {
+  if (address === lastKeyed.address && subnet === lastKeyed.subnet) return lastKeyed.key;
+  const key = keyOfAddress(address, subnet);
+  lastKeyed = { address, subnet, key };
+  return key;
+}
+
+/** The last {@link addressKey} answer (one keep-alive connection: one address). */
+let lastKeyed: { address: string | undefined; subnet: number | false; key: string } = {
+  address: undefined,
+  subnet: false,
+  key: '',
+};
+
+function keyOfAddress(address: string, subnet: number | false): string {
   const plain = normalizeAddress(address.split('%')[0]) ?? address;
   if (ipFamily(plain) !== 6) return plain;
   if (subnet === false) return canonicalIPv6(plain);

@@ -12,7 +12,7 @@ import type { Consumer } from '../core/limiter.js';
 import { checkCost } from '../core/options.js';
 import type { Limits, NamedLimits } from '../core/policy.js';
 import { isThenable } from '../core/thenable.js';
-import type { RateLimiterRegistry } from '../tiers/registry.js';
+import type { RateLimiterRegistry, TierDecision } from '../tiers/registry.js';
 import {
   rateLimitHeaders,
   retryAfterSeconds,
@@ -216,8 +216,8 @@ export function limitEngine<Args extends unknown[]>(
   const failMode = shadow ? 'open' : chosen;
   const keyOf = options.key ?? adapter.defaultKey();
   const onError = options.onError ?? warnOnce(adapter.warn);
-  const shadowHeaders = options.shadowHeaders ?? 'none';
-  const headers = options.headers ?? {};
+  // One object for every request's shadowAware call.
+  const fieldSettings = { headers: options.headers ?? {}, shadowHeaders: options.shadowHeaders ?? 'none' };
 
   const tell = (error: unknown, args: Args): void => {
     try {
@@ -252,22 +252,22 @@ export function limitEngine<Args extends unknown[]>(
         : { pass: false, result, fields: [], status: 400, body: NO_KEY };
     }
     const cost = typeof options.cost === 'function' ? options.cost(...args) : (options.cost ?? 1);
-    const decided = source.decide(key ?? SHARED_NO_KEY, cost);
-    return isThenable<Decided>(decided)
-      ? Promise.resolve(decided).then((answer) => judged(answer, key, cost, at))
-      : judged(decided, key, cost, at);
+    const decision = source.decide(key ?? SHARED_NO_KEY, cost);
+    return isThenable<MaybeReasoned>(decision)
+      ? Promise.resolve(decision).then((answer) => judged(answer, key, cost, at))
+      : judged(decision, key, cost, at);
   };
 
   /** The verdict on a limiter's answer. */
   const judged = (
-    decided: Decided,
+    decision: MaybeReasoned,
     key: string | undefined,
     cost: number,
     at: { key: string | undefined; policy: string },
   ): Verdict => {
-    checkDecision(decided.decision);
-    at.policy = decided.policy.name;
-    const { decision } = decided;
+    checkDecision(decision);
+    const placed = source.placeOf(decision);
+    at.policy = placed.policy.name;
     if (decision.reason === 'key-error') {
       // One key's state is unusable: the operator must hear of it (the limiter only says so
       // in the decision), and the request takes the fail mode like any limiter failure.
@@ -280,16 +280,16 @@ export function limitEngine<Args extends unknown[]>(
     if (decision.reason === 'fail-open' || decision.reason === 'fail-closed') {
       // A Redis limiter decided by its own fail mode: no quota is known, so no rate-limit fields.
       const mode = decision.reason === 'fail-open' || shadow ? 'open' : 'closed';
-      return failedVerdict(mode, { key, policy: decided.policy.name }, decision.retryAfterMs);
+      return failedVerdict(mode, { key, policy: placed.policy.name }, decision.retryAfterMs);
     }
     // A denial in shadow (the middleware's, or the limiter's own `shadowDenied`) passes.
-    const { policy } = decided;
+    const { policy } = placed;
     const overridden = shadow && !decision.allowed;
     const shadowDenied = overridden || decision.shadowDenied === true;
     const outcome = shadowDenied ? 'shadow-denied' : decision.allowed ? 'allowed' : 'denied';
     const result: RateLimitResult = { outcome, key, policy: policy.name, decision, overridden };
-    const inShadow = shadow || decided.inShadow || shadowDenied;
-    const fields = shadowAware(decision, policy, { headers, shadowHeaders }, shadowDenied, inShadow);
+    const inShadow = shadow || placed.inShadow || shadowDenied;
+    const fields = shadowAware(decision, policy, fieldSettings, shadowDenied, inShadow);
     if (decision.allowed || shadowDenied) return { pass: true, result, fields };
     const retryAfter = retryAfterSeconds(decision.retryAfterMs);
     const limited: LimitedInfo = { decision, policy: policy.name, retryAfter, cost };
@@ -376,10 +376,12 @@ function shadowAware(
  */
 function checkDecision(decision: unknown): asserts decision is Decision {
   const fields = decision as Partial<Record<keyof Decision, unknown>> | null | undefined;
-  const numbers = [fields?.limit, fields?.remaining, fields?.retryAfterMs, fields?.resetMs];
   if (
     typeof fields?.allowed === 'boolean' &&
-    numbers.every((value) => typeof value === 'number' && !Number.isNaN(value))
+    isNumber(fields.limit) &&
+    isNumber(fields.remaining) &&
+    isNumber(fields.retryAfterMs) &&
+    isNumber(fields.resetMs)
   )
     return;
   throw new RatelabError(
@@ -387,6 +389,10 @@ function checkDecision(decision: unknown): asserts decision is Decision {
     `limiter: consume() returned ${describeValue(decision)}, not a Decision (allowed, limit, remaining, retryAfterMs, resetMs)`,
     { field: 'limiter' },
   );
+}
+
+function isNumber(value: unknown): boolean {
+  return typeof value === 'number' && !Number.isNaN(value);
 }
 
 const NO_KEY_CHOICES: readonly unknown[] = [undefined, 'share', 'reject'];
@@ -445,15 +451,16 @@ interface DecisionSource {
   /** Every policy name its decisions can carry. */
   readonly policyNames: readonly string[];
   readonly failMode: FailMode | undefined;
-  /** At once when the limiter answers at once, else a promise. */
-  decide(key: string, cost: number): Decided | PromiseLike<Decided>;
+  /** The limiter's answer: at once when the limiter answers at once, else a promise. */
+  decide(key: string, cost: number): MaybeReasoned | PromiseLike<MaybeReasoned>;
+  /** The policy a Decision (checked) was made under: one limiter's, or the tier's that decided. */
+  placeOf(decision: Decision): Placed;
 }
 
-/** A limiter's answer with the policy it was made under; `inShadow`: the limiter (or tier) that decided is in shadow mode. */
-interface Decided {
-  decision: MaybeReasoned;
-  policy: PolicyInfo;
-  inShadow: boolean;
+/** The policy a decision was made under; `inShadow`: the limiter (or tier) that decided is in shadow mode. */
+interface Placed {
+  readonly policy: PolicyInfo;
+  readonly inShadow: boolean;
 }
 
 function decisionSource(options: SharedLimitOptions<never>): DecisionSource {
@@ -480,23 +487,18 @@ function decisionSource(options: SharedLimitOptions<never>): DecisionSource {
 }
 
 function limiterSource(limiter: LimiterLike, name: string): DecisionSource {
-  const policy = policyInfo(name, limiter);
-  const inShadow = limiter.enforce === false;
+  const placed: Placed = { policy: policyInfo(name, limiter), inShadow: limiter.enforce === false };
   return {
     name,
     policyNames: [name],
     failMode: limiter.failMode === undefined ? undefined : checkFailMode(limiter.failMode, 'limiter.failMode'),
-    decide: (key, cost) => {
-      const decision = limiter.consume(key, cost);
-      return isThenable<MaybeReasoned>(decision)
-        ? Promise.resolve(decision).then((answer) => ({ decision: answer, policy, inShadow }))
-        : { decision, policy, inShadow };
-    },
+    decide: (key, cost) => limiter.consume(key, cost),
+    placeOf: () => placed,
   };
 }
 
 function registrySource(registry: RateLimiterRegistry): DecisionSource {
-  const policies = new Map<string, { policy: PolicyInfo; inShadow: boolean }>();
+  const policies = new Map<string, Placed>();
   for (const tier of registry.tiers) {
     const limiter = registry.limiterOf(tier);
     const policy = limiter === 'unlimited' ? { name: tier, limits: undefined } : policyInfo(tier, limiter);
@@ -506,11 +508,8 @@ function registrySource(registry: RateLimiterRegistry): DecisionSource {
     name: 'tiers',
     policyNames: registry.tiers,
     failMode: undefined,
-    decide: (key, cost) => {
-      const decision = registry.consume(key, cost);
-      const { policy, inShadow } = policies.get(decision.tier) as { policy: PolicyInfo; inShadow: boolean };
-      return { decision, policy, inShadow };
-    },
+    decide: (key, cost) => registry.consume(key, cost),
+    placeOf: (decision) => policies.get((decision as TierDecision).tier) as Placed,
   };
 }
 

@@ -3,6 +3,8 @@
 // trivial handler behind rateLimitFetch, 3 requests per minute on a ManualClock held at 0
 // (so the fields are exact: Reset and Retry-After 60), X-RateLimit-* and the IETF fields.
 // `x-ratelab-key` on an admitted response says which key the request was limited under.
+// GET /taken: the same policy with a limiter of its own, the handler writing the fields into
+// its own Response from takeRateLimitFields (the middleware then leaves that Response alone).
 // Runtime-neutral: the runtime's own main module imports the built bundles and calls this.
 import { revive, runContract } from './contract-runner.mjs';
 
@@ -23,11 +25,22 @@ export function createApp(ratelab, fetchEntry, options = {}) {
       ...options,
     },
   );
+  const taken = fetchEntry.rateLimitFetch(
+    (request) =>
+      new Response('ok', { headers: fetchEntry.takeRateLimitFields(request, { 'content-type': 'text/plain' }) }),
+    {
+      limiter: ratelab.createLimiter('fixed-window', SMOKE_POLICY, { clock: new ratelab.ManualClock(0) }),
+      headers: { ietf: { policyName: 'smoke' } },
+      ...options,
+    },
+  );
   return async (request, ...rest) => {
-    if (new URL(request.url).pathname === '/contract') {
+    const { pathname } = new URL(request.url);
+    if (pathname === '/contract') {
       const data = JSON.parse(await request.text(), revive);
       return Response.json(await runContract(ratelab, data));
     }
+    if (pathname === '/taken') return taken(request, ...rest);
     return limited(request, ...rest);
   };
 }

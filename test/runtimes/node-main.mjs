@@ -1,5 +1,5 @@
 // Node: Hono on @hono/node-server (Node's own Request/Response) on a free loopback port,
-// rateLimitHono in front of a route, and the matrix app's /contract; prints { port, version }.
+// rateLimitHono in front of a route, and the matrix app's /contract and /taken; prints { port, version }.
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import * as ratelab from '../../dist/lib/index.js';
@@ -10,6 +10,7 @@ const contract = createApp(ratelab, fetchEntry);
 const app = new Hono();
 let lastKey;
 app.post('/contract', (c) => contract(c.req.raw));
+app.get('/taken', (c) => contract(c.req.raw, c.env)); // rateLimitFetch with takeRateLimitFields, before rateLimitHono
 app.use(
   fetchEntry.rateLimitHono({
     limiter: ratelab.createLimiter('fixed-window', SMOKE_POLICY, { clock: new ratelab.ManualClock(0) }),

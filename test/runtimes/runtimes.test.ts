@@ -8,20 +8,18 @@
 //   runtime through createLimiter and a ManualClock: all must pass;
 // - GETs / four times: 3 per minute admits three with exact fields, then 429 with
 //   Retry-After; the key is the one that runtime should give (its peer address; the
-//   Worker's CF-Connecting-IP), never a header the client made up.
+//   Worker's CF-Connecting-IP), never a header the client made up;
+// - GETs /taken four times: the same, the handler writing the fields itself from
+//   takeRateLimitFields (the middleware leaving its Response alone).
 // A runtime that cannot start fails its row; none is skipped. Each row prints what it ran.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALGORITHMS } from '../../src/index.js';
 import { STEP_TABLES } from '../algorithms/step-tables.js';
 import { WAIT_TABLES } from '../wait/wait-tables.js';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = (name: string) => join(root, 'node_modules/.bin', name);
+import { bin, root, startProcess, type Started } from './start-runtime.js';
 
 /** The contract tables as JSON, Infinity written "Infinity" (contract-runner.mjs revives it). */
 const CONTRACT = JSON.stringify(
@@ -34,51 +32,6 @@ const CONTRACT = JSON.stringify(
 /** Step tables at two clock bases, plus the wait tables: what each runtime must pass. */
 const TABLE_COUNT =
   ALGORITHMS.reduce((count, algorithm) => count + STEP_TABLES[algorithm].length, 0) * 2 + WAIT_TABLES.length;
-
-/** A started runtime: where it listens, what it is, how to stop it. */
-interface Started {
-  url: string;
-  runtime: string;
-  version: string;
-  stop(): Promise<void>;
-}
-
-/** Spawns `command` (a main module printing `{ port, runtime, version }` once it listens) and waits for that line. */
-function startProcess(command: string, args: string[]): Promise<Started> {
-  return new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    const timer = setTimeout(() => fail(new Error(`${command}: no port after 30 s; stderr: ${stderr}`)), 30_000);
-    const fail = (error: Error) => {
-      clearTimeout(timer);
-      child.kill('SIGKILL');
-      reject(error);
-    };
-    child.on('error', fail);
-    child.on('exit', (code) => fail(new Error(`${command} exited (${code}) before listening; stderr: ${stderr}`)));
-    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.stdout?.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const line = stdout.split('\n')[0];
-      if (!stdout.includes('\n') || line === undefined) return;
-      clearTimeout(timer);
-      child.removeAllListeners('exit');
-      const { port, runtime, version } = JSON.parse(line) as { port: number; runtime: string; version: string };
-      resolve({
-        url: `http://127.0.0.1:${port}/`,
-        runtime,
-        version,
-        stop: () =>
-          new Promise<void>((done) => {
-            if (child.exitCode !== null || child.signalCode !== null) return done();
-            child.once('exit', () => done());
-            child.kill('SIGTERM');
-          }),
-      });
-    });
-  });
-}
 
 async function startWorkerd(): Promise<Started> {
   const mf = new Miniflare({
@@ -128,13 +81,13 @@ beforeAll(() => {
 
 describe.each(ROWS)('$name', ({ start, key }) => {
   let server: Started;
-  const row = { tables: 'not run', smoke: 'not run' };
+  const row = { tables: 'not run', smoke: 'not run', taken: 'not run' };
   beforeAll(async () => {
     server = await start();
   }, 40_000);
   afterAll(async () => {
     console.log(
-      `runtime ${server?.runtime ?? 'not started'} ${server?.version ?? ''}: contract tables ${row.tables}, server smoke ${row.smoke}`,
+      `runtime ${server?.runtime ?? 'not started'} ${server?.version ?? ''}: contract tables ${row.tables}, server smoke ${row.smoke}, fields taken by the handler ${row.taken}`,
     );
     await server?.stop();
   });
@@ -181,5 +134,31 @@ describe.each(ROWS)('$name', ({ start, key }) => {
     });
     expect(JSON.parse(replies[3]?.body ?? '')).toMatchObject({ error: 'too_many_requests', retryAfter: 60 });
     row.smoke = 'passed';
+  });
+
+  it('serves a handler that writes the fields itself (takeRateLimitFields): the same fields, then 429', async () => {
+    const replies = [];
+    for (let i = 0; i < 4; i++) {
+      const response = await fetch(new URL('/taken', server.url), { headers: { 'cf-connecting-ip': '192.0.2.1' } });
+      const fields = Object.fromEntries(
+        [...response.headers].filter(([name]) => /ratelimit|retry-after|content-type/.test(name)),
+      );
+      replies.push({ status: response.status, fields, body: await response.text() });
+    }
+    const admitted = (remaining: number) => ({
+      status: 200,
+      body: 'ok',
+      fields: {
+        'content-type': 'text/plain',
+        'x-ratelimit-limit': '3',
+        'x-ratelimit-remaining': String(remaining),
+        'x-ratelimit-reset': '60',
+        'ratelimit-policy': '"smoke";q=3;w=60',
+        ratelimit: `"smoke";r=${remaining};t=60`,
+      },
+    });
+    expect(replies.slice(0, 3)).toEqual([admitted(2), admitted(1), admitted(0)]);
+    expect([replies[3]?.status, replies[3]?.fields['retry-after']]).toEqual([429, '60']);
+    row.taken = 'passed';
   });
 });
