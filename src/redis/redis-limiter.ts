@@ -213,6 +213,8 @@ class RedisStore implements LimiterStore<RedisDecision> {
   /** With several limits, how many reply numbers each answers with, and where each one's start (scripts.ts's replyWidths). */
   private readonly replyWidths: number[];
   private readonly replyOffsets: number[];
+  /** With several limits, the reply numbers per key: the sum of `replyWidths`. */
+  private readonly replyStride: number;
   private readonly deadlines: DeadlineQueue;
   private readonly clock: Clock | undefined;
 
@@ -228,6 +230,7 @@ class RedisStore implements LimiterStore<RedisDecision> {
     this.limitPrefixes = policies.length === 1 ? [] : compositePrefixes(prefix, policies);
     this.replyWidths = policies.length === 1 ? [] : replyWidths(policies);
     this.replyOffsets = replyOffsets(this.replyWidths);
+    this.replyStride = this.replyWidths.reduce((sum, width) => sum + width, 0);
     this.deadlines = new DeadlineQueue(timeoutMs);
     this.retryAfterMs = positiveMsOption(options.retryRedisAfterMs, 'retryRedisAfterMs', DEFAULT_RETRY_REDIS_AFTER_MS);
     this.clock = context.clock;
@@ -254,7 +257,7 @@ class RedisStore implements LimiterStore<RedisDecision> {
             this.deadlines,
             Math.max(1, Math.floor(maxKeys / this.limitPrefixes.length)),
             split,
-            this.replyWidths.reduce((sum, width) => sum + width, 0),
+            this.replyStride,
           );
     this.single =
       maxKeys === 1 && parts === 1 ? limiterScript(algorithm, limits, minTtlMs, repair, 'single') : undefined;
@@ -367,10 +370,8 @@ class RedisStore implements LimiterStore<RedisDecision> {
         this.replyWidths[j] === COMPOSITE_BUCKET_WIDTH
           ? bucketAnswer(entry, replies, from, cost)
           : limitDecision(entry, replies, from);
-      if (part === undefined) {
-        const stride = this.replyWidths.reduce((sum, width) => sum + width, 0);
-        return this.failed(key, cost, node, unexpectedReply(replies.slice(at, at + stride)));
-      }
+      if (part === undefined)
+        return this.failed(key, cost, node, unexpectedReply(replies.slice(at, at + this.replyStride)));
       allowed &&= part.allowed;
       limits.push(part);
     }

@@ -182,7 +182,7 @@ const COMPOSITE_REPLY_WIDTH = 4;
 export const COMPOSITE_BUCKET_WIDTH = 2;
 
 /** Whether `algorithm`'s limits count units in use, as the buckets do (see {@link COMPOSITE_BUCKET_WIDTH}). */
-export function countsUnitsInUse(algorithm: Algorithm): boolean {
+function countsUnitsInUse(algorithm: Algorithm): boolean {
   return algorithm === 'token-bucket' || algorithm === 'gcra';
 }
 
